@@ -1,0 +1,12 @@
+# NX_SANITIZER=address -> ASan + UBSan, NX_SANITIZER=thread -> TSan.
+if(NX_SANITIZER STREQUAL "address")
+  set(NX_SANITIZER_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+elseif(NX_SANITIZER STREQUAL "thread")
+  set(NX_SANITIZER_FLAGS -fsanitize=thread -fno-omit-frame-pointer)
+elseif(NOT NX_SANITIZER STREQUAL "")
+  message(FATAL_ERROR "NX_SANITIZER must be '', 'address' or 'thread', got '${NX_SANITIZER}'")
+endif()
+if(NX_SANITIZER_FLAGS)
+  add_compile_options(${NX_SANITIZER_FLAGS})
+  add_link_options(${NX_SANITIZER_FLAGS})
+endif()

@@ -1,0 +1,13 @@
+//===- NxAttrs.h - nx dialect attributes ------------------------*- C++ -*-===//
+
+#ifndef NX_DIALECT_NX_IR_NXATTRS_H
+#define NX_DIALECT_NX_IR_NXATTRS_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+
+#define GET_ATTRDEF_CLASSES
+#include "nx/Dialect/Nx/IR/NxAttrs.h.inc"
+
+#endif // NX_DIALECT_NX_IR_NXATTRS_H

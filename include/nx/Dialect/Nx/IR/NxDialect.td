@@ -1,0 +1,53 @@
+//===- NxDialect.td - nx dialect definition ----------------*- tablegen -*-===//
+//
+// The `nx` dialect: host callbacks, side-effecting passthrough callbacks,
+// named blocks with a default implementation, host streams and a mirror of
+// `stablehlo.custom_call`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_DIALECT_NX_IR_NXDIALECT_TD
+#define NX_DIALECT_NX_IR_NXDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Nx_Dialect : Dialect {
+  let name = "nx";
+  let cppNamespace = "::mlir::nx";
+  let summary = "Host callbacks, named blocks and host streams for tensor programs";
+  let description = [{
+    The `nx` dialect models the ways a compiled tensor program talks to its
+    host, following the Elixir Nx / EXLA designs:
+
+    * `nx.callback` declares a host callback and its static signature;
+    * `nx.elixir_call` calls it and receives new tensors back;
+    * `nx.io_callback` runs it for its side effect only, passing its operands
+      through unchanged (zero copy);
+    * `nx.block` names a computation with a default implementation that a
+      backend may replace by a native kernel;
+    * `nx.outfeed` / `nx.infeed` stream tensors to and from a named host
+      stream;
+    * `nx.custom_call` mirrors `stablehlo.custom_call`, the form all of the
+      above are lowered to.
+
+    Every tensor crossing the host boundary is ranked and statically shaped,
+    with an element type the runtime can hand to the host (i1, i8-i64,
+    ui8-ui64, f16, bf16, f32, f64, complex<f32>, complex<f64>).
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+
+    /// Name of the module attribute written by `nx-assign-callback-ids`: a
+    /// dictionary from callback symbol name to its integer id.
+    static constexpr ::llvm::StringLiteral getCallbackIdsAttrName() {
+      return ::llvm::StringLiteral("nx.callback_ids");
+    }
+  }];
+}
+
+class Nx_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Nx_Dialect, mnemonic, traits>;
+
+#endif // NX_DIALECT_NX_IR_NXDIALECT_TD

@@ -1,0 +1,37 @@
+//===- NxOps.h - nx dialect operations --------------------------*- C++ -*-===//
+
+#ifndef NX_DIALECT_NX_IR_NXOPS_H
+#define NX_DIALECT_NX_IR_NXOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "nx/Dialect/Nx/IR/NxAttrs.h"
+#include "nx/Dialect/Nx/IR/NxDialect.h"
+#include "nx/Dialect/Nx/IR/NxTypes.h"
+
+namespace mlir::nx {
+
+/// Host state touched by callbacks; effects on it keep callbacks alive and
+/// ordered.
+struct HostResource : public SideEffects::Resource::Base<HostResource> {
+  StringRef getName() final { return "nx.host"; }
+};
+
+/// Host stream queues consumed by infeed and produced by outfeed.
+struct StreamResource : public SideEffects::Resource::Base<StreamResource> {
+  StringRef getName() final { return "nx.stream"; }
+};
+
+} // namespace mlir::nx
+
+#define GET_OP_CLASSES
+#include "nx/Dialect/Nx/IR/NxOps.h.inc"
+
+#endif // NX_DIALECT_NX_IR_NXOPS_H

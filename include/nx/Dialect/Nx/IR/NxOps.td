@@ -1,0 +1,318 @@
+//===- NxOps.td - nx dialect operations --------------------*- tablegen -*-===//
+
+#ifndef NX_DIALECT_NX_IR_NXOPS_TD
+#define NX_DIALECT_NX_IR_NXOPS_TD
+
+include "nx/Dialect/Nx/IR/NxDialect.td"
+include "nx/Dialect/Nx/IR/NxAttrs.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+// The element types a host callback can exchange with the runtime.
+def Nx_ElementType : AnyTypeOf<[I1, I8, I16, I32, I64, UI8, UI16, UI32, UI64,
+                                F16, BF16, F32, F64,
+                                Complex<F32>, Complex<F64>]>;
+
+// Every tensor crossing the host boundary: ranked, statically shaped, of a
+// host element type, and small enough that its byte size fits in int64 (the
+// runtime computes buffer sizes in int64, so larger shapes could overflow).
+def Nx_HostTensor : Type<
+    CPred<"::mlir::nx::isHostTensorType($_self)">,
+    "statically shaped tensor of i1, i8-i64, ui8-ui64, f16, bf16, f32, f64 or "
+    "complex<f32/f64> elements whose byte size fits in int64",
+    "::mlir::RankedTensorType">;
+
+//===----------------------------------------------------------------------===//
+// Side-effect resources
+//===----------------------------------------------------------------------===//
+
+// The host: callbacks observe and mutate host state the compiler cannot see.
+def Nx_HostResource : Resource<"::mlir::nx::HostResource">;
+// Host streams: infeed and outfeed consume and produce queue entries.
+def Nx_StreamResource : Resource<"::mlir::nx::StreamResource">;
+
+//===----------------------------------------------------------------------===//
+// nx.callback
+//===----------------------------------------------------------------------===//
+
+def Nx_CallbackOp : Nx_Op<"callback", [Symbol]> {
+  let summary = "declares a host callback and its static signature";
+  let description = [{
+    Declares a host callback that `nx.elixir_call` and `nx.io_callback` can
+    call by symbol. The signature is static: every input and result is a
+    ranked, statically shaped tensor of a host element type (the seeds'
+    output template). A callback used by `nx.io_callback` returns nothing.
+
+    `nx-assign-callback-ids` sets the optional `id` attribute.
+
+    ```mlir
+    nx.callback @softmax_host : (tensor<4xf32>) -> tensor<4xf32>
+    nx.callback @log_value : (tensor<2x3xf32>) -> ()
+    nx.callback @with_id : (tensor<f64>) -> tensor<f64> attributes {id = 3 : i64}
+    ```
+  }];
+  let arguments = (ins
+    SymbolNameAttr:$sym_name,
+    TypeAttrOf<FunctionType>:$function_type,
+    OptionalAttr<StrAttr>:$sym_visibility,
+    OptionalAttr<I64Attr>:$id
+  );
+  let assemblyFormat = [{
+    ($sym_visibility^)? $sym_name `:` $function_type attr-dict-with-keyword
+  }];
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::FunctionType":$type), [{
+      build($_builder, $_state, $_builder.getStringAttr(name),
+            ::mlir::TypeAttr::get(type), /*sym_visibility=*/nullptr,
+            /*id=*/nullptr);
+    }]>
+  ];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// nx.elixir_call
+//===----------------------------------------------------------------------===//
+
+def Nx_ElixirCallOp : Nx_Op<"elixir_call", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "calls a host callback and returns new tensors";
+  let description = [{
+    Calls the host callback `callee` (an `nx.callback` symbol) with `args`
+    and returns new tensors of the callback's declared result types.
+    Operand and result types must match the callee's `function_type`.
+
+    `static_args` holds compile-time values handed to the callback next to
+    the tensor arguments. A call marked `pure` promises that the callback has
+    no observable side effects, so it may be removed when unused and
+    deduplicated by CSE; any other call is kept and ordered like a write to
+    host state.
+
+    ```mlir
+    nx.callback @scale : (tensor<4xf32>) -> tensor<4xf32>
+
+    %0 = nx.elixir_call @scale(%x) static_args {factor = 2.0 : f64}
+        : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = nx.elixir_call pure @scale(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins
+    FlatSymbolRefAttr:$callee,
+    Variadic<Nx_HostTensor>:$args,
+    OptionalAttr<DictionaryAttr>:$static_args,
+    UnitAttr:$pure
+  );
+  let results = (outs Variadic<Nx_HostTensor>:$results);
+  let assemblyFormat = [{
+    (`pure` $pure^)? $callee `(` $args `)`
+    (`static_args` $static_args^)? attr-dict `:` functional-type($args, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// nx.io_callback
+//===----------------------------------------------------------------------===//
+
+def Nx_IoCallbackOp : Nx_Op<"io_callback", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>,
+    MemoryEffects<[MemRead<Nx_HostResource>, MemWrite<Nx_HostResource>]>]> {
+  let summary = "runs a host callback for its side effect, passing values through";
+  let description = [{
+    Runs the host callback `callee` on `args` for its side effect (printing,
+    logging, writing to disk). Each result is the corresponding operand,
+    unchanged: the same type and the same value, so lowerings alias the
+    buffers instead of copying them. The callee is declared without results.
+
+    The op is never eliminated, even when its results are unused. Chained
+    io_callbacks are ordered by their data dependencies; `ordered` asks the
+    lowering to also keep program order among io_callbacks that do not
+    depend on each other.
+
+    ```mlir
+    nx.callback @print : (tensor<2x3xf32>) -> ()
+
+    %y = nx.io_callback @print(%x) : tensor<2x3xf32>
+    %a, %b = nx.io_callback ordered @print2(%p, %q) : tensor<2xf32>, tensor<i64>
+    ```
+  }];
+  let arguments = (ins
+    FlatSymbolRefAttr:$callee,
+    Variadic<Nx_HostTensor>:$args,
+    UnitAttr:$ordered
+  );
+  let results = (outs Variadic<Nx_HostTensor>:$results);
+  let assemblyFormat = [{
+    (`ordered` $ordered^)? $callee `(` $args `)` attr-dict (`:` type($args)^)?
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// nx.block / nx.yield
+//===----------------------------------------------------------------------===//
+
+def Nx_BlockOp : Nx_Op<"block", [
+    IsolatedFromAbove, SingleBlock, RecursiveMemoryEffects]> {
+  let summary = "a named computation with a replaceable default implementation";
+  let description = [{
+    Names a computation (`name`, the block kind such as
+    `"Nx.Block.LinAlg.QR"`) with static configuration `config`. The region
+    is the default implementation: it receives the inputs as block
+    arguments and yields the results with `nx.yield`. A backend may replace
+    the whole op by a native kernel (see the block lowering registry);
+    otherwise the region is inlined.
+
+    The region is isolated from above, so it depends on nothing but the
+    inputs and can be replaced, outlined or compiled on its own. The op has
+    exactly the side effects of its region.
+
+    ```mlir
+    %q, %r = nx.block "Nx.Block.LinAlg.QR" {mode = "reduced"} (%a)
+        : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>) {
+    ^bb0(%m: tensor<3x3xf32>):
+      ...
+      nx.yield %q0, %r0 : tensor<3x3xf32>, tensor<3x3xf32>
+    }
+    ```
+  }];
+  let arguments = (ins
+    StrAttr:$name,
+    DictionaryAttr:$config,
+    Variadic<AnyType>:$inputs
+  );
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $name $config ` ` `(` $inputs `)` `:` functional-type($inputs, results)
+    attr-dict-with-keyword $body
+  }];
+  let extraClassDeclaration = [{
+    /// The terminator of the default implementation.
+    YieldOp getYield();
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Nx_YieldOp : Nx_Op<"yield", [Pure, Terminator, HasParent<"BlockOp">]> {
+  let summary = "returns the results of an nx.block default implementation";
+  let description = [{
+    Terminates the region of `nx.block`; its operands become the block's
+    results and must match their types.
+
+    ```mlir
+    nx.yield %q, %r : tensor<3x3xf32>, tensor<3x3xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = [{ attr-dict ($values^ `:` type($values))? }];
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::ValueRange()); }]>];
+}
+
+//===----------------------------------------------------------------------===//
+// nx.outfeed / nx.infeed
+//===----------------------------------------------------------------------===//
+
+def Nx_OutfeedOp : Nx_Op<"outfeed", [
+    MemoryEffects<[MemRead<Nx_StreamResource>, MemWrite<Nx_StreamResource>]>]> {
+  let summary = "sends tensors to a named host stream";
+  let description = [{
+    Appends `inputs`, as one entry, to the outfeed queue of the host stream
+    `stream`. Without `stream`, the stream is chosen when lowering (the
+    `stream-name` option of `convert-nx-to-custom-call`). Never eliminated;
+    outfeeds and infeeds keep their program order.
+
+    ```mlir
+    nx.outfeed %x, %y to "metrics" : tensor<4xf32>, tensor<i64>
+    ```
+  }];
+  let arguments = (ins
+    Variadic<Nx_HostTensor>:$inputs,
+    OptionalAttr<StrAttr>:$stream
+  );
+  let assemblyFormat = [{
+    $inputs (`to` $stream^)? attr-dict `:` type($inputs)
+  }];
+  let hasVerifier = 1;
+}
+
+def Nx_InfeedOp : Nx_Op<"infeed", [
+    MemoryEffects<[MemRead<Nx_StreamResource>, MemWrite<Nx_StreamResource>]>]> {
+  let summary = "receives tensors from a named host stream";
+  let description = [{
+    Takes the next entry of the infeed queue of the host stream `stream` and
+    returns its tensors, which must have the declared result types. Without
+    `stream`, the stream is chosen when lowering. Never eliminated, even
+    when its results are unused (that still consumes an entry).
+
+    ```mlir
+    %x, %n = nx.infeed from "batches" : tensor<8x4xf32>, tensor<i64>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<StrAttr>:$stream);
+  let results = (outs Variadic<Nx_HostTensor>:$results);
+  let assemblyFormat = [{
+    (`from` $stream^)? attr-dict `:` type($results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// nx.custom_call
+//===----------------------------------------------------------------------===//
+
+def Nx_CustomCallOp : Nx_Op<"custom_call", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "a call to a named backend target, mirroring stablehlo.custom_call";
+  let description = [{
+    Mirrors `stablehlo.custom_call` attribute for attribute, with the same
+    verifier rules, so `nx-export-stablehlo` can print it as StableHLO:
+
+    * `call_target_name`: the registered target (printed as `@name`);
+    * `has_side_effect`: without it the op is pure and may be removed when
+      unused, as in StableHLO;
+    * `backend_config`: a dictionary when `api_version` is 4 (typed FFI),
+      otherwise a string;
+    * `api_version`: 0-4, default 1 (the original API);
+    * `output_operand_aliases`: results that share an operand's buffer;
+    * `called_computations`: functions the target may call;
+    * `operand_layouts` / `result_layouts`: both or neither, one
+      minor-to-major permutation per operand and result.
+
+    ```mlir
+    %r = nx.custom_call @exla_io_callback(%x) {
+      api_version = 4 : i32, has_side_effect = true,
+      backend_config = {callback_id = array<i64: 0>, callback_id_size = 1 : ui64},
+      output_operand_aliases = [#nx.output_operand_alias<output_tuple_indices = [],
+                                  operand_index = 0, operand_tuple_indices = []>]
+    } : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins
+    Variadic<AnyRankedTensor>:$inputs,
+    StrAttr:$call_target_name,
+    DefaultValuedOptionalAttr<BoolAttr, "false">:$has_side_effect,
+    OptionalAttr<AnyAttrOf<[StrAttr, DictionaryAttr]>>:$backend_config,
+    DefaultValuedOptionalAttr<I32Attr, "1">:$api_version,
+    OptionalAttr<FlatSymbolRefArrayAttr>:$called_computations,
+    OptionalAttr<ArrayAttr>:$operand_layouts,
+    OptionalAttr<ArrayAttr>:$result_layouts,
+    DefaultValuedOptionalAttr<TypedArrayAttrBase<Nx_OutputOperandAlias,
+        "aliasing attribute array">, "{}">:$output_operand_aliases
+  );
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    custom<CallTarget>($call_target_name) `(` $inputs `)` attr-dict
+    `:` functional-type($inputs, results)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // NX_DIALECT_NX_IR_NXOPS_TD

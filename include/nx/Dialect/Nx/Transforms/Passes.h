@@ -1,0 +1,21 @@
+//===- Passes.h - nx dialect transforms -------------------------*- C++ -*-===//
+
+#ifndef NX_DIALECT_NX_TRANSFORMS_PASSES_H
+#define NX_DIALECT_NX_TRANSFORMS_PASSES_H
+
+#include "nx/Dialect/Nx/IR/NxDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::nx {
+
+#define GEN_PASS_DECL
+#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+
+} // namespace mlir::nx
+
+#endif // NX_DIALECT_NX_TRANSFORMS_PASSES_H

@@ -1,0 +1,24 @@
+//===- InitNx.h - register nx dialects and passes ---------------*- C++ -*-===//
+//
+// One place that knows every dialect and pass nx-mlir provides, shared by
+// nx-opt, the mlir-opt plugin and embedders.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_INITNX_H
+#define NX_INITNX_H
+
+namespace mlir {
+class DialectRegistry;
+namespace nx {
+
+/// Adds the nx dialect (and the dialects its passes create) to `registry`.
+void registerNxDialects(DialectRegistry &registry);
+
+/// Registers every nx pass and pipeline with the global pass registry.
+void registerNxPasses();
+
+} // namespace nx
+} // namespace mlir
+
+#endif // NX_INITNX_H

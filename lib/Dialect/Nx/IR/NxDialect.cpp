@@ -1,0 +1,68 @@
+//===- NxDialect.cpp - nx dialect -----------------------------------------===//
+
+#include "nx/Dialect/Nx/IR/NxDialect.h"
+
+#include "nx/Dialect/Nx/IR/NxAttrs.h"
+#include "nx/Dialect/Nx/IR/NxOps.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::nx;
+
+#include "nx/Dialect/Nx/IR/NxDialect.cpp.inc"
+
+void NxDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "nx/Dialect/Nx/IR/NxOps.cpp.inc"
+      >();
+  registerAttributes();
+}
+
+/// Checks `nx.callback_ids` on a symbol table: a dictionary from callback
+/// name to a distinct non-negative id that agrees with each callback's own
+/// `id`, so hosts can trust the map.
+LogicalResult NxDialect::verifyOperationAttribute(Operation *op,
+                                                  NamedAttribute attr) {
+  if (attr.getName() != getCallbackIdsAttrName())
+    return op->emitError() << "unknown nx dialect attribute '"
+                           << attr.getName().getValue() << "'";
+  auto ids = dyn_cast<DictionaryAttr>(attr.getValue());
+  if (!ids)
+    return op->emitError() << "'" << getCallbackIdsAttrName()
+                           << "' must be a dictionary, got " << attr.getValue();
+  if (!op->hasTrait<OpTrait::SymbolTable>())
+    return op->emitError() << "'" << getCallbackIdsAttrName()
+                           << "' must be on a symbol table operation";
+  llvm::DenseMap<int64_t, StringAttr> seen;
+  for (NamedAttribute entry : ids) {
+    auto id = dyn_cast<IntegerAttr>(entry.getValue());
+    if (!id || !id.getType().isSignlessInteger(64) || id.getInt() < 0)
+      return op->emitError() << "'" << getCallbackIdsAttrName() << "' entry '"
+                             << entry.getName().getValue()
+                             << "' must be a non-negative i64, got "
+                             << entry.getValue();
+    auto [it, inserted] = seen.try_emplace(id.getInt(), entry.getName());
+    if (!inserted)
+      return op->emitError() << "'" << getCallbackIdsAttrName()
+                             << "' gives id " << id.getInt() << " to both '"
+                             << it->second.getValue() << "' and '"
+                             << entry.getName().getValue() << "'";
+    auto callback = dyn_cast_or_null<CallbackOp>(
+        SymbolTable::lookupSymbolIn(op, entry.getName()));
+    if (!callback)
+      return op->emitError() << "'" << getCallbackIdsAttrName() << "' entry '"
+                             << entry.getName().getValue()
+                             << "' does not name an nx.callback";
+    if (callback.getIdAttr() != id)
+      return op->emitError() << "'" << getCallbackIdsAttrName()
+                             << "' gives @" << entry.getName().getValue()
+                             << " id " << id.getInt()
+                             << ", but the callback has id "
+                             << (callback.getId()
+                                     ? std::to_string(*callback.getId())
+                                     : std::string("<none>"));
+  }
+  return success();
+}

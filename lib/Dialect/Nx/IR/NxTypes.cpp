@@ -1,0 +1,70 @@
+//===- NxTypes.cpp - type rules for the host boundary ---------------------===//
+
+#include "nx/Dialect/Nx/IR/NxTypes.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+using namespace mlir;
+
+bool nx::isHostElementType(Type type) {
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return complex.getElementType().isF32() || complex.getElementType().isF64();
+  if (type.isF16() || type.isBF16() || type.isF32() || type.isF64())
+    return true;
+  auto integer = dyn_cast<IntegerType>(type);
+  if (!integer || integer.isSigned())
+    return false;
+  unsigned width = integer.getWidth();
+  if (integer.isUnsigned())
+    return width == 8 || width == 16 || width == 32 || width == 64;
+  return width == 1 || width == 8 || width == 16 || width == 32 || width == 64;
+}
+
+int64_t nx::getHostElementByteSize(Type type) {
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return 2 * getHostElementByteSize(complex.getElementType());
+  // i1 is stored as one byte, like XLA's PRED.
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// Returns the byte size of a statically shaped tensor of host elements, or
+/// nullopt when it does not fit in int64.
+static std::optional<int64_t> getByteSize(RankedTensorType type) {
+  int64_t size = nx::getHostElementByteSize(type.getElementType());
+  for (int64_t dim : type.getShape()) {
+    std::optional<int64_t> product = llvm::checkedMul(size, dim);
+    if (!product)
+      return std::nullopt;
+    size = *product;
+  }
+  return size;
+}
+
+LogicalResult
+nx::verifyHostTensorType(function_ref<InFlightDiagnostic()> emitError,
+                         Type type, const Twine &what) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return emitError() << what << " must be a ranked tensor, got " << type;
+  if (!tensor.hasStaticShape())
+    return emitError() << what << " must have a static shape, got " << type;
+  if (tensor.getEncoding())
+    return emitError() << what << " must not have a tensor encoding, got "
+                       << type;
+  if (!isHostElementType(tensor.getElementType()))
+    return emitError() << what << " has unsupported element type "
+                       << tensor.getElementType()
+                       << "; expected i1, i8-i64, ui8-ui64, f16, bf16, f32, "
+                          "f64, complex<f32> or complex<f64>";
+  if (!getByteSize(tensor))
+    return emitError() << what << " of rank " << tensor.getRank()
+                       << " is too large: its byte size does not fit in int64";
+  return success();
+}
+
+bool nx::isHostTensorType(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape() && !tensor.getEncoding() &&
+         isHostElementType(tensor.getElementType()) && getByteSize(tensor);
+}
