@@ -25,6 +25,22 @@ static ParseResult parseCallTarget(OpAsmParser &parser, StringAttr &target) {
   return parser.parseSymbolName(target);
 }
 
+/// Prints the optional symbol visibility as a bare keyword, as func.func does.
+static void printSymbolVisibility(OpAsmPrinter &printer, Operation *,
+                                  StringAttr visibility) {
+  if (visibility)
+    printer << visibility.getValue() << ' ';
+}
+
+static ParseResult parseSymbolVisibility(OpAsmParser &parser,
+                                         StringAttr &visibility) {
+  StringRef keyword;
+  if (succeeded(parser.parseOptionalKeyword(&keyword,
+                                            {"public", "private", "nested"})))
+    visibility = parser.getBuilder().getStringAttr(keyword);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Callee resolution shared by elixir_call and io_callback
 //===----------------------------------------------------------------------===//

@@ -64,7 +64,8 @@ def Nx_CallbackOp : Nx_Op<"callback", [Symbol]> {
     OptionalAttr<I64Attr>:$id
   );
   let assemblyFormat = [{
-    ($sym_visibility^)? $sym_name `:` $function_type attr-dict-with-keyword
+    custom<SymbolVisibility>($sym_visibility) $sym_name `:` $function_type
+    attr-dict-with-keyword
   }];
   let builders = [
     OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::FunctionType":$type), [{
