@@ -1,0 +1,590 @@
+/*===- nxrt.h - nx-mlir host runtime C ABI -------------------------------===*
+ *
+ * libnxrt is the library compiled nx programs call into and host programs
+ * link against. This header is the whole ABI: plain C, no C++ types, so the
+ * LLVM lowering, C hosts and NIFs can all use it.
+ *
+ * Conventions used throughout:
+ *  - Errors are reported as `nxrt_status_t *`. NULL means OK. A non-NULL
+ *    status returned by the runtime is owned by the caller, who frees it with
+ *    nxrt_status_free(). Codes use absl::StatusCode numbering.
+ *  - "Thread-safe" means any number of threads may call the function at the
+ *    same time on the same objects. The runtime never holds one of its locks
+ *    while user code (handlers, hooks) runs, so user code may call back into
+ *    the runtime, including starting nested runs.
+ *  - Timeouts are in milliseconds; a value <= 0 means "no deadline".
+ *  - Tensors are dense, row-major, described by nxrt_tensor_t views that
+ *    never own their data.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef NXRT_NXRT_H
+#define NXRT_NXRT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define NXRT_API __declspec(dllexport)
+#else
+#define NXRT_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped whenever this header changes incompatibly. */
+#define NXRT_API_VERSION 1
+
+/* Returns NXRT_API_VERSION of the library actually loaded, so a host can
+ * detect a mismatch with the header it was compiled against.
+ * Thread-safe; no ownership involved. */
+NXRT_API uint32_t nxrt_api_version(void);
+
+/*===----------------------------------------------------------------------===*
+ * Status
+ *===----------------------------------------------------------------------===*/
+
+/* Same numbering as absl::StatusCode / google.rpc.Code. */
+typedef enum nxrt_status_code_t {
+  NXRT_OK = 0,
+  NXRT_CANCELLED = 1,
+  NXRT_UNKNOWN = 2,
+  NXRT_INVALID_ARGUMENT = 3,
+  NXRT_DEADLINE_EXCEEDED = 4,
+  NXRT_NOT_FOUND = 5,
+  NXRT_ALREADY_EXISTS = 6,
+  NXRT_PERMISSION_DENIED = 7,
+  NXRT_RESOURCE_EXHAUSTED = 8,
+  NXRT_FAILED_PRECONDITION = 9,
+  NXRT_ABORTED = 10,
+  NXRT_OUT_OF_RANGE = 11,
+  NXRT_UNIMPLEMENTED = 12,
+  NXRT_INTERNAL = 13,
+  NXRT_UNAVAILABLE = 14,
+  NXRT_DATA_LOSS = 15,
+  NXRT_UNAUTHENTICATED = 16
+} nxrt_status_code_t;
+
+/* An error: a code and a message. NULL stands for OK. */
+typedef struct nxrt_status nxrt_status_t;
+
+/* Creates a status; this is how handlers report errors. `message` is copied
+ * (NULL is treated as ""). Returns NULL when code == NXRT_OK; an unknown code
+ * is mapped to NXRT_UNKNOWN. The caller owns the result (free it, or return
+ * it from a handler, which hands ownership to the runtime). Thread-safe. */
+NXRT_API nxrt_status_t *nxrt_status_create(nxrt_status_code_t code,
+                                          const char *message);
+
+/* Code of `status`; NXRT_OK for NULL. Does not take ownership. Thread-safe
+ * (statuses are immutable). */
+NXRT_API nxrt_status_code_t nxrt_status_code(const nxrt_status_t *status);
+
+/* NUL-terminated message of `status`, "" for NULL. The pointer stays valid
+ * until the status is freed. Thread-safe. */
+NXRT_API const char *nxrt_status_message(const nxrt_status_t *status);
+
+/* Frees a status; NULL is a no-op. Not thread-safe for the same status. */
+NXRT_API void nxrt_status_free(nxrt_status_t *status);
+
+/*===----------------------------------------------------------------------===*
+ * Element types and tensor views
+ *===----------------------------------------------------------------------===*/
+
+typedef enum nxrt_dtype_t {
+  NXRT_DTYPE_INVALID = 0,
+  NXRT_PRED = 1, /* i1, stored as one byte holding 0 or 1 */
+  NXRT_I8 = 2,
+  NXRT_I16 = 3,
+  NXRT_I32 = 4,
+  NXRT_I64 = 5,
+  NXRT_U8 = 6,
+  NXRT_U16 = 7,
+  NXRT_U32 = 8,
+  NXRT_U64 = 9,
+  NXRT_F16 = 10,
+  NXRT_BF16 = 11,
+  NXRT_F32 = 12,
+  NXRT_F64 = 13,
+  NXRT_C64 = 14,  /* complex<f32>: real then imaginary */
+  NXRT_C128 = 15, /* complex<f64> */
+} nxrt_dtype_t;
+
+/* Bytes per element; 0 for an invalid dtype. Thread-safe. */
+NXRT_API size_t nxrt_dtype_size(nxrt_dtype_t dtype);
+
+/* MLIR spelling of the element type ("f32", "ui8", "i1", "complex<f32>"),
+ * or "invalid". Static storage. Thread-safe. */
+NXRT_API const char *nxrt_dtype_name(nxrt_dtype_t dtype);
+
+/* A non-owning view of a dense row-major tensor. `dims` has `rank` entries
+ * (may be NULL when rank == 0). */
+typedef struct nxrt_tensor_t {
+  nxrt_dtype_t dtype;
+  int32_t rank;
+  const int64_t *dims;
+  void *data;
+} nxrt_tensor_t;
+
+/* Byte size of the data a view describes (product of dims times dtype size);
+ * 0 for a malformed view (invalid dtype, negative rank/dim, NULL dims with
+ * rank > 0, overflow). Thread-safe. */
+NXRT_API size_t nxrt_tensor_byte_size(const nxrt_tensor_t *tensor);
+
+/*===----------------------------------------------------------------------===*
+ * Typed attributes
+ *
+ * Custom-call attributes and elixir_call static_args are a typed dictionary
+ * (like XLA's typed FFI). Compiled code embeds them as a constant byte string
+ * in this encoding; the runtime decodes and validates it once, in
+ * nxrt_program_add_site. All integers are little-endian.
+ *
+ *   blob   := <empty>           (an empty dictionary)
+ *           | value             (must be a dict value, and use every byte)
+ *   value  := tag payload
+ *   tag 0x01 I64    payload: 8 bytes, two's complement
+ *   tag 0x02 F64    payload: 8 bytes, IEEE-754 binary64
+ *   tag 0x03 BOOL   payload: 1 byte, 0x00 or 0x01 (anything else is invalid)
+ *   tag 0x04 STRING payload: u32 byte length, then that many bytes of UTF-8
+ *                   (no terminator; embedded NUL is invalid)
+ *   tag 0x05 ARRAY  payload: u32 count, then `count` values (may be mixed)
+ *   tag 0x06 DICT   payload: u32 count, then `count` entries:
+ *                   entry := u32 name length, name bytes (UTF-8, non-empty,
+ *                   no NUL), value; names are unique within a dict
+ *   Nesting deeper than NXRT_ATTR_MAX_DEPTH levels is invalid.
+ *
+ * Example: {"mode": "complete"} encodes as
+ *   06 01000000  04000000 "mode"  04 08000000 "complete"
+ *===----------------------------------------------------------------------===*/
+
+typedef enum nxrt_attr_kind_t {
+  NXRT_ATTR_I64 = 1,
+  NXRT_ATTR_F64 = 2,
+  NXRT_ATTR_BOOL = 3,
+  NXRT_ATTR_STRING = 4,
+  NXRT_ATTR_ARRAY = 5,
+  NXRT_ATTR_DICT = 6,
+} nxrt_attr_kind_t;
+
+#define NXRT_ATTR_MAX_DEPTH 32
+
+/* A decoded dictionary and a decoded value. Both are immutable and owned by
+ * whatever handed them out (a site, a request, a parsed blob), so all
+ * accessors below are thread-safe and pointers they return live as long as
+ * the owner. */
+typedef struct nxrt_attrs nxrt_attrs_t;
+typedef struct nxrt_attr nxrt_attr_t;
+
+/* Decodes and validates a blob. On success stores a new dictionary in *out
+ * (free with nxrt_attrs_free) and returns NULL; on malformed input returns an
+ * INVALID_ARGUMENT status naming the byte offset and leaves *out NULL. Never
+ * reads outside [data, data + len). Thread-safe. */
+NXRT_API nxrt_status_t *nxrt_attrs_parse(const uint8_t *data, size_t len,
+                                        nxrt_attrs_t **out);
+
+/* Frees a dictionary returned by nxrt_attrs_parse; NULL is a no-op. Must not
+ * be used on dictionaries owned by sites or requests. */
+NXRT_API void nxrt_attrs_free(nxrt_attrs_t *attrs);
+
+/* Number of entries, and the i-th entry's name / value in encoding order
+ * (NULL when i is out of range). */
+NXRT_API size_t nxrt_attrs_size(const nxrt_attrs_t *attrs);
+NXRT_API const char *nxrt_attrs_name_at(const nxrt_attrs_t *attrs, size_t i);
+NXRT_API const nxrt_attr_t *nxrt_attrs_value_at(const nxrt_attrs_t *attrs,
+                                                size_t i);
+
+/* Value named `name`, or NULL when absent. */
+NXRT_API const nxrt_attr_t *nxrt_attrs_find(const nxrt_attrs_t *attrs,
+                                            const char *name);
+
+/* Kind of a value. */
+NXRT_API nxrt_attr_kind_t nxrt_attr_kind(const nxrt_attr_t *attr);
+
+/* Typed reads of a value. Each returns NULL and stores the value, or an
+ * INVALID_ARGUMENT status ("attribute has type string, expected bool") when
+ * the kind differs. Strings are NUL-terminated; *len (optional) excludes the
+ * terminator. Arrays/dicts hand out pointers owned by the same owner. */
+NXRT_API nxrt_status_t *nxrt_attr_i64(const nxrt_attr_t *attr, int64_t *out);
+NXRT_API nxrt_status_t *nxrt_attr_f64(const nxrt_attr_t *attr, double *out);
+NXRT_API nxrt_status_t *nxrt_attr_bool(const nxrt_attr_t *attr, int *out);
+NXRT_API nxrt_status_t *nxrt_attr_string(const nxrt_attr_t *attr,
+                                        const char **out, size_t *len);
+NXRT_API nxrt_status_t *nxrt_attr_array_size(const nxrt_attr_t *attr,
+                                            size_t *out);
+/* Element i of an array; NULL when not an array or out of range. */
+NXRT_API const nxrt_attr_t *nxrt_attr_array_at(const nxrt_attr_t *attr,
+                                               size_t i);
+NXRT_API nxrt_status_t *nxrt_attr_dict(const nxrt_attr_t *attr,
+                                      const nxrt_attrs_t **out);
+
+/* Lookup-by-name conveniences: NOT_FOUND ("missing attribute 'mode'") when
+ * absent, INVALID_ARGUMENT ("attribute 'mode' has type i64, expected
+ * string") on a kind mismatch. */
+NXRT_API nxrt_status_t *nxrt_attrs_get_i64(const nxrt_attrs_t *attrs,
+                                          const char *name, int64_t *out);
+NXRT_API nxrt_status_t *nxrt_attrs_get_f64(const nxrt_attrs_t *attrs,
+                                          const char *name, double *out);
+NXRT_API nxrt_status_t *nxrt_attrs_get_bool(const nxrt_attrs_t *attrs,
+                                           const char *name, int *out);
+NXRT_API nxrt_status_t *nxrt_attrs_get_string(const nxrt_attrs_t *attrs,
+                                             const char *name,
+                                             const char **out, size_t *len);
+
+/*===----------------------------------------------------------------------===*
+ * Runtime, registry and handlers
+ *===----------------------------------------------------------------------===*/
+
+typedef struct nxrt_runtime nxrt_runtime_t;
+typedef struct nxrt_run nxrt_run_t;
+typedef struct nxrt_program nxrt_program_t;
+typedef struct nxrt_site nxrt_site_t;
+typedef struct nxrt_stream nxrt_stream_t;
+typedef struct nxrt_request nxrt_request_t;
+typedef struct nxrt_value nxrt_value_t;
+
+/* What a handler sees for one invocation. Everything is valid only for the
+ * duration of the handler call.
+ *  - args:    operand views, in place (the program's buffers; do not write).
+ *  - results: preallocated output buffers with their dtype/dims; the handler
+ *             writes the outputs straight into results[i].data. Empty for
+ *             io_callback.
+ *  - attrs:   the site's decoded attributes / static_args (never NULL).
+ *  - name:    callback or custom-call target name (without '@').
+ *  - location: the op's source location, e.g. "model.mlir:12:5".
+ *  - run:     the run the call belongs to. */
+typedef struct nxrt_call_t {
+  const nxrt_tensor_t *args;
+  size_t nargs;
+  nxrt_tensor_t *results;
+  size_t nresults;
+  const nxrt_attrs_t *attrs;
+  const char *name;
+  const char *location;
+  nxrt_run_t *run;
+} nxrt_call_t;
+
+/* Host callbacks and custom-call targets share this signature. Return NULL
+ * on success, or a status from nxrt_status_create (ownership passes to the
+ * runtime). Handlers may run on any compute thread, concurrently. */
+typedef nxrt_status_t *(*nxrt_handler_fn)(void *user_data,
+                                         const nxrt_call_t *call);
+
+/* Creates a runtime with the built-in custom-call targets (see "Built-in
+ * linear algebra") already registered. Never returns NULL (aborts only if
+ * memory is exhausted, like operator new). Thread-safe. */
+NXRT_API nxrt_runtime_t *nxrt_runtime_create(void);
+
+/* Destroys a runtime. Preconditions: every program and stream created from
+ * it has been destroyed, every run has ended and no other thread is using it
+ * (call nxrt_bridge_close first to release threads blocked in
+ * nxrt_bridge_pull). NULL is a no-op. Not thread-safe. */
+NXRT_API void nxrt_runtime_destroy(nxrt_runtime_t *runtime);
+
+typedef enum nxrt_dispatch_mode_t {
+  /* The compute thread calls `fn` directly: zero copy both ways. */
+  NXRT_DISPATCH_INLINE = 0,
+  /* Requests go to the host-owned dispatcher (nxrt_bridge_pull or the
+   * bridge hook); the compute thread waits for nxrt_bridge_reply. */
+  NXRT_DISPATCH_BRIDGE = 1,
+} nxrt_dispatch_mode_t;
+
+typedef struct nxrt_callback_desc_t {
+  nxrt_dispatch_mode_t mode;
+  /* INLINE: the handler (required). BRIDGE: must be NULL. */
+  nxrt_handler_fn fn;
+  void *user_data;
+  /* BRIDGE: how long one call may wait for its reply, in ms (<= 0: only the
+   * run deadline applies). INLINE callbacks cannot be interrupted; only the
+   * run deadline is checked, before each call. */
+  int64_t timeout_ms;
+} nxrt_callback_desc_t;
+
+/* Binds host callback `name` (used by elixir_call and io_callback sites).
+ * `name` and `desc` are copied. ALREADY_EXISTS if `name` is bound,
+ * INVALID_ARGUMENT for a bad descriptor. Thread-safe; sites that were added
+ * before the name was bound resolve it on their next invocation. */
+NXRT_API nxrt_status_t *nxrt_register_callback(nxrt_runtime_t *runtime,
+                                              const char *name,
+                                              const nxrt_callback_desc_t *desc);
+
+/* Binds custom-call target `target` to an inline handler. Same rules as
+ * nxrt_register_callback; targets and callbacks are separate namespaces. */
+NXRT_API nxrt_status_t *nxrt_register_custom_call(nxrt_runtime_t *runtime,
+                                                 const char *target,
+                                                 nxrt_handler_fn fn,
+                                                 void *user_data);
+
+/*===----------------------------------------------------------------------===*
+ * Programs and call sites (used by compiled code at load time)
+ *===----------------------------------------------------------------------===*/
+
+typedef enum nxrt_site_kind_t {
+  /* args: operands; results: the declared outputs (the output template). */
+  NXRT_SITE_ELIXIR_CALL = 0,
+  /* args: operands; results: nresults must be 0, or the results must alias
+   * the operands one to one (same data pointers) - nothing is copied. */
+  NXRT_SITE_IO_CALLBACK = 1,
+  /* args/results as declared by the custom call; `name` is the target. */
+  NXRT_SITE_CUSTOM_CALL = 2,
+  /* args[0]: stream handle (ui8[N]), args[1..]: payload (copied into the
+   * stream). results: none, or one i1/ui8 scalar set to 1 (seed-002 success
+   * flag). `name` is ignored: the stream comes from the handle. */
+  NXRT_SITE_OUTFEED = 3,
+  /* args[0]: stream handle, args[1]: tag (ui8[8]). results[0]: next tag
+   * (ui8[8]), results[1..]: payload, filled from the next infeed value,
+   * which must match their dtypes and dims. Attribute "timeout_ms" (i64,
+   * optional) bounds the wait in addition to the run deadline. */
+  NXRT_SITE_INFEED = 4,
+} nxrt_site_kind_t;
+
+/* Creates an (empty) program: the load-time container of call sites.
+ * `name` is copied and only used in messages (may be NULL). Thread-safe. */
+NXRT_API nxrt_program_t *nxrt_program_create(nxrt_runtime_t *runtime,
+                                            const char *name);
+
+/* Destroys a program and its sites. No run may be using its sites and no
+ * bridge request from it may be unreleased. NULL is a no-op. */
+NXRT_API void nxrt_program_destroy(nxrt_program_t *program);
+
+/* Adds a call site: resolves `name` to its handler once and decodes `attrs`
+ * once (see "Typed attributes"). Returns the site (owned by the program) and
+ * leaves *error untouched, or returns NULL and stores an INVALID_ARGUMENT
+ * status in *error (if error != NULL) for an invalid kind or malformed
+ * attributes. An unknown callback/target name is NOT a load error: the site
+ * is created and each invocation fails the run with "unknown callback @name
+ * at <location>" until the name is registered. `name` and `location` are
+ * copied. Site ids are dense, starting at 0, in creation order.
+ * Thread-safe with respect to other programs; serialize calls on the same
+ * program with its invocations (normally all sites are added at load). */
+NXRT_API nxrt_site_t *nxrt_program_add_site(nxrt_program_t *program,
+                                           nxrt_site_kind_t kind,
+                                           const char *name,
+                                           const char *location,
+                                           const uint8_t *attrs,
+                                           size_t attrs_len,
+                                           nxrt_status_t **error);
+
+/* Site by dense id, NULL when out of range (compiled code that stores ids
+ * rather than pointers; invoking a NULL site fails the run as "unknown call
+ * site"). */
+NXRT_API nxrt_site_t *nxrt_program_site(const nxrt_program_t *program,
+                                        uint32_t id);
+NXRT_API size_t nxrt_program_num_sites(const nxrt_program_t *program);
+NXRT_API uint32_t nxrt_site_id(const nxrt_site_t *site);
+
+/*===----------------------------------------------------------------------===*
+ * Runs and invocation (used by compiled code per execution)
+ *===----------------------------------------------------------------------===*/
+
+typedef struct nxrt_run_options_t {
+  /* Deadline for the whole run, counted from nxrt_run_begin (<= 0: none). */
+  int64_t timeout_ms;
+} nxrt_run_options_t;
+
+/* Begins a run (options may be NULL) and pushes it on the calling thread's
+ * run stack, so nxrt_run_current() returns it until it ends. Runs are
+ * independent: any number may be active on different threads, and a handler
+ * may begin a nested run on its own thread. Thread-safe. */
+NXRT_API nxrt_run_t *nxrt_run_begin(nxrt_runtime_t *runtime,
+                                    const nxrt_run_options_t *options);
+
+/* Innermost run begun and not yet ended on the calling thread, or NULL.
+ * Thread-safe (thread-local). */
+NXRT_API nxrt_run_t *nxrt_run_current(void);
+
+/* First failure of the run (NULL if none) without ending it. The caller
+ * owns the returned copy. Thread-safe. */
+NXRT_API nxrt_status_t *nxrt_run_status(const nxrt_run_t *run);
+
+/* Ends and frees the run, removing it from the calling thread's run stack,
+ * and returns its first failure (caller-owned) or NULL. Must be called on
+ * the thread that began the run, after every invocation on it returned. */
+NXRT_API nxrt_status_t *nxrt_run_end(nxrt_run_t *run);
+
+/* Invokes `site` within `run`. Returns NULL on success; on failure records
+ * the first failure in the run and returns a caller-owned status whose
+ * message names the op, e.g. "callback @name at f.mlir:12:5 failed: ...",
+ * "... timed out after 100 ms", "unknown callback @name at ...". Once the
+ * run has failed, returns ABORTED at once without invoking anything. Views
+ * are borrowed for the duration of the call; results are preallocated by the
+ * caller. The inline path neither allocates nor compares strings.
+ * Thread-safe: several threads may invoke sites of the same run. */
+NXRT_API nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
+                                   const nxrt_tensor_t *args, size_t nargs,
+                                   nxrt_tensor_t *results, size_t nresults);
+
+/*===----------------------------------------------------------------------===*
+ * Bridge dispatch (host side)
+ *
+ * A bridge call becomes a request with a unique reply tag. It is either
+ * handed to the hook (on the compute thread, like enif_send from a NIF) or
+ * queued for nxrt_bridge_pull. The compute thread then spins for a few
+ * microseconds and parks until nxrt_bridge_reply(tag) or the deadline.
+ *===----------------------------------------------------------------------===*/
+
+/* Called once per request, on the compute thread, with a request reference
+ * the hook owns (release it with nxrt_request_release). Keep it short: queue
+ * the request, send a message, or reply right away. */
+typedef void (*nxrt_bridge_hook_fn)(void *user_data, nxrt_request_t *request);
+
+/* Installs the hook (fn == NULL returns to pull mode). Requests issued after
+ * the call use the new setting. Thread-safe. */
+NXRT_API void nxrt_bridge_set_hook(nxrt_runtime_t *runtime,
+                                   nxrt_bridge_hook_fn fn, void *user_data);
+
+/* Waits up to timeout_ms (<= 0: forever) for the next queued request.
+ * Returns NULL and stores a request reference the caller owns in *out, or
+ * DEADLINE_EXCEEDED (*out = NULL) when none arrived, or CANCELLED once the
+ * bridge is closed. Requests that expired while queued are skipped.
+ * Thread-safe: several dispatcher threads may pull. */
+NXRT_API nxrt_status_t *nxrt_bridge_pull(nxrt_runtime_t *runtime,
+                                        int64_t timeout_ms,
+                                        nxrt_request_t **out);
+
+/* Answers request `tag`. `status` (NULL = success) is consumed. On success
+ * `results` must match the request's declared results exactly (count, dtype,
+ * dims); their data is copied into the program's output buffers. A mismatch
+ * fails the call with "expected the elixir_call function to match the given
+ * output template (tensor<2xf32>), got (tensor<3xf32>)" and returns that
+ * error to the replier too. A reply for an unknown, already answered or
+ * expired tag changes nothing and returns NOT_FOUND / DEADLINE_EXCEEDED.
+ * Thread-safe; may be called from any thread, including inside the hook. */
+NXRT_API nxrt_status_t *nxrt_bridge_reply(nxrt_runtime_t *runtime,
+                                         uint64_t tag, nxrt_status_t *status,
+                                         const nxrt_tensor_t *results,
+                                         size_t nresults);
+
+/* Closes the bridge: wakes pullers (CANCELLED), fails every pending request
+ * ("bridge dispatcher closed") and makes later bridge calls fail at once.
+ * Idempotent. Thread-safe. */
+NXRT_API void nxrt_bridge_close(nxrt_runtime_t *runtime);
+
+/* Request accessors. Metadata (tag, names, dtypes, dims, attrs) stays valid
+ * until the request is released. Argument DATA pointers returned by
+ * nxrt_request_arg point into the program's buffers and are valid only while
+ * the request is pending (before it is answered or its deadline passes);
+ * nxrt_request_copy_arg is safe at any time. All are thread-safe. */
+NXRT_API uint64_t nxrt_request_tag(const nxrt_request_t *request);
+NXRT_API nxrt_site_kind_t nxrt_request_kind(const nxrt_request_t *request);
+NXRT_API const char *nxrt_request_name(const nxrt_request_t *request);
+NXRT_API const char *nxrt_request_location(const nxrt_request_t *request);
+NXRT_API const nxrt_attrs_t *nxrt_request_attrs(const nxrt_request_t *request);
+NXRT_API size_t nxrt_request_num_args(const nxrt_request_t *request);
+/* Argument view, or NULL when out of range. */
+NXRT_API const nxrt_tensor_t *nxrt_request_arg(const nxrt_request_t *request,
+                                               size_t i);
+/* Copies argument i into dst (capacity dst_len bytes, must be >= its byte
+ * size). DEADLINE_EXCEEDED once the request is no longer pending,
+ * OUT_OF_RANGE / INVALID_ARGUMENT for a bad index or short buffer. */
+NXRT_API nxrt_status_t *nxrt_request_copy_arg(const nxrt_request_t *request,
+                                             size_t i, void *dst,
+                                             size_t dst_len);
+NXRT_API size_t nxrt_request_num_results(const nxrt_request_t *request);
+/* Declared result i (dtype/rank/dims; data is NULL), or NULL. */
+NXRT_API const nxrt_tensor_t *
+nxrt_request_result_template(const nxrt_request_t *request, size_t i);
+/* Drops the caller's reference. NULL is a no-op. */
+NXRT_API void nxrt_request_release(nxrt_request_t *request);
+
+/*===----------------------------------------------------------------------===*
+ * Streams (seed 002)
+ *
+ * A named stream has an infeed queue (host -> program) and an outfeed queue
+ * (program -> host). Compiled code refers to a stream by a handle: a ui8
+ * tensor holding
+ *   bytes 0..3  magic "NXSH"
+ *   byte  4     NXRT_STREAM_HANDLE_VERSION
+ *   bytes 5..7  zero
+ *   bytes 8..11 u32 little-endian name length L (1..NXRT_STREAM_NAME_MAX)
+ *   bytes 12..  L bytes of UTF-8 name (no NUL)
+ * i.e. a tensor<(12+L)xui8>, usually an embedded constant. The runtime
+ * validates every byte before use; bad handles fail the run.
+ *
+ * The infeed tag is a tensor<8xui8> holding a u64 little-endian sequence
+ * number; each infeed returns tag + 1, so threading the tag from one infeed
+ * into the next orders them by data dependency.
+ *===----------------------------------------------------------------------===*/
+
+#define NXRT_STREAM_HANDLE_MAGIC "NXSH"
+#define NXRT_STREAM_HANDLE_VERSION 1
+#define NXRT_STREAM_HANDLE_HEADER_SIZE 12
+#define NXRT_STREAM_NAME_MAX 4096
+#define NXRT_STREAM_TAG_SIZE 8
+
+/* Encodes the handle for `name` into out (capacity out_len). Returns the
+ * handle's size; writes only when out_len is large enough (call with
+ * out == NULL to size). Returns 0 for an invalid name (NULL, empty, longer
+ * than NXRT_STREAM_NAME_MAX). Thread-safe. */
+NXRT_API size_t nxrt_stream_handle_encode(const char *name, uint8_t *out,
+                                          size_t out_len);
+
+/* Opens stream `name` (copied). ALREADY_EXISTS when an open stream has that
+ * name. The caller owns the handle (nxrt_stream_destroy). Thread-safe. */
+NXRT_API nxrt_status_t *nxrt_stream_open(nxrt_runtime_t *runtime,
+                                        const char *name,
+                                        nxrt_stream_t **out);
+
+/* Closes the stream: the name is unregistered (free for reuse), blocked
+ * infeeds and pops wake with an error, later pushes and infeeds/outfeeds
+ * fail; outfeed values already queued can still be popped. Idempotent.
+ * Thread-safe. */
+NXRT_API void nxrt_stream_close(nxrt_stream_t *stream);
+
+/* Closes (if open) and frees the caller's handle. NULL is a no-op. */
+NXRT_API void nxrt_stream_destroy(nxrt_stream_t *stream);
+
+/* Queues one infeed value made of `n` tensors (data copied; an infeed site
+ * consumes one whole value). FAILED_PRECONDITION if closed. Thread-safe. */
+NXRT_API nxrt_status_t *nxrt_stream_push_infeed(nxrt_stream_t *stream,
+                                               const nxrt_tensor_t *values,
+                                               size_t n);
+
+/* Waits up to timeout_ms (<= 0: forever) for the next outfeed value; stores
+ * a caller-owned value in *out. DEADLINE_EXCEEDED when none arrived,
+ * FAILED_PRECONDITION when closed and drained. Thread-safe. */
+NXRT_API nxrt_status_t *nxrt_stream_pop_outfeed(nxrt_stream_t *stream,
+                                               int64_t timeout_ms,
+                                               nxrt_value_t **out);
+
+/* Number of values waiting in each queue. Thread-safe. */
+NXRT_API size_t nxrt_stream_infeed_size(const nxrt_stream_t *stream);
+NXRT_API size_t nxrt_stream_outfeed_size(const nxrt_stream_t *stream);
+
+/* An owned list of tensors popped from an outfeed. */
+NXRT_API size_t nxrt_value_size(const nxrt_value_t *value);
+/* Tensor i (views into the value's storage), NULL when out of range. */
+NXRT_API const nxrt_tensor_t *nxrt_value_tensor(const nxrt_value_t *value,
+                                                size_t i);
+NXRT_API void nxrt_value_free(nxrt_value_t *value);
+
+/*===----------------------------------------------------------------------===*
+ * Built-in linear algebra custom-call targets
+ *
+ * Registered on every runtime by nxrt_runtime_create, backed by LAPACK.
+ * Leading dimensions are batch dimensions; matrices are row-major.
+ *
+ * qr_cpu_custom_call_f32 / _f64
+ *   args:    A  [..., m, n]
+ *   results: Q  [..., m, k], R [..., k, n] with k = min(m, n)  (reduced)
+ *            Q  [..., m, m], R [..., m, n]                      (complete)
+ *   attrs:   "mode": string, "reduced" (default) or "complete".
+ *   Q has orthonormal columns, R is upper triangular, Q R = A.
+ *
+ * eigh_cpu_custom_call_f32 / _f64
+ *   args:    A  [..., n, n] symmetric (only the lower triangle is read)
+ *   results: eigenvalues [..., n] ascending, eigenvectors [..., n, n] with
+ *            eigenvector j in column j (A v_j = w_j v_j).
+ *   attrs:   none.
+ *===----------------------------------------------------------------------===*/
+
+#define NXRT_QR_F32_TARGET "qr_cpu_custom_call_f32"
+#define NXRT_QR_F64_TARGET "qr_cpu_custom_call_f64"
+#define NXRT_EIGH_F32_TARGET "eigh_cpu_custom_call_f32"
+#define NXRT_EIGH_F64_TARGET "eigh_cpu_custom_call_f64"
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* NXRT_NXRT_H */

@@ -1,0 +1,48 @@
+//===- Attributes.h - Decoded typed attribute dictionaries ------*- C++ -*-===//
+//
+// The in-memory form of the typed attribute encoding documented in nxrt.h.
+// Blobs are decoded once per call site, so handlers read plain C++ values.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NXRT_LIB_RUNTIME_ATTRIBUTES_H
+#define NXRT_LIB_RUNTIME_ATTRIBUTES_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "nxrt/nxrt.h"
+
+struct nxrt_attrs;
+
+struct nxrt_attr {
+  nxrt_attr_kind_t kind = NXRT_ATTR_I64;
+  int64_t i = 0;
+  double f = 0;
+  bool b = false;
+  std::string s;
+  std::vector<nxrt_attr> array;
+  std::unique_ptr<nxrt_attrs> dict;
+};
+
+struct nxrt_attrs {
+  // Encoding order; dictionaries are small, so lookups scan.
+  std::vector<std::pair<std::string, nxrt_attr>> entries;
+};
+
+namespace nxrt {
+
+// Decodes a blob into a dictionary; malformed input is an error naming the
+// byte offset, never a crash.
+absl::StatusOr<std::unique_ptr<nxrt_attrs>> ParseAttrs(const uint8_t *data,
+                                                       size_t len);
+
+const char *AttrKindName(nxrt_attr_kind_t kind);
+
+} // namespace nxrt
+
+#endif // NXRT_LIB_RUNTIME_ATTRIBUTES_H

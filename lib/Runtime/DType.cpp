@@ -1,0 +1,149 @@
+//===- DType.cpp - Element types and tensor view helpers ------------------===//
+
+#include "DType.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace nxrt {
+
+std::string TypeString(const nxrt_tensor_t &t) {
+  std::string s = "tensor<";
+  for (int32_t i = 0; i < t.rank && t.dims; ++i)
+    absl::StrAppend(&s, t.dims[i], "x");
+  absl::StrAppend(&s, nxrt_dtype_name(t.dtype), ">");
+  return s;
+}
+
+std::string TypeListString(absl::Span<const nxrt_tensor_t> ts) {
+  return absl::StrCat(
+      "(",
+      absl::StrJoin(ts, ", ",
+                    [](std::string *out, const nxrt_tensor_t &t) {
+                      out->append(TypeString(t));
+                    }),
+      ")");
+}
+
+bool SameType(const nxrt_tensor_t &a, const nxrt_tensor_t &b) {
+  if (a.dtype != b.dtype || a.rank != b.rank)
+    return false;
+  for (int32_t i = 0; i < a.rank; ++i)
+    if (a.dims[i] != b.dims[i])
+      return false;
+  return true;
+}
+
+absl::Status ValidateView(const nxrt_tensor_t &t, const char *what) {
+  if (nxrt_dtype_size(t.dtype) == 0)
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s has invalid dtype %d", what, t.dtype));
+  if (t.rank < 0 || (t.rank > 0 && !t.dims))
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s has invalid rank %d", what, t.rank));
+  for (int32_t i = 0; i < t.rank; ++i)
+    if (t.dims[i] < 0)
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s has negative dimension %d at %d", what, t.dims[i], i));
+  if (nxrt_tensor_byte_size(&t) == 0) {
+    // Zero-element tensors are fine; a zero size otherwise means overflow.
+    bool empty = false;
+    for (int32_t i = 0; i < t.rank; ++i)
+      empty |= t.dims[i] == 0;
+    if (!empty)
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s is too large: %s", what, TypeString(t)));
+  } else if (!t.data) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s has no data pointer", what));
+  }
+  return absl::OkStatus();
+}
+
+} // namespace nxrt
+
+extern "C" {
+
+uint32_t nxrt_api_version(void) { return NXRT_API_VERSION; }
+
+size_t nxrt_dtype_size(nxrt_dtype_t dtype) {
+  switch (dtype) {
+  case NXRT_PRED:
+  case NXRT_I8:
+  case NXRT_U8:
+    return 1;
+  case NXRT_I16:
+  case NXRT_U16:
+  case NXRT_F16:
+  case NXRT_BF16:
+    return 2;
+  case NXRT_I32:
+  case NXRT_U32:
+  case NXRT_F32:
+    return 4;
+  case NXRT_I64:
+  case NXRT_U64:
+  case NXRT_F64:
+  case NXRT_C64:
+    return 8;
+  case NXRT_C128:
+    return 16;
+  default:
+    return 0;
+  }
+}
+
+const char *nxrt_dtype_name(nxrt_dtype_t dtype) {
+  switch (dtype) {
+  case NXRT_PRED:
+    return "i1";
+  case NXRT_I8:
+    return "i8";
+  case NXRT_I16:
+    return "i16";
+  case NXRT_I32:
+    return "i32";
+  case NXRT_I64:
+    return "i64";
+  case NXRT_U8:
+    return "ui8";
+  case NXRT_U16:
+    return "ui16";
+  case NXRT_U32:
+    return "ui32";
+  case NXRT_U64:
+    return "ui64";
+  case NXRT_F16:
+    return "f16";
+  case NXRT_BF16:
+    return "bf16";
+  case NXRT_F32:
+    return "f32";
+  case NXRT_F64:
+    return "f64";
+  case NXRT_C64:
+    return "complex<f32>";
+  case NXRT_C128:
+    return "complex<f64>";
+  default:
+    return "invalid";
+  }
+}
+
+size_t nxrt_tensor_byte_size(const nxrt_tensor_t *t) {
+  if (!t)
+    return 0;
+  size_t size = nxrt_dtype_size(t->dtype);
+  if (size == 0 || t->rank < 0 || (t->rank > 0 && !t->dims))
+    return 0;
+  for (int32_t i = 0; i < t->rank; ++i) {
+    if (t->dims[i] < 0)
+      return 0;
+    if (__builtin_mul_overflow(size, static_cast<size_t>(t->dims[i]), &size))
+      return 0;
+  }
+  return size;
+}
+
+} // extern "C"

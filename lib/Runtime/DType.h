@@ -1,0 +1,28 @@
+//===- DType.h - Element types and tensor view helpers ----------*- C++ -*-===//
+
+#ifndef NXRT_LIB_RUNTIME_DTYPE_H
+#define NXRT_LIB_RUNTIME_DTYPE_H
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "nxrt/nxrt.h"
+
+namespace nxrt {
+
+// "tensor<2x3xf32>", the MLIR spelling used in every shape message.
+std::string TypeString(const nxrt_tensor_t &t);
+// "(tensor<2xf32>, tensor<i64>)".
+std::string TypeListString(absl::Span<const nxrt_tensor_t> ts);
+
+// Same dtype and dims (data is not compared).
+bool SameType(const nxrt_tensor_t &a, const nxrt_tensor_t &b);
+
+// Checks dtype/rank/dims/data of an untrusted view; `what` names it in the
+// message ("argument 1").
+absl::Status ValidateView(const nxrt_tensor_t &t, const char *what);
+
+} // namespace nxrt
+
+#endif // NXRT_LIB_RUNTIME_DTYPE_H

@@ -1,0 +1,133 @@
+//===- Feeds.cpp - Infeed and outfeed call sites --------------------------===//
+
+#include "Feeds.h"
+
+#include <cstring>
+
+#include "DType.h"
+#include "absl/strings/str_format.h"
+
+namespace nxrt {
+namespace {
+
+absl::StatusOr<std::shared_ptr<Stream>>
+ResolveStream(StreamTable &streams, const nxrt_tensor_t *args, size_t nargs) {
+  if (nargs < 1 || !args)
+    return absl::InvalidArgumentError("missing the stream handle operand");
+  auto name = DecodeStreamHandle(args[0]);
+  if (!name.ok())
+    return name.status();
+  std::shared_ptr<Stream> stream = streams.Find(*name);
+  if (!stream)
+    return absl::NotFoundError(absl::StrFormat("no stream named '%s'", *name));
+  return stream;
+}
+
+bool IsTag(const nxrt_tensor_t &t) {
+  return t.dtype == NXRT_U8 && t.rank == 1 && t.dims &&
+         t.dims[0] == NXRT_STREAM_TAG_SIZE && t.data;
+}
+
+} // namespace
+
+absl::Status RunOutfeed(StreamTable &streams, const nxrt_site &site,
+                        const nxrt_tensor_t *args, size_t nargs,
+                        nxrt_tensor_t *results, size_t nresults) {
+  auto stream = ResolveStream(streams, args, nargs);
+  if (!stream.ok())
+    return site.Failed(stream.status());
+  nxrt_tensor_t *flag = nullptr;
+  if (nresults == 1 && results && (results[0].dtype == NXRT_U8 ||
+                                   results[0].dtype == NXRT_PRED) &&
+      results[0].rank == 0 && results[0].data) {
+    flag = &results[0];
+  } else if (nresults != 0) {
+    return site.Failed(absl::InvalidArgumentError(absl::StrFormat(
+        "expected no results or one tensor<ui8>/tensor<i1> flag, got %s",
+        results ? TypeListString(absl::MakeConstSpan(results, nresults))
+                : "null results")));
+  }
+  // Copied: the payload buffers belong to the program and are reused as
+  // soon as this call returns.
+  auto value = CopyValue(args + 1, nargs - 1);
+  if (!value.ok())
+    return site.Failed(value.status());
+  if (absl::Status s = (*stream)->PushOutfeed(*std::move(value)); !s.ok())
+    return site.Failed(s);
+  if (flag)
+    *static_cast<uint8_t *>(flag->data) = 1;
+  return absl::OkStatus();
+}
+
+absl::Status RunInfeed(StreamTable &streams, const nxrt_site &site,
+                       absl::Time run_deadline, absl::Duration run_timeout,
+                       const nxrt_tensor_t *args, size_t nargs,
+                       nxrt_tensor_t *results, size_t nresults) {
+  auto stream = ResolveStream(streams, args, nargs);
+  if (!stream.ok())
+    return site.Failed(stream.status());
+  if (nargs != 2 || !IsTag(args[1]))
+    return site.Failed(absl::InvalidArgumentError(absl::StrFormat(
+        "expected operands (stream handle, tensor<8xui8> tag), got %s",
+        TypeListString(absl::MakeConstSpan(args, nargs)))));
+  if (nresults < 1 || !results || !IsTag(results[0]))
+    return site.Failed(absl::InvalidArgumentError(absl::StrFormat(
+        "expected the first result to be the tensor<8xui8> next tag, got %s",
+        results ? TypeListString(absl::MakeConstSpan(results, nresults))
+                : "null results")));
+  for (size_t i = 1; i < nresults; ++i) {
+    std::string what = absl::StrFormat("result %d", i);
+    if (absl::Status s = ValidateView(results[i], what.c_str()); !s.ok())
+      return site.Failed(s);
+  }
+
+  absl::Time site_deadline =
+      site.infeed_timeout == absl::InfiniteDuration()
+          ? absl::InfiniteFuture()
+          : absl::Now() + site.infeed_timeout;
+  bool run_binds = run_deadline < site_deadline;
+  auto value = (*stream)->PopInfeed(run_binds ? run_deadline : site_deadline);
+  if (!value.ok()) {
+    if (absl::IsDeadlineExceeded(value.status()))
+      return absl::DeadlineExceededError(
+          run_binds
+              ? absl::StrFormat("%s timed out after %d ms (run deadline) "
+                                "waiting for stream '%s'",
+                                site.what,
+                                absl::ToInt64Milliseconds(run_timeout),
+                                (*stream)->name())
+              : absl::StrFormat("%s timed out after %d ms waiting for stream "
+                                "'%s'",
+                                site.what,
+                                absl::ToInt64Milliseconds(site.infeed_timeout),
+                                (*stream)->name()));
+    return site.Failed(value.status());
+  }
+
+  // The value is consumed even when it does not fit: leaving it queued would
+  // make every later infeed fail on the same value.
+  auto payload = absl::MakeConstSpan(results + 1, nresults - 1);
+  bool fits = (*value)->views.size() == payload.size();
+  for (size_t i = 0; fits && i < payload.size(); ++i)
+    fits = SameType((*value)->views[i], payload[i]);
+  if (!fits)
+    return site.Failed(absl::InvalidArgumentError(absl::StrFormat(
+        "expected the infeed value from stream '%s' to match %s, got %s",
+        (*stream)->name(), TypeListString(payload),
+        TypeListString((*value)->views))));
+  for (size_t i = 0; i < payload.size(); ++i)
+    std::memcpy(payload[i].data, (*value)->views[i].data,
+                nxrt_tensor_byte_size(&payload[i]));
+
+  uint64_t tag = 0;
+  const auto *in = static_cast<const uint8_t *>(args[1].data);
+  for (int k = 0; k < 8; ++k)
+    tag |= uint64_t(in[k]) << (8 * k);
+  ++tag;
+  auto *out = static_cast<uint8_t *>(results[0].data);
+  for (int k = 0; k < 8; ++k)
+    out[k] = static_cast<uint8_t>(tag >> (8 * k));
+  return absl::OkStatus();
+}
+
+} // namespace nxrt

@@ -1,0 +1,136 @@
+//===- Invoke.cpp - nxrt_invoke, the per-call entry point -----------------===//
+//
+// The inline path is what compiled code pays on every callback: a few loads,
+// one indirect call, no allocation and no string compare. Everything else
+// (errors, bridge, streams, late resolution) is kept off it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Feeds.h"
+#include "Program.h"
+#include "Run.h"
+#include "Runtime.h"
+#include "Status.h"
+#include "absl/base/optimization.h"
+#include "absl/strings/str_format.h"
+
+namespace {
+
+// Slow path for sites whose name was unbound at load time.
+ABSL_ATTRIBUTE_NOINLINE const nxrt::Handler *Resolve(nxrt_site &site) {
+  const nxrt::Registry &registry = site.runtime->registry;
+  const nxrt::Handler *h = site.kind == NXRT_SITE_CUSTOM_CALL
+                               ? registry.FindTarget(site.name)
+                               : registry.FindCallback(site.name);
+  if (h)
+    site.handler.store(h, std::memory_order_release);
+  return h;
+}
+
+ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *Unknown(nxrt_run &run,
+                                               const nxrt_site &site) {
+  const char *what = site.kind == NXRT_SITE_CUSTOM_CALL ? "custom-call target"
+                                                        : "callback";
+  return run.Fail(absl::NotFoundError(absl::StrFormat(
+      "unknown %s @%s at %s", what, site.name, site.location)));
+}
+
+ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *Skipped(const nxrt_site &site) {
+  return nxrt::ToC(absl::AbortedError(
+      absl::StrFormat("%s skipped: the run already failed", site.what)));
+}
+
+ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *
+HandlerFailed(nxrt_run &run, const nxrt_site &site, nxrt_status_t *status) {
+  absl::Status s = nxrt::FromC(status);
+  return run.Fail(site.Failed(s));
+}
+
+// Io_callback results are the operands themselves (output_operand_aliases);
+// anything else would need a copy, which this op promises not to make.
+bool AliasesOperands(const nxrt_tensor_t *args, size_t nargs,
+                     const nxrt_tensor_t *results, size_t nresults) {
+  if (nresults == 0)
+    return true;
+  if (nresults != nargs || !results || !args)
+    return false;
+  for (size_t i = 0; i < nresults; ++i)
+    if (results[i].data != args[i].data)
+      return false;
+  return true;
+}
+
+ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *
+InvokeSlow(nxrt_run &run, nxrt_site &site, const nxrt::Handler *h,
+           const nxrt_tensor_t *args, size_t nargs, nxrt_tensor_t *results,
+           size_t nresults) {
+  nxrt_runtime &rt = *site.runtime;
+  absl::Status status;
+  switch (site.kind) {
+  case NXRT_SITE_OUTFEED:
+    status = nxrt::RunOutfeed(rt.streams, site, args, nargs, results, nresults);
+    break;
+  case NXRT_SITE_INFEED:
+    status = nxrt::RunInfeed(rt.streams, site, run.deadline, run.timeout, args,
+                             nargs, results, nresults);
+    break;
+  default:
+    // Bridge callback (inline ones never get here).
+    status = rt.bridge.Call(site, *h, run.deadline, run.timeout, args, nargs,
+                            results, nresults);
+    break;
+  }
+  if (ABSL_PREDICT_TRUE(status.ok()))
+    return nullptr;
+  return run.Fail(status);
+}
+
+} // namespace
+
+extern "C" nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
+                                      const nxrt_tensor_t *args, size_t nargs,
+                                      nxrt_tensor_t *results,
+                                      size_t nresults) {
+  if (ABSL_PREDICT_FALSE(!run))
+    return nxrt::ToC(absl::FailedPreconditionError(
+        "nxrt_invoke called without a run (nxrt_run_begin first)"));
+  if (ABSL_PREDICT_FALSE(!site))
+    return run->Fail(absl::NotFoundError("unknown call site (null site)"));
+  if (ABSL_PREDICT_FALSE(run->failed.load(std::memory_order_acquire)))
+    return Skipped(*site);
+  if (ABSL_PREDICT_FALSE(site->runtime != run->runtime))
+    return run->Fail(absl::InvalidArgumentError(absl::StrFormat(
+        "%s failed: the site belongs to a different runtime than the run",
+        site->what)));
+  if (run->has_deadline && ABSL_PREDICT_FALSE(absl::Now() >= run->deadline))
+    return run->Fail(absl::DeadlineExceededError(absl::StrFormat(
+        "%s timed out after %d ms (run deadline)", site->what,
+        absl::ToInt64Milliseconds(run->timeout))));
+
+  if (site->kind > NXRT_SITE_CUSTOM_CALL)
+    return InvokeSlow(*run, *site, nullptr, args, nargs, results, nresults);
+
+  const nxrt::Handler *h = site->handler.load(std::memory_order_acquire);
+  if (ABSL_PREDICT_FALSE(!h)) {
+    h = Resolve(*site);
+    if (!h)
+      return Unknown(*run, *site);
+  }
+  if (site->kind == NXRT_SITE_IO_CALLBACK) {
+    if (ABSL_PREDICT_FALSE(!AliasesOperands(args, nargs, results, nresults)))
+      return run->Fail(site->Failed(absl::InvalidArgumentError(
+          "io_callback results must alias its operands one to one")));
+    results = nullptr;
+    nresults = 0;
+  }
+  if (h->mode != NXRT_DISPATCH_INLINE)
+    return InvokeSlow(*run, *site, h, args, nargs, results, nresults);
+
+  nxrt_call_t call{args,          nargs,          results,
+                   nresults,      site->attrs.get(), h->name.c_str(),
+                   site->location.c_str(), run};
+  nxrt_status_t *status = h->fn(h->user_data, &call);
+  if (ABSL_PREDICT_FALSE(status != nullptr))
+    return HandlerFailed(*run, *site, status);
+  return nullptr;
+}

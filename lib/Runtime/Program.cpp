@@ -1,0 +1,115 @@
+//===- Program.cpp - Programs and call sites ------------------------------===//
+
+#include "Program.h"
+
+#include "Runtime.h"
+#include "Status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+absl::Status nxrt_site::Failed(const absl::Status &status) const {
+  return absl::Status(status.code(),
+                      absl::StrCat(what, " failed: ", status.message()));
+}
+
+namespace {
+
+absl::Status Configure(nxrt_site &site, const uint8_t *attrs,
+                       size_t attrs_len) {
+  switch (site.kind) {
+  case NXRT_SITE_ELIXIR_CALL:
+  case NXRT_SITE_IO_CALLBACK:
+    site.what = absl::StrFormat("callback @%s at %s", site.name, site.location);
+    break;
+  case NXRT_SITE_CUSTOM_CALL:
+    site.what =
+        absl::StrFormat("custom call @%s at %s", site.name, site.location);
+    break;
+  case NXRT_SITE_OUTFEED:
+    site.what = absl::StrFormat("outfeed at %s", site.location);
+    break;
+  case NXRT_SITE_INFEED:
+    site.what = absl::StrFormat("infeed at %s", site.location);
+    break;
+  default:
+    return absl::InvalidArgumentError(
+        absl::StrFormat("invalid call site kind %d at %s", site.kind,
+                        site.location));
+  }
+  if ((site.kind <= NXRT_SITE_CUSTOM_CALL) && site.name.empty())
+    return absl::InvalidArgumentError(
+        absl::StrFormat("call site at %s has no callee name", site.location));
+
+  auto parsed = nxrt::ParseAttrs(attrs, attrs_len);
+  if (!parsed.ok())
+    return absl::InvalidArgumentError(
+        absl::StrCat(site.what, ": ", parsed.status().message()));
+  site.attrs = *std::move(parsed);
+
+  if (site.kind == NXRT_SITE_INFEED) {
+    if (const nxrt_attr_t *t = nxrt_attrs_find(site.attrs.get(), "timeout_ms")) {
+      if (t->kind != NXRT_ATTR_I64)
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "%s: attribute 'timeout_ms' has type %s, expected i64", site.what,
+            nxrt::AttrKindName(t->kind)));
+      if (t->i > 0)
+        site.infeed_timeout = absl::Milliseconds(t->i);
+    }
+  }
+  return absl::OkStatus();
+}
+
+} // namespace
+
+extern "C" {
+
+nxrt_program_t *nxrt_program_create(nxrt_runtime_t *runtime,
+                                    const char *name) {
+  auto *program = new nxrt_program;
+  program->runtime = runtime;
+  program->name = name ? name : "";
+  return program;
+}
+
+void nxrt_program_destroy(nxrt_program_t *program) { delete program; }
+
+nxrt_site_t *nxrt_program_add_site(nxrt_program_t *program,
+                                   nxrt_site_kind_t kind, const char *name,
+                                   const char *location, const uint8_t *attrs,
+                                   size_t attrs_len, nxrt_status_t **error) {
+  auto fail = [&](absl::Status s) -> nxrt_site_t * {
+    if (error)
+      *error = nxrt::ToC(s);
+    return nullptr;
+  };
+  if (!program)
+    return fail(absl::InvalidArgumentError("program is null"));
+  auto site = std::make_unique<nxrt_site>();
+  site->runtime = program->runtime;
+  site->kind = kind;
+  site->name = name ? name : "";
+  site->location = location && *location ? location : "<unknown>";
+  if (absl::Status s = Configure(*site, attrs, attrs_len); !s.ok())
+    return fail(s);
+  if (kind == NXRT_SITE_ELIXIR_CALL || kind == NXRT_SITE_IO_CALLBACK)
+    site->handler = program->runtime->registry.FindCallback(site->name);
+  else if (kind == NXRT_SITE_CUSTOM_CALL)
+    site->handler = program->runtime->registry.FindTarget(site->name);
+  site->id = static_cast<uint32_t>(program->sites.size());
+  program->sites.push_back(std::move(site));
+  return program->sites.back().get();
+}
+
+nxrt_site_t *nxrt_program_site(const nxrt_program_t *program, uint32_t id) {
+  if (!program || id >= program->sites.size())
+    return nullptr;
+  return program->sites[id].get();
+}
+
+size_t nxrt_program_num_sites(const nxrt_program_t *program) {
+  return program ? program->sites.size() : 0;
+}
+
+uint32_t nxrt_site_id(const nxrt_site_t *site) { return site ? site->id : 0; }
+
+} // extern "C"

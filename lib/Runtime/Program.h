@@ -1,0 +1,42 @@
+//===- Program.h - Programs and their call sites ----------------*- C++ -*-===//
+
+#ifndef NXRT_LIB_RUNTIME_PROGRAM_H
+#define NXRT_LIB_RUNTIME_PROGRAM_H
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Attributes.h"
+#include "Registry.h"
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "nxrt/nxrt.h"
+
+struct nxrt_site {
+  nxrt_runtime_t *runtime = nullptr;
+  nxrt_site_kind_t kind = NXRT_SITE_ELIXIR_CALL;
+  uint32_t id = 0;
+  std::string name;
+  std::string location;
+  // Message prefix naming the op, e.g. "callback @f at m.mlir:3:7".
+  std::string what;
+  std::unique_ptr<nxrt_attrs> attrs;
+  // Infeed only: the "timeout_ms" attribute.
+  absl::Duration infeed_timeout = absl::InfiniteDuration();
+  // Resolved at load; a site whose name was unbound then retries on each
+  // invocation until the name is registered, then caches the result.
+  std::atomic<const nxrt::Handler *> handler{nullptr};
+
+  // "callback @f at loc failed: <message>", keeping the code.
+  absl::Status Failed(const absl::Status &status) const;
+};
+
+struct nxrt_program {
+  nxrt_runtime_t *runtime = nullptr;
+  std::string name;
+  std::vector<std::unique_ptr<nxrt_site>> sites;
+};
+
+#endif // NXRT_LIB_RUNTIME_PROGRAM_H

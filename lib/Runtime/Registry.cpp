@@ -1,0 +1,82 @@
+//===- Registry.cpp - Callbacks and custom-call targets by name -----------===//
+
+#include "Registry.h"
+
+#include "absl/strings/str_format.h"
+
+namespace nxrt {
+
+absl::Status Registry::AddCallback(const char *name,
+                                   const nxrt_callback_desc_t *desc) {
+  if (!name || !*name)
+    return absl::InvalidArgumentError("callback name is empty");
+  if (!desc)
+    return absl::InvalidArgumentError(
+        absl::StrFormat("callback @%s has no descriptor", name));
+  auto h = std::make_unique<Handler>();
+  h->name = name;
+  h->mode = desc->mode;
+  h->fn = desc->fn;
+  h->user_data = desc->user_data;
+  if (desc->timeout_ms > 0)
+    h->timeout = absl::Milliseconds(desc->timeout_ms);
+  switch (desc->mode) {
+  case NXRT_DISPATCH_INLINE:
+    if (!desc->fn)
+      return absl::InvalidArgumentError(
+          absl::StrFormat("inline callback @%s has no handler", name));
+    break;
+  case NXRT_DISPATCH_BRIDGE:
+    if (desc->fn)
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "bridge callback @%s must not have a handler: the host serves it "
+          "through nxrt_bridge_pull or the bridge hook",
+          name));
+    break;
+  default:
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "callback @%s has invalid dispatch mode %d", name, desc->mode));
+  }
+  return Add(callbacks_, "callback", std::move(h));
+}
+
+absl::Status Registry::AddTarget(const char *target, nxrt_handler_fn fn,
+                                 void *user_data) {
+  if (!target || !*target)
+    return absl::InvalidArgumentError("custom-call target name is empty");
+  if (!fn)
+    return absl::InvalidArgumentError(
+        absl::StrFormat("custom-call target @%s has no handler", target));
+  auto h = std::make_unique<Handler>();
+  h->name = target;
+  h->fn = fn;
+  h->user_data = user_data;
+  return Add(targets_, "custom-call target", std::move(h));
+}
+
+absl::Status Registry::Add(Map &map, const char *what,
+                           std::unique_ptr<Handler> h) {
+  MutexLock lock(&mu_);
+  auto [it, inserted] = map.try_emplace(h->name, nullptr);
+  if (!inserted)
+    return absl::AlreadyExistsError(
+        absl::StrFormat("%s @%s is already registered", what, h->name));
+  it->second = std::move(h);
+  return absl::OkStatus();
+}
+
+const Handler *Registry::FindCallback(absl::string_view name) const {
+  return Find(callbacks_, name);
+}
+
+const Handler *Registry::FindTarget(absl::string_view name) const {
+  return Find(targets_, name);
+}
+
+const Handler *Registry::Find(const Map &map, absl::string_view name) const {
+  MutexLock lock(&mu_);
+  auto it = map.find(name);
+  return it == map.end() ? nullptr : it->second.get();
+}
+
+} // namespace nxrt

@@ -1,0 +1,71 @@
+//===- Run.cpp - Runs and the per-thread run stack ------------------------===//
+
+#include "Run.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "Status.h"
+
+namespace {
+// Innermost run last. A stack (not a single slot) so a handler can begin a
+// nested run and compiled code still finds the right one afterwards.
+thread_local std::vector<nxrt_run_t *> tls_runs;
+} // namespace
+
+nxrt_status_t *nxrt_run::Fail(const absl::Status &status) {
+  {
+    nxrt::MutexLock lock(&mu_);
+    if (!failed.load(std::memory_order_relaxed)) {
+      code_ = status.code();
+      message_ = std::string(status.message());
+      failed.store(true, std::memory_order_release);
+    }
+  }
+  return nxrt::ToC(status);
+}
+
+absl::Status nxrt_run::FirstFailure() const {
+  nxrt::MutexLock lock(&mu_);
+  return absl::Status(code_, message_);
+}
+
+extern "C" {
+
+nxrt_run_t *nxrt_run_begin(nxrt_runtime_t *runtime,
+                           const nxrt_run_options_t *options) {
+  auto *run = new nxrt_run;
+  run->runtime = runtime;
+  if (options && options->timeout_ms > 0) {
+    run->timeout = absl::Milliseconds(options->timeout_ms);
+    run->deadline = absl::Now() + run->timeout;
+    run->has_deadline = true;
+  }
+  tls_runs.push_back(run);
+  return run;
+}
+
+nxrt_run_t *nxrt_run_current(void) {
+  return tls_runs.empty() ? nullptr : tls_runs.back();
+}
+
+nxrt_status_t *nxrt_run_status(const nxrt_run_t *run) {
+  if (!run)
+    return nxrt::ToC(absl::InvalidArgumentError("run is null"));
+  return nxrt::ToC(run->FirstFailure());
+}
+
+nxrt_status_t *nxrt_run_end(nxrt_run_t *run) {
+  if (!run)
+    return nxrt::ToC(absl::InvalidArgumentError("run is null"));
+  // Normally the innermost run; tolerate out-of-order ends rather than
+  // leaving a dangling pointer on the stack.
+  auto it = std::find(tls_runs.rbegin(), tls_runs.rend(), run);
+  if (it != tls_runs.rend())
+    tls_runs.erase(std::next(it).base());
+  nxrt_status_t *status = nxrt::ToC(run->FirstFailure());
+  delete run;
+  return status;
+}
+
+} // extern "C"

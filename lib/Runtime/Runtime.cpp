@@ -1,0 +1,70 @@
+//===- Runtime.cpp - Runtime lifetime, registration, bridge entry points --===//
+
+#include "Runtime.h"
+
+#include "Status.h"
+
+namespace {
+absl::Duration FromMs(int64_t ms) {
+  return ms > 0 ? absl::Milliseconds(ms) : absl::InfiniteDuration();
+}
+} // namespace
+
+extern "C" {
+
+nxrt_runtime_t *nxrt_runtime_create(void) {
+  auto *runtime = new nxrt_runtime;
+  // Only fails on a name clash, impossible on a fresh registry.
+  (void)nxrt::RegisterLinAlgTargets(runtime->registry);
+  return runtime;
+}
+
+void nxrt_runtime_destroy(nxrt_runtime_t *runtime) { delete runtime; }
+
+nxrt_status_t *nxrt_register_callback(nxrt_runtime_t *runtime,
+                                      const char *name,
+                                      const nxrt_callback_desc_t *desc) {
+  if (!runtime)
+    return nxrt::ToC(absl::InvalidArgumentError("runtime is null"));
+  return nxrt::ToC(runtime->registry.AddCallback(name, desc));
+}
+
+nxrt_status_t *nxrt_register_custom_call(nxrt_runtime_t *runtime,
+                                         const char *target,
+                                         nxrt_handler_fn fn, void *user_data) {
+  if (!runtime)
+    return nxrt::ToC(absl::InvalidArgumentError("runtime is null"));
+  return nxrt::ToC(runtime->registry.AddTarget(target, fn, user_data));
+}
+
+void nxrt_bridge_set_hook(nxrt_runtime_t *runtime, nxrt_bridge_hook_fn fn,
+                          void *user_data) {
+  if (runtime)
+    runtime->bridge.SetHook(fn, user_data);
+}
+
+nxrt_status_t *nxrt_bridge_pull(nxrt_runtime_t *runtime, int64_t timeout_ms,
+                                nxrt_request_t **out) {
+  if (!runtime || !out)
+    return nxrt::ToC(absl::InvalidArgumentError("null runtime or out"));
+  *out = nullptr;
+  return nxrt::ToC(runtime->bridge.Pull(FromMs(timeout_ms), out));
+}
+
+nxrt_status_t *nxrt_bridge_reply(nxrt_runtime_t *runtime, uint64_t tag,
+                                 nxrt_status_t *status,
+                                 const nxrt_tensor_t *results,
+                                 size_t nresults) {
+  absl::Status reply = nxrt::FromC(status);
+  if (!runtime)
+    return nxrt::ToC(absl::InvalidArgumentError("runtime is null"));
+  return nxrt::ToC(
+      runtime->bridge.Reply(tag, std::move(reply), results, nresults));
+}
+
+void nxrt_bridge_close(nxrt_runtime_t *runtime) {
+  if (runtime)
+    runtime->bridge.Close();
+}
+
+} // extern "C"

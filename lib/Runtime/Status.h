@@ -1,0 +1,27 @@
+//===- Status.h - nxrt_status_t and absl::Status conversion -----*- C++ -*-===//
+
+#ifndef NXRT_LIB_RUNTIME_STATUS_H
+#define NXRT_LIB_RUNTIME_STATUS_H
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "nxrt/nxrt.h"
+
+struct nxrt_status {
+  nxrt_status_code_t code;
+  std::string message;
+};
+
+namespace nxrt {
+
+// Hands an absl::Status across the C ABI: NULL for OK, else a new
+// caller-owned nxrt_status_t.
+nxrt_status_t *ToC(const absl::Status &status);
+
+// Takes ownership of a status returned by user code (NULL = OK).
+absl::Status FromC(nxrt_status_t *status);
+
+} // namespace nxrt
+
+#endif // NXRT_LIB_RUNTIME_STATUS_H
