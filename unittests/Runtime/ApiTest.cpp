@@ -1,0 +1,184 @@
+//===- ApiTest.cpp - Status, dtypes, registration, programs ---------------===//
+
+#include "TestUtil.h"
+
+using namespace nxrt_test;
+
+namespace {
+
+nxrt_status_t *Noop(void *, const nxrt_call_t *) { return nullptr; }
+
+TEST(NxrtApi, VersionMatchesHeader) {
+  EXPECT_EQ(nxrt_api_version(), static_cast<uint32_t>(NXRT_API_VERSION));
+}
+
+TEST(NxrtApi, StatusCreateReadFree) {
+  EXPECT_EQ(nxrt_status_create(NXRT_OK, "ignored"), nullptr);
+  EXPECT_EQ(nxrt_status_code(nullptr), NXRT_OK);
+  EXPECT_STREQ(nxrt_status_message(nullptr), "");
+  Status s(nxrt_status_create(NXRT_NOT_FOUND, "no such thing"));
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_NOT_FOUND);
+  EXPECT_STREQ(nxrt_status_message(s.get()), "no such thing");
+  Status null_msg(nxrt_status_create(NXRT_INTERNAL, nullptr));
+  EXPECT_STREQ(nxrt_status_message(null_msg.get()), "");
+  Status bogus(nxrt_status_create(static_cast<nxrt_status_code_t>(99), "x"));
+  EXPECT_EQ(nxrt_status_code(bogus.get()), NXRT_UNKNOWN);
+  nxrt_status_free(nullptr);
+}
+
+TEST(NxrtApi, DTypeSizesAndNames) {
+  struct {
+    nxrt_dtype_t dtype;
+    size_t size;
+    const char *name;
+  } cases[] = {{NXRT_PRED, 1, "i1"},    {NXRT_I8, 1, "i8"},
+               {NXRT_I16, 2, "i16"},    {NXRT_I32, 4, "i32"},
+               {NXRT_I64, 8, "i64"},    {NXRT_U8, 1, "ui8"},
+               {NXRT_U16, 2, "ui16"},   {NXRT_U32, 4, "ui32"},
+               {NXRT_U64, 8, "ui64"},   {NXRT_F16, 2, "f16"},
+               {NXRT_BF16, 2, "bf16"},  {NXRT_F32, 4, "f32"},
+               {NXRT_F64, 8, "f64"},    {NXRT_C64, 8, "complex<f32>"},
+               {NXRT_C128, 16, "complex<f64>"}};
+  for (const auto &c : cases) {
+    EXPECT_EQ(nxrt_dtype_size(c.dtype), c.size) << c.name;
+    EXPECT_STREQ(nxrt_dtype_name(c.dtype), c.name);
+  }
+  EXPECT_EQ(nxrt_dtype_size(NXRT_DTYPE_INVALID), 0u);
+  EXPECT_EQ(nxrt_dtype_size(static_cast<nxrt_dtype_t>(77)), 0u);
+  EXPECT_STREQ(nxrt_dtype_name(static_cast<nxrt_dtype_t>(77)), "invalid");
+}
+
+TEST(NxrtApi, TensorByteSize) {
+  int64_t dims[] = {2, 3, 4};
+  nxrt_tensor_t t{NXRT_F64, 3, dims, nullptr};
+  EXPECT_EQ(nxrt_tensor_byte_size(&t), 2u * 3 * 4 * 8);
+  nxrt_tensor_t scalar{NXRT_I16, 0, nullptr, nullptr};
+  EXPECT_EQ(nxrt_tensor_byte_size(&scalar), 2u);
+  nxrt_tensor_t no_dims{NXRT_F32, 2, nullptr, nullptr};
+  EXPECT_EQ(nxrt_tensor_byte_size(&no_dims), 0u);
+  int64_t negative[] = {2, -1};
+  nxrt_tensor_t neg{NXRT_F32, 2, negative, nullptr};
+  EXPECT_EQ(nxrt_tensor_byte_size(&neg), 0u);
+  int64_t huge[] = {int64_t(1) << 40, int64_t(1) << 40};
+  nxrt_tensor_t overflow{NXRT_F32, 2, huge, nullptr};
+  EXPECT_EQ(nxrt_tensor_byte_size(&overflow), 0u);
+  EXPECT_EQ(nxrt_tensor_byte_size(nullptr), 0u);
+}
+
+TEST(NxrtApi, RuntimeCreateDestroy) {
+  nxrt_runtime_t *rt = nxrt_runtime_create();
+  ASSERT_NE(rt, nullptr);
+  nxrt_runtime_destroy(rt);
+  nxrt_runtime_destroy(nullptr);
+}
+
+TEST(NxrtApi, RegistrationErrors) {
+  nxrt_runtime_t *rt = nxrt_runtime_create();
+  nxrt_callback_desc_t inline_desc{NXRT_DISPATCH_INLINE, Noop, nullptr, 0};
+  NXRT_EXPECT_OK(nxrt_register_callback(rt, "f", &inline_desc));
+
+  Status dup(nxrt_register_callback(rt, "f", &inline_desc));
+  EXPECT_EQ(nxrt_status_code(dup.get()), NXRT_ALREADY_EXISTS);
+  EXPECT_EQ(Message(dup), "callback @f is already registered");
+
+  nxrt_callback_desc_t no_fn{NXRT_DISPATCH_INLINE, nullptr, nullptr, 0};
+  Status s1(nxrt_register_callback(rt, "g", &no_fn));
+  EXPECT_EQ(Message(s1), "inline callback @g has no handler");
+
+  nxrt_callback_desc_t bridge_fn{NXRT_DISPATCH_BRIDGE, Noop, nullptr, 0};
+  Status s2(nxrt_register_callback(rt, "h", &bridge_fn));
+  EXPECT_EQ(nxrt_status_code(s2.get()), NXRT_INVALID_ARGUMENT);
+
+  nxrt_callback_desc_t bad_mode{static_cast<nxrt_dispatch_mode_t>(7), Noop,
+                                nullptr, 0};
+  Status s3(nxrt_register_callback(rt, "i", &bad_mode));
+  EXPECT_EQ(Message(s3), "callback @i has invalid dispatch mode 7");
+
+  Status s4(nxrt_register_callback(rt, "", &inline_desc));
+  EXPECT_EQ(Message(s4), "callback name is empty");
+  Status s5(nxrt_register_callback(rt, "j", nullptr));
+  EXPECT_EQ(nxrt_status_code(s5.get()), NXRT_INVALID_ARGUMENT);
+  Status s6(nxrt_register_callback(nullptr, "k", &inline_desc));
+  EXPECT_EQ(nxrt_status_code(s6.get()), NXRT_INVALID_ARGUMENT);
+
+  // Targets are a separate namespace from callbacks.
+  NXRT_EXPECT_OK(nxrt_register_custom_call(rt, "f", Noop, nullptr));
+  Status s7(nxrt_register_custom_call(rt, "f", Noop, nullptr));
+  EXPECT_EQ(Message(s7), "custom-call target @f is already registered");
+  Status s8(nxrt_register_custom_call(rt, NXRT_QR_F32_TARGET, Noop, nullptr));
+  EXPECT_EQ(nxrt_status_code(s8.get()), NXRT_ALREADY_EXISTS)
+      << "built-in targets are registered on creation";
+  Status s9(nxrt_register_custom_call(rt, "t", nullptr, nullptr));
+  EXPECT_EQ(Message(s9), "custom-call target @t has no handler");
+  nxrt_runtime_destroy(rt);
+}
+
+TEST(NxrtApi, ProgramSitesHaveDenseIds) {
+  nxrt_runtime_t *rt = nxrt_runtime_create();
+  nxrt_program_t *p = nxrt_program_create(rt, "p");
+  EXPECT_EQ(nxrt_program_num_sites(p), 0u);
+  nxrt_site_t *a = nxrt_program_add_site(p, NXRT_SITE_ELIXIR_CALL, "a",
+                                         "a.mlir:1:2", nullptr, 0, nullptr);
+  nxrt_site_t *b = nxrt_program_add_site(p, NXRT_SITE_CUSTOM_CALL, "b",
+                                         "a.mlir:3:4", nullptr, 0, nullptr);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(nxrt_site_id(a), 0u);
+  EXPECT_EQ(nxrt_site_id(b), 1u);
+  EXPECT_EQ(nxrt_program_site(p, 0), a);
+  EXPECT_EQ(nxrt_program_site(p, 1), b);
+  EXPECT_EQ(nxrt_program_site(p, 2), nullptr);
+  EXPECT_EQ(nxrt_program_num_sites(p), 2u);
+  nxrt_program_destroy(p);
+  nxrt_program_destroy(nullptr);
+  nxrt_runtime_destroy(rt);
+}
+
+TEST(NxrtApi, AddSiteRejectsBadKindAndAttributes) {
+  nxrt_runtime_t *rt = nxrt_runtime_create();
+  nxrt_program_t *p = nxrt_program_create(rt, nullptr);
+  nxrt_status_t *error = nullptr;
+  EXPECT_EQ(nxrt_program_add_site(p, static_cast<nxrt_site_kind_t>(9), "f",
+                                  "m.mlir:2:3", nullptr, 0, &error),
+            nullptr);
+  EXPECT_STREQ(nxrt_status_message(error), "invalid call site kind 9 at m.mlir:2:3");
+  nxrt_status_free(error);
+
+  error = nullptr;
+  const uint8_t garbage[] = {0x06, 0x01, 0x00};
+  EXPECT_EQ(nxrt_program_add_site(p, NXRT_SITE_CUSTOM_CALL, "f", "m.mlir:2:3",
+                                  garbage, sizeof garbage, &error),
+            nullptr);
+  EXPECT_STREQ(nxrt_status_message(error),
+               "custom call @f at m.mlir:2:3: malformed attributes at byte 1 "
+               "of 3: truncated dict length");
+  nxrt_status_free(error);
+
+  error = nullptr;
+  EXPECT_EQ(nxrt_program_add_site(p, NXRT_SITE_ELIXIR_CALL, "", "m.mlir:2:3",
+                                  nullptr, 0, &error),
+            nullptr);
+  EXPECT_STREQ(nxrt_status_message(error), "call site at m.mlir:2:3 has no callee name");
+  nxrt_status_free(error);
+
+  error = nullptr;
+  auto attrs = Attrs().Str("timeout_ms", "soon").Encode();
+  EXPECT_EQ(nxrt_program_add_site(p, NXRT_SITE_INFEED, nullptr, "m.mlir:5:1",
+                                  attrs.data(), attrs.size(), &error),
+            nullptr);
+  EXPECT_STREQ(nxrt_status_message(error),
+               "infeed at m.mlir:5:1: attribute 'timeout_ms' has type string, "
+               "expected i64");
+  nxrt_status_free(error);
+
+  // A NULL error pointer is allowed.
+  EXPECT_EQ(nxrt_program_add_site(p, static_cast<nxrt_site_kind_t>(9), "f",
+                                  "x", nullptr, 0, nullptr),
+            nullptr);
+  EXPECT_EQ(nxrt_program_num_sites(p), 0u);
+  nxrt_program_destroy(p);
+  nxrt_runtime_destroy(rt);
+}
+
+} // namespace

@@ -1,0 +1,212 @@
+//===- AttributesTest.cpp - Typed attribute encoding ----------------------===//
+
+#include <random>
+
+#include "TestUtil.h"
+
+using namespace nxrt_test;
+
+namespace {
+
+struct Parsed {
+  explicit Parsed(const std::vector<uint8_t> &bytes) {
+    status.reset(nxrt_attrs_parse(bytes.data(), bytes.size(), &attrs));
+  }
+  ~Parsed() { nxrt_attrs_free(attrs); }
+  Status status;
+  nxrt_attrs_t *attrs = nullptr;
+};
+
+TEST(NxrtAttrs, EmptyBlobIsEmptyDict) {
+  nxrt_attrs_t *attrs = nullptr;
+  NXRT_ASSERT_OK(nxrt_attrs_parse(nullptr, 0, &attrs));
+  ASSERT_NE(attrs, nullptr);
+  EXPECT_EQ(nxrt_attrs_size(attrs), 0u);
+  EXPECT_EQ(nxrt_attrs_find(attrs, "x"), nullptr);
+  nxrt_attrs_free(attrs);
+}
+
+TEST(NxrtAttrs, DocumentedExampleBytes) {
+  // {"mode": "complete"}, byte for byte as in nxrt.h.
+  std::vector<uint8_t> bytes = {0x06, 1, 0, 0, 0, 4, 0, 0, 0, 'm', 'o', 'd', 'e',
+                                0x04, 8, 0, 0, 0, 'c', 'o', 'm', 'p', 'l', 'e',
+                                't', 'e'};
+  EXPECT_EQ(bytes, Attrs().Str("mode", "complete").Encode());
+  Parsed p(bytes);
+  ASSERT_EQ(p.status, nullptr) << Message(p.status);
+  const char *mode;
+  size_t len;
+  NXRT_ASSERT_OK(nxrt_attrs_get_string(p.attrs, "mode", &mode, &len));
+  EXPECT_STREQ(mode, "complete");
+  EXPECT_EQ(len, 8u);
+}
+
+TEST(NxrtAttrs, AllKindsRoundTrip) {
+  Parsed p(Attrs()
+               .I64("i", -42)
+               .F64("f", 2.5)
+               .Bool("b", true)
+               .Str("s", "hi")
+               .I64Array("a", {1, 2, 3})
+               .Dict("d", Attrs().Bool("inner", false))
+               .Encode());
+  ASSERT_EQ(p.status, nullptr) << Message(p.status);
+  ASSERT_EQ(nxrt_attrs_size(p.attrs), 6u);
+  EXPECT_STREQ(nxrt_attrs_name_at(p.attrs, 0), "i");
+  EXPECT_STREQ(nxrt_attrs_name_at(p.attrs, 5), "d");
+  EXPECT_EQ(nxrt_attrs_name_at(p.attrs, 6), nullptr);
+  EXPECT_EQ(nxrt_attrs_value_at(p.attrs, 6), nullptr);
+  EXPECT_EQ(nxrt_attr_kind(nxrt_attrs_value_at(p.attrs, 3)), NXRT_ATTR_STRING);
+
+  int64_t i;
+  double f;
+  int b;
+  NXRT_EXPECT_OK(nxrt_attrs_get_i64(p.attrs, "i", &i));
+  EXPECT_EQ(i, -42);
+  NXRT_EXPECT_OK(nxrt_attrs_get_f64(p.attrs, "f", &f));
+  EXPECT_EQ(f, 2.5);
+  NXRT_EXPECT_OK(nxrt_attrs_get_bool(p.attrs, "b", &b));
+  EXPECT_EQ(b, 1);
+  NXRT_EXPECT_OK(nxrt_attr_i64(nxrt_attrs_find(p.attrs, "i"), &i));
+  NXRT_EXPECT_OK(nxrt_attr_f64(nxrt_attrs_find(p.attrs, "f"), &f));
+  NXRT_EXPECT_OK(nxrt_attr_bool(nxrt_attrs_find(p.attrs, "b"), &b));
+  const char *s;
+  NXRT_EXPECT_OK(nxrt_attr_string(nxrt_attrs_find(p.attrs, "s"), &s, nullptr));
+  EXPECT_STREQ(s, "hi");
+
+  const nxrt_attr_t *a = nxrt_attrs_find(p.attrs, "a");
+  size_t n;
+  NXRT_ASSERT_OK(nxrt_attr_array_size(a, &n));
+  ASSERT_EQ(n, 3u);
+  NXRT_EXPECT_OK(nxrt_attr_i64(nxrt_attr_array_at(a, 2), &i));
+  EXPECT_EQ(i, 3);
+  EXPECT_EQ(nxrt_attr_array_at(a, 3), nullptr);
+
+  const nxrt_attrs_t *d;
+  NXRT_ASSERT_OK(nxrt_attr_dict(nxrt_attrs_find(p.attrs, "d"), &d));
+  NXRT_EXPECT_OK(nxrt_attrs_get_bool(d, "inner", &b));
+  EXPECT_EQ(b, 0);
+}
+
+TEST(NxrtAttrs, KindMismatchAndMissingErrors) {
+  Parsed p(Attrs().I64("n", 1).Str("s", "x").Encode());
+  ASSERT_EQ(p.status, nullptr);
+  const char *s;
+  Status e1(nxrt_attrs_get_string(p.attrs, "n", &s, nullptr));
+  EXPECT_EQ(nxrt_status_code(e1.get()), NXRT_INVALID_ARGUMENT);
+  EXPECT_EQ(Message(e1), "attribute 'n' has type i64, expected string");
+  int b;
+  Status e2(nxrt_attrs_get_bool(p.attrs, "missing", &b));
+  EXPECT_EQ(nxrt_status_code(e2.get()), NXRT_NOT_FOUND);
+  EXPECT_EQ(Message(e2), "missing attribute 'missing'");
+  double f;
+  Status e3(nxrt_attr_f64(nxrt_attrs_find(p.attrs, "s"), &f));
+  EXPECT_EQ(Message(e3), "attribute has type string, expected f64");
+  size_t n;
+  Status e4(nxrt_attr_array_size(nxrt_attrs_find(p.attrs, "n"), &n));
+  EXPECT_EQ(Message(e4), "attribute has type i64, expected array");
+  const nxrt_attrs_t *d;
+  Status e5(nxrt_attr_dict(nxrt_attrs_find(p.attrs, "n"), &d));
+  EXPECT_EQ(Message(e5), "attribute has type i64, expected dict");
+  int64_t i;
+  Status e6(nxrt_attr_i64(nullptr, &i));
+  EXPECT_EQ(Message(e6), "attribute is null");
+  Status e7(nxrt_attrs_get_f64(p.attrs, "n", &f));
+  EXPECT_EQ(Message(e7), "attribute 'n' has type i64, expected f64");
+  Status e8(nxrt_attrs_get_i64(p.attrs, "s", &i));
+  EXPECT_EQ(Message(e8), "attribute 's' has type string, expected i64");
+}
+
+TEST(NxrtAttrs, MalformedBlobsAreRejectedWithOffsets) {
+  struct {
+    std::vector<uint8_t> bytes;
+    const char *message;
+  } cases[] = {
+      {{0x01, 0, 0, 0, 0, 0, 0, 0, 0},
+       "malformed attributes at byte 0 of 9: top-level value has tag 0x01, "
+       "expected a dict (0x06)"},
+      {{0x06, 1, 0, 0, 0, 1, 0, 0, 0, 'x', 0x03, 2},
+       "malformed attributes at byte 11 of 12: bool byte is 0x02, expected 0 "
+       "or 1"},
+      {{0x06, 1, 0, 0, 0, 1, 0, 0, 0, 'x', 0x09, 0},
+       "malformed attributes at byte 10 of 12: unknown value tag 0x09"},
+      {{0x06, 1, 0, 0, 0, 1, 0, 0, 0, 'x', 0x09},
+       "malformed attributes at byte 5 of 11: dict of 1 entries exceeds the 6 "
+       "remaining bytes"},
+      {{0x06, 0, 0, 0, 0, 0xff},
+       "malformed attributes at byte 5 of 6: 1 trailing bytes"},
+      {{0x06, 0xff, 0xff, 0xff, 0xff},
+       "malformed attributes at byte 5 of 5: dict of 4294967295 entries "
+       "exceeds the 0 remaining bytes"},
+      {{0x06, 1, 0, 0, 0, 0xff, 0, 0, 0, 'x', 0, 0},
+       "malformed attributes at byte 5 of 12: string of 255 bytes exceeds the "
+       "3 remaining bytes"},
+      {{0x06, 1, 0, 0, 0, 0, 0, 0, 0, 0x03, 1, 0},
+       "malformed attributes at byte 5 of 12: empty name"},
+      {{0x06, 1, 0, 0, 0, 1, 0, 0, 0, 'x', 0x04, 1, 0, 0, 0, 0},
+       "malformed attributes at byte 11 of 16: string contains a NUL byte"},
+      {{0x06, 2, 0, 0, 0, 1, 0, 0, 0, 'x', 0x03, 1, 1, 0, 0, 0, 'x', 0x03, 0},
+       "malformed attributes at byte 12 of 19: duplicate key 'x'"},
+      {{0x06, 1, 0, 0, 0, 1, 0, 0, 0, 'x', 0x01, 1, 2},
+       "malformed attributes at byte 11 of 13: truncated i64"},
+  };
+  for (const auto &c : cases) {
+    Parsed p(c.bytes);
+    EXPECT_EQ(nxrt_status_code(p.status.get()), NXRT_INVALID_ARGUMENT);
+    EXPECT_EQ(Message(p.status), c.message);
+    EXPECT_EQ(p.attrs, nullptr);
+  }
+}
+
+TEST(NxrtAttrs, DeepNestingIsRejectedNotOverflowed) {
+  // 10000 nested single-element arrays would overflow a naive recursive
+  // decoder's stack.
+  std::vector<uint8_t> bytes = {0x06, 1, 0, 0, 0, 1, 0, 0, 0, 'x'};
+  for (int i = 0; i < 10000; ++i)
+    bytes.insert(bytes.end(), {0x05, 1, 0, 0, 0});
+  bytes.insert(bytes.end(), {0x03, 1});
+  Parsed p(bytes);
+  EXPECT_NE(Message(p.status).find("nesting deeper than 32 levels"),
+            std::string::npos)
+      << Message(p.status);
+}
+
+TEST(NxrtAttrs, RandomBytesNeverCrash) {
+  // Mutations of a valid blob plus pure noise: every outcome must be a clean
+  // status (ASan/UBSan builds catch out-of-bounds reads).
+  std::vector<uint8_t> valid = Attrs()
+                                   .I64("a", 7)
+                                   .Str("b", "text")
+                                   .I64Array("c", {1, 2})
+                                   .Dict("d", Attrs().F64("e", 1.0))
+                                   .Encode();
+  std::mt19937 rng(1234);
+  int ok = 0, rejected = 0;
+  for (int iter = 0; iter < 20000; ++iter) {
+    std::vector<uint8_t> bytes = valid;
+    if (iter % 4 == 0) {
+      bytes.resize(rng() % 64);
+      for (auto &b : bytes)
+        b = rng();
+    } else {
+      int flips = 1 + rng() % 3;
+      for (int k = 0; k < flips; ++k)
+        bytes[rng() % bytes.size()] = rng();
+      if (rng() % 3 == 0)
+        bytes.resize(rng() % bytes.size());
+    }
+    // Copy to an exactly sized heap buffer so ASan sees any overread.
+    std::unique_ptr<uint8_t[]> exact(new uint8_t[bytes.size() + 1]);
+    std::copy(bytes.begin(), bytes.end(), exact.get());
+    nxrt_attrs_t *attrs = nullptr;
+    Status s(nxrt_attrs_parse(exact.get(), bytes.size(), &attrs));
+    (s ? rejected : ok)++;
+    if (s)
+      EXPECT_EQ(attrs, nullptr);
+    nxrt_attrs_free(attrs);
+  }
+  EXPECT_GT(rejected, 0);
+  EXPECT_GT(ok, 0);
+}
+
+} // namespace

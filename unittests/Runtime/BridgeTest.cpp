@@ -1,0 +1,405 @@
+//===- BridgeTest.cpp - Bridge dispatch, replies, timeouts ----------------===//
+
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "Dispatcher.h"
+#include "TestUtil.h"
+
+using namespace nxrt_test;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+class NxrtBridge : public RuntimeTest {
+protected:
+  // Invokes `site` once in a fresh run with x -> y and returns run_end's
+  // status.
+  Status RunOnce(nxrt_site_t *site, nxrt_tensor_t *x, nxrt_tensor_t *y,
+                 int64_t run_timeout_ms = 0) {
+    nxrt_run_options_t opts{run_timeout_ms};
+    nxrt_run_t *run = nxrt_run_begin(rt, &opts);
+    nxrt_status_free(nxrt_invoke(run, site, x, x ? 1 : 0, y, y ? 1 : 0));
+    return Status(nxrt_run_end(run));
+  }
+};
+
+TEST_F(NxrtBridge, PullRoundTripWithRequestMetadata) {
+  RegisterBridge("add1");
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "add1", "b.mlir:7:3",
+                              Attrs().Str("static", "yes").Encode());
+  std::string name, location, static_arg, tmpl;
+  size_t nargs = 0, nresults = 0;
+  uint64_t tag = 0;
+  nxrt_site_kind_t kind = NXRT_SITE_INFEED;
+  std::vector<float> copied(3);
+  {
+    Dispatcher d(rt, [&](nxrt_request_t *req) {
+      name = nxrt_request_name(req);
+      location = nxrt_request_location(req);
+      kind = nxrt_request_kind(req);
+      tag = nxrt_request_tag(req);
+      nargs = nxrt_request_num_args(req);
+      nresults = nxrt_request_num_results(req);
+      const char *s = "";
+      nxrt_status_free(
+          nxrt_attrs_get_string(nxrt_request_attrs(req), "static", &s, nullptr));
+      static_arg = s;
+      const nxrt_tensor_t *t = nxrt_request_result_template(req, 0);
+      tmpl = std::to_string(t->rank) + ":" + std::to_string(t->dims[0]) +
+             (t->data == nullptr ? ":null" : ":data");
+      EXPECT_EQ(nxrt_request_arg(req, 1), nullptr);
+      EXPECT_EQ(nxrt_request_result_template(req, 1), nullptr);
+      nxrt_status_free(nxrt_request_copy_arg(req, 0, copied.data(), 12));
+      AddOne(rt, req);
+    });
+    Tensor<float> x(NXRT_F32, {3}, {1, 2, 3});
+    Tensor<float> y(NXRT_F32, {3});
+    Status s = RunOnce(site, &x.view, &y.view);
+    EXPECT_EQ(s, nullptr) << Message(s);
+    EXPECT_EQ(y.data, (std::vector<float>{2, 3, 4}));
+  }
+  EXPECT_EQ(name, "add1");
+  EXPECT_EQ(location, "b.mlir:7:3");
+  EXPECT_EQ(kind, NXRT_SITE_ELIXIR_CALL);
+  EXPECT_NE(tag, 0u);
+  EXPECT_EQ(nargs, 1u);
+  EXPECT_EQ(nresults, 1u);
+  EXPECT_EQ(static_arg, "yes");
+  EXPECT_EQ(tmpl, "1:3:null");
+  EXPECT_EQ(copied, (std::vector<float>{1, 2, 3}));
+}
+
+void ReplyInsideHook(void *user, nxrt_request_t *req) {
+  AddOne(static_cast<nxrt_runtime_t *>(user), req);
+  nxrt_request_release(req);
+}
+
+TEST_F(NxrtBridge, HookMayReplySynchronously) {
+  RegisterBridge("add1");
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "add1");
+  nxrt_bridge_set_hook(rt, ReplyInsideHook, rt);
+  Tensor<float> x(NXRT_F32, {2}, {5, 6});
+  Tensor<float> y(NXRT_F32, {2});
+  Status s = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << Message(s);
+  EXPECT_EQ(y.data, (std::vector<float>{6, 7}));
+}
+
+// The enif_send shape: the hook only forwards the request to a host thread.
+struct Mailbox {
+  std::mutex mu;
+  std::vector<nxrt_request_t *> requests;
+};
+
+void Forward(void *user, nxrt_request_t *req) {
+  auto *box = static_cast<Mailbox *>(user);
+  std::lock_guard<std::mutex> lock(box->mu);
+  box->requests.push_back(req);
+}
+
+TEST_F(NxrtBridge, HookForwardsToHostThreadThenBackToPull) {
+  RegisterBridge("add1");
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "add1");
+  Mailbox box;
+  nxrt_bridge_set_hook(rt, Forward, &box);
+  std::atomic<bool> stop{false};
+  std::thread host([&] {
+    while (!stop.load()) {
+      nxrt_request_t *req = nullptr;
+      {
+        std::lock_guard<std::mutex> lock(box.mu);
+        if (!box.requests.empty()) {
+          req = box.requests.back();
+          box.requests.pop_back();
+        }
+      }
+      if (req) {
+        AddOne(rt, req);
+        nxrt_request_release(req);
+      } else {
+        std::this_thread::yield();
+      }
+    }
+  });
+  Tensor<float> x(NXRT_F32, {1}, {41});
+  Tensor<float> y(NXRT_F32, {1});
+  Status s = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << Message(s);
+  EXPECT_EQ(y.data[0], 42);
+  stop.store(true);
+  host.join();
+
+  // Back to pull mode: nothing reaches the mailbox any more.
+  nxrt_bridge_set_hook(rt, nullptr, nullptr);
+  Dispatcher d(rt, [&](nxrt_request_t *req) { AddOne(rt, req); });
+  Status s2 = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s2, nullptr) << Message(s2);
+  EXPECT_TRUE(box.requests.empty());
+}
+
+TEST_F(NxrtBridge, ReplyShapeMismatchFailsRunAndReplier) {
+  RegisterBridge("f");
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f", "s.mlir:2:9");
+  std::string replier;
+  Dispatcher d(rt, [&](nxrt_request_t *req) {
+    Tensor<float> wrong(NXRT_F32, {3});
+    Status s(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr,
+                               &wrong.view, 1));
+    replier = Message(s);
+  });
+  Tensor<float> x(NXRT_F32, {2});
+  Tensor<float> y(NXRT_F32, {2}, {7, 7});
+  Status s = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_INVALID_ARGUMENT);
+  EXPECT_EQ(Message(s),
+            "callback @f at s.mlir:2:9 failed: expected the elixir_call "
+            "function to match the given output template (tensor<2xf32>), got "
+            "(tensor<3xf32>)");
+  EXPECT_EQ(replier, "expected the elixir_call function to match the given "
+                     "output template (tensor<2xf32>), got (tensor<3xf32>)");
+  EXPECT_EQ(y.data, (std::vector<float>{7, 7})) << "outputs untouched";
+}
+
+TEST_F(NxrtBridge, ReplyDtypeAndCountMismatch) {
+  RegisterBridge("f");
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f", "s.mlir:1:1");
+  Dispatcher d(rt, [&](nxrt_request_t *req) {
+    Tensor<int32_t> a(NXRT_I32, {2});
+    Tensor<int32_t> b(NXRT_I32, {2});
+    nxrt_tensor_t two[] = {a.view, b.view};
+    nxrt_status_free(
+        nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr, two, 2));
+  });
+  Tensor<float> x(NXRT_F32, {2});
+  Tensor<float> y(NXRT_F32, {2});
+  Status s = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(Message(s), "callback @f at s.mlir:1:1 failed: expected the "
+                        "elixir_call function to match the given output "
+                        "template (tensor<2xf32>), got (tensor<2xi32>, "
+                        "tensor<2xi32>)");
+}
+
+TEST_F(NxrtBridge, ErrorReplyFailsRunWithHostMessage) {
+  RegisterBridge("f");
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f", "e.mlir:4:4");
+  Dispatcher d(rt, [&](nxrt_request_t *req) {
+    NXRT_EXPECT_OK(nxrt_bridge_reply(
+        rt, nxrt_request_tag(req),
+        nxrt_status_create(NXRT_UNKNOWN, "Elixir callback raised: oops"),
+        nullptr, 0));
+  });
+  Tensor<float> x(NXRT_F32, {1});
+  Tensor<float> y(NXRT_F32, {1});
+  Status s = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_UNKNOWN);
+  EXPECT_EQ(Message(s),
+            "callback @f at e.mlir:4:4 failed: Elixir callback raised: oops");
+}
+
+TEST_F(NxrtBridge, CallbackTimeoutThenLateReplyIsDroppedSafely) {
+  RegisterBridge("slow", /*timeout_ms=*/50);
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "slow", "t.mlir:3:1");
+  Tensor<float> x(NXRT_F32, {4}, {1, 2, 3, 4});
+  Tensor<float> y(NXRT_F32, {4});
+  auto start = Clock::now();
+  Status s = RunOnce(site, &x.view, &y.view);
+  auto elapsed = Clock::now() - start;
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_DEADLINE_EXCEEDED);
+  EXPECT_EQ(Message(s), "callback @slow at t.mlir:3:1 timed out after 50 ms");
+  EXPECT_GE(elapsed, std::chrono::milliseconds(50));
+  EXPECT_LT(elapsed, std::chrono::seconds(5));
+
+  // The expired request was queued; pull skips it.
+  nxrt_request_t *req = nullptr;
+  Status pulled(nxrt_bridge_pull(rt, 10, &req));
+  EXPECT_EQ(nxrt_status_code(pulled.get()), NXRT_DEADLINE_EXCEEDED);
+  EXPECT_EQ(Message(pulled), "no bridge request within 10 ms");
+  EXPECT_EQ(req, nullptr);
+
+  // A dispatcher that holds a request past its deadline: its late reply and
+  // late argument copy fail cleanly.
+  std::atomic<nxrt_request_t *> held{nullptr};
+  std::thread host([&] {
+    nxrt_request_t *r = nullptr;
+    nxrt_status_free(nxrt_bridge_pull(rt, 5000, &r));
+    held.store(r);
+  });
+  Status s2 = RunOnce(site, &x.view, &y.view);
+  host.join();
+  EXPECT_EQ(Message(s2), "callback @slow at t.mlir:3:1 timed out after 50 ms");
+  ASSERT_NE(held.load(), nullptr);
+  float buf[4];
+  Status copy(nxrt_request_copy_arg(held.load(), 0, buf, sizeof buf));
+  EXPECT_EQ(nxrt_status_code(copy.get()), NXRT_DEADLINE_EXCEEDED);
+  Tensor<float> late(NXRT_F32, {4});
+  uint64_t tag = nxrt_request_tag(held.load());
+  Status reply(nxrt_bridge_reply(rt, tag, nullptr, &late.view, 1));
+  EXPECT_EQ(nxrt_status_code(reply.get()), NXRT_NOT_FOUND);
+  EXPECT_EQ(Message(reply), "no pending bridge request with reply tag " +
+                                std::to_string(tag) +
+                                " (never issued, already answered or timed "
+                                "out)");
+  // Metadata stays readable until release.
+  EXPECT_STREQ(nxrt_request_name(held.load()), "slow");
+  EXPECT_EQ(nxrt_request_arg(held.load(), 0)->dims[0], 4);
+  nxrt_request_release(held.load());
+
+  // The next run works.
+  Dispatcher d(rt, [&](nxrt_request_t *r) { AddOne(rt, r); });
+  Status ok = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(ok, nullptr) << Message(ok);
+  EXPECT_EQ(y.data, (std::vector<float>{2, 3, 4, 5}));
+}
+
+TEST_F(NxrtBridge, RunDeadlineBindsBeforeCallbackTimeout) {
+  RegisterBridge("slow", /*timeout_ms=*/10000);
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "slow", "t.mlir:5:1");
+  Tensor<float> x(NXRT_F32, {1});
+  Tensor<float> y(NXRT_F32, {1});
+  auto start = Clock::now();
+  Status s = RunOnce(site, &x.view, &y.view, /*run_timeout_ms=*/40);
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(Message(s),
+            "callback @slow at t.mlir:5:1 timed out after 40 ms (run deadline)");
+}
+
+TEST_F(NxrtBridge, DoubleAndUnknownRepliesAreRejected) {
+  RegisterBridge("f");
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f");
+  std::string second;
+  Dispatcher d(rt, [&](nxrt_request_t *req) {
+    AddOne(rt, req);
+    Tensor<float> again(NXRT_F32, {1}, {100});
+    Status s(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr,
+                               &again.view, 1));
+    second = Message(s);
+  });
+  Tensor<float> x(NXRT_F32, {1}, {1});
+  Tensor<float> y(NXRT_F32, {1});
+  Status s = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << Message(s);
+  EXPECT_EQ(y.data[0], 2) << "the second reply must not write";
+  EXPECT_NE(second.find("no pending bridge request with reply tag"),
+            std::string::npos);
+
+  Status unknown(nxrt_bridge_reply(rt, 987654321, nullptr, nullptr, 0));
+  EXPECT_EQ(nxrt_status_code(unknown.get()), NXRT_NOT_FOUND);
+  // The reply's status is consumed even when the tag is unknown (LSan/ASan
+  // would flag a leak).
+  Status consumed(nxrt_bridge_reply(
+      rt, 987654321, nxrt_status_create(NXRT_INTERNAL, "x"), nullptr, 0));
+  EXPECT_EQ(nxrt_status_code(consumed.get()), NXRT_NOT_FOUND);
+}
+
+TEST_F(NxrtBridge, CloseFailsWaitersAndLaterCalls) {
+  RegisterBridge("f");
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f", "c.mlir:8:8");
+  Tensor<float> x(NXRT_F32, {1});
+  Tensor<float> y(NXRT_F32, {1});
+  std::thread closer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    nxrt_bridge_close(rt);
+  });
+  Status s = RunOnce(site, &x.view, &y.view);
+  closer.join();
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_UNAVAILABLE);
+  EXPECT_EQ(Message(s), "callback @f at c.mlir:8:8 failed: bridge dispatcher closed");
+
+  Status again = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(Message(again), "callback @f at c.mlir:8:8 failed: bridge dispatcher closed");
+  nxrt_request_t *req = nullptr;
+  Status pulled(nxrt_bridge_pull(rt, 1000, &req));
+  EXPECT_EQ(nxrt_status_code(pulled.get()), NXRT_CANCELLED);
+  nxrt_bridge_close(rt); // idempotent
+}
+
+TEST_F(NxrtBridge, CloseWakesBlockedPuller) {
+  std::atomic<int> code{-1};
+  std::thread puller([&] {
+    nxrt_request_t *req = nullptr;
+    nxrt_status_t *s = nxrt_bridge_pull(rt, 0, &req);
+    code.store(nxrt_status_code(s));
+    nxrt_status_free(s);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  nxrt_bridge_close(rt);
+  puller.join();
+  EXPECT_EQ(code.load(), NXRT_CANCELLED);
+}
+
+TEST_F(NxrtBridge, IoCallbackThroughBridgeRepliesWithNothing) {
+  RegisterBridge("log");
+  nxrt_site_t *site = AddSite(NXRT_SITE_IO_CALLBACK, "log", "io.mlir:1:1");
+  std::vector<int32_t> seen;
+  std::string bad_reply;
+  Dispatcher d(rt, [&](nxrt_request_t *req) {
+    EXPECT_EQ(nxrt_request_kind(req), NXRT_SITE_IO_CALLBACK);
+    EXPECT_EQ(nxrt_request_num_results(req), 0u);
+    const nxrt_tensor_t *a = nxrt_request_arg(req, 0);
+    const int32_t *p = static_cast<const int32_t *>(a->data);
+    seen.assign(p, p + a->dims[0]);
+    if (seen[0] == 0) {
+      Tensor<int32_t> extra(NXRT_I32, {1});
+      Status s(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr,
+                                 &extra.view, 1));
+      bad_reply = Message(s);
+    } else {
+      NXRT_EXPECT_OK(
+          nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr, nullptr, 0));
+    }
+  });
+  Tensor<int32_t> a(NXRT_I32, {3}, {7, 8, 9});
+  Status s = RunOnce(site, &a.view, &a.view);
+  EXPECT_EQ(s, nullptr) << Message(s);
+  EXPECT_EQ(seen, (std::vector<int32_t>{7, 8, 9}));
+
+  a.data[0] = 0;
+  Status s2 = RunOnce(site, &a.view, nullptr);
+  EXPECT_EQ(bad_reply, "expected the io_callback function to match the given "
+                       "output template (), got (tensor<1xi32>)");
+  EXPECT_EQ(nxrt_status_code(s2.get()), NXRT_INVALID_ARGUMENT);
+}
+
+TEST_F(NxrtBridge, CopyArgValidatesIndexAndCapacity) {
+  RegisterBridge("f");
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f");
+  std::string out_of_range, too_small;
+  Dispatcher d(rt, [&](nxrt_request_t *req) {
+    float buf[2];
+    Status a(nxrt_request_copy_arg(req, 3, buf, sizeof buf));
+    out_of_range = Message(a);
+    Status b(nxrt_request_copy_arg(req, 0, buf, 4));
+    too_small = Message(b);
+    AddOne(rt, req);
+  });
+  Tensor<float> x(NXRT_F32, {2});
+  Tensor<float> y(NXRT_F32, {2});
+  Status s = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << Message(s);
+  EXPECT_EQ(out_of_range,
+            "argument 3 out of range: the request has 1 arguments");
+  EXPECT_EQ(too_small, "destination holds 4 bytes, argument 0 needs 8");
+}
+
+TEST_F(NxrtBridge, MalformedViewsFailBeforeDispatch) {
+  RegisterBridge("f");
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f", "v.mlir:1:1");
+  int64_t dims[] = {-3};
+  nxrt_tensor_t bad{NXRT_F32, 1, dims, nullptr};
+  Tensor<float> y(NXRT_F32, {1});
+  Status s = RunOnce(site, &bad, &y.view);
+  EXPECT_EQ(Message(s), "callback @f at v.mlir:1:1 failed: argument 0 has "
+                        "negative dimension -3 at 0");
+}
+
+TEST_F(NxrtBridge, PullArgumentErrors) {
+  Status s(nxrt_bridge_pull(rt, 1, nullptr));
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_INVALID_ARGUMENT);
+  nxrt_request_release(nullptr);
+  EXPECT_EQ(nxrt_request_tag(nullptr), 0u);
+  EXPECT_EQ(nxrt_request_num_args(nullptr), 0u);
+}
+
+} // namespace

@@ -1,0 +1,69 @@
+//===- Dispatcher.h - A host-side bridge dispatcher for tests ---*- C++ -*-===//
+
+#ifndef NXRT_UNITTESTS_DISPATCHER_H
+#define NXRT_UNITTESTS_DISPATCHER_H
+
+#include <atomic>
+#include <functional>
+#include <thread>
+#include <vector>
+
+#include "nxrt/nxrt.h"
+
+namespace nxrt_test {
+
+// Threads that pull bridge requests and hand each to `serve`, which must
+// reply; the request reference is released afterwards.
+class Dispatcher {
+public:
+  Dispatcher(nxrt_runtime_t *rt, std::function<void(nxrt_request_t *)> serve,
+             int threads = 1)
+      : rt_(rt), serve_(std::move(serve)) {
+    for (int i = 0; i < threads; ++i)
+      threads_.emplace_back([this] { Loop(); });
+  }
+  ~Dispatcher() {
+    stop_.store(true);
+    for (auto &t : threads_)
+      t.join();
+  }
+
+private:
+  void Loop() {
+    while (!stop_.load()) {
+      nxrt_request_t *req = nullptr;
+      nxrt_status_t *s = nxrt_bridge_pull(rt_, 20, &req);
+      if (s) {
+        bool cancelled = nxrt_status_code(s) == NXRT_CANCELLED;
+        nxrt_status_free(s);
+        if (cancelled)
+          return;
+        continue;
+      }
+      serve_(req);
+      nxrt_request_release(req);
+    }
+  }
+
+  nxrt_runtime_t *rt_;
+  std::function<void(nxrt_request_t *)> serve_;
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> threads_;
+};
+
+// Serves "add one" on f32 tensors: result[i] = arg[i] + 1, same shape.
+inline void AddOne(nxrt_runtime_t *rt, nxrt_request_t *req) {
+  const nxrt_tensor_t *x = nxrt_request_arg(req, 0);
+  size_t n = nxrt_tensor_byte_size(x) / sizeof(float);
+  std::vector<float> out(n);
+  for (size_t i = 0; i < n; ++i)
+    out[i] = static_cast<const float *>(x->data)[i] + 1;
+  nxrt_tensor_t result = *nxrt_request_result_template(req, 0);
+  result.data = out.data();
+  nxrt_status_free(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr,
+                                     &result, 1));
+}
+
+} // namespace nxrt_test
+
+#endif // NXRT_UNITTESTS_DISPATCHER_H

@@ -1,0 +1,319 @@
+//===- InvokeTest.cpp - Runs, inline dispatch and failure semantics -------===//
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "TestUtil.h"
+
+using namespace nxrt_test;
+
+namespace {
+
+class NxrtInvoke : public RuntimeTest {};
+
+struct Seen {
+  const void *arg_data = nullptr;
+  void *result_data = nullptr;
+  size_t nargs = 0, nresults = 0;
+  std::string name, location;
+  int64_t scale = 0;
+  int calls = 0;
+  nxrt_run_t *run = nullptr;
+};
+
+// y = x * scale, scale from static_args; records what it saw.
+nxrt_status_t *Scale(void *user, const nxrt_call_t *call) {
+  auto *seen = static_cast<Seen *>(user);
+  seen->calls++;
+  seen->arg_data = call->args[0].data;
+  seen->result_data = call->results[0].data;
+  seen->nargs = call->nargs;
+  seen->nresults = call->nresults;
+  seen->name = call->name;
+  seen->location = call->location;
+  seen->run = call->run;
+  if (nxrt_status_t *s = nxrt_attrs_get_i64(call->attrs, "scale", &seen->scale))
+    return s;
+  const float *x = static_cast<const float *>(call->args[0].data);
+  float *y = static_cast<float *>(call->results[0].data);
+  for (int64_t i = 0; i < call->args[0].dims[0]; ++i)
+    y[i] = x[i] * seen->scale;
+  return nullptr;
+}
+
+nxrt_status_t *Fails(void *user, const nxrt_call_t *) {
+  ++*static_cast<int *>(user);
+  return nxrt_status_create(NXRT_INTERNAL, "boom");
+}
+
+nxrt_status_t *Count(void *user, const nxrt_call_t *) {
+  ++*static_cast<int *>(user);
+  return nullptr;
+}
+
+TEST_F(NxrtInvoke, InlineIsZeroCopyAndSeesStaticArgs) {
+  Seen seen;
+  RegisterInline("scale", Scale, &seen);
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "scale", "model.mlir:3:7",
+                              Attrs().I64("scale", 3).Encode());
+  Tensor<float> x(NXRT_F32, {4}, {1, 2, 3, 4});
+  Tensor<float> y(NXRT_F32, {4});
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  NXRT_ASSERT_OK(nxrt_invoke(run, site, &x.view, 1, &y.view, 1));
+  NXRT_EXPECT_OK(nxrt_run_end(run));
+  EXPECT_EQ(seen.arg_data, x.data.data());
+  EXPECT_EQ(seen.result_data, y.data.data());
+  EXPECT_EQ(seen.name, "scale");
+  EXPECT_EQ(seen.location, "model.mlir:3:7");
+  EXPECT_EQ(seen.run, run);
+  EXPECT_EQ(y.data, (std::vector<float>{3, 6, 9, 12}));
+}
+
+TEST_F(NxrtInvoke, CustomCallTargetGetsAttributes) {
+  Seen seen;
+  NXRT_ASSERT_OK(nxrt_register_custom_call(rt, "my_scale", Scale, &seen));
+  nxrt_site_t *site = AddSite(NXRT_SITE_CUSTOM_CALL, "my_scale", "k.mlir:9:1",
+                              Attrs().I64("scale", -2).Encode());
+  Tensor<float> x(NXRT_F32, {2}, {1, 5});
+  Tensor<float> y(NXRT_F32, {2});
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  NXRT_EXPECT_OK(nxrt_invoke(run, site, &x.view, 1, &y.view, 1));
+  NXRT_EXPECT_OK(nxrt_run_end(run));
+  EXPECT_EQ(y.data, (std::vector<float>{-2, -10}));
+}
+
+TEST_F(NxrtInvoke, HandlerErrorFailsRunAndSkipsLaterCallbacks) {
+  int failed = 0, later = 0;
+  RegisterInline("bad", Fails, &failed);
+  RegisterInline("later", Count, &later);
+  nxrt_site_t *bad = AddSite(NXRT_SITE_ELIXIR_CALL, "bad", "m.mlir:12:5");
+  nxrt_site_t *next = AddSite(NXRT_SITE_ELIXIR_CALL, "later", "m.mlir:13:5");
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  Status s(nxrt_invoke(run, bad, nullptr, 0, nullptr, 0));
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_INTERNAL);
+  EXPECT_EQ(Message(s), "callback @bad at m.mlir:12:5 failed: boom");
+  Status skipped(nxrt_invoke(run, next, nullptr, 0, nullptr, 0));
+  EXPECT_EQ(nxrt_status_code(skipped.get()), NXRT_ABORTED);
+  EXPECT_EQ(Message(skipped),
+            "callback @later at m.mlir:13:5 skipped: the run already failed");
+  EXPECT_EQ(later, 0);
+  Status mid(nxrt_run_status(run));
+  EXPECT_EQ(Message(mid), "callback @bad at m.mlir:12:5 failed: boom");
+  Status end(nxrt_run_end(run));
+  EXPECT_EQ(nxrt_status_code(end.get()), NXRT_INTERNAL);
+  EXPECT_EQ(Message(end), "callback @bad at m.mlir:12:5 failed: boom");
+
+  // The next run is unaffected.
+  run = nxrt_run_begin(rt, nullptr);
+  NXRT_EXPECT_OK(nxrt_invoke(run, next, nullptr, 0, nullptr, 0));
+  NXRT_EXPECT_OK(nxrt_run_end(run));
+  EXPECT_EQ(later, 1);
+  EXPECT_EQ(failed, 1);
+}
+
+TEST_F(NxrtInvoke, UnknownCallbackFailsAtInvocationThenResolvesLate) {
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "late", "m.mlir:4:2");
+  nxrt_site_t *target = AddSite(NXRT_SITE_CUSTOM_CALL, "nope", "m.mlir:5:2");
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  Status s(nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_NOT_FOUND);
+  EXPECT_EQ(Message(s), "unknown callback @late at m.mlir:4:2");
+  Status end(nxrt_run_end(run));
+  EXPECT_EQ(Message(end), "unknown callback @late at m.mlir:4:2");
+
+  run = nxrt_run_begin(rt, nullptr);
+  Status t(nxrt_invoke(run, target, nullptr, 0, nullptr, 0));
+  EXPECT_EQ(Message(t), "unknown custom-call target @nope at m.mlir:5:2");
+  nxrt_status_free(nxrt_run_end(run));
+
+  int calls = 0;
+  RegisterInline("late", Count, &calls);
+  run = nxrt_run_begin(rt, nullptr);
+  NXRT_EXPECT_OK(nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
+  NXRT_EXPECT_OK(nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
+  NXRT_EXPECT_OK(nxrt_run_end(run));
+  EXPECT_EQ(calls, 2);
+}
+
+TEST_F(NxrtInvoke, UnknownSiteIdFailsRun) {
+  AddSite(NXRT_SITE_ELIXIR_CALL, "f");
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  Status s(nxrt_invoke(run, nxrt_program_site(program, 42), nullptr, 0,
+                       nullptr, 0));
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_NOT_FOUND);
+  EXPECT_EQ(Message(s), "unknown call site (null site)");
+  Status end(nxrt_run_end(run));
+  EXPECT_EQ(Message(end), "unknown call site (null site)");
+}
+
+TEST_F(NxrtInvoke, InvokeWithoutRunIsAnError) {
+  int calls = 0;
+  RegisterInline("f", Count, &calls);
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f");
+  Status s(nxrt_invoke(nullptr, site, nullptr, 0, nullptr, 0));
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_FAILED_PRECONDITION);
+  EXPECT_EQ(calls, 0);
+  Status e1(nxrt_run_end(nullptr));
+  EXPECT_EQ(nxrt_status_code(e1.get()), NXRT_INVALID_ARGUMENT);
+  Status e2(nxrt_run_status(nullptr));
+  EXPECT_EQ(nxrt_status_code(e2.get()), NXRT_INVALID_ARGUMENT);
+}
+
+TEST_F(NxrtInvoke, SiteFromAnotherRuntimeIsRejected) {
+  int calls = 0;
+  RegisterInline("f", Count, &calls);
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f", "m.mlir:1:1");
+  nxrt_runtime_t *other = nxrt_runtime_create();
+  nxrt_run_t *run = nxrt_run_begin(other, nullptr);
+  Status s(nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
+  EXPECT_EQ(Message(s), "callback @f at m.mlir:1:1 failed: the site belongs to "
+                        "a different runtime than the run");
+  nxrt_status_free(nxrt_run_end(run));
+  nxrt_runtime_destroy(other);
+  EXPECT_EQ(calls, 0);
+}
+
+nxrt_status_t *Sleep30(void *user, const nxrt_call_t *) {
+  ++*static_cast<int *>(user);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  return nullptr;
+}
+
+TEST_F(NxrtInvoke, RunDeadlineStopsLaterInlineCallbacks) {
+  int calls = 0;
+  RegisterInline("slow", Sleep30, &calls);
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "slow", "d.mlir:2:2");
+  nxrt_run_options_t opts{20};
+  nxrt_run_t *run = nxrt_run_begin(rt, &opts);
+  // Inline callbacks cannot be interrupted; the deadline is checked before
+  // each one.
+  NXRT_EXPECT_OK(nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
+  Status s(nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_DEADLINE_EXCEEDED);
+  EXPECT_EQ(Message(s),
+            "callback @slow at d.mlir:2:2 timed out after 20 ms (run deadline)");
+  nxrt_status_free(nxrt_run_end(run));
+  EXPECT_EQ(calls, 1);
+}
+
+struct Nested {
+  nxrt_runtime_t *rt;
+  nxrt_site_t *inner;
+  nxrt_run_t *outer_seen = nullptr;
+  nxrt_run_t *inner_seen = nullptr;
+  int inner_calls = 0;
+  bool fail_inner = false;
+};
+
+nxrt_status_t *InnerCallback(void *user, const nxrt_call_t *call) {
+  auto *n = static_cast<Nested *>(user);
+  n->inner_calls++;
+  n->inner_seen = nxrt_run_current();
+  if (n->fail_inner)
+    return nxrt_status_create(NXRT_INVALID_ARGUMENT, "inner failed");
+  return nullptr;
+}
+
+// A callback that runs "compiled code" itself: begins a nested run on the
+// same thread and invokes another site.
+nxrt_status_t *OuterCallback(void *user, const nxrt_call_t *call) {
+  auto *n = static_cast<Nested *>(user);
+  n->outer_seen = nxrt_run_current();
+  nxrt_run_t *run = nxrt_run_begin(n->rt, nullptr);
+  nxrt_status_free(nxrt_invoke(nxrt_run_current(), n->inner, nullptr, 0,
+                               nullptr, 0));
+  nxrt_status_t *end = nxrt_run_end(run);
+  if (nxrt_run_current() != call->run)
+    return nxrt_status_create(NXRT_INTERNAL, "run stack not restored");
+  return end;
+}
+
+TEST_F(NxrtInvoke, CallbackMayStartNestedRun) {
+  Nested n{rt, nullptr};
+  RegisterInline("outer", OuterCallback, &n);
+  RegisterInline("inner", InnerCallback, &n);
+  nxrt_site_t *outer = AddSite(NXRT_SITE_ELIXIR_CALL, "outer", "o.mlir:1:1");
+  n.inner = AddSite(NXRT_SITE_ELIXIR_CALL, "inner", "i.mlir:2:2");
+
+  EXPECT_EQ(nxrt_run_current(), nullptr);
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  EXPECT_EQ(nxrt_run_current(), run);
+  NXRT_EXPECT_OK(nxrt_invoke(run, outer, nullptr, 0, nullptr, 0));
+  EXPECT_EQ(n.outer_seen, run);
+  EXPECT_NE(n.inner_seen, run);
+  EXPECT_NE(n.inner_seen, nullptr);
+  NXRT_EXPECT_OK(nxrt_run_end(run));
+  EXPECT_EQ(nxrt_run_current(), nullptr);
+
+  // A failing nested run fails only through the outer callback's status.
+  n.fail_inner = true;
+  run = nxrt_run_begin(rt, nullptr);
+  Status s(nxrt_invoke(run, outer, nullptr, 0, nullptr, 0));
+  EXPECT_EQ(Message(s), "callback @outer at o.mlir:1:1 failed: callback "
+                        "@inner at i.mlir:2:2 failed: inner failed");
+  nxrt_status_free(nxrt_run_end(run));
+  EXPECT_EQ(n.inner_calls, 2);
+}
+
+TEST_F(NxrtInvoke, RunEndOutOfOrderKeepsStackConsistent) {
+  nxrt_run_t *a = nxrt_run_begin(rt, nullptr);
+  nxrt_run_t *b = nxrt_run_begin(rt, nullptr);
+  EXPECT_EQ(nxrt_run_current(), b);
+  NXRT_EXPECT_OK(nxrt_run_end(a));
+  EXPECT_EQ(nxrt_run_current(), b);
+  NXRT_EXPECT_OK(nxrt_run_end(b));
+  EXPECT_EQ(nxrt_run_current(), nullptr);
+}
+
+TEST_F(NxrtInvoke, RunCurrentIsPerThread) {
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  nxrt_run_t *other = reinterpret_cast<nxrt_run_t *>(1);
+  std::thread t([&] { other = nxrt_run_current(); });
+  t.join();
+  EXPECT_EQ(other, nullptr);
+  NXRT_EXPECT_OK(nxrt_run_end(run));
+}
+
+struct IoSeen {
+  std::vector<const void *> data;
+  size_t nresults = 99;
+};
+
+nxrt_status_t *Observe(void *user, const nxrt_call_t *call) {
+  auto *seen = static_cast<IoSeen *>(user);
+  for (size_t i = 0; i < call->nargs; ++i)
+    seen->data.push_back(call->args[i].data);
+  seen->nresults = call->nresults;
+  return nullptr;
+}
+
+TEST_F(NxrtInvoke, IoCallbackIsPassthrough) {
+  IoSeen seen;
+  RegisterInline("log", Observe, &seen);
+  nxrt_site_t *site = AddSite(NXRT_SITE_IO_CALLBACK, "log", "io.mlir:3:3");
+  Tensor<int32_t> a(NXRT_I32, {3}, {1, 2, 3});
+  Tensor<double> b(NXRT_F64, {}, {4.5});
+  nxrt_tensor_t args[] = {a.view, b.view};
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  // Results aliasing the operands (output_operand_aliases), or none at all.
+  NXRT_EXPECT_OK(nxrt_invoke(run, site, args, 2, args, 2));
+  NXRT_EXPECT_OK(nxrt_invoke(run, site, args, 2, nullptr, 0));
+  NXRT_EXPECT_OK(nxrt_run_end(run));
+  ASSERT_EQ(seen.data.size(), 4u);
+  EXPECT_EQ(seen.data[0], a.data.data());
+  EXPECT_EQ(seen.data[1], b.data.data());
+  EXPECT_EQ(seen.nresults, 0u);
+  EXPECT_EQ(a.data, (std::vector<int32_t>{1, 2, 3}));
+
+  Tensor<int32_t> copy(NXRT_I32, {3});
+  nxrt_tensor_t distinct[] = {copy.view, b.view};
+  run = nxrt_run_begin(rt, nullptr);
+  Status s(nxrt_invoke(run, site, args, 2, distinct, 2));
+  EXPECT_EQ(Message(s), "callback @log at io.mlir:3:3 failed: io_callback "
+                        "results must alias its operands one to one");
+  nxrt_status_free(nxrt_run_end(run));
+  EXPECT_EQ(seen.data.size(), 4u);
+}
+
+} // namespace

@@ -1,0 +1,365 @@
+//===- StreamsTest.cpp - Named streams, infeed/outfeed sites --------------===//
+
+#include <chrono>
+#include <random>
+#include <thread>
+
+#include "TestUtil.h"
+
+using namespace nxrt_test;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::vector<uint8_t> Handle(const char *name) {
+  std::vector<uint8_t> bytes(nxrt_stream_handle_encode(name, nullptr, 0));
+  EXPECT_EQ(nxrt_stream_handle_encode(name, bytes.data(), bytes.size()),
+            bytes.size());
+  return bytes;
+}
+
+TEST(NxrtStreamHandle, EncodingIsTheDocumentedLayout) {
+  std::vector<uint8_t> h = Handle("s1");
+  std::vector<uint8_t> want = {'N', 'X', 'S', 'H', 1, 0, 0, 0, 2, 0, 0, 0,
+                               's', '1'};
+  EXPECT_EQ(h, want);
+  EXPECT_EQ(nxrt_stream_handle_encode("", nullptr, 0), 0u);
+  EXPECT_EQ(nxrt_stream_handle_encode(nullptr, nullptr, 0), 0u);
+  std::string too_long(NXRT_STREAM_NAME_MAX + 1, 'x');
+  EXPECT_EQ(nxrt_stream_handle_encode(too_long.c_str(), nullptr, 0), 0u);
+  uint8_t small[4] = {9, 9, 9, 9};
+  EXPECT_EQ(nxrt_stream_handle_encode("abc", small, sizeof small), 15u);
+  EXPECT_EQ(small[0], 9) << "nothing written when the buffer is too small";
+}
+
+class NxrtStreams : public RuntimeTest {
+protected:
+  void SetUp() override {
+    RuntimeTest::SetUp();
+    NXRT_ASSERT_OK(nxrt_stream_open(rt, "s", &stream));
+    handle_bytes = Handle("s");
+    handle_dims[0] = static_cast<int64_t>(handle_bytes.size());
+    handle = {NXRT_U8, 1, handle_dims, handle_bytes.data()};
+    outfeed = AddSite(NXRT_SITE_OUTFEED, nullptr, "feed.mlir:1:1");
+    infeed = AddSite(NXRT_SITE_INFEED, nullptr, "feed.mlir:2:1");
+  }
+  void TearDown() override {
+    nxrt_stream_destroy(stream);
+    RuntimeTest::TearDown();
+  }
+
+  // Runs one infeed; payload results in `out`, tag in/out as u64.
+  Status Infeed(nxrt_site_t *site, uint64_t tag_in, uint64_t *tag_out,
+                std::vector<nxrt_tensor_t> out, int64_t run_timeout_ms = 0,
+                nxrt_tensor_t *handle_override = nullptr) {
+    Tensor<uint8_t> tag(NXRT_U8, {8});
+    Tensor<uint8_t> next(NXRT_U8, {8});
+    for (int k = 0; k < 8; ++k)
+      tag.data[k] = static_cast<uint8_t>(tag_in >> (8 * k));
+    nxrt_tensor_t args[] = {handle_override ? *handle_override : handle,
+                            tag.view};
+    out.insert(out.begin(), next.view);
+    nxrt_run_options_t opts{run_timeout_ms};
+    nxrt_run_t *run = nxrt_run_begin(rt, &opts);
+    nxrt_status_free(nxrt_invoke(run, site, args, 2, out.data(), out.size()));
+    Status s(nxrt_run_end(run));
+    if (tag_out) {
+      *tag_out = 0;
+      for (int k = 0; k < 8; ++k)
+        *tag_out |= uint64_t(next.data[k]) << (8 * k);
+    }
+    return s;
+  }
+
+  Status Outfeed(std::vector<nxrt_tensor_t> payload,
+                 nxrt_tensor_t *flag = nullptr,
+                 nxrt_tensor_t *handle_override = nullptr) {
+    payload.insert(payload.begin(), handle_override ? *handle_override : handle);
+    nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+    nxrt_status_free(nxrt_invoke(run, outfeed, payload.data(), payload.size(),
+                                 flag, flag ? 1 : 0));
+    return Status(nxrt_run_end(run));
+  }
+
+  nxrt_stream_t *stream = nullptr;
+  std::vector<uint8_t> handle_bytes;
+  int64_t handle_dims[1];
+  nxrt_tensor_t handle;
+  nxrt_site_t *outfeed = nullptr;
+  nxrt_site_t *infeed = nullptr;
+};
+
+TEST_F(NxrtStreams, OpenTwiceAndReopenAfterClose) {
+  nxrt_stream_t *dup = nullptr;
+  Status s(nxrt_stream_open(rt, "s", &dup));
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_ALREADY_EXISTS);
+  EXPECT_EQ(Message(s), "stream 's' is already open");
+  EXPECT_EQ(dup, nullptr);
+  Status empty(nxrt_stream_open(rt, "", &dup));
+  EXPECT_EQ(Message(empty), "stream name is empty");
+
+  nxrt_stream_close(stream);
+  nxrt_stream_close(stream); // idempotent
+  nxrt_stream_t *again = nullptr;
+  NXRT_ASSERT_OK(nxrt_stream_open(rt, "s", &again));
+  nxrt_stream_destroy(again);
+  nxrt_stream_destroy(nullptr);
+}
+
+TEST_F(NxrtStreams, OutfeedCopiesPayloadAndSetsFlag) {
+  Tensor<float> a(NXRT_F32, {2, 2}, {1, 2, 3, 4});
+  Tensor<int64_t> b(NXRT_I64, {}, {7});
+  Tensor<uint8_t> flag(NXRT_U8, {}, {0});
+  Status s = Outfeed({a.view, b.view}, &flag.view);
+  ASSERT_EQ(s, nullptr) << Message(s);
+  EXPECT_EQ(flag.data[0], 1);
+  a.data[0] = -1; // the program reuses its buffer
+  EXPECT_EQ(nxrt_stream_outfeed_size(stream), 1u);
+
+  nxrt_value_t *v = nullptr;
+  NXRT_ASSERT_OK(nxrt_stream_pop_outfeed(stream, 100, &v));
+  ASSERT_EQ(nxrt_value_size(v), 2u);
+  const nxrt_tensor_t *t0 = nxrt_value_tensor(v, 0);
+  EXPECT_EQ(t0->dtype, NXRT_F32);
+  EXPECT_EQ(t0->rank, 2);
+  EXPECT_NE(t0->data, a.data.data());
+  EXPECT_EQ(static_cast<const float *>(t0->data)[0], 1);
+  EXPECT_EQ(static_cast<const float *>(t0->data)[3], 4);
+  EXPECT_EQ(*static_cast<const int64_t *>(nxrt_value_tensor(v, 1)->data), 7);
+  EXPECT_EQ(nxrt_value_tensor(v, 2), nullptr);
+  nxrt_value_free(v);
+  EXPECT_EQ(nxrt_stream_outfeed_size(stream), 0u);
+}
+
+TEST_F(NxrtStreams, OutfeedRejectsOddResults) {
+  Tensor<float> a(NXRT_F32, {1});
+  Tensor<float> notflag(NXRT_F32, {2});
+  Status s = Outfeed({a.view}, &notflag.view);
+  EXPECT_EQ(Message(s), "outfeed at feed.mlir:1:1 failed: expected no results "
+                        "or one tensor<ui8>/tensor<i1> flag, got "
+                        "(tensor<2xf32>)");
+}
+
+TEST_F(NxrtStreams, PopOutfeedTimesOutAndDrainsAfterClose) {
+  nxrt_value_t *v = nullptr;
+  auto start = Clock::now();
+  Status s(nxrt_stream_pop_outfeed(stream, 30, &v));
+  EXPECT_GE(Clock::now() - start, std::chrono::milliseconds(30));
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_DEADLINE_EXCEEDED);
+  EXPECT_EQ(Message(s), "no outfeed value on stream 's' within 30 ms");
+
+  Tensor<float> a(NXRT_F32, {1}, {5});
+  ASSERT_EQ(Outfeed({a.view}), nullptr);
+  nxrt_stream_close(stream);
+  NXRT_ASSERT_OK(nxrt_stream_pop_outfeed(stream, 0, &v));
+  nxrt_value_free(v);
+  Status drained(nxrt_stream_pop_outfeed(stream, 0, &v));
+  EXPECT_EQ(nxrt_status_code(drained.get()), NXRT_FAILED_PRECONDITION);
+  EXPECT_EQ(Message(drained), "stream 's' was closed");
+  Status push(nxrt_stream_push_infeed(stream, &a.view, 1));
+  EXPECT_EQ(Message(push), "stream 's' is closed");
+}
+
+TEST_F(NxrtStreams, CloseWakesBlockedOutfeedPop) {
+  std::thread closer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    nxrt_stream_close(stream);
+  });
+  nxrt_value_t *v = nullptr;
+  Status s(nxrt_stream_pop_outfeed(stream, 0, &v));
+  closer.join();
+  EXPECT_EQ(Message(s), "stream 's' was closed");
+}
+
+TEST_F(NxrtStreams, InfeedsConsumeInOrderAndThreadTheTag) {
+  for (float v : {10.f, 20.f}) {
+    Tensor<float> x(NXRT_F32, {2}, {v, v + 1});
+    NXRT_ASSERT_OK(nxrt_stream_push_infeed(stream, &x.view, 1));
+  }
+  EXPECT_EQ(nxrt_stream_infeed_size(stream), 2u);
+  Tensor<float> out(NXRT_F32, {2});
+  uint64_t tag = 0;
+  Status s1 = Infeed(infeed, 0, &tag, {out.view});
+  ASSERT_EQ(s1, nullptr) << Message(s1);
+  EXPECT_EQ(out.data, (std::vector<float>{10, 11}));
+  EXPECT_EQ(tag, 1u);
+  Status s2 = Infeed(infeed, tag, &tag, {out.view});
+  ASSERT_EQ(s2, nullptr) << Message(s2);
+  EXPECT_EQ(out.data, (std::vector<float>{20, 21}));
+  EXPECT_EQ(tag, 2u);
+  EXPECT_EQ(nxrt_stream_infeed_size(stream), 0u);
+}
+
+TEST_F(NxrtStreams, InfeedBlocksUntilValueArrives) {
+  std::thread pusher([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    Tensor<int32_t> x(NXRT_I32, {}, {99});
+    nxrt_status_free(nxrt_stream_push_infeed(stream, &x.view, 1));
+  });
+  Tensor<int32_t> out(NXRT_I32, {});
+  Status s = Infeed(infeed, 41, nullptr, {out.view});
+  pusher.join();
+  EXPECT_EQ(s, nullptr) << Message(s);
+  EXPECT_EQ(out.data[0], 99);
+}
+
+TEST_F(NxrtStreams, InfeedPayloadMismatchFailsAndConsumes) {
+  Tensor<float> x(NXRT_F32, {3});
+  NXRT_ASSERT_OK(nxrt_stream_push_infeed(stream, &x.view, 1));
+  Tensor<float> out(NXRT_F32, {2});
+  Status s = Infeed(infeed, 0, nullptr, {out.view});
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_INVALID_ARGUMENT);
+  EXPECT_EQ(Message(s), "infeed at feed.mlir:2:1 failed: expected the infeed "
+                        "value from stream 's' to match (tensor<2xf32>), got "
+                        "(tensor<3xf32>)");
+  EXPECT_EQ(nxrt_stream_infeed_size(stream), 0u);
+}
+
+TEST_F(NxrtStreams, InfeedTimeoutFromAttributeAndRunDeadline) {
+  nxrt_site_t *bounded = AddSite(NXRT_SITE_INFEED, nullptr, "feed.mlir:9:9",
+                                 Attrs().I64("timeout_ms", 30).Encode());
+  Tensor<float> out(NXRT_F32, {1});
+  auto start = Clock::now();
+  Status s = Infeed(bounded, 0, nullptr, {out.view});
+  EXPECT_GE(Clock::now() - start, std::chrono::milliseconds(30));
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_DEADLINE_EXCEEDED);
+  EXPECT_EQ(Message(s), "infeed at feed.mlir:9:9 timed out after 30 ms "
+                        "waiting for stream 's'");
+
+  Status r = Infeed(infeed, 0, nullptr, {out.view}, /*run_timeout_ms=*/25);
+  EXPECT_EQ(Message(r), "infeed at feed.mlir:2:1 timed out after 25 ms (run "
+                        "deadline) waiting for stream 's'");
+}
+
+TEST_F(NxrtStreams, StreamClosedMidRunWakesBlockedInfeed) {
+  std::thread closer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    nxrt_stream_close(stream);
+  });
+  Tensor<float> out(NXRT_F32, {1});
+  auto start = Clock::now();
+  Status s = Infeed(infeed, 0, nullptr, {out.view});
+  closer.join();
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_FAILED_PRECONDITION);
+  EXPECT_EQ(Message(s), "infeed at feed.mlir:2:1 failed: stream 's' was closed");
+
+  // Once closed the name is gone: both directions report a missing stream.
+  Status o = Outfeed({out.view});
+  EXPECT_EQ(Message(o), "outfeed at feed.mlir:1:1 failed: no stream named 's'");
+}
+
+TEST_F(NxrtStreams, MissingStreamFailsRun) {
+  std::vector<uint8_t> bytes = Handle("nope");
+  int64_t dims[] = {static_cast<int64_t>(bytes.size())};
+  nxrt_tensor_t other{NXRT_U8, 1, dims, bytes.data()};
+  Tensor<float> out(NXRT_F32, {1});
+  Status s = Infeed(infeed, 0, nullptr, {out.view}, 0, &other);
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_NOT_FOUND);
+  EXPECT_EQ(Message(s), "infeed at feed.mlir:2:1 failed: no stream named 'nope'");
+  Status o = Outfeed({out.view}, nullptr, &other);
+  EXPECT_EQ(Message(o), "outfeed at feed.mlir:1:1 failed: no stream named 'nope'");
+}
+
+TEST_F(NxrtStreams, BadTagOperandsAreRejected) {
+  Tensor<uint8_t> short_tag(NXRT_U8, {4});
+  Tensor<uint8_t> next(NXRT_U8, {8});
+  nxrt_tensor_t args[] = {handle, short_tag.view};
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  Status s(nxrt_invoke(run, infeed, args, 2, &next.view, 1));
+  EXPECT_EQ(Message(s), "infeed at feed.mlir:2:1 failed: expected operands "
+                        "(stream handle, tensor<8xui8> tag), got "
+                        "(tensor<13xui8>, tensor<4xui8>)");
+  nxrt_status_free(nxrt_run_end(run));
+
+  Tensor<uint8_t> tag(NXRT_U8, {8});
+  Tensor<float> not_tag(NXRT_F32, {8});
+  nxrt_tensor_t args2[] = {handle, tag.view};
+  run = nxrt_run_begin(rt, nullptr);
+  Status s2(nxrt_invoke(run, infeed, args2, 2, &not_tag.view, 1));
+  EXPECT_EQ(Message(s2), "infeed at feed.mlir:2:1 failed: expected the first "
+                         "result to be the tensor<8xui8> next tag, got "
+                         "(tensor<8xf32>)");
+  nxrt_status_free(nxrt_run_end(run));
+}
+
+TEST_F(NxrtStreams, MalformedHandlesAreRejected) {
+  struct Case {
+    std::vector<uint8_t> bytes;
+    nxrt_dtype_t dtype;
+    const char *message;
+  };
+  std::vector<uint8_t> good = Handle("s");
+  auto with = [&](size_t i, uint8_t v) {
+    std::vector<uint8_t> b = good;
+    b[i] = v;
+    return b;
+  };
+  std::vector<Case> cases = {
+      {good, NXRT_I8, "invalid stream handle: expected a tensor<Nxui8>, got "
+                      "tensor<13xi8>"},
+      {{'N', 'X', 'S', 'H'}, NXRT_U8,
+       "invalid stream handle: 4 bytes is shorter than the 12-byte header "
+       "plus a name"},
+      {with(0, 'Q'), NXRT_U8,
+       "invalid stream handle: bad magic 51 58 53 48, expected \"NXSH\""},
+      {with(4, 2), NXRT_U8, "invalid stream handle: version 2, expected 1"},
+      {with(6, 1), NXRT_U8,
+       "invalid stream handle: reserved bytes 5..7 are not zero"},
+      {with(8, 5), NXRT_U8,
+       "invalid stream handle: name length 5 does not match the 1 bytes after "
+       "the header"},
+      {with(11, 0x80), NXRT_U8,
+       "invalid stream handle: name length 2147483649 is outside 1..4096"},
+      {with(12, 0xff), NXRT_U8,
+       "invalid stream handle: name is not valid UTF-8 without NUL bytes"},
+      {with(12, 0), NXRT_U8,
+       "invalid stream handle: name is not valid UTF-8 without NUL bytes"},
+  };
+  for (auto &c : cases) {
+    int64_t dims[] = {static_cast<int64_t>(c.bytes.size())};
+    nxrt_tensor_t h{c.dtype, 1, dims, c.bytes.data()};
+    Tensor<float> x(NXRT_F32, {1});
+    Status s = Outfeed({x.view}, nullptr, &h);
+    EXPECT_EQ(Message(s), std::string("outfeed at feed.mlir:1:1 failed: ") +
+                              c.message);
+  }
+}
+
+TEST_F(NxrtStreams, RandomHandleBytesNeverCrash) {
+  std::mt19937 rng(7);
+  std::vector<uint8_t> good = Handle("stream-ü");
+  int accepted = 0;
+  for (int iter = 0; iter < 5000; ++iter) {
+    std::vector<uint8_t> bytes = good;
+    for (int k = 0, n = 1 + rng() % 3; k < n; ++k)
+      bytes[rng() % bytes.size()] = rng();
+    if (rng() % 4 == 0)
+      bytes.resize(rng() % (bytes.size() + 8));
+    std::unique_ptr<uint8_t[]> exact(new uint8_t[bytes.size() + 1]);
+    std::copy(bytes.begin(), bytes.end(), exact.get());
+    int64_t dims[] = {static_cast<int64_t>(bytes.size())};
+    nxrt_tensor_t h{NXRT_U8, 1, dims, exact.get()};
+    Tensor<float> x(NXRT_F32, {1});
+    Status s = Outfeed({x.view}, nullptr, &h);
+    ASSERT_NE(s, nullptr) << "no such stream can be opened";
+    accepted += Message(s).find("no stream named") != std::string::npos;
+  }
+  EXPECT_GT(accepted, 0) << "some mutations keep a valid (unknown) name";
+}
+
+TEST_F(NxrtStreams, PushAndPopArgumentErrors) {
+  int64_t dims[] = {-1};
+  nxrt_tensor_t bad{NXRT_F32, 1, dims, nullptr};
+  Status s(nxrt_stream_push_infeed(stream, &bad, 1));
+  EXPECT_EQ(Message(s), "tensor 0 has negative dimension -1 at 0");
+  Status s2(nxrt_stream_push_infeed(nullptr, &bad, 1));
+  EXPECT_EQ(nxrt_status_code(s2.get()), NXRT_INVALID_ARGUMENT);
+  Status s3(nxrt_stream_pop_outfeed(stream, 1, nullptr));
+  EXPECT_EQ(nxrt_status_code(s3.get()), NXRT_INVALID_ARGUMENT);
+  EXPECT_EQ(nxrt_stream_infeed_size(nullptr), 0u);
+  EXPECT_EQ(nxrt_value_size(nullptr), 0u);
+  nxrt_value_free(nullptr);
+}
+
+} // namespace
