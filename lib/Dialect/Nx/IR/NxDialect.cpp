@@ -5,6 +5,7 @@
 #include "nx/Dialect/Nx/IR/NxAttrs.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -25,6 +26,27 @@ void NxDialect::initialize() {
 /// `id`, so hosts can trust the map.
 LogicalResult NxDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attr) {
+  // Written by nx-segment-callbacks: the device of a stage function, and
+  // the marker of the host function orchestrating stages and callbacks.
+  if (attr.getName() == getDeviceAttrName()) {
+    auto device = dyn_cast<StringAttr>(attr.getValue());
+    if (!device || device.getValue().empty())
+      return op->emitError() << "'" << getDeviceAttrName()
+                             << "' must be a non-empty string, got "
+                             << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == getHostOrchestratorAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << getHostOrchestratorAttrName()
+                             << "' must be a unit attribute, got "
+                             << attr.getValue();
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << getHostOrchestratorAttrName()
+                             << "' must be on a function, got '"
+                             << op->getName() << "'";
+    return success();
+  }
   if (attr.getName() != getCallbackIdsAttrName())
     return op->emitError() << "unknown nx dialect attribute '"
                            << attr.getName().getValue() << "'";

@@ -44,6 +44,20 @@ def Nx_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getCallbackIdsAttrName() {
       return ::llvm::StringLiteral("nx.callback_ids");
     }
+
+    /// Name of the string attribute naming the device a function runs on
+    /// (set by `nx-segment-callbacks` on stage functions; read by it on
+    /// input functions to override its `device` option).
+    static constexpr ::llvm::StringLiteral getDeviceAttrName() {
+      return ::llvm::StringLiteral("nx.device");
+    }
+
+    /// Name of the unit attribute `nx-segment-callbacks` puts on the host
+    /// function that runs the stages and the callbacks between them; host
+    /// callbacks are allowed in it on every platform.
+    static constexpr ::llvm::StringLiteral getHostOrchestratorAttrName() {
+      return ::llvm::StringLiteral("nx.host_orchestrator");
+    }
   }];
 }
 

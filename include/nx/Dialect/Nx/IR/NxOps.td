@@ -316,4 +316,50 @@ def Nx_CustomCallOp : Nx_Op<"custom_call", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// nx.to_device / nx.to_host (host <-> device transfers, nx-segment-callbacks)
+//===----------------------------------------------------------------------===//
+
+// A device name such as "cuda" or "host"; never empty.
+def Nx_DeviceNameAttr : ConfinedAttr<StrAttr, [AttrConstraint<
+    CPred<"!::llvm::cast<::mlir::StringAttr>($_self).getValue().empty()">,
+    "that is not empty">]>;
+
+def Nx_ToDeviceOp : Nx_Op<"to_device", [Pure, SameOperandsAndResultType]> {
+  let summary = "copies a host value to a device";
+  let description = [{
+    Copies `value` from host memory to the memory of `device`; the result is
+    the same value, now resident on the device. `nx-segment-callbacks` puts
+    one in the orchestrator for each host value a device stage reads, so a
+    backend knows where copies happen and a cost model can count them.
+
+    The op is a value copy without side effects: CSE may merge duplicates
+    and unused transfers may be removed.
+
+    ```mlir
+    %d = nx.to_device %x to "cuda" : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$value, Nx_DeviceNameAttr:$device);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$value `to` $device attr-dict `:` type($value)";
+}
+
+def Nx_ToHostOp : Nx_Op<"to_host", [Pure, SameOperandsAndResultType]> {
+  let summary = "copies a device value to the host";
+  let description = [{
+    Copies `value` from the memory of `device` to host memory; the result is
+    the same value, now resident on the host. `nx-segment-callbacks` puts one
+    in the orchestrator for each device value that a host callback, a
+    host-side control-flow op or the orchestrator's return reads.
+
+    ```mlir
+    %h = nx.to_host %y from "cuda" : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$value, Nx_DeviceNameAttr:$device);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$value `from` $device attr-dict `:` type($value)";
+}
+
 #endif // NX_DIALECT_NX_IR_NXOPS_TD

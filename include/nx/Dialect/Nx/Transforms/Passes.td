@@ -36,4 +36,106 @@ def NxAssignCallbackIds : Pass<"nx-assign-callback-ids", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::nx::NxDialect"];
 }
 
+def NxSegmentCallbacks : Pass<"nx-segment-callbacks", "::mlir::ModuleOp"> {
+  let summary = "Splits functions into pure device stages at host callback boundaries";
+  let description = [{
+    Rewrites every `func.func` that calls the host into an *orchestrator*
+    (a host function marked `nx.host_orchestrator`) that runs pure stage
+    functions (private `func.func`s named `@<function>_stage<k>` and marked
+    `nx.device = "<device>"`) with `func.call` and runs the host ops between
+    them: stage 0, callbacks, stage 1, callbacks, ..., last stage.
+
+    Host ops are `nx.elixir_call`, and with `include-io` (the default) also
+    `nx.io_callback`, `nx.infeed` and `nx.outfeed`, plus `func.call`s of
+    functions that (transitively) contain host ops.
+
+    Stage assignment (one forward and one backward walk per block, linear in
+    the number of ops):
+
+    * a host op sits at boundary `b` = the max over its operands (and values
+      its regions capture) of: the stage of a pure producer, the boundary of
+      a host producer, 0 for block arguments and outer values. Host ops that
+      order on a resource keep their program order: non-`pure` elixir_calls
+      and `ordered` io_callbacks (host state), infeed and outfeed (streams).
+      Unordered io_callbacks and `pure` elixir_calls only follow data.
+      Independent host ops whose inputs are ready together share a boundary;
+      at one boundary they run in program order;
+    * a pure op's earliest stage is the max over its operands of the
+      producer's stage, or boundary + 1 for a host producer; it is then sunk
+      as late as its users allow (the min over its users' stages; boundary
+      `b` for a host user; the last stage for the terminator), so a stage
+      before a callback computes only what that callback needs. Ops with
+      side effects that are not host ops stay at their earliest stage,
+      in program order among themselves;
+    * constants (`ConstantLike` ops without operands) are rematerialized in
+      every stage that uses them and never cross a boundary; trivially dead
+      ops are dropped; empty stages are not emitted.
+
+    Each value crossing a boundary is a stage argument or result exactly
+    once, and only if a later stage or host op uses it.
+
+    The orchestrator is host code: its arguments, results, host op results
+    and block arguments live on the host, stage results on the device. When
+    `device` is not `"host"`, `nx.to_device` / `nx.to_host` make every copy
+    explicit, once per value (hoisted to the block defining the value).
+
+    Control flow: a `scf.if`, `scf.for`, `scf.while`, `scf.index_switch` or
+    `scf.execute_region` containing host ops stays in the orchestrator (on
+    the host) and its single-block regions are segmented recursively, so the
+    loop body's pure parts still run as device stages. Control flow without
+    host ops is pure computation and goes into a stage whole. Host ops inside
+    any other region (`scf.parallel`, `scf.forall`, `nx.block`, ...) or in
+    multi-block regions are rejected with a diagnostic.
+
+    A function's own `nx.device` attribute overrides the `device` option.
+    Functions already marked `nx.host_orchestrator` are left alone, so the
+    pass is idempotent.
+
+    Before (`device=cuda`):
+
+    ```mlir
+    nx.callback @cb : (tensor<4xf32>) -> tensor<4xf32>
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %a = arith.addf %x, %x : tensor<4xf32>
+      %b = nx.elixir_call @cb(%a) : (tensor<4xf32>) -> tensor<4xf32>
+      %c = arith.mulf %b, %a : tensor<4xf32>
+      return %c : tensor<4xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {nx.host_orchestrator} {
+      %0 = nx.to_device %x to "cuda" : tensor<4xf32>
+      %1 = call @f_stage0(%0) : (tensor<4xf32>) -> tensor<4xf32>
+      %2 = nx.to_host %1 from "cuda" : tensor<4xf32>
+      %3 = nx.elixir_call @cb(%2) : (tensor<4xf32>) -> tensor<4xf32>
+      %4 = nx.to_device %3 to "cuda" : tensor<4xf32>
+      %5 = call @f_stage1(%4, %1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      %6 = nx.to_host %5 from "cuda" : tensor<4xf32>
+      return %6 : tensor<4xf32>
+    }
+    func.func private @f_stage0(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes {nx.device = "cuda"} {
+      %0 = arith.addf %arg0, %arg0 : tensor<4xf32>
+      return %0 : tensor<4xf32>
+    }
+    func.func private @f_stage1(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>) -> tensor<4xf32> attributes {nx.device = "cuda"} {
+      %0 = arith.mulf %arg0, %arg1 : tensor<4xf32>
+      return %0 : tensor<4xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"device", "device", "std::string", /*default=*/"\"host\"",
+           "Device the stages run on (a function's nx.device overrides it); "
+           "transfers are made explicit unless it is \"host\"">,
+    Option<"includeIo", "include-io", "bool", /*default=*/"true",
+           "Also cut at nx.io_callback, nx.infeed and nx.outfeed (otherwise "
+           "they stay inside stages)">,
+  ];
+  let dependentDialects = ["::mlir::nx::NxDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // NX_DIALECT_NX_TRANSFORMS_PASSES_TD

@@ -1,0 +1,497 @@
+//===- SegmentCallbacks.cpp - split functions at host callbacks ------------===//
+//
+// nx-segment-callbacks: turns every function that calls the host into a host
+// orchestrator running pure device stages (private functions) and the host
+// ops between them. See the pass description in Passes.td for the contract.
+//
+// Cost: every block is walked a constant number of times (a forward pass for
+// the earliest stage of each op, a backward pass sinking pure ops, one pass
+// moving ops), each use is visited a constant number of times, and all
+// lookups are hash maps, so the pass is linear in the size of the function
+// (times the nesting depth for captures of nested control flow).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Dialect/Nx/IR/NxOps.h"
+#include "nx/Dialect/Nx/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_NXSEGMENTCALLBACKS
+#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+using namespace mlir::nx;
+
+namespace {
+
+/// Resources whose host ops keep their program order (beyond data
+/// dependences): host state and host streams.
+enum Chain : unsigned { kNoChain = 0, kHostChain = 1, kStreamChain = 2 };
+
+/// Where a top-level op of a segmented block goes: a stage index for
+/// computation, a boundary index for host ops. Boundary `b` runs after stage
+/// `b` and before stage `b + 1`.
+struct Placement {
+  int index;
+  bool isHost;
+};
+
+/// Constants are cloned into every stage that uses them instead of crossing
+/// a boundary.
+bool isRematerializable(Operation *op) {
+  return op->hasTrait<OpTrait::ConstantLike>() && op->getNumOperands() == 0 &&
+         op->getNumRegions() == 0;
+}
+
+/// Control flow that may stay in the orchestrator around host ops: it runs
+/// its regions in a defined sequential order.
+bool isOrchestrableRegionOp(Operation *op) {
+  return isa<scf::IfOp, scf::ForOp, scf::WhileOp, scf::IndexSwitchOp,
+             scf::ExecuteRegionOp>(op);
+}
+
+/// Decides which ops must run on the host: callbacks, and calls of functions
+/// that (transitively) contain callbacks.
+class HostOpClassifier {
+public:
+  HostOpClassifier(ModuleOp module, SymbolTable &symbols, bool includeIo)
+      : symbols(symbols), includeIo(includeIo) {
+    // Functions calling host ops directly, then their callers, transitively.
+    DenseMap<Operation *, SmallVector<Operation *>> callers;
+    SmallVector<Operation *> worklist;
+    for (auto function : module.getOps<func::FuncOp>()) {
+      bool direct = false;
+      function.walk([&](Operation *op) {
+        if (isCallback(op))
+          direct = true;
+        else if (auto call = dyn_cast<func::CallOp>(op))
+          if (Operation *callee = symbols.lookup(call.getCallee()))
+            callers[callee].push_back(function);
+      });
+      if (direct && hostFunctions.insert(function).second)
+        worklist.push_back(function);
+    }
+    while (!worklist.empty())
+      for (Operation *caller : callers.lookup(worklist.pop_back_val()))
+        if (hostFunctions.insert(caller).second)
+          worklist.push_back(caller);
+  }
+
+  bool isHostOp(Operation *op) const {
+    if (isCallback(op))
+      return true;
+    auto call = dyn_cast<func::CallOp>(op);
+    return call && hostFunctions.contains(symbols.lookup(call.getCallee()));
+  }
+
+  bool isHostFunction(func::FuncOp function) const {
+    return hostFunctions.contains(function);
+  }
+
+private:
+  bool isCallback(Operation *op) const {
+    if (isa<ElixirCallOp>(op))
+      return true;
+    return includeIo && isa<IoCallbackOp, InfeedOp, OutfeedOp>(op);
+  }
+
+  SymbolTable &symbols;
+  bool includeIo;
+  DenseSet<Operation *> hostFunctions;
+};
+
+/// Segments one function into stages and rewrites it into the orchestrator.
+class FunctionSegmenter {
+public:
+  FunctionSegmenter(func::FuncOp function, SymbolTable &symbols,
+                    const HostOpClassifier &classifier, StringAttr device)
+      : function(function), symbols(symbols), classifier(classifier),
+        device(device), transfers(device.getValue() != "host"),
+        lastFunction(function) {}
+
+  LogicalResult run() {
+    if (failed(collectHostOps()))
+      return failure();
+    segmentBlock(function.getBody().front());
+    function->removeAttr(NxDialect::getDeviceAttrName());
+    function->setAttr(NxDialect::getHostOrchestratorAttrName(),
+                      UnitAttr::get(function.getContext()));
+    return success();
+  }
+
+private:
+  LogicalResult collectHostOps();
+  void segmentBlock(Block &block);
+  void emitStage(ArrayRef<Operation *> ops, Block &block);
+  Value toDevice(Value value, Operation *user);
+  Value toHost(Value value, Operation *user);
+
+  func::FuncOp function;
+  SymbolTable &symbols;
+  const HostOpClassifier &classifier;
+  StringAttr device;
+  /// False when the stages run on the host: no copies to make explicit.
+  bool transfers;
+  /// Host ops and every op (inside the function) containing one.
+  DenseSet<Operation *> hostOps;
+  /// Orchestrator values resident on the device (stage results, copies).
+  DenseSet<Value> onDevice;
+  /// One copy per value and direction.
+  DenseMap<Value, Value> deviceCopies, hostCopies;
+  /// Stage functions are inserted after this one, in order.
+  Operation *lastFunction;
+  unsigned nextStage = 0;
+};
+
+/// Why host ops cannot be orchestrated inside `parent`.
+StringRef getUnsupportedReason(Operation *parent) {
+  if (isa<scf::ParallelOp, scf::ForallOp>(parent))
+    return "parallel iterations give host callbacks no order; use scf.for";
+  if (isa<BlockOp>(parent))
+    return "the default implementation of a block must be pure computation";
+  return "only scf.if, scf.for, scf.while, scf.index_switch and "
+         "scf.execute_region can run on the host around callbacks";
+}
+
+/// Checks that every host op sits in single-block regions of orchestrable
+/// control flow, and marks the host ops and their ancestors.
+LogicalResult FunctionSegmenter::collectHostOps() {
+  WalkResult result = function.walk([&](Operation *op) {
+    if (!classifier.isHostOp(op))
+      return WalkResult::advance();
+    for (Operation *child = op;;) {
+      Region *region = child->getParentRegion();
+      Operation *parent = region->getParentOp();
+      if (!region->hasOneBlock()) {
+        InFlightDiagnostic diag =
+            op->emitOpError() << "cannot be segmented inside a region of '"
+                              << parent->getName() << "' with "
+                              << region->getBlocks().size()
+                              << " blocks; nx-segment-callbacks needs "
+                                 "structured control flow (scf)";
+        diag.attachNote(parent->getLoc())
+            << "enclosing '" << parent->getName() << "' is here";
+        return WalkResult::interrupt();
+      }
+      if (parent == function.getOperation())
+        break;
+      if (!isOrchestrableRegionOp(parent)) {
+        InFlightDiagnostic diag =
+            op->emitOpError() << "cannot be segmented inside '"
+                              << parent->getName()
+                              << "'; " << getUnsupportedReason(parent);
+        diag.attachNote(parent->getLoc())
+            << "enclosing '" << parent->getName() << "' is here";
+        return WalkResult::interrupt();
+      }
+      child = parent;
+    }
+    // Ancestors of an already marked op are marked: amortized linear.
+    for (Operation *marked = op;
+         marked != function.getOperation() && hostOps.insert(marked).second;
+         marked = marked->getParentOp()) {
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// The resources whose program order a host op keeps.
+unsigned getChains(Operation *op) {
+  if (auto call = dyn_cast<ElixirCallOp>(op))
+    return call.getPure() ? kNoChain : kHostChain;
+  if (auto call = dyn_cast<IoCallbackOp>(op))
+    return call.getOrdered() ? kHostChain : kNoChain;
+  if (isa<InfeedOp, OutfeedOp>(op))
+    return kStreamChain;
+  // Calls of host functions and control flow containing host ops may touch
+  // anything.
+  return kHostChain | kStreamChain;
+}
+
+void FunctionSegmenter::segmentBlock(Block &block) {
+  Operation *terminator = block.getTerminator();
+
+  // Dead ops would only make stages bigger; users precede producers in
+  // reverse order, so one backward walk removes dead chains.
+  for (Operation *op = terminator->getPrevNode(); op;) {
+    Operation *previous = op->getPrevNode();
+    if (isOpTriviallyDead(op)) {
+      if (hostOps.contains(op))
+        op->walk([&](Operation *nested) { hostOps.erase(nested); });
+      op->erase();
+    }
+    op = previous;
+  }
+
+  // Forward: the earliest stage of computation, the boundary of host ops.
+  DenseMap<Operation *, Placement> placement;
+  SmallVector<Operation *> order;
+  int hostChain = 0, streamChain = 0, effectChain = 0, lastBoundary = -1;
+  SetVector<Value> used;
+  for (Operation &op : block.without_terminator()) {
+    if (isRematerializable(&op))
+      continue;
+    bool isHost = hostOps.contains(&op);
+    used.clear();
+    used.insert(op.operand_begin(), op.operand_end());
+    if (op.getNumRegions() != 0)
+      getUsedValuesDefinedAbove(op.getRegions(), used);
+    int index = 0;
+    for (Value value : used) {
+      Operation *producer = value.getDefiningOp();
+      auto it = producer ? placement.find(producer) : placement.end();
+      if (it == placement.end())
+        continue; // Block argument, outer value or constant: ready at once.
+      // A host op's results are ready at its own boundary for other host ops
+      // and in the next stage for computation.
+      int ready = it->second.index + (it->second.isHost && !isHost ? 1 : 0);
+      index = std::max(index, ready);
+    }
+    if (isHost) {
+      unsigned chains = getChains(&op);
+      if (chains & kHostChain)
+        index = std::max(index, hostChain);
+      if (chains & kStreamChain)
+        index = std::max(index, streamChain);
+      if (chains & kHostChain)
+        hostChain = index;
+      if (chains & kStreamChain)
+        streamChain = index;
+      lastBoundary = std::max(lastBoundary, index);
+    } else if (!isMemoryEffectFree(&op)) {
+      // Other side effects stay in program order among themselves.
+      index = std::max(index, effectChain);
+      effectChain = index;
+    }
+    placement[&op] = {index, isHost};
+    order.push_back(&op);
+  }
+  int lastStage = lastBoundary + 1;
+
+  // Backward: sink pure computation to the earliest stage of its users, so a
+  // stage before a callback computes only what it needs.
+  for (Operation *op : llvm::reverse(order)) {
+    Placement &place = placement.find(op)->second;
+    if (place.isHost || !isMemoryEffectFree(op))
+      continue;
+    int latest = lastStage;
+    for (Operation *user : op->getUsers()) {
+      auto it = placement.find(block.findAncestorOpInBlock(*user));
+      if (it != placement.end()) // Otherwise the terminator: the last stage.
+        latest = std::min(latest, it->second.index);
+    }
+    place.index = latest;
+  }
+
+  SmallVector<SmallVector<Operation *>> stages(lastStage + 1);
+  SmallVector<SmallVector<Operation *>> boundaries(lastStage);
+  for (Operation *op : order) {
+    Placement place = placement.lookup(op);
+    (place.isHost ? boundaries : stages)[place.index].push_back(op);
+  }
+
+  // Rebuild the block in execution order in front of its terminator.
+  for (int stage = 0; stage <= lastStage; ++stage) {
+    if (!stages[stage].empty())
+      emitStage(stages[stage], block);
+    if (stage == lastStage)
+      break;
+    for (Operation *op : boundaries[stage]) {
+      op->moveBefore(terminator);
+      for (OpOperand &operand : op->getOpOperands())
+        operand.set(toHost(operand.get(), op));
+      for (Region &region : op->getRegions())
+        for (Block &nested : region)
+          segmentBlock(nested);
+    }
+  }
+  for (OpOperand &operand : terminator->getOpOperands())
+    operand.set(toHost(operand.get(), terminator));
+
+  // Constants whose uses all moved into stages.
+  for (Operation &op : llvm::make_early_inc_range(block.without_terminator()))
+    if (isRematerializable(&op) && op.use_empty())
+      op.erase();
+}
+
+void FunctionSegmenter::emitStage(ArrayRef<Operation *> ops, Block &block) {
+  MLIRContext *context = function.getContext();
+  DenseSet<Operation *> members(ops.begin(), ops.end());
+
+  // Live-ins: values the stage uses but does not define, each once, in order
+  // of first use; uses are recorded so rewiring does not rescan use lists.
+  SmallVector<Value> liveIns;
+  DenseMap<Value, unsigned> liveInIndex;
+  SmallVector<std::pair<OpOperand *, unsigned>> liveInUses;
+  SmallVector<Operation *> constants;
+  DenseMap<Operation *, unsigned> constantIndex;
+  SmallVector<std::pair<OpOperand *, unsigned>> constantUses;
+  for (Operation *top : ops) {
+    top->walk([&](Operation *nested) {
+      for (OpOperand &use : nested->getOpOperands()) {
+        Value value = use.get();
+        Block *owner = value.getParentBlock();
+        if (owner == &block) {
+          Operation *producer = value.getDefiningOp();
+          if (producer && members.contains(producer))
+            continue;
+        } else if (top->isAncestor(owner->getParentOp())) {
+          continue; // Defined inside `top`.
+        }
+        Operation *producer = value.getDefiningOp();
+        if (producer && isRematerializable(producer)) {
+          auto [it, inserted] =
+              constantIndex.try_emplace(producer, constants.size());
+          if (inserted)
+            constants.push_back(producer);
+          constantUses.emplace_back(&use, it->second);
+          continue;
+        }
+        auto [it, inserted] = liveInIndex.try_emplace(value, liveIns.size());
+        if (inserted)
+          liveIns.push_back(value);
+        liveInUses.emplace_back(&use, it->second);
+      }
+    });
+  }
+
+  // Live-outs: results used outside the stage, each once, in op order.
+  SmallVector<Value> liveOuts;
+  SmallVector<std::pair<OpOperand *, unsigned>> liveOutUses;
+  for (Operation *top : ops) {
+    for (OpResult result : top->getResults()) {
+      unsigned index = liveOuts.size();
+      bool escapes = false;
+      for (OpOperand &use : result.getUses()) {
+        if (members.contains(block.findAncestorOpInBlock(*use.getOwner())))
+          continue;
+        escapes = true;
+        liveOutUses.emplace_back(&use, index);
+      }
+      if (escapes)
+        liveOuts.push_back(result);
+    }
+  }
+
+  // The stage function.
+  Location loc = ops.front()->getLoc();
+  OpBuilder builder(context);
+  auto type = FunctionType::get(context, ValueRange(liveIns).getTypes(),
+                                ValueRange(liveOuts).getTypes());
+  std::string name =
+      (function.getSymName() + "_stage" + Twine(nextStage++)).str();
+  auto stage = func::FuncOp::create(builder, loc, name, type);
+  stage.setPrivate();
+  stage->setAttr(NxDialect::getDeviceAttrName(), device);
+  symbols.insert(stage, std::next(Block::iterator(lastFunction)));
+  lastFunction = stage;
+
+  Block *body = stage.addEntryBlock();
+  builder.setInsertionPointToStart(body);
+  SmallVector<Operation *> clones;
+  for (Operation *constant : constants)
+    clones.push_back(builder.clone(*constant));
+  for (auto [use, index] : constantUses)
+    use->set(clones[index]->getResult(
+        cast<OpResult>(use->get()).getResultNumber()));
+  for (Operation *op : ops)
+    op->moveBefore(body, body->end());
+  for (auto [use, index] : liveInUses)
+    use->set(body->getArgument(index));
+  builder.setInsertionPointToEnd(body);
+  func::ReturnOp::create(builder, loc, liveOuts);
+
+  // The call, fed from device copies of host values.
+  Operation *terminator = block.getTerminator();
+  SmallVector<Value> operands;
+  operands.reserve(liveIns.size());
+  for (Value value : liveIns)
+    operands.push_back(toDevice(value, terminator));
+  builder.setInsertionPoint(terminator);
+  auto call = func::CallOp::create(builder, loc, stage, operands);
+  for (auto [use, index] : liveOutUses)
+    use->set(call.getResult(index));
+  for (Value result : call.getResults())
+    onDevice.insert(result);
+}
+
+/// Where to copy `value` for `user`: right before the ancestor of `user` in
+/// the block defining `value`, so copies leave loops and are made once.
+static Operation *getCopyPoint(Value value, Operation *user) {
+  Block *owner = value.getParentBlock();
+  Operation *point = user;
+  while (point->getBlock() != owner)
+    point = point->getParentOp();
+  return point;
+}
+
+Value FunctionSegmenter::toDevice(Value value, Operation *user) {
+  if (!transfers || onDevice.contains(value))
+    return value;
+  if (Value copy = deviceCopies.lookup(value))
+    return copy;
+  OpBuilder builder(getCopyPoint(value, user));
+  Value copy = ToDeviceOp::create(builder, value.getLoc(), value.getType(),
+                                  value, device);
+  onDevice.insert(copy);
+  deviceCopies[value] = copy;
+  return copy;
+}
+
+Value FunctionSegmenter::toHost(Value value, Operation *user) {
+  if (!transfers || !onDevice.contains(value))
+    return value;
+  if (Value copy = hostCopies.lookup(value))
+    return copy;
+  OpBuilder builder(getCopyPoint(value, user));
+  Value copy = ToHostOp::create(builder, value.getLoc(), value.getType(),
+                                value, device);
+  hostCopies[value] = copy;
+  return copy;
+}
+
+struct SegmentCallbacksPass final
+    : nx::impl::NxSegmentCallbacksBase<SegmentCallbacksPass> {
+  using Base::Base;
+
+  void runOnOperation() final {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    if (device.empty()) {
+      module.emitError() << "nx-segment-callbacks expects a non-empty "
+                            "'device' option";
+      return signalPassFailure();
+    }
+    SymbolTable symbols(module);
+    HostOpClassifier classifier(module, symbols, includeIo);
+    SmallVector<func::FuncOp> functions;
+    for (auto function : module.getOps<func::FuncOp>())
+      if (!function.isDeclaration() && classifier.isHostFunction(function) &&
+          !function->hasAttr(NxDialect::getHostOrchestratorAttrName()))
+        functions.push_back(function);
+    StringAttr defaultDevice = StringAttr::get(context, device);
+    for (func::FuncOp function : functions) {
+      auto functionDevice =
+          function->getAttrOfType<StringAttr>(NxDialect::getDeviceAttrName());
+      FunctionSegmenter segmenter(function, symbols, classifier,
+                                  functionDevice ? functionDevice
+                                                 : defaultDevice);
+      if (failed(segmenter.run()))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
