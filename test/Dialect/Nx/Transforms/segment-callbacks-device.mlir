@@ -139,3 +139,56 @@ func.func @io_only(%x: tensor<2xf32>) -> tensor<2xf32> {
   %p = nx.io_callback @print(%a) : tensor<2xf32>
   return %p : tensor<2xf32>
 }
+
+// -----
+
+// Nested host control flow: the callback two levels down reads a stage value
+// of the function body, so its copy to the host is hoisted out of both the
+// loop and the if; a scalar the host needs (the if condition) is copied too.
+
+nx.callback @deep : (tensor<4xf32>) -> tensor<4xf32>
+
+// CHECK-LABEL: func.func @nested(
+// CHECK-SAME:      %[[X:.+]]: tensor<4xf32>, %[[N:.+]]: index)
+// CHECK:         %[[XD:.+]] = nx.to_device %[[X]] to "cuda"
+// CHECK-NEXT:    %[[W:.+]] = call @nested_stage0(%[[XD]])
+// CHECK-NEXT:    %[[WH:.+]] = nx.to_host %[[W]] from "cuda"
+// CHECK-NEXT:    %[[L:.+]] = scf.for %[[I:.+]] = %{{.+}} to %[[N]] step %{{.+}} iter_args(%[[ACC:.+]] = %[[X]])
+// CHECK-NEXT:      %[[ID:.+]] = nx.to_device %[[I]] to "cuda" : index
+// CHECK-NEXT:      %[[P:.+]] = func.call @nested_stage1(%[[ID]]) : (index) -> i1
+// CHECK-NEXT:      %[[PH:.+]] = nx.to_host %[[P]] from "cuda" : i1
+// CHECK-NEXT:      %[[R:.+]] = scf.if %[[PH]]
+// CHECK-NEXT:        %[[D:.+]] = nx.elixir_call @deep(%[[WH]])
+// CHECK-NEXT:        scf.yield %[[D]]
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        scf.yield %[[ACC]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.yield %[[R]]
+// CHECK:         return %[[L]]
+// CHECK-LABEL: func.func private @nested_stage0(
+// CHECK-NEXT:    arith.negf
+// CHECK-LABEL: func.func private @nested_stage1(
+// CHECK-SAME:      %[[I:.+]]: index) -> i1
+// CHECK-DAG:     %[[C2:.+]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK:         %[[REM:.+]] = arith.remui %[[I]], %[[C2]]
+// CHECK-NEXT:    %[[EQ:.+]] = arith.cmpi eq, %[[REM]], %[[C0]]
+// CHECK-NEXT:    return %[[EQ]]
+func.func @nested(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %w = arith.negf %x : tensor<4xf32>
+  %l = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<4xf32>) {
+    %rem = arith.remui %i, %c2 : index
+    %p = arith.cmpi eq, %rem, %c0 : index
+    %r = scf.if %p -> tensor<4xf32> {
+      %d = nx.elixir_call @deep(%w) : (tensor<4xf32>) -> tensor<4xf32>
+      scf.yield %d : tensor<4xf32>
+    } else {
+      scf.yield %acc : tensor<4xf32>
+    }
+    scf.yield %r : tensor<4xf32>
+  }
+  return %l : tensor<4xf32>
+}
