@@ -2,13 +2,18 @@
 
 #include "nx/InitNx.h"
 
+#include "nx/Conversion/Passes.h"
 #include "nx/Dialect/Nx/IR/NxDialect.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/DialectRegistry.h"
 
 void mlir::nx::registerNxDialects(DialectRegistry &registry) {
-  registry.insert<NxDialect>();
+  registry.insert<NxDialect, arith::ArithDialect>();
 }
 
-void mlir::nx::registerNxPasses() { registerNxTransformsPasses(); }
+void mlir::nx::registerNxPasses() {
+  registerNxTransformsPasses();
+  registerNxConversionPasses();
+}

@@ -138,4 +138,146 @@ def NxSegmentCallbacks : Pass<"nx-segment-callbacks", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def NxExportStableHLO : Pass<"nx-export-stablehlo", "::mlir::ModuleOp"> {
+  let summary = "Rewrites nx.custom_call into generic stablehlo.custom_call";
+  let description = [{
+    Prints the module's custom calls the way StableHLO does, so StableHLO's
+    parser and verifier (and XLA) accept the text unchanged: every
+    `nx.custom_call` becomes the generic op `"stablehlo.custom_call"` with
+    the same operands, results and attributes (`call_target_name`,
+    `has_side_effect`, `backend_config`, `api_version` as `N : i32`,
+    `called_computations`, `operand_layouts`, `result_layouts`), and each
+    `#nx.output_operand_alias` becomes `#stablehlo.output_operand_alias` with
+    the same fields. Other attributes are kept. The stablehlo dialect is not
+    linked into nx, so the result uses unregistered ops and attributes: run
+    with `--allow-unregistered-dialect` (the pass reports an error
+    otherwise). `nx-import-stablehlo` is the inverse.
+
+    Before:
+
+    ```mlir
+    %0 = nx.custom_call @exla_io_callback(%x) {api_version = 4 : i32,
+        backend_config = {callback_id = array<i64: 0>, callback_id_size = 8 : ui64},
+        has_side_effect = true,
+        output_operand_aliases = [#nx.output_operand_alias<output_tuple_indices = [],
+            operand_index = 0, operand_tuple_indices = []>]}
+        : (tensor<2xf32>) -> tensor<2xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %0 = "stablehlo.custom_call"(%x) {api_version = 4 : i32,
+        backend_config = {callback_id = array<i64: 0>, callback_id_size = 8 : ui64},
+        call_target_name = "exla_io_callback", has_side_effect = true,
+        output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [],
+            operand_index = 0, operand_tuple_indices = []>]}
+        : (tensor<2xf32>) -> tensor<2xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::nx::NxDialect"];
+}
+
+def NxImportStableHLO : Pass<"nx-import-stablehlo", "::mlir::ModuleOp"> {
+  let summary = "Rewrites generic stablehlo.custom_call into nx.custom_call";
+  let description = [{
+    The inverse of `nx-export-stablehlo`: every generic
+    `"stablehlo.custom_call"` becomes an `nx.custom_call` with the same
+    operands, results and attributes, `#stablehlo.output_operand_alias`
+    becoming `#nx.output_operand_alias`; other attributes (`mhlo.*`,
+    `sdy.*`, `xla_shape`, ...) are kept. Export followed by import is the
+    identity. Operands and results must be ranked tensors (a
+    `!stablehlo.token` is an error) and the result must pass the
+    `nx.custom_call` verifier.
+
+    It accepts what the callback frontends emit today and checks their
+    protocols:
+
+    * EXLA (`exla_runtime_callback`, `exla_io_callback`,
+      `exla_elixir_callback`): a dictionary backend_config whose
+      `callback_id` is an `array<i64>` and `callback_id_size` a `ui64` byte
+      count that fits in those words (likewise `callback_server_pid` /
+      `callback_server_pid_size`); `num_aliased_data_outputs` is a `ui64`;
+      `exla_runtime_callback` takes the callback server handle, a 1-D `ui8`
+      tensor, as operand 0.
+    * JAX (`xla_ffi_python_cpu_callback`, api_version 4): an integer
+      `index` (or the older `descriptor`) in the dictionary backend_config
+      or, when api_version is not 4, in `mhlo.backend_config`;
+      `xla_python_cpu_callback` (api_version 2): the descriptor as a
+      `tensor<i64>` operand 0 and a string backend_config.
+
+    Before:
+
+    ```mlir
+    %0:2 = "stablehlo.custom_call"(%pid, %x) {api_version = 4 : i32,
+        backend_config = {callback_id = array<i64: 131, 7>, callback_id_size = 10 : ui64,
+                          num_aliased_data_outputs = 0 : ui64},
+        call_target_name = "exla_runtime_callback", has_side_effect = true}
+        : (tensor<27xui8>, tensor<2xf32>) -> (tensor<2xf32>, tensor<i64>)
+    ```
+
+    After:
+
+    ```mlir
+    %0:2 = nx.custom_call @exla_runtime_callback(%pid, %x) {api_version = 4 : i32,
+        backend_config = {callback_id = array<i64: 131, 7>, callback_id_size = 10 : ui64,
+                          num_aliased_data_outputs = 0 : ui64},
+        has_side_effect = true}
+        : (tensor<27xui8>, tensor<2xf32>) -> (tensor<2xf32>, tensor<i64>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::nx::NxDialect"];
+}
+
+def NxHooksToIoCallback : Pass<"nx-hooks-to-io-callback", "::mlir::ModuleOp"> {
+  let summary = "Migrates outfeed/token hooks to nx.io_callback chains";
+  let description = [{
+    Rewrites EXLA's legacy hook protocol (seed 001), given as generic
+    unregistered StableHLO ops, into `nx.io_callback`s. In each function a
+    chain starts at `"stablehlo.create_token"` and threads the token through
+    `"stablehlo.outfeed"` ops. A hook is a flag outfeed, whose data operand
+    is a `tensor<ui16>` constant (`"stablehlo.constant"` or
+    `arith.constant`) holding the hook's flag (1..65535), either followed by
+    the tensors of the same outfeed (`outfeed(%flag, %x, %y, %tok)`) or by
+    outfeeds of those tensors (`outfeed(%flag, %tok)`, `outfeed(%x, %tok)`,
+    ...), up to the next flag. A final flag 0 closes the chain.
+
+    Each hook becomes an `ordered` `nx.io_callback @hook_<flag>` on its
+    tensors, placed at its last outfeed; uses of the tensors after that point
+    use the io_callback's passthrough results instead, so later work depends
+    on the hook by data. One `nx.callback @hook_<flag> : (T...) -> ()` is
+    declared per flag. The tokens, outfeeds and now-unused flag constants are
+    erased.
+
+    Errors: a token used other than by the next outfeed (branching chains,
+    returned tokens), an outfeed whose token does not come from a chain,
+    data before the first flag, a flag that is not a constant scalar ui16,
+    payload after flag 0 or a missing final flag 0, and a flag reused with
+    other tensor types.
+
+    Before:
+
+    ```mlir
+    %t0 = "stablehlo.create_token"() : () -> !stablehlo.token
+    %f1 = "stablehlo.constant"() {value = dense<1> : tensor<ui16>} : () -> tensor<ui16>
+    %t1 = "stablehlo.outfeed"(%f1, %x, %t0) {outfeed_config = ""}
+        : (tensor<ui16>, tensor<3xf32>, !stablehlo.token) -> !stablehlo.token
+    %f0 = "stablehlo.constant"() {value = dense<0> : tensor<ui16>} : () -> tensor<ui16>
+    %t2 = "stablehlo.outfeed"(%f0, %t1) {outfeed_config = ""}
+        : (tensor<ui16>, !stablehlo.token) -> !stablehlo.token
+    %y = arith.addf %x, %x : tensor<3xf32>
+    ```
+
+    After:
+
+    ```mlir
+    nx.callback @hook_1 : (tensor<3xf32>) -> ()
+    ...
+    %h = nx.io_callback ordered @hook_1(%x) : tensor<3xf32>
+    %y = arith.addf %h, %h : tensor<3xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::nx::NxDialect"];
+}
+
 #endif // NX_DIALECT_NX_TRANSFORMS_PASSES_TD

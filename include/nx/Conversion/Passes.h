@@ -1,0 +1,36 @@
+//===- Passes.h - nx conversion passes --------------------------*- C++ -*-===//
+
+#ifndef NX_CONVERSION_PASSES_H
+#define NX_CONVERSION_PASSES_H
+
+#include "nx/Dialect/Nx/IR/NxDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::nx {
+
+/// How `convert-nx-to-custom-call` passes a callback id to the callback.
+enum class CallbackIdEncoding {
+  /// `callback_id` / `callback_id_size` backend_config entries (seed 001).
+  BackendConfig,
+  /// A trailing `tensor<i64>` scalar operand (seed 000 §8.3).
+  Operand,
+};
+
+/// Name of the unit attribute marking a function as a host orchestrator
+/// (set by nx-segment-callbacks): callbacks in it run on the host whatever
+/// the target platform.
+inline constexpr const char kHostOrchestratorAttrName[] =
+    "nx.host_orchestrator";
+
+#define GEN_PASS_DECL
+#include "nx/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "nx/Conversion/Passes.h.inc"
+
+} // namespace mlir::nx
+
+#endif // NX_CONVERSION_PASSES_H

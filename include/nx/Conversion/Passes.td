@@ -1,0 +1,173 @@
+//===- Passes.td - nx conversion passes --------------------*- tablegen -*-===//
+
+#ifndef NX_CONVERSION_PASSES_TD
+#define NX_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertNxToCustomCall
+    : Pass<"convert-nx-to-custom-call", "::mlir::ModuleOp"> {
+  let summary = "Lowers nx callbacks, streams and blocks to nx.custom_call";
+  let description = [{
+    Rewrites every `nx.elixir_call`, `nx.io_callback`, `nx.outfeed`,
+    `nx.infeed` and `nx.block` in the module into `nx.custom_call` ops that
+    mirror `stablehlo.custom_call` (and `nx-export-stablehlo` prints as
+    StableHLO). Callback ids come from `nx-assign-callback-ids`: a call to a
+    callback without an `id` is an error asking to run that pass first (the
+    pass does not invent ids, so the ids a host binds are always the ones
+    recorded in the module's `nx.callback_ids`). `nx.callback` declarations
+    stay, as the record of names and signatures.
+
+    All custom calls use `api_version = 4` (typed FFI) with a dictionary
+    `backend_config`.
+
+    **elixir_call** (seed 000). Target `callback-target` (default
+    `exla_elixir_callback`); `has_side_effect = true` unless the call is
+    `pure`; `static_args` are passed as the `static_args` backend_config
+    entry. The callback id is encoded as selected by `callback-id-encoding`:
+
+    * `backend-config` (default, seed 001): `callback_id` holds the id's 8
+      little-endian bytes packed into i64 words, `callback_id_size` the byte
+      count. With `callback-server-handle`, the handle string's bytes are
+      packed the same way into `callback_server_pid` /
+      `callback_server_pid_size`.
+    * `operand` (seed 000 §8.3): a trailing `tensor<i64>` scalar operand
+      (an `arith.constant`) carries the id.
+
+    ```mlir
+    // Before (after nx-assign-callback-ids):
+    nx.callback @scale : (tensor<4xf32>) -> tensor<4xf32> attributes {id = 0 : i64}
+    %0 = nx.elixir_call @scale(%x) static_args {factor = 2.0 : f64}
+        : (tensor<4xf32>) -> tensor<4xf32>
+    // After, callback-id-encoding=backend-config:
+    %0 = nx.custom_call @exla_elixir_callback(%x) {api_version = 4 : i32,
+        backend_config = {callback_id = array<i64: 0>, callback_id_size = 8 : ui64,
+                          static_args = {factor = 2.0 : f64}},
+        has_side_effect = true} : (tensor<4xf32>) -> tensor<4xf32>
+    // After, callback-id-encoding=operand:
+    %id = arith.constant dense<0> : tensor<i64>
+    %0 = nx.custom_call @exla_elixir_callback(%x, %id) {api_version = 4 : i32,
+        backend_config = {static_args = {factor = 2.0 : f64}},
+        has_side_effect = true} : (tensor<4xf32>, tensor<i64>) -> tensor<4xf32>
+    ```
+
+    **io_callback** (seed 001). Target `io-callback-target` (default
+    `exla_io_callback`), `has_side_effect = true`, results of the operand
+    types, and one `output_operand_aliases` entry per operand (result i
+    aliases operand i; `output_tuple_indices = []` for a single result,
+    `[i]` for several) so the runtime passes buffers through without a copy.
+    The callback id is encoded as for elixir_call.
+
+    `has_side_effect` alone does not order custom calls in StableHLO, so
+    `ordered` io_callbacks are chained by data: within each block, ordered
+    io_callbacks thread an ordering token, a `tensor<ui8>` that is the last
+    operand and the last result (aliased like the other operands). The
+    first one in a block takes `arith.constant dense<0> : tensor<ui8>`, each
+    next one the previous token result. backend_config gets `ordered = true`,
+    which tells the runtime that the last operand is the token, not a
+    callback argument.
+
+    ```mlir
+    // Before:
+    %a = nx.io_callback ordered @log(%x) : tensor<2xf32>
+    %b = nx.io_callback ordered @log(%y) : tensor<2xf32>
+    // After:
+    %t = arith.constant dense<0> : tensor<ui8>
+    %a:2 = nx.custom_call @exla_io_callback(%x, %t) {api_version = 4 : i32,
+        backend_config = {callback_id = array<i64: 0>, callback_id_size = 8 : ui64,
+                          ordered = true},
+        has_side_effect = true, output_operand_aliases = [
+          #nx.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>,
+          #nx.output_operand_alias<output_tuple_indices = [1], operand_index = 1, operand_tuple_indices = []>]}
+        : (tensor<2xf32>, tensor<ui8>) -> (tensor<2xf32>, tensor<ui8>)
+    %b:2 = nx.custom_call @exla_io_callback(%y, %a#1) {...}
+        : (tensor<2xf32>, tensor<ui8>) -> (tensor<2xf32>, tensor<ui8>)
+    ```
+
+    **outfeed / infeed** (seed 002). The stream is the op's `stream`, else
+    `stream-name`; neither is an error. The stream handle is an
+    `arith.constant` `tensor<Nxui8>` holding the bytes defined by the runtime
+    ABI in `nxrt/nxrt.h` ("NXSH", version byte, 3 zero bytes, u32 LE name
+    length, UTF-8 name). `exla_beam_outfeed` takes the handle then the
+    payload and returns a `tensor<ui8>` success flag. `exla_beam_infeed`
+    takes the handle and the tag (`tensor<8xui8>`, a u64 LE sequence number)
+    and returns the next tag then the payload; within each block the tag is
+    threaded from one infeed to the next (the first takes tag 0), so their
+    order is a data dependency. Both are `has_side_effect = true`.
+
+    ```mlir
+    // Before:
+    nx.outfeed %x to "s" : tensor<4xf32>
+    %y = nx.infeed from "s" : tensor<4xf32>
+    // After:
+    %h = arith.constant dense<[78, 88, 83, 72, 1, 0, 0, 0, 1, 0, 0, 0, 115]> : tensor<13xui8>
+    %ok = nx.custom_call @exla_beam_outfeed(%h, %x) {api_version = 4 : i32,
+        backend_config = {}, has_side_effect = true}
+        : (tensor<13xui8>, tensor<4xf32>) -> tensor<ui8>
+    %tag = arith.constant dense<0> : tensor<8xui8>
+    %r:2 = nx.custom_call @exla_beam_infeed(%h, %tag) {api_version = 4 : i32,
+        backend_config = {}, has_side_effect = true}
+        : (tensor<13xui8>, tensor<8xui8>) -> (tensor<8xui8>, tensor<4xf32>)
+    ```
+
+    **block** (seeds 003/004). The block lowering registry
+    (`nx/Dialect/Nx/BlockLowering.h`) is asked for the block's kind on the
+    target `platform`. A custom-call spec becomes an `nx.custom_call` to its
+    target with its attributes as backend_config; inputs whose element type
+    differs from the spec's operand element types are converted first
+    (`arith.extf`, `arith.truncf`, ...) and results converted back. *Skip*
+    or no implementation inlines the default region.
+
+    ```mlir
+    // Before (platform=host):
+    %q, %r = nx.block "Nx.Block.LinAlg.QR" {} (%a)
+        : (tensor<3x3xf16>) -> (tensor<3x3xf16>, tensor<3x3xf16>) {...}
+    // After:
+    %0 = arith.extf %a : tensor<3x3xf16> to tensor<3x3xf32>
+    %1:2 = nx.custom_call @qr_cpu_custom_call_f32(%0) {api_version = 4 : i32,
+        backend_config = {}} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>)
+    %q = arith.truncf %1#0 : tensor<3x3xf32> to tensor<3x3xf16>
+    %r = arith.truncf %1#1 : tensor<3x3xf32> to tensor<3x3xf16>
+    ```
+
+    **platform**. `platform` is one of host, cuda, rocm, tpu (anything else
+    is an error). Callbacks and streams only run on the host: on another
+    platform each elixir_call / io_callback / infeed / outfeed is an error
+    asking to run `nx-segment-callbacks` first, unless its enclosing function
+    is a host orchestrator (unit attribute `nx.host_orchestrator`, set by
+    that pass).
+  }];
+  let dependentDialects = [
+    "::mlir::nx::NxDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+  let options = [
+    Option<"platform", "platform", "std::string", /*default=*/"\"host\"",
+           "Target platform: host, cuda, rocm or tpu">,
+    Option<"callbackTarget", "callback-target", "std::string",
+           /*default=*/"\"exla_elixir_callback\"",
+           "Custom-call target of nx.elixir_call">,
+    Option<"ioCallbackTarget", "io-callback-target", "std::string",
+           /*default=*/"\"exla_io_callback\"",
+           "Custom-call target of nx.io_callback">,
+    Option<"idEncoding", "callback-id-encoding",
+           "::mlir::nx::CallbackIdEncoding",
+           /*default=*/"::mlir::nx::CallbackIdEncoding::BackendConfig",
+           "How callback ids reach the callback",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::nx::CallbackIdEncoding::BackendConfig,
+                        "backend-config",
+                        "callback_id / callback_id_size backend_config words "
+                        "(default)"),
+             clEnumValN(::mlir::nx::CallbackIdEncoding::Operand, "operand",
+                        "a trailing tensor<i64> operand"))}]>,
+    Option<"callbackServerHandle", "callback-server-handle", "std::string",
+           /*default=*/"\"\"",
+           "Callback server handle; its bytes become callback_server_pid "
+           "words in backend_config (backend-config encoding)">,
+    Option<"streamName", "stream-name", "std::string", /*default=*/"\"\"",
+           "Stream of infeed/outfeed ops without a `stream` attribute">,
+  ];
+}
+
+#endif // NX_CONVERSION_PASSES_TD

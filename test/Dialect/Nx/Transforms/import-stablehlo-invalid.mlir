@@ -1,0 +1,81 @@
+// RUN: nx-opt %s -split-input-file --allow-unregistered-dialect -nx-import-stablehlo -verify-diagnostics
+
+func.func @token(%t: !stablehlo.token) {
+  // expected-error @+1 {{'stablehlo.custom_call' op operand #0 has type '!stablehlo.token'; nx.custom_call takes ranked tensors only}}
+  "stablehlo.custom_call"(%t) {call_target_name = "f"} : (!stablehlo.token) -> ()
+  return
+}
+
+// -----
+
+func.func @no_target(%x: tensor<f32>) {
+  // expected-error @+1 {{'stablehlo.custom_call' op expects a string call_target_name, got <<NULL ATTRIBUTE>>}}
+  "stablehlo.custom_call"(%x) : (tensor<f32>) -> ()
+  return
+}
+
+// -----
+
+func.func @bad_alias(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'stablehlo.custom_call' op expects output_operand_aliases #0 to be a #stablehlo.output_operand_alias, got 3 : i64}}
+  %0 = "stablehlo.custom_call"(%x) {call_target_name = "f", output_operand_aliases = [3]} : (tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// Aliases must satisfy the nx.custom_call (= StableHLO) verifier.
+func.func @alias_mismatch(%x: tensor<f32>, %y: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+2 {{'nx.custom_call' op output_operand_alias #0 aliases result #0 of type 'tensor<2xf32>' with operand #0 of type 'tensor<f32>'}}
+  // expected-error @+1 {{'stablehlo.custom_call' op cannot be imported as nx.custom_call}}
+  %0 = "stablehlo.custom_call"(%x, %y) {call_target_name = "f", output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [], operand_index = 0, operand_tuple_indices = []>]} : (tensor<f32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @exla_missing_id(%pid: tensor<27xui8>, %x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'stablehlo.custom_call' op expects backend_config entry 'callback_id' for target "exla_runtime_callback"}}
+  %0 = "stablehlo.custom_call"(%pid, %x) {api_version = 4 : i32, backend_config = {num_aliased_data_outputs = 0 : ui64}, call_target_name = "exla_runtime_callback", has_side_effect = true} : (tensor<27xui8>, tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @exla_short_words(%pid: tensor<27xui8>, %x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'stablehlo.custom_call' op has callback_id_size 12, but callback_id holds only 8 bytes}}
+  %0 = "stablehlo.custom_call"(%pid, %x) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 1>, callback_id_size = 12 : ui64}, call_target_name = "exla_runtime_callback", has_side_effect = true} : (tensor<27xui8>, tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @exla_size_type(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'stablehlo.custom_call' op expects backend_config entry 'callback_id_size' to be a ui64, got 8 : i64}}
+  %0 = "stablehlo.custom_call"(%x) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 1>, callback_id_size = 8 : i64}, call_target_name = "exla_io_callback", has_side_effect = true} : (tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @exla_no_handle(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'stablehlo.custom_call' op expects the callback server handle, a 1-D ui8 tensor, as operand #0 of target "exla_runtime_callback"}}
+  %0 = "stablehlo.custom_call"(%x) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 1>, callback_id_size = 8 : ui64}, call_target_name = "exla_runtime_callback", has_side_effect = true} : (tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @jax_no_index(%x: tensor<f32>) {
+  // expected-error @+1 {{'stablehlo.custom_call' op expects an 'index' (or 'descriptor') entry in its backend_config dictionary for target "xla_ffi_python_cpu_callback"}}
+  "stablehlo.custom_call"(%x) {api_version = 4 : i32, backend_config = {}, call_target_name = "xla_ffi_python_cpu_callback", has_side_effect = true} : (tensor<f32>) -> ()
+  return
+}
+
+// -----
+
+func.func @jax_legacy_no_descriptor(%x: tensor<f64>) {
+  // expected-error @+1 {{'stablehlo.custom_call' op expects the callback descriptor, a tensor<i64>, as operand #0 of target "xla_python_cpu_callback"}}
+  "stablehlo.custom_call"(%x) {api_version = 2 : i32, backend_config = "1", call_target_name = "xla_python_cpu_callback", has_side_effect = true} : (tensor<f64>) -> ()
+  return
+}

@@ -1,0 +1,29 @@
+// Export followed by import is the identity, and so is import followed by
+// export on StableHLO text.
+// RUN: nx-opt %s --allow-unregistered-dialect -nx-assign-callback-ids -convert-nx-to-custom-call > %t.nx.mlir
+// RUN: nx-opt %t.nx.mlir --allow-unregistered-dialect -nx-export-stablehlo > %t.stablehlo.mlir
+// RUN: nx-opt %t.stablehlo.mlir --allow-unregistered-dialect -nx-import-stablehlo > %t.back.mlir
+// RUN: diff %t.nx.mlir %t.back.mlir
+// RUN: nx-opt %t.back.mlir --allow-unregistered-dialect -nx-export-stablehlo | diff %t.stablehlo.mlir -
+// RUN: FileCheck %s --enable-var-scope < %t.stablehlo.mlir
+
+nx.callback @scale : (tensor<4xf32>) -> tensor<4xf32>
+nx.callback @log : (tensor<4xf32>, tensor<i64>) -> ()
+
+// CHECK-LABEL: func.func @program
+// CHECK: "stablehlo.custom_call"(%{{.+}}) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 1>, callback_id_size = 8 : ui64, static_args = {k = 2 : i64}}, call_target_name = "exla_elixir_callback", has_side_effect = true} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK: "stablehlo.custom_call"(%{{.+}}, %{{.+}}, %{{.+}}) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 0>, callback_id_size = 8 : ui64, ordered = true}, call_target_name = "exla_io_callback", has_side_effect = true, output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>, #stablehlo.output_operand_alias<output_tuple_indices = [1], operand_index = 1, operand_tuple_indices = []>, #stablehlo.output_operand_alias<output_tuple_indices = [2], operand_index = 2, operand_tuple_indices = []>]} : (tensor<4xf32>, tensor<i64>, tensor<ui8>) -> (tensor<4xf32>, tensor<i64>, tensor<ui8>)
+// CHECK: "stablehlo.custom_call"(%{{.+}}, %{{.+}}) {api_version = 4 : i32, call_target_name = "exla_beam_outfeed", has_side_effect = true} : (tensor<13xui8>, tensor<4xf32>) -> tensor<ui8>
+// CHECK: "stablehlo.custom_call"(%{{.+}}, %{{.+}}) {api_version = 4 : i32, call_target_name = "exla_beam_infeed", has_side_effect = true} : (tensor<13xui8>, tensor<8xui8>) -> (tensor<8xui8>, tensor<4xf32>)
+// CHECK: "stablehlo.custom_call"(%{{.+}}) {api_version = 4 : i32, backend_config = {}, call_target_name = "qr_cpu_custom_call_f32"} : (tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
+func.func @program(%x: tensor<4xf32>, %n: tensor<i64>, %m: tensor<4x4xf32>) -> (tensor<4xf32>, tensor<4x4xf32>) {
+  %0 = nx.elixir_call @scale(%x) static_args {k = 2 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  %1:2 = nx.io_callback ordered @log(%0, %n) : tensor<4xf32>, tensor<i64>
+  nx.outfeed %1#0 to "s" : tensor<4xf32>
+  %2 = nx.infeed from "s" : tensor<4xf32>
+  %q, %r = nx.block "Nx.Block.LinAlg.QR" {} (%m) : (tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  ^bb0(%a: tensor<4x4xf32>):
+    nx.yield %a, %a : tensor<4x4xf32>, tensor<4x4xf32>
+  }
+  return %2, %q : tensor<4xf32>, tensor<4x4xf32>
+}
