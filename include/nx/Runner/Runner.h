@@ -1,0 +1,310 @@
+//===- Runner.h - compile nx programs once, run them many times -*- C++ -*-===//
+//
+// The host-side library behind `nx-runner`: it lowers a module with
+// `nx-lower-to-cpu`, JIT-compiles it with MLIR's ExecutionEngine, resolves its
+// call sites into an nxrt program (by calling the module's `__nx_init`) and
+// then runs public functions on host tensors, as often as needed and from any
+// number of threads at once.
+//
+//   auto runtime = Runtime::create();                  // owns nxrt_runtime_t
+//   registerDebugCallbacks(runtime->get());            // optional built-ins
+//   if (auto err = runtime->loadCallbackLibrary("libfoo.so")) ...
+//   auto exe = Executable::compileFile("model.mlir", runtime->get());
+//   auto results = (*exe)->run("main", inputs, RunOptions{/*timeoutMs=*/100});
+//
+// Errors are reported as llvm::Error / llvm::Expected with a readable message
+// (the library does not use exceptions). A failed run returns the runtime's
+// first failure, which names the callback and the op's `file:line:col`.
+//
+// Callback libraries
+// ------------------
+// A callback library is a shared object that exports
+//
+//   extern "C" nxrt_status_t *nx_register_callbacks(nxrt_runtime_t *runtime);
+//
+// It binds its host callbacks (nxrt_register_callback, usually in
+// NXRT_DISPATCH_INLINE mode) and custom-call targets
+// (nxrt_register_custom_call) on `runtime` and returns NULL, or an owned
+// status on failure. It is called once per library, before any program is
+// compiled. The library must link (or otherwise resolve) libnxrt's symbols
+// from the same libnxrt the host uses. See examples/callbacks/.
+//
+// Built-in debug callbacks (registerDebugCallbacks), all usable from
+// io_callback (no results) and, where noted, from elixir_call:
+//   nx.debug.print         prints "<label>: <type> = <values>" for every
+//                          argument to stdout; label = static_args/attrs
+//                          "label" (string), else the op location. As an
+//                          elixir_call, its results are copies of its args.
+//   nx.debug.identity      elixir_call: results = copies of the arguments
+//                          (same count, dtypes and shapes).
+//   nx.debug.sleep         sleeps attrs "ms" (i64) milliseconds, then behaves
+//                          as nx.debug.identity (for deadline tests).
+//   nx.debug.fail          fails with attrs "message" (string, default
+//                          "nx.debug.fail called").
+//   nx.debug.assert_close  compares args 0 and 1 (same dtype and shape),
+//                          elementwise |a - b| <= atol + rtol * |b| (attrs
+//                          "atol", "rtol", f64, default 0); fails naming the
+//                          first differing index and both values.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_RUNNER_RUNNER_H
+#define NX_RUNNER_RUNNER_H
+
+#include "nxrt/nxrt.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ExecutionEngine;
+class MLIRContext;
+class Type;
+} // namespace mlir
+
+namespace mlir::nx::runner {
+
+/// Name of the entry point a callback library exports.
+inline constexpr llvm::StringLiteral kRegisterCallbacksSymbol =
+    "nx_register_callbacks";
+using RegisterCallbacksFn = nxrt_status_t *(*)(nxrt_runtime_t *);
+
+//===----------------------------------------------------------------------===//
+// HostTensor
+//===----------------------------------------------------------------------===//
+
+/// An owning, dense, row-major tensor in host memory (64-byte aligned).
+/// Move-only; `clone()` makes a deep copy.
+class HostTensor {
+public:
+  HostTensor() = default;
+  /// A zero-filled tensor. The dtype must be valid and dims non-negative.
+  HostTensor(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape);
+  HostTensor(HostTensor &&) = default;
+  HostTensor &operator=(HostTensor &&) = default;
+
+  /// A zero-filled tensor, or an error for an invalid dtype, negative dims or
+  /// a byte size that overflows.
+  static llvm::Expected<HostTensor> create(nxrt_dtype_t dtype,
+                                           llvm::ArrayRef<int64_t> shape);
+
+  /// Parses `VALUE:TYPE`, e.g. `[1, 2, 3]:tensor<3xf32>`, `7:tensor<i64>`,
+  /// `true:tensor<2xi1>` (a scalar VALUE is splatted). VALUE uses the syntax
+  /// of MLIR's `dense<...>` attribute. The context is used to parse the type.
+  static llvm::Expected<HostTensor> parseLiteral(llvm::StringRef text,
+                                                 MLIRContext &context);
+
+  /// Reads / writes a NumPy .npy file (format 1.0-3.0, C order, little
+  /// endian; dtypes bool, i1..i8, u1..u8, f2, f4, f8, c8, c16).
+  static llvm::Expected<HostTensor> readNpy(llvm::StringRef path);
+  llvm::Error writeNpy(llvm::StringRef path) const;
+
+  HostTensor clone() const;
+
+  nxrt_dtype_t dtype() const { return dtype_; }
+  llvm::ArrayRef<int64_t> shape() const { return shape_; }
+  int64_t rank() const { return static_cast<int64_t>(shape_.size()); }
+  int64_t numElements() const;
+  size_t byteSize() const { return size_; }
+  void *data() { return data_.get(); }
+  const void *data() const { return data_.get(); }
+
+  /// A non-owning nxrt view of this tensor.
+  nxrt_tensor_t view() const;
+
+  /// MLIR spelling of the type, e.g. "tensor<2x3xf32>".
+  std::string typeString() const;
+  /// The values, nested by dimension: "[[1, 2], [3, 4]]"; a scalar prints
+  /// bare ("5"). Floats use the shortest round-tripping form.
+  std::string valuesString() const;
+  /// "tensor<4xf32> = [1, 2, 3, 4]".
+  std::string toString() const;
+
+  /// Same dtype, shape and bytes.
+  bool operator==(const HostTensor &other) const;
+  bool operator!=(const HostTensor &other) const { return !(*this == other); }
+
+private:
+  struct FreeDeleter {
+    void operator()(void *p) const;
+  };
+  nxrt_dtype_t dtype_ = NXRT_DTYPE_INVALID;
+  llvm::SmallVector<int64_t, 4> shape_;
+  size_t size_ = 0;
+  std::unique_ptr<uint8_t[], FreeDeleter> data_;
+};
+
+/// Formats the values of an nxrt view like HostTensor::valuesString.
+std::string formatValues(const nxrt_tensor_t &view);
+/// "tensor<2x3xf32>" for an nxrt view.
+std::string formatType(const nxrt_tensor_t &view);
+/// The dtype of an MLIR element type, NXRT_DTYPE_INVALID if it has none.
+nxrt_dtype_t getDType(Type elementType);
+
+//===----------------------------------------------------------------------===//
+// Runtime
+//===----------------------------------------------------------------------===//
+
+/// Owns an nxrt_runtime_t and the callback libraries loaded into it.
+/// Destroy every Executable created against it first.
+class Runtime {
+public:
+  static std::unique_ptr<Runtime> create();
+  ~Runtime();
+  Runtime(const Runtime &) = delete;
+  Runtime &operator=(const Runtime &) = delete;
+
+  nxrt_runtime_t *get() const { return runtime_; }
+
+  /// dlopens `path` and calls its nx_register_callbacks with `target` (this
+  /// runtime when null). Errors name the library and what went wrong.
+  llvm::Error loadCallbackLibrary(llvm::StringRef path,
+                                  nxrt_runtime_t *target = nullptr);
+
+private:
+  Runtime() = default;
+  nxrt_runtime_t *runtime_ = nullptr;
+  std::vector<void *> libraries_;
+};
+
+/// Registers the built-in nx.debug.* callbacks (see the top of this file) on
+/// `runtime` in inline mode.
+llvm::Error registerDebugCallbacks(nxrt_runtime_t *runtime);
+
+/// Converts an nxrt status to an llvm::Error (NULL -> success) and frees it.
+llvm::Error statusToError(nxrt_status_t *status);
+
+//===----------------------------------------------------------------------===//
+// Bridge dispatcher
+//===----------------------------------------------------------------------===//
+
+/// Serves host callbacks in bridge mode: callback handlers are bound on a
+/// private "handler" runtime (e.g. by loadCallbackLibrary / registerDebug-
+/// Callbacks with `handlers()` as target); `forward(names)` then binds each
+/// of those names on the serving runtime in NXRT_DISPATCH_BRIDGE mode, and
+/// `numThreads` dispatcher threads pull requests from the serving runtime,
+/// run the handler (arguments in place, results into fresh buffers) and
+/// reply by tag. Names the handler runtime does not define are left
+/// unbound, so they fail as unknown callbacks. The destructor closes the
+/// bridge and joins the threads.
+class BridgeDispatcher {
+public:
+  static llvm::Expected<std::unique_ptr<BridgeDispatcher>>
+  create(nxrt_runtime_t *serving, unsigned numThreads);
+  ~BridgeDispatcher();
+
+  nxrt_runtime_t *handlers() const;
+  /// Binds the names the handler runtime defines; `timeoutMs` is the
+  /// per-call reply timeout (<= 0: only the run deadline).
+  llvm::Error forward(llvm::ArrayRef<std::string> names, int64_t timeoutMs);
+  /// Requests served so far.
+  uint64_t numServed() const;
+
+  struct Impl;
+
+private:
+  explicit BridgeDispatcher(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+//===----------------------------------------------------------------------===//
+// Executable
+//===----------------------------------------------------------------------===//
+
+struct CompileOptions {
+  /// Name used in runtime messages.
+  std::string programName = "nx-program";
+  /// Passed to nx-lower-to-cpu (lower-blocks).
+  bool lowerBlocks = true;
+  /// JIT code generation level (0-3).
+  unsigned optLevel = 2;
+  /// When set, receives the lowered LLVM-dialect module as text.
+  std::string *loweredIR = nullptr;
+};
+
+struct RunOptions {
+  /// Deadline for the whole run in ms (<= 0: none).
+  int64_t timeoutMs = 0;
+};
+
+/// The host-visible type of an entry argument or result.
+struct TensorSpec {
+  nxrt_dtype_t dtype = NXRT_DTYPE_INVALID;
+  /// ShapedType::kDynamic for dynamic dims.
+  llvm::SmallVector<int64_t, 4> shape;
+  std::string type; // "tensor<4xf32>"
+};
+
+struct EntrySignature {
+  std::string name;
+  std::vector<TensorSpec> args, results;
+  /// Set when the function cannot be called by the runner (non-tensor
+  /// arguments, unsupported element types): the reason.
+  std::string unsupported;
+};
+
+/// A compiled module: JIT code plus the nxrt program holding its call sites.
+/// `run` is thread-safe.
+class Executable {
+public:
+  /// Lowers a copy of `module` (which is left untouched), JIT-compiles it and
+  /// registers its call sites into a new program of `runtime`, which must
+  /// outlive the Executable.
+  static llvm::Expected<std::unique_ptr<Executable>>
+  compile(ModuleOp module, nxrt_runtime_t *runtime,
+          const CompileOptions &options = {});
+  /// Parses `source` (named `bufferName` in locations) in a context the
+  /// Executable owns, then compiles it.
+  static llvm::Expected<std::unique_ptr<Executable>>
+  compileSource(llvm::StringRef source, llvm::StringRef bufferName,
+                nxrt_runtime_t *runtime, const CompileOptions &options = {});
+  static llvm::Expected<std::unique_ptr<Executable>>
+  compileFile(llvm::StringRef path, nxrt_runtime_t *runtime,
+              const CompileOptions &options = {});
+
+  ~Executable();
+
+  /// Public functions with a body, in module order.
+  llvm::ArrayRef<EntrySignature> entries() const { return entries_; }
+  const EntrySignature *findEntry(llvm::StringRef name) const;
+  /// Names of the module's nx.callback declarations.
+  llvm::ArrayRef<std::string> callbackNames() const { return callbacks_; }
+  nxrt_program_t *program() const { return program_; }
+
+  /// Runs `entry` on `inputs`: nxrt_run_begin on the calling thread, the
+  /// compiled function, nxrt_run_end. Inputs are checked against the
+  /// signature; results are fresh host tensors. A run that failed in the
+  /// runtime returns its message.
+  llvm::Expected<std::vector<HostTensor>>
+  run(llvm::StringRef entry, llvm::ArrayRef<HostTensor> inputs,
+      const RunOptions &options = {}) const;
+
+private:
+  Executable();
+  struct Entry;
+  std::unique_ptr<MLIRContext> ownedContext_;
+  std::unique_ptr<ExecutionEngine> engine_;
+  nxrt_runtime_t *runtime_ = nullptr;
+  nxrt_program_t *program_ = nullptr;
+  std::vector<EntrySignature> entries_;
+  std::vector<void (*)(void **)> packed_;
+  std::vector<std::string> callbacks_;
+};
+
+/// Registers the dialects, interfaces and LLVM IR translations a context
+/// needs to parse and compile nx programs.
+void registerRunnerDialects(DialectRegistry &registry);
+
+} // namespace mlir::nx::runner
+
+#endif // NX_RUNNER_RUNNER_H

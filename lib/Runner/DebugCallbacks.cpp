@@ -1,0 +1,244 @@
+//===- DebugCallbacks.cpp - built-in nx.debug.* host callbacks ------------===//
+
+#include "nx/Runner/Runner.h"
+
+#include "llvm/ADT/APFloat.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+
+using namespace mlir::nx::runner;
+
+static nxrt_status_t *fail(nxrt_status_code_t code, const std::string &msg) {
+  return nxrt_status_create(code, msg.c_str());
+}
+
+static bool sameType(const nxrt_tensor_t &a, const nxrt_tensor_t &b) {
+  if (a.dtype != b.dtype || a.rank != b.rank)
+    return false;
+  for (int32_t i = 0; i < a.rank; ++i)
+    if (a.dims[i] != b.dims[i])
+      return false;
+  return true;
+}
+
+static std::string typeList(const nxrt_tensor_t *ts, size_t n) {
+  std::string s = "(";
+  for (size_t i = 0; i < n; ++i)
+    s += (i ? ", " : "") + formatType(ts[i]);
+  return s + ")";
+}
+
+/// results = copies of args (elixir_call); nothing for io_callback.
+static nxrt_status_t *copyArgsToResults(const nxrt_call_t *call) {
+  if (call->nresults == 0)
+    return nullptr;
+  bool ok = call->nresults == call->nargs;
+  for (size_t i = 0; ok && i < call->nargs; ++i)
+    ok = sameType(call->args[i], call->results[i]);
+  if (!ok)
+    return fail(NXRT_INVALID_ARGUMENT,
+                std::string(call->name) + " returns its arguments, so its "
+                "results must have their types: got arguments " +
+                    typeList(call->args, call->nargs) + " and results " +
+                    typeList(call->results, call->nresults));
+  for (size_t i = 0; i < call->nargs; ++i)
+    if (call->results[i].data != call->args[i].data)
+      std::memcpy(call->results[i].data, call->args[i].data,
+                  nxrt_tensor_byte_size(&call->args[i]));
+  return nullptr;
+}
+
+static std::string getLabel(const nxrt_call_t *call) {
+  const char *label = nullptr;
+  if (const nxrt_attr_t *attr = nxrt_attrs_find(call->attrs, "label"))
+    if (nxrt_status_t *st = nxrt_attr_string(attr, &label, nullptr)) {
+      nxrt_status_free(st);
+      label = nullptr;
+    }
+  return label ? label : call->location;
+}
+
+static std::mutex printMutex;
+
+static nxrt_status_t *debugPrint(void *, const nxrt_call_t *call) {
+  std::string label = getLabel(call);
+  std::string text;
+  for (size_t i = 0; i < call->nargs; ++i) {
+    text += label;
+    if (call->nargs > 1)
+      text += " #" + std::to_string(i);
+    text += ": " + formatType(call->args[i]) + " = " +
+            formatValues(call->args[i]) + "\n";
+  }
+  {
+    std::lock_guard<std::mutex> lock(printMutex);
+    std::fputs(text.c_str(), stdout);
+    std::fflush(stdout);
+  }
+  return copyArgsToResults(call);
+}
+
+static nxrt_status_t *debugIdentity(void *, const nxrt_call_t *call) {
+  return copyArgsToResults(call);
+}
+
+static nxrt_status_t *debugSleep(void *, const nxrt_call_t *call) {
+  int64_t ms = 0;
+  if (nxrt_status_t *st = nxrt_attrs_get_i64(call->attrs, "ms", &ms))
+    return st;
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+  return copyArgsToResults(call);
+}
+
+static nxrt_status_t *debugFail(void *, const nxrt_call_t *call) {
+  const char *message = "nx.debug.fail called";
+  if (nxrt_attrs_find(call->attrs, "message"))
+    if (nxrt_status_t *st =
+            nxrt_attrs_get_string(call->attrs, "message", &message, nullptr))
+      return st;
+  return fail(NXRT_ABORTED, message);
+}
+
+static bool loadDouble(const nxrt_tensor_t &t, size_t i, double &re,
+                       double &im) {
+  const uint8_t *p =
+      static_cast<const uint8_t *>(t.data) + i * nxrt_dtype_size(t.dtype);
+  im = 0;
+  auto load = [&](auto tag) {
+    decltype(tag) v;
+    std::memcpy(&v, p, sizeof(v));
+    return v;
+  };
+  switch (t.dtype) {
+  case NXRT_PRED:
+  case NXRT_U8:
+    re = load(uint8_t{});
+    return true;
+  case NXRT_I8:
+    re = load(int8_t{});
+    return true;
+  case NXRT_I16:
+    re = load(int16_t{});
+    return true;
+  case NXRT_I32:
+    re = load(int32_t{});
+    return true;
+  case NXRT_I64:
+    re = (double)load(int64_t{});
+    return true;
+  case NXRT_U16:
+    re = load(uint16_t{});
+    return true;
+  case NXRT_U32:
+    re = load(uint32_t{});
+    return true;
+  case NXRT_U64:
+    re = (double)load(uint64_t{});
+    return true;
+  case NXRT_F16:
+    re = llvm::APFloat(llvm::APFloat::IEEEhalf(),
+                       llvm::APInt(16, load(uint16_t{})))
+             .convertToFloat();
+    return true;
+  case NXRT_BF16:
+    re = llvm::APFloat(llvm::APFloat::BFloat(),
+                       llvm::APInt(16, load(uint16_t{})))
+             .convertToFloat();
+    return true;
+  case NXRT_F32:
+    re = load(float{});
+    return true;
+  case NXRT_F64:
+    re = load(double{});
+    return true;
+  case NXRT_C64: {
+    float parts[2];
+    std::memcpy(parts, p, 8);
+    re = parts[0];
+    im = parts[1];
+    return true;
+  }
+  case NXRT_C128: {
+    double parts[2];
+    std::memcpy(parts, p, 16);
+    re = parts[0];
+    im = parts[1];
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+static nxrt_status_t *debugAssertClose(void *, const nxrt_call_t *call) {
+  if (call->nargs != 2 || !sameType(call->args[0], call->args[1]))
+    return fail(NXRT_INVALID_ARGUMENT,
+                "nx.debug.assert_close expects two arguments of the same "
+                "type, got " +
+                    typeList(call->args, call->nargs));
+  double atol = 0, rtol = 0;
+  if (nxrt_attrs_find(call->attrs, "atol"))
+    if (nxrt_status_t *st = nxrt_attrs_get_f64(call->attrs, "atol", &atol))
+      return st;
+  if (nxrt_attrs_find(call->attrs, "rtol"))
+    if (nxrt_status_t *st = nxrt_attrs_get_f64(call->attrs, "rtol", &rtol))
+      return st;
+  const nxrt_tensor_t &a = call->args[0], &b = call->args[1];
+  size_t n = nxrt_tensor_byte_size(&a) / nxrt_dtype_size(a.dtype);
+  for (size_t i = 0; i < n; ++i) {
+    double ar, ai, br, bi;
+    loadDouble(a, i, ar, ai);
+    loadDouble(b, i, br, bi);
+    double diff = std::hypot(ar - br, ai - bi);
+    bool close = diff <= atol + rtol * std::hypot(br, bi) ||
+                 (ar == br && ai == bi);
+    if (!close) {
+      // Index as a multi-index for readability.
+      std::string index;
+      size_t rest = i;
+      for (int32_t d = a.rank - 1; d >= 0; --d) {
+        index = std::to_string(rest % a.dims[d]) + (index.empty() ? "" : ", ") +
+                index;
+        rest /= a.dims[d];
+      }
+      nxrt_tensor_t ea = a, eb = b;
+      ea.rank = eb.rank = 0;
+      ea.data = static_cast<uint8_t *>(a.data) + i * nxrt_dtype_size(a.dtype);
+      eb.data = static_cast<uint8_t *>(b.data) + i * nxrt_dtype_size(b.dtype);
+      return fail(NXRT_FAILED_PRECONDITION,
+                  getLabel(call) + ": tensors differ at [" + index +
+                      "]: " + formatValues(ea) + " vs " + formatValues(eb));
+    }
+  }
+  return copyArgsToResults(call);
+}
+
+llvm::Error mlir::nx::runner::registerDebugCallbacks(nxrt_runtime_t *runtime) {
+  struct Entry {
+    const char *name;
+    nxrt_handler_fn fn;
+  };
+  static const Entry entries[] = {
+      {"nx.debug.print", debugPrint},
+      {"nx.debug.identity", debugIdentity},
+      {"nx.debug.sleep", debugSleep},
+      {"nx.debug.fail", debugFail},
+      {"nx.debug.assert_close", debugAssertClose},
+  };
+  for (const Entry &e : entries) {
+    nxrt_callback_desc_t desc{};
+    desc.mode = NXRT_DISPATCH_INLINE;
+    desc.fn = e.fn;
+    desc.user_data = nullptr;
+    desc.timeout_ms = 0;
+    if (auto err = statusToError(nxrt_register_callback(runtime, e.name, &desc)))
+      return err;
+  }
+  return llvm::Error::success();
+}

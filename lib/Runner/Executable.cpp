@@ -1,0 +1,504 @@
+//===- Executable.cpp - lower, JIT and run nx programs ---------------------===//
+
+#include "nx/Runner/Runner.h"
+
+#include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
+#include "nx/Dialect/Nx/IR/NxOps.h"
+#include "nx/InitNx.h"
+#include "nx/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::nx::runner;
+using llvm::Expected;
+using llvm::StringRef;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+void mlir::nx::runner::registerRunnerDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  nx::registerNxDialects(registry);
+  registerAllToLLVMIRTranslations(registry);
+}
+
+//===----------------------------------------------------------------------===//
+// Diagnostics
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Collects diagnostics as "loc: error: message" lines.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext *context)
+      : handler(context, [this](Diagnostic &diag) {
+          append(diag);
+          for (Diagnostic &note : diag.getNotes())
+            append(note);
+          return success();
+        }) {}
+
+  std::string take() { return std::move(text); }
+
+private:
+  void append(Diagnostic &diag) {
+    if (!text.empty())
+      text += "\n";
+    llvm::raw_string_ostream os(text);
+    os << diag.getLocation() << ": ";
+    switch (diag.getSeverity()) {
+    case DiagnosticSeverity::Error:
+      os << "error: ";
+      break;
+    case DiagnosticSeverity::Warning:
+      os << "warning: ";
+      break;
+    case DiagnosticSeverity::Note:
+      os << "note: ";
+      break;
+    case DiagnosticSeverity::Remark:
+      os << "remark: ";
+      break;
+    }
+    os << diag.str();
+  }
+
+  std::string text;
+  ScopedDiagnosticHandler handler;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Signatures
+//===----------------------------------------------------------------------===//
+
+static std::string typeToString(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+static bool toSpec(Type type, TensorSpec &spec, std::string &reason) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || tensor.getEncoding()) {
+    reason = "type '" + typeToString(type) +
+             "' is not a ranked tensor (the runner passes tensors only)";
+    return false;
+  }
+  spec.dtype = getDType(tensor.getElementType());
+  if (spec.dtype == NXRT_DTYPE_INVALID) {
+    reason = "unsupported element type in '" + typeToString(type) + "'";
+    return false;
+  }
+  spec.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  spec.type = typeToString(type);
+  return true;
+}
+
+static EntrySignature getSignature(func::FuncOp func) {
+  EntrySignature sig;
+  sig.name = func.getSymName().str();
+  FunctionType type = func.getFunctionType();
+  for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+    TensorSpec spec;
+    std::string reason;
+    if (!toSpec(t, spec, reason) && sig.unsupported.empty())
+      sig.unsupported = "argument #" + std::to_string(i) + ": " + reason;
+    sig.args.push_back(std::move(spec));
+  }
+  for (auto [i, t] : llvm::enumerate(type.getResults())) {
+    TensorSpec spec;
+    std::string reason;
+    if (!toSpec(t, spec, reason) && sig.unsupported.empty())
+      sig.unsupported = "result #" + std::to_string(i) + ": " + reason;
+    sig.results.push_back(std::move(spec));
+  }
+  return sig;
+}
+
+//===----------------------------------------------------------------------===//
+// Compilation
+//===----------------------------------------------------------------------===//
+
+Executable::Executable() = default;
+
+Executable::~Executable() {
+  // Compiled code refers to the program's sites: release the code first.
+  engine_.reset();
+  nxrt_program_destroy(program_);
+}
+
+const EntrySignature *Executable::findEntry(StringRef name) const {
+  for (const EntrySignature &e : entries_)
+    if (e.name == name)
+      return &e;
+  return nullptr;
+}
+
+/// Every libnxrt entry point compiled code may call, by address, so the JIT
+/// resolves them even when libnxrt was loaded with RTLD_LOCAL.
+static llvm::orc::SymbolMap nxrtSymbols(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap map;
+  auto add = [&](StringRef name, void *address) {
+    map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                           llvm::JITSymbolFlags::Exported};
+  };
+#define NX_RUNNER_SYMBOL(fn) add(#fn, reinterpret_cast<void *>(&fn))
+  NX_RUNNER_SYMBOL(nxrt_run_current);
+  NX_RUNNER_SYMBOL(nxrt_run_status);
+  NX_RUNNER_SYMBOL(nxrt_invoke);
+  NX_RUNNER_SYMBOL(nxrt_status_create);
+  NX_RUNNER_SYMBOL(nxrt_status_code);
+  NX_RUNNER_SYMBOL(nxrt_status_message);
+  NX_RUNNER_SYMBOL(nxrt_status_free);
+  NX_RUNNER_SYMBOL(nxrt_program_add_site);
+  NX_RUNNER_SYMBOL(nxrt_program_site);
+  NX_RUNNER_SYMBOL(nxrt_program_num_sites);
+  NX_RUNNER_SYMBOL(nxrt_site_id);
+  NX_RUNNER_SYMBOL(nxrt_stream_handle_encode);
+#undef NX_RUNNER_SYMBOL
+  return map;
+}
+
+static void initializeNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+  });
+}
+
+Expected<std::unique_ptr<Executable>>
+Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
+                    const CompileOptions &options) {
+  if (!runtime)
+    return makeError("no runtime given");
+  MLIRContext *context = module.getContext();
+  {
+    DialectRegistry registry;
+    registerRunnerDialects(registry);
+    context->appendDialectRegistry(registry);
+  }
+
+  std::unique_ptr<Executable> exe(new Executable());
+  exe->runtime_ = runtime;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func.isPublic() && !func.isExternal())
+      exe->entries_.push_back(getSignature(func));
+  module.walk([&](Operation *op) {
+    if (op->getName().getStringRef() == "nx.callback")
+      if (auto name = op->getAttrOfType<StringAttr>("sym_name"))
+        exe->callbacks_.push_back(name.str());
+  });
+
+  // Lower a copy to the LLVM dialect.
+  OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));
+  {
+    DiagnosticCollector diagnostics(context);
+    PassManager pm(context);
+    nx::LowerToCpuOptions pipelineOptions;
+    pipelineOptions.lowerBlocksToCustomCalls = options.lowerBlocks;
+    nx::buildLowerToCpuPipeline(pm, pipelineOptions);
+    if (failed(pm.run(*lowered))) {
+      std::string text = diagnostics.take();
+      return makeError("nx-lower-to-cpu failed" +
+                       (text.empty() ? llvm::Twine("") : ":\n" + text));
+    }
+  }
+  if (options.loweredIR) {
+    llvm::raw_string_ostream os(*options.loweredIR);
+    lowered->print(os);
+  }
+
+  // JIT.
+  initializeNativeTarget();
+  ExecutionEngineOptions engineOptions;
+  engineOptions.jitCodeGenOptLevel =
+      static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
+  engineOptions.enableGDBNotificationListener = false;
+  engineOptions.enablePerfNotificationListener = false;
+  std::string translateErrors;
+  Expected<std::unique_ptr<ExecutionEngine>> engine = [&] {
+    DiagnosticCollector diagnostics(context);
+    auto result = ExecutionEngine::create(*lowered, engineOptions);
+    translateErrors = diagnostics.take();
+    return result;
+  }();
+  if (!engine) {
+    std::string message = llvm::toString(engine.takeError());
+    if (!translateErrors.empty())
+      message += "\n" + translateErrors;
+    return makeError("JIT compilation failed: " + message);
+  }
+  exe->engine_ = std::move(*engine);
+  exe->engine_->registerSymbols(nxrtSymbols);
+  exe->engine_->initialize();
+
+  // Resolve the entry points.
+  for (const EntrySignature &sig : exe->entries_) {
+    if (!sig.unsupported.empty()) {
+      exe->packed_.push_back(nullptr);
+      continue;
+    }
+    auto fn = exe->engine_->lookupPacked("_mlir_ciface_" + sig.name);
+    if (!fn)
+      return makeError("cannot find the C interface of @" + sig.name + ": " +
+                       llvm::toString(fn.takeError()));
+    exe->packed_.push_back(*fn);
+  }
+
+  // Register the call sites.
+  exe->program_ = nxrt_program_create(runtime, options.programName.c_str());
+  auto init = exe->engine_->lookup(nx::runtime_symbols::kInitFunction);
+  if (!init) {
+    llvm::consumeError(init.takeError());
+    if (!exe->callbacks_.empty())
+      return makeError("the lowered module defines no " +
+                       nx::runtime_symbols::kInitFunction +
+                       " although it declares callbacks");
+  } else {
+    auto initFn = reinterpret_cast<nxrt_status_t *(*)(nxrt_program_t *)>(*init);
+    if (nxrt_status_t *status = initFn(exe->program_)) {
+      std::string message = nxrt_status_message(status);
+      nxrt_status_free(status);
+      return makeError("loading the program failed: " + message);
+    }
+  }
+  return exe;
+}
+
+Expected<std::unique_ptr<Executable>>
+Executable::compileSource(StringRef source, StringRef bufferName,
+                          nxrt_runtime_t *runtime,
+                          const CompileOptions &options) {
+  DialectRegistry registry;
+  registerRunnerDialects(registry);
+  auto context = std::make_unique<MLIRContext>(registry);
+  context->disableMultithreading(); // compile-time only; keep it simple
+  OwningOpRef<ModuleOp> module;
+  {
+    DiagnosticCollector diagnostics(context.get());
+    ParserConfig config(context.get());
+    module = parseSourceString<ModuleOp>(source, config, bufferName);
+    if (!module) {
+      std::string text = diagnostics.take();
+      return makeError("cannot parse '" + bufferName + "'" +
+                       (text.empty() ? llvm::Twine("") : ":\n" + text));
+    }
+  }
+  auto exe = compile(*module, runtime, options);
+  if (!exe)
+    return exe.takeError();
+  module = nullptr;
+  (*exe)->ownedContext_ = std::move(context);
+  return exe;
+}
+
+Expected<std::unique_ptr<Executable>>
+Executable::compileFile(StringRef path, nxrt_runtime_t *runtime,
+                        const CompileOptions &options) {
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
+  if (!buffer)
+    return makeError("cannot read '" + path +
+                     "': " + buffer.getError().message());
+  return compileSource((*buffer)->getBuffer(), path, runtime, options);
+}
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A memref descriptor as MLIR lays it out for a given rank:
+/// {T *allocated, T *aligned, i64 offset, i64 sizes[rank], i64 strides[rank]}
+/// All fields are 8 bytes, so a struct of descriptors is their concatenation.
+constexpr size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
+
+/// The sentinel MLIR's memref-to-llvm lowering stores as the allocated
+/// pointer of memref.get_global (the memory is not heap-allocated).
+constexpr uintptr_t kGlobalSentinel = 0xdeadbeef;
+} // namespace
+
+static bool matchesSpec(const HostTensor &t, const TensorSpec &spec) {
+  if (t.dtype() != spec.dtype || t.rank() != (int64_t)spec.shape.size())
+    return false;
+  for (auto [have, want] : llvm::zip(t.shape(), spec.shape))
+    if (want != ShapedType::kDynamic && have != want)
+      return false;
+  return true;
+}
+
+/// Copies a strided memref into a fresh dense tensor.
+static void copyStrided(HostTensor &dst, const uint8_t *base,
+                        const int64_t *strides, size_t elementSize) {
+  int64_t rank = dst.rank();
+  llvm::ArrayRef<int64_t> shape = dst.shape();
+  int64_t n = dst.numElements();
+  if (n == 0)
+    return;
+  // Dense row-major fast path.
+  bool dense = true;
+  int64_t expected = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (shape[d] != 1 && strides[d] != expected)
+      dense = false;
+    expected *= shape[d];
+  }
+  if (dense) {
+    std::memcpy(dst.data(), base, dst.byteSize());
+    return;
+  }
+  llvm::SmallVector<int64_t, 4> index(rank, 0);
+  uint8_t *out = static_cast<uint8_t *>(dst.data());
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      offset += index[d] * strides[d];
+    std::memcpy(out, base + offset * (int64_t)elementSize, elementSize);
+    out += elementSize;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+Expected<std::vector<HostTensor>>
+Executable::run(StringRef entryName, llvm::ArrayRef<HostTensor> inputs,
+                const RunOptions &options) const {
+  const EntrySignature *sig = nullptr;
+  void (*fn)(void **) = nullptr;
+  for (auto [i, e] : llvm::enumerate(entries_)) {
+    if (e.name == entryName) {
+      sig = &e;
+      fn = packed_[i];
+      break;
+    }
+  }
+  if (!sig) {
+    std::string available;
+    for (const EntrySignature &e : entries_)
+      available += (available.empty() ? "@" : ", @") + e.name;
+    return makeError("no public function @" + entryName +
+                     " in the program (available: " +
+                     (available.empty() ? "none" : available) + ")");
+  }
+  if (!sig->unsupported.empty())
+    return makeError("@" + entryName + " cannot be run: " + sig->unsupported);
+  if (inputs.size() != sig->args.size())
+    return makeError("@" + entryName + " takes " +
+                     llvm::Twine(sig->args.size()) + " argument(s), got " +
+                     llvm::Twine(inputs.size()));
+  for (auto [i, input] : llvm::enumerate(inputs))
+    if (!matchesSpec(input, sig->args[i]))
+      return makeError("argument #" + llvm::Twine(i) + " of @" + entryName +
+                       " has type " + sig->args[i].type + ", got " +
+                       input.typeString());
+
+  // Compiled code may update its arguments in place (one-shot bufferization
+  // treats function arguments as writable), so every run works on its own
+  // copies: the caller's tensors stay untouched and may be shared by
+  // concurrent runs.
+  std::vector<HostTensor> copies;
+  copies.reserve(inputs.size());
+  for (const HostTensor &input : inputs)
+    copies.push_back(input.clone());
+
+  // Argument descriptors.
+  std::vector<std::vector<int64_t>> argDescs(copies.size());
+  std::vector<void *> argDescPtrs(copies.size());
+  for (auto [i, input] : llvm::enumerate(copies)) {
+    size_t rank = input.rank();
+    std::vector<int64_t> &d = argDescs[i];
+    d.assign(descriptorWords(rank), 0);
+    void *data = const_cast<void *>(input.data());
+    std::memcpy(&d[0], &data, sizeof(void *));
+    std::memcpy(&d[1], &data, sizeof(void *));
+    d[2] = 0;
+    int64_t stride = 1;
+    for (size_t k = rank; k-- > 0;) {
+      d[3 + k] = input.shape()[k];
+      d[3 + rank + k] = stride;
+      stride *= input.shape()[k];
+    }
+    argDescPtrs[i] = d.data();
+  }
+  // Result storage: one descriptor per result, concatenated.
+  size_t resultWords = 0;
+  for (const TensorSpec &r : sig->results)
+    resultWords += descriptorWords(r.shape.size());
+  std::vector<int64_t> resultStorage(resultWords, 0);
+  void *resultPtr = resultStorage.data();
+
+  llvm::SmallVector<void *, 8> packedArgs;
+  if (!sig->results.empty())
+    packedArgs.push_back(&resultPtr);
+  for (void *&p : argDescPtrs)
+    packedArgs.push_back(&p);
+
+  nxrt_run_options_t runOptions;
+  runOptions.timeout_ms = options.timeoutMs;
+  nxrt_run_t *run = nxrt_run_begin(runtime_, &runOptions);
+  fn(packedArgs.data());
+  nxrt_status_t *status = nxrt_run_end(run);
+
+  // Collect the results, then free what the compiled code allocated (once,
+  // and never the caller's inputs or constant globals).
+  std::vector<HostTensor> results;
+  llvm::SmallPtrSet<void *, 8> toFree;
+  llvm::SmallPtrSet<const void *, 8> inputPtrs;
+  for (const HostTensor &input : copies)
+    inputPtrs.insert(input.data());
+  const int64_t *word = resultStorage.data();
+  for (const TensorSpec &spec : sig->results) {
+    size_t rank = spec.shape.size();
+    void *allocated, *aligned;
+    std::memcpy(&allocated, &word[0], sizeof(void *));
+    std::memcpy(&aligned, &word[1], sizeof(void *));
+    int64_t offset = word[2];
+    llvm::SmallVector<int64_t, 4> shape(word + 3, word + 3 + rank);
+    const int64_t *strides = word + 3 + rank;
+    word += descriptorWords(rank);
+    if (allocated && reinterpret_cast<uintptr_t>(allocated) != kGlobalSentinel &&
+        !inputPtrs.contains(allocated))
+      toFree.insert(allocated);
+    if (status)
+      continue;
+    HostTensor tensor(spec.dtype, shape);
+    size_t elementSize = nxrt_dtype_size(spec.dtype);
+    if (aligned)
+      copyStrided(tensor,
+                  static_cast<const uint8_t *>(aligned) +
+                      offset * (int64_t)elementSize,
+                  strides, elementSize);
+    results.push_back(std::move(tensor));
+  }
+  for (void *p : toFree)
+    std::free(p);
+  if (status)
+    return statusToError(status);
+  return results;
+}

@@ -1,0 +1,58 @@
+//===- Runtime.cpp - nxrt runtime ownership and callback libraries --------===//
+
+#include "nx/Runner/Runner.h"
+
+#include <dlfcn.h>
+
+using namespace mlir::nx::runner;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+llvm::Error mlir::nx::runner::statusToError(nxrt_status_t *status) {
+  if (!status)
+    return llvm::Error::success();
+  std::string message = nxrt_status_message(status);
+  nxrt_status_free(status);
+  return makeError(message);
+}
+
+std::unique_ptr<Runtime> Runtime::create() {
+  std::unique_ptr<Runtime> runtime(new Runtime());
+  runtime->runtime_ = nxrt_runtime_create();
+  return runtime;
+}
+
+Runtime::~Runtime() {
+  nxrt_bridge_close(runtime_);
+  nxrt_runtime_destroy(runtime_);
+  // Handlers of the libraries are gone with the runtime; the libraries stay
+  // loaded (unloading code that may still be referenced by static
+  // destructors or threads is not worth the risk).
+}
+
+llvm::Error Runtime::loadCallbackLibrary(llvm::StringRef path,
+                                         nxrt_runtime_t *target) {
+  std::string pathStr = path.str();
+  void *handle = dlopen(pathStr.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char *why = dlerror();
+    return makeError("cannot load callback library '" + path +
+                     "': " + (why ? why : "unknown error"));
+  }
+  libraries_.push_back(handle);
+  dlerror();
+  void *symbol = dlsym(handle, kRegisterCallbacksSymbol.data());
+  if (!symbol)
+    return makeError("callback library '" + path + "' does not export " +
+                     kRegisterCallbacksSymbol);
+  auto fn = reinterpret_cast<RegisterCallbacksFn>(symbol);
+  if (nxrt_status_t *status = fn(target ? target : runtime_)) {
+    std::string message = nxrt_status_message(status);
+    nxrt_status_free(status);
+    return makeError("callback library '" + path +
+                     "': " + kRegisterCallbacksSymbol + " failed: " + message);
+  }
+  return llvm::Error::success();
+}

@@ -1,0 +1,351 @@
+//===- nx-runner.cpp - compile and run nx programs on the CPU -------------===//
+//
+//   nx-runner model.mlir --entry=main --input='[1,2,3,4]:tensor<4xf32>' \
+//       --input=@x.npy --callbacks=libmine.so --output=out.npy
+//
+// Lowers the module with nx-lower-to-cpu, JIT-compiles it, binds the host
+// callbacks (built-in nx.debug.* ones and those of --callbacks libraries),
+// runs the entry (optionally from several threads, several times) and prints
+// the results. Any failure - bad input, compile error, a failed run - is
+// reported on stderr with exit code 1; the process never aborts on bad input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Runner/Runner.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <thread>
+
+using namespace mlir;
+using namespace mlir::nx::runner;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("nx-runner options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::init("-"), cl::cat(category));
+static cl::opt<std::string> entry("entry", cl::desc("Function to run"),
+                                  cl::init("main"), cl::cat(category));
+static cl::list<std::string>
+    inputs("input",
+           cl::desc("An argument, in order: VALUE:TYPE (e.g. "
+                    "'[1, 2]:tensor<2xf32>', VALUE as in dense<...>) or "
+                    "@file.npy"),
+           cl::cat(category));
+static cl::list<std::string>
+    outputs("output", cl::desc("Write result #i to the i-th path (.npy)"),
+            cl::cat(category));
+static cl::list<std::string> callbackLibs(
+    "callbacks",
+    cl::desc("Shared library exporting nx_register_callbacks (repeatable)"),
+    cl::cat(category));
+static cl::opt<bool> debugCallbacks(
+    "debug-callbacks", cl::desc("Bind the built-in nx.debug.* callbacks"),
+    cl::init(true), cl::cat(category));
+enum class Dispatch { Inline, Bridge };
+static cl::opt<Dispatch> dispatch(
+    "dispatch", cl::desc("How host callbacks are dispatched"),
+    cl::values(clEnumValN(Dispatch::Inline, "inline",
+                          "the compute thread calls the handler"),
+               clEnumValN(Dispatch::Bridge, "bridge",
+                          "requests are served by dispatcher threads")),
+    cl::init(Dispatch::Inline), cl::cat(category));
+static cl::opt<unsigned>
+    dispatchThreads("dispatch-threads",
+                    cl::desc("Dispatcher threads in bridge mode"),
+                    cl::init(2), cl::cat(category));
+static cl::opt<int64_t> timeoutMs("timeout-ms",
+                                  cl::desc("Deadline of each run (ms)"),
+                                  cl::init(0), cl::cat(category));
+static cl::opt<int64_t> callbackTimeoutMs(
+    "callback-timeout-ms",
+    cl::desc("Reply timeout of each bridge callback call (ms)"), cl::init(0),
+    cl::cat(category));
+// libLLVM already owns a global "-threads" option, so ours is registered as
+// "-run-threads" and main() maps "--threads" onto it.
+static cl::opt<unsigned>
+    threads("run-threads",
+            cl::desc("Run concurrently from N threads (alias: --threads)"),
+            cl::init(1), cl::cat(category));
+static cl::opt<unsigned> repeat("repeat",
+                                cl::desc("Runs per thread"), cl::init(1),
+                                cl::cat(category));
+static cl::list<std::string> infeeds(
+    "infeed",
+    cl::desc("Push one infeed value before running: NAME=T1[;T2...], each "
+             "tensor as for --input (repeatable, in order)"),
+    cl::cat(category));
+static cl::list<std::string>
+    outfeeds("outfeed",
+             cl::desc("Open stream NAME and print its outfeed values after "
+                      "the runs (repeatable)"),
+             cl::cat(category));
+static cl::list<std::string>
+    streams("stream", cl::desc("Open stream NAME (repeatable)"),
+            cl::cat(category));
+static cl::opt<bool> lowerBlocks(
+    "lower-blocks",
+    cl::desc("Replace nx.block ops by registered custom calls (LAPACK)"),
+    cl::init(true), cl::cat(category));
+static cl::opt<bool> printLowered(
+    "print-lowered", cl::desc("Print the lowered LLVM-dialect module and exit"),
+    cl::init(false), cl::cat(category));
+static cl::opt<bool> quiet("quiet", cl::desc("Do not print results"),
+                           cl::init(false), cl::cat(category));
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs().flush();
+  llvm::WithColor::error(llvm::errs(), "nx-runner") << message << "\n";
+  return 1;
+}
+
+static llvm::Expected<HostTensor> parseTensor(llvm::StringRef text,
+                                              MLIRContext &context) {
+  text = text.trim();
+  if (text.consume_front("@"))
+    return HostTensor::readNpy(text);
+  return HostTensor::parseLiteral(text, context);
+}
+
+/// Splits "a;b" at top-level ';' (a literal has none of its own).
+static llvm::SmallVector<llvm::StringRef> splitValues(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, ';', -1, /*KeepEmpty=*/false);
+  return parts;
+}
+
+namespace {
+struct Stream {
+  nxrt_stream_t *handle = nullptr;
+  bool printOutfeed = false;
+};
+} // namespace
+
+static int runMain() {
+  auto runtime = Runtime::create();
+  std::unique_ptr<BridgeDispatcher> dispatcher;
+  nxrt_runtime_t *handlerRuntime = runtime->get();
+  if (dispatch == Dispatch::Bridge) {
+    auto d = BridgeDispatcher::create(runtime->get(), dispatchThreads);
+    if (!d)
+      return fail(llvm::toString(d.takeError()));
+    dispatcher = std::move(*d);
+    handlerRuntime = dispatcher->handlers();
+  }
+  if (debugCallbacks)
+    if (auto err = registerDebugCallbacks(handlerRuntime))
+      return fail(llvm::toString(std::move(err)));
+  for (const std::string &lib : callbackLibs)
+    if (auto err = runtime->loadCallbackLibrary(lib, handlerRuntime))
+      return fail(llvm::toString(std::move(err)));
+
+  // Inputs and infeeds are parsed before compiling, so bad flags fail fast.
+  DialectRegistry registry;
+  registerRunnerDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  std::vector<HostTensor> args;
+  for (auto [i, text] : llvm::enumerate(inputs)) {
+    auto t = parseTensor(text, context);
+    if (!t)
+      return fail("--input #" + llvm::Twine(i) + ": " +
+                  llvm::toString(t.takeError()));
+    args.push_back(std::move(*t));
+  }
+  std::vector<std::pair<std::string, std::vector<HostTensor>>> feedValues;
+  for (const std::string &spec : infeeds) {
+    auto [name, values] = llvm::StringRef(spec).split('=');
+    if (name.empty() || values.empty())
+      return fail("--infeed expects NAME=VALUE[;VALUE...], got '" + spec + "'");
+    std::vector<HostTensor> tensors;
+    for (llvm::StringRef v : splitValues(values)) {
+      auto t = parseTensor(v, context);
+      if (!t)
+        return fail("--infeed " + name + ": " + llvm::toString(t.takeError()));
+      tensors.push_back(std::move(*t));
+    }
+    feedValues.emplace_back(name.str(), std::move(tensors));
+  }
+
+  // Compile.
+  CompileOptions compileOptions;
+  compileOptions.programName = inputFile;
+  compileOptions.lowerBlocks = lowerBlocks;
+  std::string lowered;
+  if (printLowered)
+    compileOptions.loweredIR = &lowered;
+  auto exeOr = Executable::compileFile(inputFile, runtime->get(), compileOptions);
+  if (!exeOr)
+    return fail(llvm::toString(exeOr.takeError()));
+  std::unique_ptr<Executable> exe = std::move(*exeOr);
+  if (printLowered) {
+    llvm::outs() << lowered;
+    return 0;
+  }
+  if (dispatcher)
+    if (auto err = dispatcher->forward(exe->callbackNames(), callbackTimeoutMs))
+      return fail(llvm::toString(std::move(err)));
+
+  // Streams.
+  std::map<std::string, Stream> openStreams;
+  auto openStream = [&](const std::string &name) -> llvm::Error {
+    Stream &s = openStreams[name];
+    if (s.handle)
+      return llvm::Error::success();
+    return statusToError(nxrt_stream_open(runtime->get(), name.c_str(), &s.handle));
+  };
+  auto closeStreams = [&] {
+    for (auto &entry : openStreams)
+      nxrt_stream_destroy(entry.second.handle);
+    openStreams.clear();
+  };
+  int rc = [&]() -> int {
+    for (const std::string &name : streams)
+      if (auto err = openStream(name))
+        return fail("--stream " + name + ": " + llvm::toString(std::move(err)));
+    for (const std::string &name : outfeeds) {
+      if (auto err = openStream(name))
+        return fail("--outfeed " + name + ": " +
+                    llvm::toString(std::move(err)));
+      openStreams[name].printOutfeed = true;
+    }
+    for (auto &[name, tensors] : feedValues) {
+      if (auto err = openStream(name))
+        return fail("--infeed " + name + ": " + llvm::toString(std::move(err)));
+      std::vector<nxrt_tensor_t> views;
+      for (const HostTensor &t : tensors)
+        views.push_back(t.view());
+      if (auto err = statusToError(nxrt_stream_push_infeed(
+              openStreams[name].handle, views.data(), views.size())))
+        return fail("--infeed " + name + ": " + llvm::toString(std::move(err)));
+    }
+
+    // Run.
+    RunOptions runOptions;
+    runOptions.timeoutMs = timeoutMs;
+    unsigned numThreads = std::max(1u, threads.getValue());
+    unsigned numRepeats = std::max(1u, repeat.getValue());
+    std::mutex mutex;
+    std::optional<std::vector<HostTensor>> reference;
+    std::string firstError;
+    unsigned mismatches = 0;
+    std::atomic<unsigned> completed{0};
+    auto worker = [&] {
+      for (unsigned r = 0; r < numRepeats; ++r) {
+        auto results = exe->run(entry, args, runOptions);
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!results) {
+          std::string message = llvm::toString(results.takeError());
+          if (firstError.empty())
+            firstError = message;
+          return;
+        }
+        ++completed;
+        if (!reference) {
+          reference = std::move(*results);
+          continue;
+        }
+        bool same = reference->size() == results->size();
+        for (size_t i = 0; same && i < results->size(); ++i)
+          same = (*reference)[i] == (*results)[i];
+        if (!same)
+          ++mismatches;
+      }
+    };
+    if (numThreads == 1) {
+      worker();
+    } else {
+      std::vector<std::thread> pool;
+      for (unsigned t = 0; t < numThreads; ++t)
+        pool.emplace_back(worker);
+      for (std::thread &t : pool)
+        t.join();
+    }
+    if (!firstError.empty())
+      return fail(firstError);
+    unsigned total = numThreads * numRepeats;
+    if (mismatches)
+      return fail(llvm::Twine(mismatches) + " of " + llvm::Twine(total) +
+                  " runs produced results different from the first run");
+
+    std::vector<HostTensor> &results = *reference;
+    if (!quiet)
+      for (auto [i, r] : llvm::enumerate(results))
+        llvm::outs() << "result #" << i << ": " << r.toString() << "\n";
+    if (total > 1)
+      llvm::outs() << "all " << total << " runs (" << numThreads
+                   << " threads x " << numRepeats
+                   << ") produced identical results\n";
+    for (auto &[name, stream] : openStreams) {
+      if (!stream.printOutfeed)
+        continue;
+      for (size_t k = 0; nxrt_stream_outfeed_size(stream.handle) > 0; ++k) {
+        nxrt_value_t *value = nullptr;
+        if (auto err = statusToError(
+                nxrt_stream_pop_outfeed(stream.handle, 1000, &value)))
+          return fail("outfeed " + name + ": " +
+                      llvm::toString(std::move(err)));
+        size_t n = nxrt_value_size(value);
+        for (size_t j = 0; j < n; ++j) {
+          const nxrt_tensor_t *t = nxrt_value_tensor(value, j);
+          llvm::outs() << "outfeed \"" << name << "\" #" << k;
+          if (n > 1)
+            llvm::outs() << "." << j;
+          llvm::outs() << ": " << formatType(*t) << " = " << formatValues(*t)
+                       << "\n";
+        }
+        nxrt_value_free(value);
+      }
+    }
+    for (auto &[name, stream] : openStreams)
+      if (size_t left = nxrt_stream_infeed_size(stream.handle))
+        llvm::errs() << "nx-runner: warning: " << left
+                     << " infeed value(s) left unconsumed in stream \"" << name
+                     << "\"\n";
+    llvm::outs().flush();
+    if (outputs.size() > results.size())
+      return fail(llvm::Twine(outputs.size()) + " --output paths for " +
+                  llvm::Twine(results.size()) + " result(s)");
+    for (auto [i, path] : llvm::enumerate(outputs))
+      if (auto err = results[i].writeNpy(path))
+        return fail(llvm::toString(std::move(err)));
+    return 0;
+  }();
+  closeStreams();
+  exe.reset();
+  dispatcher.reset();
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  // "--threads=N" / "--threads N" mean "--run-threads" (see above).
+  std::vector<std::string> storage;
+  storage.reserve(argc);
+  std::vector<const char *> args;
+  for (int i = 0; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    llvm::StringRef rest = arg;
+    if (i > 0 && (rest.consume_front("--threads") ||
+                  rest.consume_front("-threads")) &&
+        (rest.empty() || rest.starts_with("="))) {
+      storage.push_back(("--run-threads" + rest).str());
+      args.push_back(storage.back().c_str());
+      continue;
+    }
+    args.push_back(argv[i]);
+  }
+  cl::ParseCommandLineOptions(
+      static_cast<int>(args.size()), args.data(),
+      "nx-runner: compile an nx program with nx-lower-to-cpu and run it\n");
+  return runMain();
+}
