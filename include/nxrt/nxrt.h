@@ -15,6 +15,9 @@
  *  - Timeouts are in milliseconds; a value <= 0 means "no deadline".
  *  - Tensors are dense, row-major, described by nxrt_tensor_t views that
  *    never own their data.
+ *  - Every enum ends in a *_MAX_ENUM = 0x7fffffff sentinel so it is int-sized
+ *    and any int a C caller passes is a valid value (out-of-range values are
+ *    rejected with an error, never undefined behaviour).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -64,7 +67,8 @@ typedef enum nxrt_status_code_t {
   NXRT_INTERNAL = 13,
   NXRT_UNAVAILABLE = 14,
   NXRT_DATA_LOSS = 15,
-  NXRT_UNAUTHENTICATED = 16
+  NXRT_UNAUTHENTICATED = 16,
+  NXRT_STATUS_CODE_MAX_ENUM = 0x7fffffff
 } nxrt_status_code_t;
 
 /* An error: a code and a message. NULL stands for OK. */
@@ -109,6 +113,7 @@ typedef enum nxrt_dtype_t {
   NXRT_F64 = 13,
   NXRT_C64 = 14,  /* complex<f32>: real then imaginary */
   NXRT_C128 = 15, /* complex<f64> */
+  NXRT_DTYPE_MAX_ENUM = 0x7fffffff
 } nxrt_dtype_t;
 
 /* Bytes per element; 0 for an invalid dtype. Thread-safe. */
@@ -165,6 +170,7 @@ typedef enum nxrt_attr_kind_t {
   NXRT_ATTR_STRING = 4,
   NXRT_ATTR_ARRAY = 5,
   NXRT_ATTR_DICT = 6,
+  NXRT_ATTR_KIND_MAX_ENUM = 0x7fffffff
 } nxrt_attr_kind_t;
 
 #define NXRT_ATTR_MAX_DEPTH 32
@@ -287,6 +293,7 @@ typedef enum nxrt_dispatch_mode_t {
   /* Requests go to the host-owned dispatcher (nxrt_bridge_pull or the
    * bridge hook); the compute thread waits for nxrt_bridge_reply. */
   NXRT_DISPATCH_BRIDGE = 1,
+  NXRT_DISPATCH_MODE_MAX_ENUM = 0x7fffffff
 } nxrt_dispatch_mode_t;
 
 typedef struct nxrt_callback_desc_t {
@@ -336,6 +343,7 @@ typedef enum nxrt_site_kind_t {
    * which must match their dtypes and dims. Attribute "timeout_ms" (i64,
    * optional) bounds the wait in addition to the run deadline. */
   NXRT_SITE_INFEED = 4,
+  NXRT_SITE_KIND_MAX_ENUM = 0x7fffffff
 } nxrt_site_kind_t;
 
 /* Creates an (empty) program: the load-time container of call sites.

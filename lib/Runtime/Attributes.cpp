@@ -195,8 +195,9 @@ const char *AttrKindName(nxrt_attr_kind_t kind) {
     return "array";
   case NXRT_ATTR_DICT:
     return "dict";
+  default:
+    return "invalid";
   }
-  return "invalid";
 }
 
 absl::StatusOr<std::unique_ptr<nxrt_attrs>> ParseAttrs(const uint8_t *data,

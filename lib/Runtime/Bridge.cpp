@@ -99,6 +99,7 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
       req->Ref();
       queue_.push_back(req);
       queued_.fetch_add(1, std::memory_order_release);
+      work_cv_.Signal();
     }
   }
   // No lock is held here: the hook may reply (or start runs) right away.
@@ -113,8 +114,8 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
   {
     MutexLock lock(&req->mu);
     if (!done)
-      req->mu.AwaitWithDeadline(absl::Condition(req, &nxrt_request::Done),
-                                deadline);
+      while (!req->Done() && !req->done_cv.WaitWithDeadline(&req->mu, deadline))
+        ;
     if (!req->Done()) {
       // Nothing may touch the program's buffers after this point: the reply
       // path and nxrt_request_copy_arg check the state under the same lock.
@@ -164,8 +165,8 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
     {
       MutexLock lock(&mu_);
       if (!ready)
-        mu_.AwaitWithDeadline(absl::Condition(this, &Bridge::HasWorkLocked),
-                              deadline);
+        while (!HasWorkLocked() && !work_cv_.WaitWithDeadline(&mu_, deadline))
+          ;
       if (closed_.load(std::memory_order_relaxed))
         return absl::CancelledError("bridge dispatcher closed");
       if (queue_.empty()) {
@@ -236,6 +237,7 @@ absl::Status Bridge::Reply(uint64_t tag, absl::Status status,
       req->reply_code = status.code();
       req->reply_message = std::string(status.message());
       req->state.store(nxrt_request::kReplied, std::memory_order_release);
+      req->done_cv.Signal();
     }
   }
   req->Unref();
@@ -262,6 +264,7 @@ void Bridge::Close() {
     pending.swap(pending_);
     queue.swap(queue_);
     queued_.store(0, std::memory_order_relaxed);
+    work_cv_.SignalAll();
   }
   for (auto &[tag, req] : pending) {
     {
@@ -270,6 +273,7 @@ void Bridge::Close() {
         req->reply_code = absl::StatusCode::kUnavailable;
         req->reply_message = "bridge dispatcher closed";
         req->state.store(nxrt_request::kReplied, std::memory_order_release);
+        req->done_cv.Signal();
       }
     }
     req->Unref();

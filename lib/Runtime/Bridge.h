@@ -44,6 +44,7 @@ struct nxrt_request {
   // into (or out of) program buffers never overlaps with expiry.
   std::atomic<int> state{kPending};
   mutable nxrt::Mutex mu;
+  nxrt::CondVar done_cv; // signalled when state leaves kPending
   absl::StatusCode reply_code ABSL_GUARDED_BY(mu) = absl::StatusCode::kOk;
   std::string reply_message ABSL_GUARDED_BY(mu);
 
@@ -81,6 +82,7 @@ private:
   void Forget(uint64_t tag);
 
   Mutex mu_;
+  CondVar work_cv_; // signalled when queue_ grows or the bridge closes
   uint64_t next_tag_ ABSL_GUARDED_BY(mu_) = 1;
   absl::flat_hash_map<uint64_t, nxrt_request *> pending_ ABSL_GUARDED_BY(mu_);
   std::deque<nxrt_request *> queue_ ABSL_GUARDED_BY(mu_);

@@ -42,6 +42,7 @@ absl::Status Stream::PushInfeed(std::unique_ptr<nxrt_value> value) {
     return absl::FailedPreconditionError(
         absl::StrFormat("stream '%s' is closed", name_));
   infeed_.push_back(std::move(value));
+  infeed_cv_.Signal();
   return absl::OkStatus();
 }
 
@@ -51,24 +52,27 @@ absl::Status Stream::PushOutfeed(std::unique_ptr<nxrt_value> value) {
     return absl::FailedPreconditionError(
         absl::StrFormat("stream '%s' is closed", name_));
   outfeed_.push_back(std::move(value));
+  outfeed_cv_.Signal();
   return absl::OkStatus();
 }
 
 absl::StatusOr<std::unique_ptr<nxrt_value>>
 Stream::PopInfeed(absl::Time deadline) {
-  return Pop(infeed_, deadline, /*drain_after_close=*/false);
+  MutexLock lock(&mu_);
+  return Pop(infeed_, infeed_cv_, deadline, /*drain_after_close=*/false);
 }
 
 absl::StatusOr<std::unique_ptr<nxrt_value>>
 Stream::PopOutfeed(absl::Time deadline) {
-  return Pop(outfeed_, deadline, /*drain_after_close=*/true);
+  MutexLock lock(&mu_);
+  return Pop(outfeed_, outfeed_cv_, deadline, /*drain_after_close=*/true);
 }
 
 absl::StatusOr<std::unique_ptr<nxrt_value>>
-Stream::Pop(Queue &q, absl::Time deadline, bool drain_after_close) {
-  MutexLock lock(&mu_);
-  const Wait wait{this, &q};
-  mu_.AwaitWithDeadline(absl::Condition(&Stream::Ready, &wait), deadline);
+Stream::Pop(Queue &q, CondVar &cv, absl::Time deadline,
+            bool drain_after_close) {
+  while (!closed_ && q.empty() && !cv.WaitWithDeadline(&mu_, deadline))
+    ;
   // Values pushed before close still reach the host; a program reading a
   // closed stream fails instead, so a run never consumes stale input.
   if (!q.empty() && (!closed_ || drain_after_close)) {
@@ -86,6 +90,8 @@ Stream::Pop(Queue &q, absl::Time deadline, bool drain_after_close) {
 void Stream::Close() {
   MutexLock lock(&mu_);
   closed_ = true;
+  infeed_cv_.SignalAll();
+  outfeed_cv_.SignalAll();
 }
 
 bool Stream::closed() const {

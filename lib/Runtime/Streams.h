@@ -50,22 +50,17 @@ public:
 
 private:
   using Queue = std::deque<std::unique_ptr<nxrt_value>>;
-  absl::StatusOr<std::unique_ptr<nxrt_value>> Pop(Queue &q, absl::Time deadline,
-                                                  bool drain_after_close);
-  struct Wait {
-    const Stream *stream;
-    const Queue *queue;
-  };
-  // Evaluated by absl::Mutex with mu_ held.
-  static bool Ready(const Wait *w) ABSL_NO_THREAD_SAFETY_ANALYSIS {
-    return w->stream->closed_ || !w->queue->empty();
-  }
+  absl::StatusOr<std::unique_ptr<nxrt_value>>
+  Pop(Queue &q, CondVar &cv, absl::Time deadline, bool drain_after_close)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::string name_;
   mutable Mutex mu_;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
   Queue infeed_ ABSL_GUARDED_BY(mu_);
   Queue outfeed_ ABSL_GUARDED_BY(mu_);
+  CondVar infeed_cv_;  // signalled on push and close
+  CondVar outfeed_cv_; // signalled on push and close
 };
 
 // Open streams by name. Streams are shared: in-flight infeeds keep a closed

@@ -37,40 +37,55 @@ namespace nxrt {
 
 // Distributions ship abseil built without -fsanitize=thread, so its mutex
 // internals carry no TSan annotations and every lock looks like a data race
-// to TSan. This wrapper adds the happens-before edges abseil would have
-// declared itself; in normal builds it compiles down to absl::Mutex.
+// to TSan. These wrappers add the happens-before edges abseil would have
+// declared itself; in normal builds they compile down to absl::Mutex and
+// absl::CondVar.
+//
+// Waiting goes through CondVar rather than Mutex::Await: absl evaluates an
+// Await condition on whichever thread unlocks the mutex, and those reads
+// cannot be ordered by annotations placed around Lock/Unlock.
 class ABSL_LOCKABLE Mutex {
 public:
   void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() {
     mu_.Lock();
-    acquire();
+    Acquire();
   }
   void Unlock() ABSL_UNLOCK_FUNCTION() {
-    release();
+    Release();
     mu_.Unlock();
-  }
-  // Waits (with the lock held on entry and exit) until cond holds or the
-  // deadline passes; returns whether cond holds.
-  bool AwaitWithDeadline(const absl::Condition &cond, absl::Time deadline)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(this) {
-    release();
-    bool ok = mu_.AwaitWithDeadline(cond, deadline);
-    acquire();
-    return ok;
   }
 
 private:
-  void acquire() {
+  friend class CondVar;
+  void Acquire() {
 #ifdef NXRT_TSAN
     __tsan_acquire(this);
 #endif
   }
-  void release() {
+  void Release() {
 #ifdef NXRT_TSAN
     __tsan_release(this);
 #endif
   }
   absl::Mutex mu_;
+};
+
+class CondVar {
+public:
+  // Releases `mu` while waiting; returns true if the deadline passed.
+  // Callers loop on their own predicate (wake-ups may be spurious).
+  bool WaitWithDeadline(Mutex *mu, absl::Time deadline)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    mu->Release();
+    bool timed_out = cv_.WaitWithDeadline(&mu->mu_, deadline);
+    mu->Acquire();
+    return timed_out;
+  }
+  void Signal() { cv_.Signal(); }
+  void SignalAll() { cv_.SignalAll(); }
+
+private:
+  absl::CondVar cv_;
 };
 
 class ABSL_SCOPED_LOCKABLE MutexLock {
@@ -103,7 +118,7 @@ inline constexpr absl::Duration kSpinBudget = absl::Microseconds(20);
 
 // Spins (checking `done` with acquire ordering) for at most kSpinBudget or
 // until `deadline`, and returns whether `done` became true. Callers park on
-// a Mutex afterwards if it did not.
+// on a CondVar afterwards if it did not.
 template <typename Done> bool SpinUntil(Done &&done, absl::Time deadline) {
   if (done())
     return true;

@@ -1,6 +1,7 @@
 //===- BridgeTest.cpp - Bridge dispatch, replies, timeouts ----------------===//
 
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -143,15 +144,18 @@ TEST_F(NxrtBridge, ReplyShapeMismatchFailsRunAndReplier) {
   RegisterBridge("f");
   nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f", "s.mlir:2:9");
   std::string replier;
-  Dispatcher d(rt, [&](nxrt_request_t *req) {
-    Tensor<float> wrong(NXRT_F32, {3});
-    Status s(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr,
-                               &wrong.view, 1));
-    replier = Message(s);
-  });
   Tensor<float> x(NXRT_F32, {2});
   Tensor<float> y(NXRT_F32, {2}, {7, 7});
-  Status s = RunOnce(site, &x.view, &y.view);
+  Status s;
+  {
+    Dispatcher d(rt, [&](nxrt_request_t *req) {
+      Tensor<float> wrong(NXRT_F32, {3});
+      Status s(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr,
+                                 &wrong.view, 1));
+      replier = Message(s);
+    });
+    s = RunOnce(site, &x.view, &y.view);
+  } // joins the dispatcher, which sets `replier` after replying
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_INVALID_ARGUMENT);
   EXPECT_EQ(Message(s),
             "callback @f at s.mlir:2:9 failed: expected the elixir_call "
@@ -269,16 +273,19 @@ TEST_F(NxrtBridge, DoubleAndUnknownRepliesAreRejected) {
   RegisterBridge("f");
   nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f");
   std::string second;
-  Dispatcher d(rt, [&](nxrt_request_t *req) {
-    AddOne(rt, req);
-    Tensor<float> again(NXRT_F32, {1}, {100});
-    Status s(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr,
-                               &again.view, 1));
-    second = Message(s);
-  });
   Tensor<float> x(NXRT_F32, {1}, {1});
   Tensor<float> y(NXRT_F32, {1});
-  Status s = RunOnce(site, &x.view, &y.view);
+  Status s;
+  {
+    Dispatcher d(rt, [&](nxrt_request_t *req) {
+      AddOne(rt, req);
+      Tensor<float> again(NXRT_F32, {1}, {100});
+      Status s(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr,
+                                 &again.view, 1));
+      second = Message(s);
+    });
+    s = RunOnce(site, &x.view, &y.view);
+  }
   EXPECT_EQ(s, nullptr) << Message(s);
   EXPECT_EQ(y.data[0], 2) << "the second reply must not write";
   EXPECT_NE(second.find("no pending bridge request with reply tag"),
@@ -334,7 +341,7 @@ TEST_F(NxrtBridge, IoCallbackThroughBridgeRepliesWithNothing) {
   nxrt_site_t *site = AddSite(NXRT_SITE_IO_CALLBACK, "log", "io.mlir:1:1");
   std::vector<int32_t> seen;
   std::string bad_reply;
-  Dispatcher d(rt, [&](nxrt_request_t *req) {
+  auto d = std::make_unique<Dispatcher>(rt, [&](nxrt_request_t *req) {
     EXPECT_EQ(nxrt_request_kind(req), NXRT_SITE_IO_CALLBACK);
     EXPECT_EQ(nxrt_request_num_results(req), 0u);
     const nxrt_tensor_t *a = nxrt_request_arg(req, 0);
@@ -357,6 +364,7 @@ TEST_F(NxrtBridge, IoCallbackThroughBridgeRepliesWithNothing) {
 
   a.data[0] = 0;
   Status s2 = RunOnce(site, &a.view, nullptr);
+  d.reset(); // joins the dispatcher, which sets `bad_reply` after replying
   EXPECT_EQ(bad_reply, "expected the io_callback function to match the given "
                        "output template (), got (tensor<1xi32>)");
   EXPECT_EQ(nxrt_status_code(s2.get()), NXRT_INVALID_ARGUMENT);
