@@ -202,6 +202,9 @@ struct BridgeDispatcher::Impl {
     nxrt_status_t *status = nxrt_invoke(run, site, args.data(), nargs,
                                         results.data(), results.size());
     nxrt_status_free(nxrt_run_end(run));
+    // Counted before replying, so that a run that saw its reply also sees
+    // the count.
+    served.fetch_add(1, std::memory_order_relaxed);
     if (status) {
       // The handler runtime prefixed the handler's message with the site
       // ("callback @f at loc failed: "); the serving runtime adds the same
@@ -219,7 +222,6 @@ struct BridgeDispatcher::Impl {
       nxrt_status_free(nxrt_bridge_reply(serving, tag, nullptr, results.data(),
                                          results.size()));
     }
-    served.fetch_add(1, std::memory_order_relaxed);
   }
 
   void loop() {

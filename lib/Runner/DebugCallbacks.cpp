@@ -219,7 +219,9 @@ static nxrt_status_t *debugAssertClose(void *, const nxrt_call_t *call) {
   return copyArgsToResults(call);
 }
 
-llvm::Error mlir::nx::runner::registerDebugCallbacks(nxrt_runtime_t *runtime) {
+llvm::Error
+mlir::nx::runner::registerDebugCallbacks(nxrt_runtime_t *runtime,
+                                         llvm::ArrayRef<std::string> names) {
   struct Entry {
     const char *name;
     nxrt_handler_fn fn;
@@ -231,14 +233,24 @@ llvm::Error mlir::nx::runner::registerDebugCallbacks(nxrt_runtime_t *runtime) {
       {"nx.debug.fail", debugFail},
       {"nx.debug.assert_close", debugAssertClose},
   };
-  for (const Entry &e : entries) {
+  auto bind = [&](const char *name, nxrt_handler_fn fn) {
     nxrt_callback_desc_t desc{};
     desc.mode = NXRT_DISPATCH_INLINE;
-    desc.fn = e.fn;
+    desc.fn = fn;
     desc.user_data = nullptr;
     desc.timeout_ms = 0;
-    if (auto err = statusToError(nxrt_register_callback(runtime, e.name, &desc)))
+    return statusToError(nxrt_register_callback(runtime, name, &desc));
+  };
+  for (const Entry &e : entries) {
+    if (auto err = bind(e.name, e.fn))
       return err;
+    // Aliases "<builtin>.<suffix>": one callback symbol per signature.
+    std::string prefix = std::string(e.name) + ".";
+    for (const std::string &name : names)
+      if (llvm::StringRef(name).starts_with(prefix) &&
+          name.size() > prefix.size())
+        if (auto err = bind(name.c_str(), e.fn))
+          return err;
   }
   return llvm::Error::success();
 }

@@ -140,9 +140,6 @@ static int runMain() {
     dispatcher = std::move(*d);
     handlerRuntime = dispatcher->handlers();
   }
-  if (debugCallbacks)
-    if (auto err = registerDebugCallbacks(handlerRuntime))
-      return fail(llvm::toString(std::move(err)));
   for (const std::string &lib : callbackLibs)
     if (auto err = runtime->loadCallbackLibrary(lib, handlerRuntime))
       return fail(llvm::toString(std::move(err)));
@@ -190,6 +187,11 @@ static int runMain() {
     llvm::outs() << lowered;
     return 0;
   }
+  // Built-ins after compiling, to bind the aliases the module declares (an
+  // unbound name only fails once a run calls it).
+  if (debugCallbacks)
+    if (auto err = registerDebugCallbacks(handlerRuntime, exe->callbackNames()))
+      return fail(llvm::toString(std::move(err)));
   if (dispatcher)
     if (auto err = dispatcher->forward(exe->callbackNames(), callbackTimeoutMs))
       return fail(llvm::toString(std::move(err)));
@@ -284,6 +286,9 @@ static int runMain() {
       llvm::outs() << "all " << total << " runs (" << numThreads
                    << " threads x " << numRepeats
                    << ") produced identical results\n";
+    if (dispatcher)
+      llvm::outs() << "bridge: served " << dispatcher->numServed()
+                   << " callback request(s)\n";
     for (auto &[name, stream] : openStreams) {
       if (!stream.printOutfeed)
         continue;

@@ -30,7 +30,9 @@
 // from the same libnxrt the host uses. See examples/callbacks/.
 //
 // Built-in debug callbacks (registerDebugCallbacks), all usable from
-// io_callback (no results) and, where noted, from elixir_call:
+// io_callback (no results) and, where noted, from elixir_call. Each is also
+// bound under "<name>.<suffix>" aliases (e.g. @nx.debug.print.i64), since a
+// callback symbol declares a single signature:
 //   nx.debug.print         prints "<label>: <type> = <values>" for every
 //                          argument to stdout; label = static_args/attrs
 //                          "label" (string), else the op location. As an
@@ -178,8 +180,12 @@ private:
 };
 
 /// Registers the built-in nx.debug.* callbacks (see the top of this file) on
-/// `runtime` in inline mode.
-llvm::Error registerDebugCallbacks(nxrt_runtime_t *runtime);
+/// `runtime` in inline mode. As a callback symbol has one signature, every
+/// name in `names` of the form "<built-in>.<suffix>" (e.g.
+/// "nx.debug.print.i64", typically Executable::callbackNames()) is bound to
+/// that built-in too.
+llvm::Error registerDebugCallbacks(nxrt_runtime_t *runtime,
+                                   llvm::ArrayRef<std::string> names = {});
 
 /// Converts an nxrt status to an llvm::Error (NULL -> success) and frees it.
 llvm::Error statusToError(nxrt_status_t *status);

@@ -1,0 +1,265 @@
+//===- TestCallbacks.cpp - host callbacks for the integration tests -------===//
+//
+// A callback library in the form nx-runner loads with --callbacks: it exports
+// nx_register_callbacks and binds everything through libnxrt's C ABI.
+//
+//   test.scale        elixir_call (f32|f64 x) -> same type: x * factor + offset
+//                     with static_args factor (f64, required), offset (i64,
+//                     optional). Also bound as test.scale64, for a second
+//                     signature.
+//   test.add_sub      elixir_call (a, b: f32) -> (a + b, a - b).
+//   test.stats        elixir_call (x: f32[N]) -> (sum: f32, max: f32,
+//                     argmax: i64).
+//   test.describe     io_callback or elixir_call with no results: prints its
+//                     static_args / attrs, one line per entry, in order.
+//   test.check_positive  io_callback: fails naming the first value <= 0.
+//   test.bridge_wrong_shape  bridge-mode elixir_call whose reply (sent by a
+//                     bridge hook) has one more element than declared in
+//                     dimension 0, to exercise the runtime's reply check.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nxrt/nxrt.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+
+nxrt_status_t *error(nxrt_status_code_t code, const std::string &message) {
+  return nxrt_status_create(code, message.c_str());
+}
+
+size_t numElements(const nxrt_tensor_t &t) {
+  size_t n = 1;
+  for (int32_t i = 0; i < t.rank; ++i)
+    n *= static_cast<size_t>(t.dims[i]);
+  return n;
+}
+
+nxrt_status_t *scale(void *, const nxrt_call_t *call) {
+  if (call->nargs != 1 || call->nresults != 1)
+    return error(NXRT_INVALID_ARGUMENT, "test.scale takes one tensor");
+  double factor = 0;
+  if (nxrt_status_t *st = nxrt_attrs_get_f64(call->attrs, "factor", &factor))
+    return st;
+  int64_t offset = 0;
+  if (nxrt_attrs_find(call->attrs, "offset"))
+    if (nxrt_status_t *st = nxrt_attrs_get_i64(call->attrs, "offset", &offset))
+      return st;
+  const nxrt_tensor_t &x = call->args[0];
+  nxrt_tensor_t &y = call->results[0];
+  size_t n = numElements(x);
+  if (x.dtype == NXRT_F32) {
+    auto *in = static_cast<const float *>(x.data);
+    auto *out = static_cast<float *>(y.data);
+    for (size_t i = 0; i < n; ++i)
+      out[i] = static_cast<float>(in[i] * factor + offset);
+  } else if (x.dtype == NXRT_F64) {
+    auto *in = static_cast<const double *>(x.data);
+    auto *out = static_cast<double *>(y.data);
+    for (size_t i = 0; i < n; ++i)
+      out[i] = in[i] * factor + offset;
+  } else {
+    return error(NXRT_INVALID_ARGUMENT,
+                 std::string("test.scale: unsupported dtype ") +
+                     nxrt_dtype_name(x.dtype));
+  }
+  return nullptr;
+}
+
+nxrt_status_t *addSub(void *, const nxrt_call_t *call) {
+  if (call->nargs != 2 || call->nresults != 2)
+    return error(NXRT_INVALID_ARGUMENT, "test.add_sub: (a, b) -> (a+b, a-b)");
+  size_t n = numElements(call->args[0]);
+  auto *a = static_cast<const float *>(call->args[0].data);
+  auto *b = static_cast<const float *>(call->args[1].data);
+  auto *sum = static_cast<float *>(call->results[0].data);
+  auto *diff = static_cast<float *>(call->results[1].data);
+  for (size_t i = 0; i < n; ++i) {
+    sum[i] = a[i] + b[i];
+    diff[i] = a[i] - b[i];
+  }
+  return nullptr;
+}
+
+nxrt_status_t *stats(void *, const nxrt_call_t *call) {
+  if (call->nargs != 1 || call->nresults != 3 || call->args[0].dtype != NXRT_F32)
+    return error(NXRT_INVALID_ARGUMENT,
+                 "test.stats: (f32[N]) -> (f32, f32, i64)");
+  size_t n = numElements(call->args[0]);
+  auto *x = static_cast<const float *>(call->args[0].data);
+  float sum = 0, max = n ? x[0] : 0;
+  int64_t argmax = 0;
+  for (size_t i = 0; i < n; ++i) {
+    sum += x[i];
+    if (x[i] > max) {
+      max = x[i];
+      argmax = static_cast<int64_t>(i);
+    }
+  }
+  *static_cast<float *>(call->results[0].data) = sum;
+  *static_cast<float *>(call->results[1].data) = max;
+  *static_cast<int64_t *>(call->results[2].data) = argmax;
+  return nullptr;
+}
+
+std::mutex printMutex;
+
+void describeValue(std::string &out, const nxrt_attr_t *attr) {
+  char buffer[64];
+  switch (nxrt_attr_kind(attr)) {
+  case NXRT_ATTR_I64: {
+    int64_t v;
+    nxrt_status_free(nxrt_attr_i64(attr, &v));
+    std::snprintf(buffer, sizeof(buffer), "%" PRId64 " : i64", v);
+    out += buffer;
+    return;
+  }
+  case NXRT_ATTR_F64: {
+    double v;
+    nxrt_status_free(nxrt_attr_f64(attr, &v));
+    std::snprintf(buffer, sizeof(buffer), "%g : f64", v);
+    out += buffer;
+    return;
+  }
+  case NXRT_ATTR_BOOL: {
+    int v;
+    nxrt_status_free(nxrt_attr_bool(attr, &v));
+    out += v ? "true" : "false";
+    return;
+  }
+  case NXRT_ATTR_STRING: {
+    const char *s;
+    nxrt_status_free(nxrt_attr_string(attr, &s, nullptr));
+    out += "\"" + std::string(s) + "\"";
+    return;
+  }
+  case NXRT_ATTR_ARRAY: {
+    size_t n = 0;
+    nxrt_status_free(nxrt_attr_array_size(attr, &n));
+    out += "[";
+    for (size_t i = 0; i < n; ++i) {
+      if (i)
+        out += ", ";
+      describeValue(out, nxrt_attr_array_at(attr, i));
+    }
+    out += "]";
+    return;
+  }
+  case NXRT_ATTR_DICT: {
+    const nxrt_attrs_t *dict;
+    nxrt_status_free(nxrt_attr_dict(attr, &dict));
+    out += "{";
+    for (size_t i = 0; i < nxrt_attrs_size(dict); ++i) {
+      if (i)
+        out += ", ";
+      out += nxrt_attrs_name_at(dict, i);
+      out += " = ";
+      describeValue(out, nxrt_attrs_value_at(dict, i));
+    }
+    out += "}";
+    return;
+  }
+  }
+}
+
+nxrt_status_t *describe(void *, const nxrt_call_t *call) {
+  std::string out = std::string("describe @") + call->name + " (" +
+                    std::to_string(nxrt_attrs_size(call->attrs)) +
+                    " static args)\n";
+  for (size_t i = 0; i < nxrt_attrs_size(call->attrs); ++i) {
+    out += "  ";
+    out += nxrt_attrs_name_at(call->attrs, i);
+    out += " = ";
+    describeValue(out, nxrt_attrs_value_at(call->attrs, i));
+    out += "\n";
+  }
+  std::lock_guard<std::mutex> lock(printMutex);
+  std::fputs(out.c_str(), stdout);
+  std::fflush(stdout);
+  return nullptr;
+}
+
+nxrt_status_t *checkPositive(void *, const nxrt_call_t *call) {
+  for (size_t a = 0; a < call->nargs; ++a) {
+    if (call->args[a].dtype != NXRT_F32)
+      return error(NXRT_INVALID_ARGUMENT, "test.check_positive wants f32");
+    auto *x = static_cast<const float *>(call->args[a].data);
+    for (size_t i = 0, n = numElements(call->args[a]); i < n; ++i)
+      if (!(x[i] > 0)) {
+        char buffer[128];
+        std::snprintf(buffer, sizeof(buffer),
+                      "value %g at index %zu of argument %zu is not positive",
+                      x[i], i, a);
+        return error(NXRT_OUT_OF_RANGE, buffer);
+      }
+  }
+  return nullptr;
+}
+
+/// Bridge hook: answers test.bridge_wrong_shape with a result one element
+/// longer than its template; anything else gets an error reply.
+void wrongShapeHook(void *user_data, nxrt_request_t *request) {
+  auto *runtime = static_cast<nxrt_runtime_t *>(user_data);
+  uint64_t tag = nxrt_request_tag(request);
+  if (std::strcmp(nxrt_request_name(request), "test.bridge_wrong_shape") != 0 ||
+      nxrt_request_num_results(request) != 1) {
+    nxrt_status_free(nxrt_bridge_reply(
+        runtime, tag,
+        error(NXRT_UNIMPLEMENTED, "the test library's bridge hook only "
+                                  "serves test.bridge_wrong_shape"),
+        nullptr, 0));
+    nxrt_request_release(request);
+    return;
+  }
+  const nxrt_tensor_t *tmpl = nxrt_request_result_template(request, 0);
+  std::vector<int64_t> dims(tmpl->dims, tmpl->dims + tmpl->rank);
+  if (!dims.empty())
+    dims[0] += 1;
+  size_t n = 1;
+  for (int64_t d : dims)
+    n *= static_cast<size_t>(d);
+  std::vector<uint8_t> data(n * nxrt_dtype_size(tmpl->dtype));
+  nxrt_tensor_t result{tmpl->dtype, static_cast<int32_t>(dims.size()),
+                       dims.data(), data.data()};
+  nxrt_status_free(nxrt_bridge_reply(runtime, tag, nullptr, &result, 1));
+  nxrt_request_release(request);
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) nxrt_status_t *
+nx_register_callbacks(nxrt_runtime_t *runtime) {
+  struct Entry {
+    const char *name;
+    nxrt_handler_fn fn;
+  };
+  const Entry entries[] = {
+      {"test.scale", scale},
+      {"test.scale64", scale},
+      {"test.add_sub", addSub},
+      {"test.stats", stats},
+      {"test.describe", describe},
+      {"test.check_positive", checkPositive},
+  };
+  for (const Entry &e : entries) {
+    nxrt_callback_desc_t desc{};
+    desc.mode = NXRT_DISPATCH_INLINE;
+    desc.fn = e.fn;
+    if (nxrt_status_t *st = nxrt_register_callback(runtime, e.name, &desc))
+      return st;
+  }
+  nxrt_callback_desc_t bridge{};
+  bridge.mode = NXRT_DISPATCH_BRIDGE;
+  bridge.timeout_ms = 5000;
+  if (nxrt_status_t *st =
+          nxrt_register_callback(runtime, "test.bridge_wrong_shape", &bridge))
+    return st;
+  nxrt_bridge_set_hook(runtime, wrongShapeHook, runtime);
+  return nullptr;
+}
