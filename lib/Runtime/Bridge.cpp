@@ -108,28 +108,27 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
     hook(hook_data, req);
   }
 
-  bool done = SpinUntil([req] { return req->Done(); }, deadline);
-  absl::Status result;
   bool expired = false;
-  {
+  if (!SpinUntil([req] { return req->Done(); }, deadline)) {
     MutexLock lock(&req->mu);
-    if (!done)
-      while (!req->Done() && !req->done_cv.WaitWithDeadline(&req->mu, deadline))
-        ;
+    while (!req->Done() && !req->done_cv.WaitWithDeadline(&req->mu, deadline))
+      ;
     if (!req->Done()) {
       // Nothing may touch the program's buffers after this point: the reply
       // path and nxrt_request_copy_arg check the state under the same lock.
       req->state.store(nxrt_request::kExpired, std::memory_order_release);
       expired = true;
-      result = absl::DeadlineExceededError(
-          run_binds ? absl::StrFormat("%s timed out after %d ms (run deadline)",
-                                      site.what, Ms(run_timeout))
-                    : absl::StrFormat("%s timed out after %d ms", site.what,
-                                      Ms(handler.timeout)));
-    } else if (req->reply_code != absl::StatusCode::kOk) {
-      result = site.Failed(absl::Status(req->reply_code, req->reply_message));
     }
   }
+  absl::Status result;
+  if (expired)
+    result = absl::DeadlineExceededError(
+        run_binds ? absl::StrFormat("%s timed out after %d ms (run deadline)",
+                                    site.what, Ms(run_timeout))
+                  : absl::StrFormat("%s timed out after %d ms", site.what,
+                                    Ms(handler.timeout)));
+  else if (req->reply_code != absl::StatusCode::kOk)
+    result = site.Failed(absl::Status(req->reply_code, req->reply_message));
   if (expired)
     Forget(req->tag);
   req->Unref();

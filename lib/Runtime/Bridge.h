@@ -21,6 +21,7 @@
 #include "Registry.h"
 #include "Sync.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "nxrt/nxrt.h"
@@ -33,10 +34,11 @@ struct nxrt_request {
   const nxrt_site *site = nullptr;
   const nxrt::Handler *handler = nullptr;
   // Copies of the views' metadata, so it outlives the compute thread's
-  // stack; arg data still points into the program's buffers.
-  std::vector<int64_t> dims;
-  std::vector<nxrt_tensor_t> args;
-  std::vector<nxrt_tensor_t> templates;
+  // stack; arg data still points into the program's buffers. Inline storage
+  // keeps typical calls free of extra allocations on the round trip.
+  absl::InlinedVector<int64_t, 16> dims;
+  absl::InlinedVector<nxrt_tensor_t, 4> args;
+  absl::InlinedVector<nxrt_tensor_t, 4> templates;
   // The program's output buffers; written only while kPending, under mu.
   nxrt_tensor_t *outputs = nullptr;
 
@@ -45,8 +47,10 @@ struct nxrt_request {
   std::atomic<int> state{kPending};
   mutable nxrt::Mutex mu;
   nxrt::CondVar done_cv; // signalled when state leaves kPending
-  absl::StatusCode reply_code ABSL_GUARDED_BY(mu) = absl::StatusCode::kOk;
-  std::string reply_message ABSL_GUARDED_BY(mu);
+  // Written once, under mu, before `state` leaves kPending (release); read
+  // by the compute thread after it observes that (acquire), without mu.
+  absl::StatusCode reply_code = absl::StatusCode::kOk;
+  std::string reply_message;
 
   bool Done() const { return state.load(std::memory_order_acquire) != kPending; }
   void Ref() { refs.fetch_add(1, std::memory_order_relaxed); }

@@ -8,6 +8,7 @@
 #ifndef NXRT_LIB_RUNTIME_SYNC_H
 #define NXRT_LIB_RUNTIME_SYNC_H
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 
@@ -110,22 +111,23 @@ inline void CpuRelax() {
 }
 
 // How long a waiter on the bridge's hot path spins before parking. A
-// futex-based park/unpark pair costs ~10 us of wake-up latency on Linux,
-// while a bridge round trip served by a spinning dispatcher takes well under
-// 1 us; spinning this long covers a fast reply without burning a core on an
-// idle system (every waiter parks after it).
-inline constexpr absl::Duration kSpinBudget = absl::Microseconds(20);
+// futex park/unpark pair costs ~5-10 us of wake-up latency on Linux, while a
+// bridge round trip served by a spinning dispatcher takes about 1 us, so a
+// few microseconds of spinning catch a prompt reply. The budget is kept
+// short because when more threads are runnable than there are cores, the
+// thread that would answer may be queued behind the spinner on the same core
+// (sched_yield does not reliably hand it the core under CFS); parking early
+// then costs little more than a plain condition variable.
+inline constexpr absl::Duration kSpinBudget = absl::Microseconds(5);
 
 // Spins (checking `done` with acquire ordering) for at most kSpinBudget or
-// until `deadline`, and returns whether `done` became true. Callers park on
+// until `deadline`, and returns whether `done` became true. Callers park
 // on a CondVar afterwards if it did not.
 template <typename Done> bool SpinUntil(Done &&done, absl::Time deadline) {
   if (done())
     return true;
-  absl::Time stop = absl::Now() + kSpinBudget;
-  if (deadline < stop)
-    stop = deadline;
-  // Reading the clock costs ~20 ns; check it only every 64 iterations.
+  absl::Time stop = std::min(absl::Now() + kSpinBudget, deadline);
+  // Reading the clock costs ~20 ns; check it only every 64 pauses.
   for (unsigned i = 1;; ++i) {
     for (int k = 0; k < 4; ++k) {
       CpuRelax();
