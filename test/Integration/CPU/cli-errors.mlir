@@ -1,0 +1,46 @@
+// Bad command lines fail with a clear message and exit code 1; nothing
+// aborts.
+//
+// RUN: not nx-runner %s --input='[1, 2]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=BADVALUE
+// BADVALUE: nx-runner: error: --input #0: invalid value '[1, 2]' for tensor<3xf32>: {{.*}}
+// RUN: not nx-runner %s --input='[1, 2, 3]' 2>&1 | FileCheck %s --check-prefix=NOTYPE
+// NOTYPE: nx-runner: error: --input #0: expected VALUE:TYPE (e.g. '[1, 2]:tensor<2xf32>'), got '[1, 2, 3]'
+// RUN: not nx-runner %s --input='[1, 2, 3]:tensor<?xf32>' 2>&1 | FileCheck %s --check-prefix=DYNTYPE
+// DYNTYPE: nx-runner: error: --input #0: type 'tensor<?xf32>' is not a statically shaped ranked tensor type
+// RUN: not nx-runner %s --input='[1, 2, 3]:tensor<3xfoo>' 2>&1 | FileCheck %s --check-prefix=BADTYPE
+// BADTYPE: nx-runner: error: --input #0: invalid type 'tensor<3xfoo>'
+// RUN: not nx-runner %s --entry=nope --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=NOENTRY
+// NOENTRY: nx-runner: error: no public function @nope in the program (available: @main, @two)
+// RUN: not nx-runner %s 2>&1 | FileCheck %s --check-prefix=ARITY
+// ARITY: nx-runner: error: @main takes 1 argument(s), got 0
+// RUN: not nx-runner %s --input='[1, 2, 3]:tensor<3xi32>' 2>&1 | FileCheck %s --check-prefix=WRONGTYPE
+// WRONGTYPE: nx-runner: error: argument #0 of @main has type tensor<3xf32>, got tensor<3xi32>
+// RUN: not nx-runner %s --input=@%t.missing.npy 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: nx-runner: error: --input #0: cannot read '{{.*}}missing.npy': {{.*}}
+// RUN: echo "not numpy" > %t.bad.npy
+// RUN: not nx-runner %s --input=@%t.bad.npy 2>&1 | FileCheck %s --check-prefix=BADNPY
+// BADNPY: nx-runner: error: --input #0: '{{.*}}bad.npy' is not a valid .npy file: bad magic
+// RUN: not nx-runner %s --callbacks=%t.nolib.so --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=NOLIB
+// NOLIB: nx-runner: error: cannot load callback library '{{.*}}nolib.so': {{.*}}
+// RUN: not nx-runner %s --callbacks=%nx_libs/libnxrt.so --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=NOSYM
+// NOSYM: nx-runner: error: callback library '{{.*}}libnxrt.so' does not export nx_register_callbacks
+// RUN: not nx-runner %s --infeed='[1]:tensor<1xf32>' --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=BADFEED
+// BADFEED: nx-runner: error: --infeed expects NAME=VALUE[;VALUE...], got '[1]:tensor<1xf32>'
+// RUN: not nx-runner %s --input='[1, 2, 3]:tensor<3xf32>' --output=%t.a.npy --output=%t.b.npy 2>&1 | FileCheck %s --check-prefix=OUTPUTS
+// OUTPUTS: nx-runner: error: 2 --output paths for 1 result(s)
+// RUN: not nx-runner %t.does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=NOMLIR
+// NOMLIR: nx-runner: error: cannot read '{{.*}}does-not-exist.mlir': {{.*}}
+// RUN: echo "func.func @f( {" > %t.broken.mlir
+// RUN: not nx-runner %t.broken.mlir 2>&1 | FileCheck %s --check-prefix=PARSE
+// PARSE: nx-runner: error: cannot parse '{{.*}}broken.mlir':
+// PARSE-NEXT: loc("{{.*}}broken.mlir":1:{{[0-9]+}}): error: {{.*}}
+
+func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = arith.addf %x, %x : tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+
+func.func @two(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<3xf32> {
+  %z = arith.addf %x, %y : tensor<3xf32>
+  return %z : tensor<3xf32>
+}
