@@ -4,16 +4,20 @@
 
 #include "nx/Conversion/Passes.h"
 #include "nx/Dialect/Nx/IR/NxDialect.h"
+#include "nx/Dialect/Nx/Transforms/BufferizableOpInterfaceImpl.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
+#include "nx/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/DialectRegistry.h"
 
 void mlir::nx::registerNxDialects(DialectRegistry &registry) {
   registry.insert<NxDialect, arith::ArithDialect>();
+  registerBufferizableOpInterfaceExternalModels(registry);
 }
 
 void mlir::nx::registerNxPasses() {
   registerNxTransformsPasses();
   registerNxConversionPasses();
+  registerNxPipelines();
 }

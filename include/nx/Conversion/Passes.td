@@ -170,4 +170,51 @@ def ConvertNxToCustomCall
   ];
 }
 
+def ConvertNxToLLVM : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "Lowers nx.invoke to calls into the libnxrt runtime";
+  let description = [{
+    Runs after bufferization. Every `nx.invoke` becomes one `nxrt_invoke`
+    call on the current run (`nxrt_run_current`), with the operand and result
+    buffers passed in place as `nxrt_tensor_t` views. Nothing is looked up by
+    name at run time: the pass gives every invoke a call site, and defines
+    `__nx_init(nxrt_program_t *)`, which the host calls once after loading the
+    module to resolve all sites (callback and target names, decoded typed
+    attributes, the op's source location for error messages). Outfeed and
+    infeed get their stream handle as an embedded constant, and the infeeds
+    of a function thread one sequence tag. Runtime symbol names come from
+    `RuntimeSymbols.h`, enum values from `nxrt/nxrt.h`.
+
+    Before:
+
+    ```mlir
+    func.func @f(%in: memref<4xf32>, %out: memref<4xf32>) {
+      nx.invoke elixir_call @normalize(%in) outs(%out) attrs {norm = "l2"}
+          {has_side_effect} : (memref<4xf32>) -> (memref<4xf32>)
+      return
+    }
+    ```
+
+    After (abbreviated):
+
+    ```mlir
+    llvm.mlir.global internal @__nx_site_0() : !llvm.ptr
+    llvm.func @__nx_init(%program: !llvm.ptr) -> !llvm.ptr {
+      // nxrt_program_add_site(%program, 0 /*ELIXIR_CALL*/, "normalize",
+      //                       "f.mlir:2:3", <attrs blob>, <len>, %err)
+      // stored into @__nx_site_0; returns NULL or the error
+    }
+    func.func @f(%in: memref<4xf32>, %out: memref<4xf32>) {
+      %args = llvm.alloca ... x !llvm.struct<(i32, i32, ptr, ptr)>
+      // fill {dtype, rank, dims, data} for %in and %out
+      %run = llvm.call @nxrt_run_current() : () -> !llvm.ptr
+      %site = llvm.load @__nx_site_0
+      %status = llvm.call @nxrt_invoke(%run, %site, %args, 1, %results, 1)
+      llvm.call @nxrt_status_free(%status)
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // NX_CONVERSION_PASSES_TD

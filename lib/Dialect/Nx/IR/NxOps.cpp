@@ -383,5 +383,55 @@ void CustomCallOp::getEffects(
     addHostEffects(effects);
 }
 
+//===----------------------------------------------------------------------===//
+// InvokeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult InvokeOp::verify() {
+  if (getName().empty())
+    return emitOpError() << "expects a non-empty name";
+  auto checkBuffers = [&](ValueRange buffers, StringRef kind) -> LogicalResult {
+    for (auto [index, buffer] : llvm::enumerate(buffers)) {
+      auto type = cast<MemRefType>(buffer.getType());
+      if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+        return emitOpError()
+               << kind << " #" << index
+               << " must be a statically shaped memref with the identity "
+                  "layout, got "
+               << type;
+    }
+    return success();
+  };
+  if (failed(checkBuffers(getInputs(), "input")) ||
+      failed(checkBuffers(getOutputs(), "output")))
+    return failure();
+  InvokeKind kind = getKind();
+  bool passesThrough =
+      kind == InvokeKind::IoCallback || kind == InvokeKind::Outfeed;
+  if (passesThrough && !getOutputs().empty())
+    return emitOpError() << "of kind " << stringifyInvokeKind(kind)
+                         << " expects no outputs, got "
+                         << getOutputs().size();
+  if (kind == InvokeKind::Infeed && !getInputs().empty())
+    return emitOpError() << "of kind infeed expects no inputs, got "
+                         << getInputs().size();
+  return success();
+}
+
+void InvokeOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &input : getInputsMutable())
+    effects.emplace_back(MemoryEffects::Read::get(), &input,
+                         SideEffects::DefaultResource::get());
+  for (OpOperand &output : getOutputsMutable())
+    effects.emplace_back(MemoryEffects::Write::get(), &output,
+                         SideEffects::DefaultResource::get());
+  if (getHasSideEffect())
+    addHostEffects(effects);
+}
+
+#include "nx/Dialect/Nx/IR/NxEnums.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "nx/Dialect/Nx/IR/NxOps.cpp.inc"

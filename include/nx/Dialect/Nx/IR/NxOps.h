@@ -14,6 +14,7 @@
 
 #include "nx/Dialect/Nx/IR/NxAttrs.h"
 #include "nx/Dialect/Nx/IR/NxDialect.h"
+#include "nx/Dialect/Nx/IR/NxEnums.h.inc"
 #include "nx/Dialect/Nx/IR/NxTypes.h"
 
 namespace mlir::nx {

@@ -6,6 +6,7 @@
 include "nx/Dialect/Nx/IR/NxDialect.td"
 include "nx/Dialect/Nx/IR/NxAttrs.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -316,6 +317,7 @@ def Nx_CustomCallOp : Nx_Op<"custom_call", [
   let hasVerifier = 1;
 }
 
+
 //===----------------------------------------------------------------------===//
 // nx.to_device / nx.to_host (host <-> device transfers, nx-segment-callbacks)
 //===----------------------------------------------------------------------===//
@@ -360,6 +362,64 @@ def Nx_ToHostOp : Nx_Op<"to_host", [Pure, SameOperandsAndResultType]> {
   let arguments = (ins AnyType:$value, Nx_DeviceNameAttr:$device);
   let results = (outs AnyType:$result);
   let assemblyFormat = "$value `from` $device attr-dict `:` type($value)";
+}
+
+//===----------------------------------------------------------------------===//
+// nx.invoke (buffer form)
+//===----------------------------------------------------------------------===//
+
+// The values are libnxrt's nxrt_site_kind_t (checked where it is lowered).
+def Nx_InvokeKind : I32EnumAttr<"InvokeKind",
+    "how the host runtime serves an nx.invoke", [
+  I32EnumAttrCase<"ElixirCall", 0, "elixir_call">,
+  I32EnumAttrCase<"IoCallback", 1, "io_callback">,
+  I32EnumAttrCase<"CustomCall", 2, "custom_call">,
+  I32EnumAttrCase<"Outfeed", 3, "outfeed">,
+  I32EnumAttrCase<"Infeed", 4, "infeed">]> {
+  let cppNamespace = "::mlir::nx";
+}
+
+def Nx_HostMemRef : MemRefOf<[Nx_ElementType]>;
+
+def Nx_InvokeOp : Nx_Op<"invoke", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "a host interaction on buffers, served by the runtime";
+  let description = [{
+    The buffer form of every nx host interaction, produced by bufferization
+    and lowered by `convert-nx-to-llvm` to one `nxrt_invoke` call. `kind`
+    says how the runtime serves it and `name` what it calls: the callback
+    (elixir_call, io_callback), the custom-call target, or the stream
+    (outfeed, infeed). `attrs` are handed to the host in typed form (the
+    call's static_args or the custom call's backend_config).
+
+    The runtime reads `inputs` in place and writes each output straight into
+    its buffer in `outputs`; an output may be an input buffer (an aliased
+    custom-call result). io_callback and outfeed have no outputs. Buffers are
+    contiguous, row-major and statically shaped.
+
+    Without `has_side_effect` the op only reads its inputs and writes its
+    outputs; with it, it also reads and writes host state.
+
+    ```mlir
+    nx.invoke elixir_call @normalize(%in) outs(%out) attrs {norm = "l2"} {has_side_effect}
+        : (memref<4xf32>) -> (memref<4xf32>)
+    nx.invoke io_callback @log(%in) outs() {has_side_effect} : (memref<4xf32>) -> ()
+    ```
+  }];
+  let arguments = (ins
+    Nx_InvokeKind:$kind,
+    StrAttr:$name,
+    DefaultValuedAttr<DictionaryAttr, "{}">:$attrs,
+    Variadic<Nx_HostMemRef>:$inputs,
+    Variadic<Nx_HostMemRef>:$outputs,
+    UnitAttr:$has_side_effect
+  );
+  let assemblyFormat = [{
+    $kind custom<CallTarget>($name) `(` $inputs `)` `outs` `(` $outputs `)`
+    (`attrs` $attrs^)? attr-dict
+    `:` `(` type($inputs) `)` `->` `(` type($outputs) `)`
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // NX_DIALECT_NX_IR_NXOPS_TD

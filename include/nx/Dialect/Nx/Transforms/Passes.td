@@ -36,6 +36,7 @@ def NxAssignCallbackIds : Pass<"nx-assign-callback-ids", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::nx::NxDialect"];
 }
 
+
 def NxSegmentCallbacks : Pass<"nx-segment-callbacks", "::mlir::ModuleOp"> {
   let summary = "Splits functions into pure device stages at host callback boundaries";
   let description = [{
@@ -278,6 +279,39 @@ def NxHooksToIoCallback : Pass<"nx-hooks-to-io-callback", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::nx::NxDialect"];
+}
+
+def NxPrepareEntryPoints : Pass<"nx-prepare-entry-points", "::mlir::ModuleOp"> {
+  let summary = "Makes public functions callable by a host";
+  let description = [{
+    Prepares every public `func.func` with a body to be called by a host
+    such as `nx-runner`:
+
+    * it gets `llvm.emit_c_interface`, so `convert-func-to-llvm` also emits
+      `_mlir_ciface_<name>`, which takes memrefs as pointers to descriptors;
+    * its tensor arguments get `bufferization.writable = false`, so
+      bufferization never writes into the caller's input buffers (results
+      are then fresh buffers the caller owns).
+
+    Private functions are internal and keep in-place bufferization. Part of
+    `nx-lower-to-cpu`.
+
+    Before:
+
+    ```mlir
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32>
+    func.func private @helper(%x: tensor<4xf32>) -> tensor<4xf32>
+    ```
+
+    After:
+
+    ```mlir
+    func.func @main(%x: tensor<4xf32> {bufferization.writable = false})
+        -> tensor<4xf32> attributes {llvm.emit_c_interface}
+    func.func private @helper(%x: tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
 #endif // NX_DIALECT_NX_TRANSFORMS_PASSES_TD

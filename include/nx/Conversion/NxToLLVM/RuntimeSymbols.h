@@ -1,0 +1,31 @@
+//===- RuntimeSymbols.h - libnxrt symbols used by compiled code -*- C++ -*-===//
+//
+// Every symbol that code produced by convert-nx-to-llvm calls or defines, in
+// one place. Values of the runtime's enums come from include/nxrt/nxrt.h
+// itself (a C header) so the two cannot drift apart.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_CONVERSION_NXTOLLVM_RUNTIMESYMBOLS_H
+#define NX_CONVERSION_NXTOLLVM_RUNTIMESYMBOLS_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir::nx::runtime_symbols {
+
+// Functions of libnxrt called by compiled code.
+inline constexpr llvm::StringLiteral kRunCurrent = "nxrt_run_current";
+inline constexpr llvm::StringLiteral kInvoke = "nxrt_invoke";
+inline constexpr llvm::StringLiteral kStatusFree = "nxrt_status_free";
+inline constexpr llvm::StringLiteral kProgramAddSite = "nxrt_program_add_site";
+
+// Defined by every module convert-nx-to-llvm produces:
+//   nxrt_status_t *__nx_init(nxrt_program_t *program);
+// The host calls it once after loading the module, before running anything;
+// it resolves every call site of the module (callback and target names,
+// decoded attributes) into `program`. Returns NULL on success.
+inline constexpr llvm::StringLiteral kInitFunction = "__nx_init";
+
+} // namespace mlir::nx::runtime_symbols
+
+#endif // NX_CONVERSION_NXTOLLVM_RUNTIMESYMBOLS_H

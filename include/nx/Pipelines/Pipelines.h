@@ -1,0 +1,33 @@
+//===- Pipelines.h - nx pass pipelines --------------------------*- C++ -*-===//
+
+#ifndef NX_PIPELINES_PIPELINES_H
+#define NX_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::nx {
+
+struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
+  PassOptions::Option<bool> lowerBlocksToCustomCalls{
+      *this, "lower-blocks",
+      llvm::cl::desc("Replace nx.block ops by the custom calls the block "
+                     "lowering registry offers (e.g. LAPACK QR/Eigh); "
+                     "otherwise always inline their default region"),
+      llvm::cl::init(true)};
+};
+
+/// Builds `nx-lower-to-cpu`: func, tensor, arith, math, linalg, tosa and nx
+/// in; LLVM dialect out, with nx host interactions calling libnxrt. Every
+/// public function of the result has the C interface
+/// (`_mlir_ciface_<name>`), and the module defines `__nx_init` (see
+/// RuntimeSymbols.h).
+void buildLowerToCpuPipeline(OpPassManager &pm,
+                             const LowerToCpuOptions &options);
+
+/// Registers `nx-lower-to-cpu` with the global pass registry.
+void registerNxPipelines();
+
+} // namespace mlir::nx
+
+#endif // NX_PIPELINES_PIPELINES_H

@@ -1,0 +1,477 @@
+//===- NxToLLVM.cpp - nx.invoke to libnxrt calls ---------------------------===//
+
+#include "AttributeEncoding.h"
+
+#include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
+#include "nx/Conversion/Passes.h"
+#include "nx/Conversion/StreamHandle.h"
+#include "nx/Dialect/Nx/IR/NxOps.h"
+
+#include "nxrt/nxrt.h"
+
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/Endian.h"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_CONVERTNXTOLLVM
+#include "nx/Conversion/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+using namespace mlir::nx;
+namespace symbols = mlir::nx::runtime_symbols;
+
+// InvokeKind mirrors nxrt_site_kind_t value for value.
+static_assert(static_cast<int>(InvokeKind::ElixirCall) == NXRT_SITE_ELIXIR_CALL);
+static_assert(static_cast<int>(InvokeKind::IoCallback) == NXRT_SITE_IO_CALLBACK);
+static_assert(static_cast<int>(InvokeKind::CustomCall) == NXRT_SITE_CUSTOM_CALL);
+static_assert(static_cast<int>(InvokeKind::Outfeed) == NXRT_SITE_OUTFEED);
+static_assert(static_cast<int>(InvokeKind::Infeed) == NXRT_SITE_INFEED);
+
+namespace {
+
+/// The runtime's dtype code for a host element type.
+nxrt_dtype_t getDType(Type type) {
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return complex.getElementType().isF32() ? NXRT_C64 : NXRT_C128;
+  if (type.isF16())
+    return NXRT_F16;
+  if (type.isBF16())
+    return NXRT_BF16;
+  if (type.isF32())
+    return NXRT_F32;
+  if (type.isF64())
+    return NXRT_F64;
+  auto integer = cast<IntegerType>(type);
+  bool isUnsigned = integer.isUnsigned();
+  switch (integer.getWidth()) {
+  case 1:
+    return NXRT_PRED;
+  case 8:
+    return isUnsigned ? NXRT_U8 : NXRT_I8;
+  case 16:
+    return isUnsigned ? NXRT_U16 : NXRT_I16;
+  case 32:
+    return isUnsigned ? NXRT_U32 : NXRT_I32;
+  default:
+    return isUnsigned ? NXRT_U64 : NXRT_I64;
+  }
+}
+
+/// "file:line:col" for the first file location inside `loc`, which is what
+/// runtime errors print to point at the op.
+std::string formatLocation(Location loc) {
+  std::string result = "unknown location";
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      result = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
+                ":" + Twine(file.getColumn()))
+                   .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return result;
+}
+
+/// Module-level LLVM entities shared by all invokes: runtime declarations,
+/// constant globals (deduplicated by content) and one site slot per invoke.
+class RuntimeModuleBuilder {
+public:
+  explicit RuntimeModuleBuilder(ModuleOp module)
+      : module(module), context(module.getContext()),
+        ptrType(LLVM::LLVMPointerType::get(context)),
+        i32Type(IntegerType::get(context, 32)),
+        i64Type(IntegerType::get(context, 64)),
+        // nxrt_tensor_t: {nxrt_dtype_t (an int), int32_t rank,
+        //                 const int64_t *dims, void *data}
+        tensorType(LLVM::LLVMStructType::getLiteral(
+            context, {i32Type, i32Type, ptrType, ptrType})) {}
+
+  LLVM::LLVMFuncOp getOrDeclare(StringRef name, Type result,
+                                ArrayRef<Type> params) {
+    if (auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+      return func;
+    OpBuilder builder = atModuleEnd();
+    return LLVM::LLVMFuncOp::create(
+        builder, module.getLoc(), name,
+        LLVM::LLVMFunctionType::get(result, params));
+  }
+
+  LLVM::LLVMFuncOp runCurrent() {
+    return getOrDeclare(symbols::kRunCurrent, ptrType, {});
+  }
+  LLVM::LLVMFuncOp invoke() {
+    return getOrDeclare(symbols::kInvoke, ptrType,
+                        {ptrType, ptrType, ptrType, i64Type, ptrType, i64Type});
+  }
+  LLVM::LLVMFuncOp statusFree() {
+    return getOrDeclare(symbols::kStatusFree,
+                        LLVM::LLVMVoidType::get(context), {ptrType});
+  }
+  LLVM::LLVMFuncOp programAddSite() {
+    return getOrDeclare(
+        symbols::kProgramAddSite, ptrType,
+        {ptrType, i32Type, ptrType, ptrType, ptrType, i64Type, ptrType});
+  }
+
+  /// An internal constant global holding `bytes` (deduplicated).
+  LLVM::GlobalOp constantBytes(StringRef bytes, StringRef prefix) {
+    auto key = (prefix + Twine('\0') + bytes).str();
+    auto it = constants.find(key);
+    if (it != constants.end())
+      return it->second;
+    OpBuilder builder = atModuleStart();
+    auto type = LLVM::LLVMArrayType::get(IntegerType::get(context, 8),
+                                         std::max<size_t>(bytes.size(), 1));
+    auto global = LLVM::GlobalOp::create(
+        builder, module.getLoc(), type, /*isConstant=*/true,
+        LLVM::Linkage::Internal,
+        uniqueName((prefix + Twine(constants.size())).str()),
+        StringAttr::get(context, bytes.empty() ? StringRef("\0", 1) : bytes));
+    constants.try_emplace(key, global);
+    return global;
+  }
+
+  /// A NUL-terminated C string constant.
+  LLVM::GlobalOp cString(StringRef value) {
+    std::string bytes = value.str();
+    bytes.push_back('\0');
+    return constantBytes(bytes, "__nx_str_");
+  }
+
+  /// The dims array of a shape, as little-endian int64 words.
+  LLVM::GlobalOp dims(ArrayRef<int64_t> shape) {
+    std::string bytes(shape.size() * sizeof(int64_t), '\0');
+    for (auto [index, dim] : llvm::enumerate(shape))
+      llvm::support::endian::write<int64_t, llvm::endianness::little>(
+          bytes.data() + index * sizeof(int64_t), dim);
+    return constantBytes(bytes, "__nx_dims_");
+  }
+
+  /// The zero-initialized slot where __nx_init stores site `index`.
+  LLVM::GlobalOp siteSlot(unsigned index) {
+    OpBuilder builder = atModuleStart();
+    return LLVM::GlobalOp::create(
+        builder, module.getLoc(), ptrType, /*isConstant=*/false,
+        LLVM::Linkage::Internal, uniqueName(("__nx_site_" + Twine(index)).str()),
+        /*value=*/Attribute());
+  }
+
+  Value address(OpBuilder &builder, Location loc, LLVM::GlobalOp global) {
+    return LLVM::AddressOfOp::create(builder, loc, global);
+  }
+
+  OpBuilder atModuleStart() {
+    OpBuilder builder(context);
+    builder.setInsertionPointToStart(module.getBody());
+    return builder;
+  }
+  OpBuilder atModuleEnd() {
+    OpBuilder builder(context);
+    builder.setInsertionPointToEnd(module.getBody());
+    return builder;
+  }
+
+  std::string uniqueName(const std::string &base) {
+    std::string name = base;
+    for (unsigned suffix = 0; module.lookupSymbol(name); ++suffix)
+      name = base + "_" + std::to_string(suffix);
+    return name;
+  }
+
+  ModuleOp module;
+  MLIRContext *context;
+  Type ptrType, i32Type, i64Type;
+  LLVM::LLVMStructType tensorType;
+
+private:
+  llvm::StringMap<LLVM::GlobalOp> constants;
+};
+
+/// What __nx_init registers for one invoke.
+struct Site {
+  InvokeKind kind;
+  std::string name;
+  std::string location;
+  std::string attrs;
+  LLVM::GlobalOp slot;
+};
+
+/// Per-function state: the infeed tag all infeeds of the function thread.
+struct LoweringState {
+  RuntimeModuleBuilder &module;
+  llvm::DenseMap<Operation *, LLVM::GlobalOp> slots;
+  llvm::DenseMap<Operation *, Value> infeedTags;
+};
+
+/// Builds in `entry` of the enclosing function: allocas must not sit inside
+/// loops, where each iteration would grow the stack.
+OpBuilder atFunctionEntry(Operation *op) {
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  OpBuilder builder(op->getContext());
+  builder.setInsertionPointToStart(&func.getFunctionBody().front());
+  return builder;
+}
+
+struct InvokeOpLowering final : public ConvertOpToLLVMPattern<InvokeOp> {
+  InvokeOpLowering(const LLVMTypeConverter &converter, LoweringState &state)
+      : ConvertOpToLLVMPattern<InvokeOp>(converter), state(state) {}
+
+  LogicalResult
+  matchAndRewrite(InvokeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    RuntimeModuleBuilder &module = state.module;
+    Location loc = op.getLoc();
+    InvokeKind kind = op.getKind();
+    bool isStream = kind == InvokeKind::Outfeed || kind == InvokeKind::Infeed;
+
+    // Views: stream ops take the handle (and infeeds the tag) first.
+    SmallVector<std::pair<MemRefType, Value>> args, results;
+    Value handle, tag;
+    if (isStream) {
+      std::optional<SmallVector<uint8_t>> bytes =
+          encodeStreamHandle(op.getName());
+      if (!bytes)
+        return rewriter.notifyMatchFailure(op, "invalid stream name");
+      LLVM::GlobalOp global = module.constantBytes(
+          StringRef(reinterpret_cast<const char *>(bytes->data()),
+                    bytes->size()),
+          "__nx_stream_");
+      handle = module.address(rewriter, loc, global);
+      args.push_back({MemRefType::get({static_cast<int64_t>(bytes->size())},
+                                      rewriter.getIntegerType(8, false)),
+                      Value()});
+    }
+    if (kind == InvokeKind::Infeed) {
+      tag = getInfeedTag(op);
+      auto tagType = MemRefType::get({kStreamTagSize},
+                                     rewriter.getIntegerType(8, false));
+      args.push_back({tagType, Value()});
+      results.push_back({tagType, Value()});
+    }
+    for (auto [type, desc] :
+         llvm::zip(op.getInputs().getTypes(), adaptor.getInputs()))
+      args.push_back({cast<MemRefType>(type), desc});
+    for (auto [type, desc] :
+         llvm::zip(op.getOutputs().getTypes(), adaptor.getOutputs()))
+      results.push_back({cast<MemRefType>(type), desc});
+
+    // Stack space for the views lives in the entry block.
+    OpBuilder entry = atFunctionEntry(op);
+    auto allocateViews = [&](size_t count) -> Value {
+      Value size = LLVM::ConstantOp::create(
+          entry, loc, module.i64Type,
+          entry.getI64IntegerAttr(std::max<size_t>(count, 1)));
+      return LLVM::AllocaOp::create(entry, loc, module.ptrType,
+                                    module.tensorType, size);
+    };
+    Value argViews = allocateViews(args.size());
+    Value resultViews = allocateViews(results.size());
+
+    auto fillView = [&](Value views, unsigned index, MemRefType type,
+                        Value data) {
+      Value view = LLVM::GEPOp::create(
+          rewriter, loc, module.ptrType, module.tensorType, views,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
+      Value record = LLVM::UndefOp::create(rewriter, loc, module.tensorType);
+      auto field = [&](Value value, int64_t position) {
+        record = LLVM::InsertValueOp::create(rewriter, loc, record, value,
+                                             position);
+      };
+      field(LLVM::ConstantOp::create(
+                rewriter, loc, module.i32Type,
+                rewriter.getI32IntegerAttr(getDType(type.getElementType()))),
+            0);
+      field(LLVM::ConstantOp::create(rewriter, loc, module.i32Type,
+                                     rewriter.getI32IntegerAttr(type.getRank())),
+            1);
+      field(module.address(rewriter, loc, module.dims(type.getShape())), 2);
+      field(data, 3);
+      LLVM::StoreOp::create(rewriter, loc, record, view);
+    };
+    auto dataPointer = [&](MemRefType type, Value desc) -> Value {
+      MemRefDescriptor descriptor(desc);
+      Value aligned = descriptor.alignedPtr(rewriter, loc);
+      Value offset = descriptor.offset(rewriter, loc);
+      Type element = getTypeConverter()->convertType(type.getElementType());
+      return LLVM::GEPOp::create(rewriter, loc, module.ptrType, element,
+                                 aligned, ArrayRef<LLVM::GEPArg>{offset});
+    };
+
+    unsigned argIndex = 0;
+    for (auto [type, desc] : args) {
+      Value data = desc ? dataPointer(type, desc)
+                        : (argIndex == 0 && handle ? handle : tag);
+      fillView(argViews, argIndex++, type, data);
+    }
+    unsigned resultIndex = 0;
+    for (auto [type, desc] : results) {
+      Value data = desc ? dataPointer(type, desc) : tag;
+      fillView(resultViews, resultIndex++, type, data);
+    }
+
+    Value run =
+        LLVM::CallOp::create(rewriter, loc, module.runCurrent(), ValueRange())
+            .getResult();
+    Value site = LLVM::LoadOp::create(
+        rewriter, loc, module.ptrType,
+        module.address(rewriter, loc, state.slots.lookup(op)));
+    auto count = [&](size_t n) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, module.i64Type,
+                                      rewriter.getI64IntegerAttr(n));
+    };
+    // The runtime records a failure in the run (the host reads it when the
+    // run ends) and skips every later invoke of that run, so compiled code
+    // only releases the status.
+    Value status =
+        LLVM::CallOp::create(rewriter, loc, module.invoke(),
+                             ValueRange{run, site, argViews, count(args.size()),
+                                        resultViews, count(results.size())})
+            .getResult();
+    LLVM::CallOp::create(rewriter, loc, module.statusFree(),
+                         ValueRange{status});
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  /// The function's infeed tag: 8 bytes on the stack, zero at entry, passed
+  /// as tag and next tag to every infeed so they number the values read.
+  Value getInfeedTag(InvokeOp op) const {
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    Value &tag = state.infeedTags[func];
+    if (tag)
+      return tag;
+    OpBuilder entry = atFunctionEntry(op);
+    Location loc = func.getLoc();
+    Value one = LLVM::ConstantOp::create(entry, loc, state.module.i64Type,
+                                         entry.getI64IntegerAttr(1));
+    tag = LLVM::AllocaOp::create(entry, loc, state.module.ptrType,
+                                 state.module.i64Type, one);
+    Value zero = LLVM::ConstantOp::create(entry, loc, state.module.i64Type,
+                                          entry.getI64IntegerAttr(0));
+    LLVM::StoreOp::create(entry, loc, zero, tag);
+    return tag;
+  }
+
+  LoweringState &state;
+};
+
+/// Defines __nx_init(program) -> status: adds every site to the program and
+/// stores it in its slot; returns the first error (NULL when all succeed).
+void buildInit(RuntimeModuleBuilder &module, ArrayRef<Site> sites) {
+  OpBuilder builder = module.atModuleEnd();
+  Location loc = module.module.getLoc();
+  auto init = LLVM::LLVMFuncOp::create(
+      builder, loc, symbols::kInitFunction,
+      LLVM::LLVMFunctionType::get(module.ptrType, {module.ptrType}));
+  Block *entry = init.addEntryBlock(builder);
+  Block *failure = builder.createBlock(&init.getBody());
+  builder.setInsertionPointToStart(entry);
+  Value program = entry->getArgument(0);
+  Value one = LLVM::ConstantOp::create(builder, loc, module.i64Type,
+                                       builder.getI64IntegerAttr(1));
+  Value error = LLVM::AllocaOp::create(builder, loc, module.ptrType,
+                                       module.ptrType, one);
+  Value null = LLVM::ZeroOp::create(builder, loc, module.ptrType);
+  LLVM::StoreOp::create(builder, loc, null, error);
+  for (const Site &site : sites) {
+    Value kind = LLVM::ConstantOp::create(
+        builder, loc, module.i32Type,
+        builder.getI32IntegerAttr(static_cast<int32_t>(site.kind)));
+    Value name = module.address(builder, loc, module.cString(site.name));
+    Value location =
+        module.address(builder, loc, module.cString(site.location));
+    Value attrs = module.address(
+        builder, loc, module.constantBytes(site.attrs, "__nx_attrs_"));
+    Value attrsLen = LLVM::ConstantOp::create(
+        builder, loc, module.i64Type,
+        builder.getI64IntegerAttr(site.attrs.size()));
+    Value handle =
+        LLVM::CallOp::create(builder, loc, module.programAddSite(),
+                             ValueRange{program, kind, name, location, attrs,
+                                        attrsLen, error})
+            .getResult();
+    LLVM::StoreOp::create(builder, loc, handle,
+                          module.address(builder, loc, site.slot));
+    Value failed = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq,
+                                        handle, null);
+    Block *next = builder.createBlock(&init.getBody(), Region::iterator(failure));
+    builder.setInsertionPointAfterValue(failed);
+    LLVM::CondBrOp::create(builder, loc, failed, failure, next);
+    builder.setInsertionPointToStart(next);
+  }
+  LLVM::ReturnOp::create(builder, loc, null);
+  builder.setInsertionPointToStart(failure);
+  LLVM::ReturnOp::create(
+      builder, loc,
+      LLVM::LoadOp::create(builder, loc, module.ptrType, error).getResult());
+}
+
+struct ConvertNxToLLVMPass final
+    : nx::impl::ConvertNxToLLVMBase<ConvertNxToLLVMPass> {
+  void runOnOperation() final {
+    ModuleOp moduleOp = getOperation();
+    if (moduleOp.lookupSymbol(symbols::kInitFunction)) {
+      moduleOp.emitError() << "module already defines '"
+                           << symbols::kInitFunction
+                           << "'; was convert-nx-to-llvm run twice?";
+      return signalPassFailure();
+    }
+    RuntimeModuleBuilder module(moduleOp);
+    LoweringState state{module, {}, {}};
+
+    // Sites are numbered in program order, so __nx_init is deterministic.
+    SmallVector<Site> sites;
+    WalkResult walk = moduleOp.walk([&](InvokeOp op) {
+      FailureOr<std::string> attrs =
+          encodeHostAttributes(op.getAttrs(), op.getLoc());
+      if (failed(attrs))
+        return WalkResult::interrupt();
+      if ((op.getKind() == InvokeKind::Outfeed ||
+           op.getKind() == InvokeKind::Infeed) &&
+          !encodeStreamHandle(op.getName())) {
+        op.emitOpError() << "names stream '" << op.getName()
+                         << "', which is longer than "
+                         << NXRT_STREAM_NAME_MAX << " bytes";
+        return WalkResult::interrupt();
+      }
+      if (!op->getParentOfType<FunctionOpInterface>()) {
+        op.emitOpError() << "must be inside a function";
+        return WalkResult::interrupt();
+      }
+      LLVM::GlobalOp slot = module.siteSlot(sites.size());
+      state.slots[op] = slot;
+      sites.push_back({op.getKind(), op.getName().str(),
+                       formatLocation(op.getLoc()), std::move(*attrs), slot});
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+    buildInit(module, sites);
+
+    LLVMTypeConverter converter(&getContext());
+    RewritePatternSet patterns(&getContext());
+    patterns.add<InvokeOpLowering>(converter, state);
+    ConversionTarget target(getContext());
+    target.addIllegalOp<InvokeOp>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(moduleOp, target, std::move(patterns))))
+      return signalPassFailure();
+
+    // Callback declarations and their ids have been resolved into sites: the
+    // runtime binds callbacks by name in __nx_init.
+    for (auto callback : llvm::make_early_inc_range(moduleOp.getOps<CallbackOp>()))
+      callback.erase();
+    moduleOp->removeAttr(NxDialect::getCallbackIdsAttrName());
+  }
+};
+
+} // namespace

@@ -1,0 +1,291 @@
+//===- BufferizableOpInterfaceImpl.cpp - bufferization of nx ops -----------===//
+
+#include "nx/Dialect/Nx/Transforms/BufferizableOpInterfaceImpl.h"
+
+#include "nx/Dialect/Nx/IR/NxOps.h"
+
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/DialectRegistry.h"
+
+using namespace mlir;
+using namespace mlir::bufferization;
+using namespace mlir::nx;
+
+namespace {
+
+/// The buffer of `tensor` in the form the runtime reads: contiguous and
+/// row-major. A strided buffer (e.g. a slice) is copied into a fresh one.
+FailureOr<Value> getHostBuffer(RewriterBase &rewriter, Location loc,
+                               Value tensor, const BufferizationOptions &options,
+                               const BufferizationState &state) {
+  FailureOr<Value> buffer = getBuffer(rewriter, tensor, options, state);
+  if (failed(buffer))
+    return failure();
+  auto type = cast<MemRefType>(buffer->getType());
+  if (type.getLayout().isIdentity())
+    return buffer;
+  auto contiguousType =
+      MemRefType::get(type.getShape(), type.getElementType(),
+                      MemRefLayoutAttrInterface(), type.getMemorySpace());
+  FailureOr<Value> copy =
+      options.createAlloc(rewriter, loc, contiguousType, /*dynShape=*/{});
+  if (failed(copy) ||
+      failed(options.createMemCpy(rewriter, loc, *buffer, *copy)))
+    return failure();
+  return copy;
+}
+
+FailureOr<SmallVector<Value>>
+getHostBuffers(RewriterBase &rewriter, Location loc, ValueRange tensors,
+               const BufferizationOptions &options,
+               const BufferizationState &state) {
+  SmallVector<Value> buffers;
+  for (Value tensor : tensors) {
+    FailureOr<Value> buffer =
+        getHostBuffer(rewriter, loc, tensor, options, state);
+    if (failed(buffer))
+      return failure();
+    buffers.push_back(*buffer);
+  }
+  return buffers;
+}
+
+/// A fresh buffer for a result the host writes.
+FailureOr<Value> allocateResult(RewriterBase &rewriter, Location loc,
+                                Value result,
+                                const BufferizationOptions &options) {
+  auto type = cast<RankedTensorType>(result.getType());
+  return options.createAlloc(
+      rewriter, loc, MemRefType::get(type.getShape(), type.getElementType()),
+      /*dynShape=*/{});
+}
+
+/// Calls that read their operands and return fresh results: elixir_call
+/// and infeed.
+template <typename OpTy>
+struct FreshResultsModel
+    : public BufferizableOpInterface::ExternalModel<FreshResultsModel<OpTy>,
+                                                    OpTy> {
+  bool bufferizesToMemoryRead(Operation *, OpOperand &,
+                              const AnalysisState &) const {
+    return true;
+  }
+  bool bufferizesToMemoryWrite(Operation *, OpOperand &,
+                               const AnalysisState &) const {
+    return false;
+  }
+  AliasingValueList getAliasingValues(Operation *, OpOperand &,
+                                      const AnalysisState &) const {
+    return {};
+  }
+  bool bufferizesToAllocation(Operation *, Value) const { return true; }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto concrete = cast<OpTy>(op);
+    Location loc = op->getLoc();
+    FailureOr<SmallVector<Value>> inputs =
+        getHostBuffers(rewriter, loc, op->getOperands(), options, state);
+    if (failed(inputs))
+      return failure();
+    SmallVector<Value> outputs;
+    for (Value result : op->getResults()) {
+      FailureOr<Value> buffer = allocateResult(rewriter, loc, result, options);
+      if (failed(buffer))
+        return failure();
+      outputs.push_back(*buffer);
+    }
+    if (failed(createInvoke(concrete, rewriter, *inputs, outputs)))
+      return failure();
+    replaceOpWithBufferizedValues(rewriter, op, outputs);
+    return success();
+  }
+
+  static LogicalResult createInvoke(ElixirCallOp call, RewriterBase &rewriter,
+                                    ValueRange inputs, ValueRange outputs) {
+    DictionaryAttr staticArgs = call.getStaticArgsAttr();
+    InvokeOp::create(rewriter, call.getLoc(), InvokeKind::ElixirCall,
+                     call.getCallee(),
+                     staticArgs ? staticArgs : rewriter.getDictionaryAttr({}),
+                     inputs, outputs, /*has_side_effect=*/!call.getPure());
+    return success();
+  }
+
+  static LogicalResult createInvoke(InfeedOp infeed, RewriterBase &rewriter,
+                                    ValueRange inputs, ValueRange outputs) {
+    std::optional<StringRef> stream = infeed.getStream();
+    if (!stream)
+      return infeed.emitOpError()
+             << "needs a 'stream' to be served by the runtime; name one on "
+                "the op or run convert-nx-to-custom-call with stream-name";
+    InvokeOp::create(rewriter, infeed.getLoc(), InvokeKind::Infeed, *stream,
+                     rewriter.getDictionaryAttr({}), inputs, outputs,
+                     /*has_side_effect=*/true);
+    return success();
+  }
+};
+
+/// Calls whose results are their operands: io_callback (results alias the
+/// operands one to one) and outfeed (no results). Nothing is copied.
+template <typename OpTy>
+struct PassthroughModel
+    : public BufferizableOpInterface::ExternalModel<PassthroughModel<OpTy>,
+                                                    OpTy> {
+  bool bufferizesToMemoryRead(Operation *, OpOperand &,
+                              const AnalysisState &) const {
+    return true;
+  }
+  bool bufferizesToMemoryWrite(Operation *, OpOperand &,
+                               const AnalysisState &) const {
+    return false;
+  }
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
+                                      const AnalysisState &) const {
+    if (op->getNumResults() == 0)
+      return {};
+    return {{op->getResult(operand.getOperandNumber()),
+             BufferRelation::Equivalent}};
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    Location loc = op->getLoc();
+    FailureOr<SmallVector<Value>> inputs =
+        getHostBuffers(rewriter, loc, op->getOperands(), options, state);
+    if (failed(inputs))
+      return failure();
+    InvokeKind kind;
+    StringRef name;
+    if (auto io = dyn_cast<IoCallbackOp>(op)) {
+      kind = InvokeKind::IoCallback;
+      name = io.getCallee();
+    } else {
+      auto outfeed = cast<OutfeedOp>(op);
+      std::optional<StringRef> stream = outfeed.getStream();
+      if (!stream)
+        return outfeed.emitOpError()
+               << "needs a 'stream' to be served by the runtime; name one on "
+                  "the op or run convert-nx-to-custom-call with stream-name";
+      kind = InvokeKind::Outfeed;
+      name = *stream;
+    }
+    InvokeOp::create(rewriter, loc, kind, name, rewriter.getDictionaryAttr({}),
+                     *inputs, ValueRange(), /*has_side_effect=*/true);
+    if (op->getNumResults() == 0) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // The io_callback results are the very buffers it was given.
+    SmallVector<Value> results;
+    for (Value operand : op->getOperands()) {
+      FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
+      if (failed(buffer))
+        return failure();
+      results.push_back(*buffer);
+    }
+    replaceOpWithBufferizedValues(rewriter, op, results);
+    return success();
+  }
+};
+
+/// nx.custom_call: results named by output_operand_aliases are written into
+/// their operand's buffer (the target may update it in place); the others
+/// get fresh buffers.
+struct CustomCallModel
+    : public BufferizableOpInterface::ExternalModel<CustomCallModel,
+                                                    CustomCallOp> {
+  /// Result aliased by operand `operandIndex`, if any.
+  static std::optional<unsigned> getAliasedResult(CustomCallOp call,
+                                                  unsigned operandIndex) {
+    for (Attribute attr : call.getOutputOperandAliases()) {
+      auto alias = cast<OutputOperandAliasAttr>(attr);
+      if (alias.getOperandIndex() != static_cast<int64_t>(operandIndex))
+        continue;
+      ArrayRef<int64_t> indices = alias.getOutputTupleIndices();
+      return indices.empty() ? 0u : static_cast<unsigned>(indices.front());
+    }
+    return std::nullopt;
+  }
+
+  bool bufferizesToMemoryRead(Operation *, OpOperand &,
+                              const AnalysisState &) const {
+    return true;
+  }
+  bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand,
+                               const AnalysisState &) const {
+    return getAliasedResult(cast<CustomCallOp>(op),
+                            operand.getOperandNumber())
+        .has_value();
+  }
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
+                                      const AnalysisState &) const {
+    std::optional<unsigned> result =
+        getAliasedResult(cast<CustomCallOp>(op), operand.getOperandNumber());
+    if (!result)
+      return {};
+    return {{op->getResult(*result), BufferRelation::Equivalent}};
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto call = cast<CustomCallOp>(op);
+    Location loc = op->getLoc();
+    for (Type type : op->getResultTypes())
+      if (!isHostTensorType(type))
+        return call.emitOpError()
+               << "cannot run on the host runtime: result type " << type
+               << " is not a statically shaped tensor of a host element type";
+    FailureOr<SmallVector<Value>> inputs =
+        getHostBuffers(rewriter, loc, call.getInputs(), options, state);
+    if (failed(inputs))
+      return failure();
+    SmallVector<Value> outputs(op->getNumResults());
+    for (auto [index, input] : llvm::enumerate(*inputs))
+      if (std::optional<unsigned> result = getAliasedResult(call, index))
+        outputs[*result] = input;
+    for (auto [index, output] : llvm::enumerate(outputs)) {
+      if (output)
+        continue;
+      FailureOr<Value> buffer =
+          allocateResult(rewriter, loc, op->getResult(index), options);
+      if (failed(buffer))
+        return failure();
+      output = *buffer;
+    }
+    // A string backend_config (api_version < 4) reaches the target as the
+    // string attribute "backend_config".
+    DictionaryAttr attrs = rewriter.getDictionaryAttr({});
+    if (Attribute config = call.getBackendConfigAttr()) {
+      if (auto dict = dyn_cast<DictionaryAttr>(config))
+        attrs = dict;
+      else
+        attrs = rewriter.getDictionaryAttr(
+            rewriter.getNamedAttr("backend_config", config));
+    }
+    InvokeOp::create(rewriter, loc, InvokeKind::CustomCall,
+                     call.getCallTargetName(), attrs, *inputs, outputs,
+                     call.getHasSideEffect());
+    replaceOpWithBufferizedValues(rewriter, op, outputs);
+    return success();
+  }
+};
+
+} // namespace
+
+void nx::registerBufferizableOpInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, NxDialect *) {
+    context->loadDialect<memref::MemRefDialect,
+                         bufferization::BufferizationDialect>();
+    ElixirCallOp::attachInterface<FreshResultsModel<ElixirCallOp>>(*context);
+    InfeedOp::attachInterface<FreshResultsModel<InfeedOp>>(*context);
+    IoCallbackOp::attachInterface<PassthroughModel<IoCallbackOp>>(*context);
+    OutfeedOp::attachInterface<PassthroughModel<OutfeedOp>>(*context);
+    CustomCallOp::attachInterface<CustomCallModel>(*context);
+  });
+}
