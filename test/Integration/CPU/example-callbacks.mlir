@@ -1,0 +1,32 @@
+// The README's sample callback library (examples/callbacks/callbacks.c) on a
+// block-free variant of examples/callbacks.mlir.
+// RUN: nx-runner %s --callbacks=%nx_example_callbacks --outfeed=results \
+// RUN:   --input='[1, 2, 2, 4]:tensor<4xf32>' \
+// RUN:   | FileCheck %s --enable-var-scope
+// RUN: not nx-runner %s --entry=bad_norm --callbacks=%nx_example_callbacks \
+// RUN:   --input='[1, 2, 2, 4]:tensor<4xf32>' 2>&1 \
+// RUN:   | FileCheck %s --enable-var-scope --check-prefix=BAD
+
+nx.callback @normalize : (tensor<4xf32>) -> tensor<4xf32>
+nx.callback @log_vector : (tensor<4xf32>) -> ()
+
+// 2x = [2, 4, 4, 8] has l2 norm 10.
+// CHECK: [vector at {{.*}}example-callbacks.mlir:[[@LINE+7]]:{{[0-9]+}}] 0.2 0.4 0.4 0.8
+// CHECK-NEXT: result #0: tensor<4xf32> = [0.2, 0.4, 0.4, 0.8]
+// CHECK-NEXT: outfeed "results" #0: tensor<4xf32> = [0.2, 0.4, 0.4, 0.8]
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %two = arith.constant dense<2.0> : tensor<4xf32>
+  %doubled = arith.mulf %x, %two : tensor<4xf32>
+  %normal = nx.elixir_call @normalize(%doubled) static_args {norm = "l2"} : (tensor<4xf32>) -> tensor<4xf32>
+  %logged = nx.io_callback @log_vector(%normal) : tensor<4xf32>
+  nx.outfeed %logged to "results" : tensor<4xf32>
+  %zero = arith.constant dense<0.0> : tensor<4xf32>
+  %r = arith.addf %logged, %zero : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// BAD: nx-runner: error: callback @normalize at {{.*}}example-callbacks.mlir:[[@LINE+2]]:8 failed: unknown norm 'l3' (use l2 or max)
+func.func @bad_norm(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %n = nx.elixir_call @normalize(%x) static_args {norm = "l3"} : (tensor<4xf32>) -> tensor<4xf32>
+  return %n : tensor<4xf32>
+}
