@@ -346,8 +346,9 @@ typedef enum nxrt_site_kind_t {
   NXRT_SITE_KIND_MAX_ENUM = 0x7fffffff
 } nxrt_site_kind_t;
 
-/* Creates an (empty) program: the load-time container of call sites.
- * `name` is copied and only used in messages (may be NULL). Thread-safe. */
+/* Creates an (empty) program: the load-time container of call sites, owned
+ * by the caller. `name` is copied and only used in messages (may be NULL).
+ * Returns NULL when runtime is NULL. Thread-safe. */
 NXRT_API nxrt_program_t *nxrt_program_create(nxrt_runtime_t *runtime,
                                             const char *name);
 
@@ -391,7 +392,8 @@ typedef struct nxrt_run_options_t {
 } nxrt_run_options_t;
 
 /* Begins a run (options may be NULL) and pushes it on the calling thread's
- * run stack, so nxrt_run_current() returns it until it ends. Runs are
+ * run stack, so nxrt_run_current() returns it until it ends; the caller owns
+ * it until nxrt_run_end. Returns NULL when runtime is NULL. Runs are
  * independent: any number may be active on different threads, and a handler
  * may begin a nested run on its own thread. Thread-safe. */
 NXRT_API nxrt_run_t *nxrt_run_begin(nxrt_runtime_t *runtime,
@@ -559,7 +561,9 @@ NXRT_API nxrt_status_t *nxrt_stream_pop_outfeed(nxrt_stream_t *stream,
 NXRT_API size_t nxrt_stream_infeed_size(const nxrt_stream_t *stream);
 NXRT_API size_t nxrt_stream_outfeed_size(const nxrt_stream_t *stream);
 
-/* An owned list of tensors popped from an outfeed. */
+/* An owned list of tensors popped from an outfeed, immutable until freed:
+ * the accessors are thread-safe, nxrt_value_free is not (with respect to
+ * other uses of the same value). */
 NXRT_API size_t nxrt_value_size(const nxrt_value_t *value);
 /* Tensor i (views into the value's storage), NULL when out of range. */
 NXRT_API const nxrt_tensor_t *nxrt_value_tensor(const nxrt_value_t *value,

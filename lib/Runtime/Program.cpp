@@ -65,6 +65,8 @@ extern "C" {
 
 nxrt_program_t *nxrt_program_create(nxrt_runtime_t *runtime,
                                     const char *name) {
+  if (!runtime)
+    return nullptr;
   auto *program = new nxrt_program;
   program->runtime = runtime;
   program->name = name ? name : "";

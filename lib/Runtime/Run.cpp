@@ -34,6 +34,8 @@ extern "C" {
 
 nxrt_run_t *nxrt_run_begin(nxrt_runtime_t *runtime,
                            const nxrt_run_options_t *options) {
+  if (!runtime)
+    return nullptr;
   auto *run = new nxrt_run;
   run->runtime = runtime;
   if (options && options->timeout_ms > 0) {

@@ -73,6 +73,22 @@ TEST(NxrtApi, RuntimeCreateDestroy) {
   nxrt_runtime_destroy(nullptr);
 }
 
+TEST(NxrtApi, NullRuntimeIsRejected) {
+  EXPECT_EQ(nxrt_program_create(nullptr, "p"), nullptr);
+  EXPECT_EQ(nxrt_run_begin(nullptr, nullptr), nullptr);
+  EXPECT_EQ(nxrt_run_current(), nullptr);
+  nxrt_stream_t *stream = nullptr;
+  Status s(nxrt_stream_open(nullptr, "s", &stream));
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_INVALID_ARGUMENT);
+  nxrt_request_t *req = nullptr;
+  Status p(nxrt_bridge_pull(nullptr, 1, &req));
+  EXPECT_EQ(nxrt_status_code(p.get()), NXRT_INVALID_ARGUMENT);
+  Status r(nxrt_bridge_reply(nullptr, 1, nullptr, nullptr, 0));
+  EXPECT_EQ(nxrt_status_code(r.get()), NXRT_INVALID_ARGUMENT);
+  nxrt_bridge_set_hook(nullptr, nullptr, nullptr);
+  nxrt_bridge_close(nullptr);
+}
+
 TEST(NxrtApi, RegistrationErrors) {
   nxrt_runtime_t *rt = nxrt_runtime_create();
   nxrt_callback_desc_t inline_desc{NXRT_DISPATCH_INLINE, Noop, nullptr, 0};
