@@ -201,8 +201,12 @@ llvm::Error statusToError(nxrt_status_t *status);
 /// `numThreads` dispatcher threads pull requests from the serving runtime,
 /// run the handler (arguments in place, results into fresh buffers) and
 /// reply by tag. Names the handler runtime does not define are left
-/// unbound, so they fail as unknown callbacks. The destructor closes the
-/// bridge and joins the threads.
+/// unbound, so they fail as unknown callbacks. Arguments are copied out of
+/// the request before the handler runs, so a call that timed out on the
+/// compute side never leaves a handler reading freed memory. Only host
+/// callbacks are forwarded: custom-call targets (always inline) must be
+/// bound on the serving runtime. The destructor closes the serving
+/// runtime's bridge and joins the threads.
 class BridgeDispatcher {
 public:
   static llvm::Expected<std::unique_ptr<BridgeDispatcher>>
