@@ -87,6 +87,9 @@ static nxrt_status_t *log_tensor(void *user_data, const nxrt_call_t *call) {
   return NULL;
 }
 
+static char vector_label[] = "vector";
+static char matrix_label[] = "matrix";
+
 __attribute__((visibility("default"))) nxrt_status_t *
 nx_register_callbacks(nxrt_runtime_t *runtime) {
   nxrt_callback_desc_t desc;
@@ -98,9 +101,9 @@ nx_register_callbacks(nxrt_runtime_t *runtime) {
   if (st)
     return st;
   desc.fn = log_tensor;
-  desc.user_data = (void *)"vector";
+  desc.user_data = vector_label;
   if ((st = nxrt_register_callback(runtime, "log_vector", &desc)))
     return st;
-  desc.user_data = (void *)"matrix";
+  desc.user_data = matrix_label;
   return nxrt_register_callback(runtime, "log_matrix", &desc);
 }

@@ -87,6 +87,8 @@ static void encodeValue(std::string &out, const nxrt_attr_t *attr) {
     encodeDict(out, dict);
     return;
   }
+  default:
+    return;
   }
 }
 

@@ -165,6 +165,9 @@ void describeValue(std::string &out, const nxrt_attr_t *attr) {
     out += "}";
     return;
   }
+  default:
+    out += "?";
+    return;
   }
 }
 
