@@ -1,6 +1,7 @@
 //===- BridgeTest.cpp - Bridge dispatch, replies, timeouts ----------------===//
 
 #include <chrono>
+#include <ctime>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -400,6 +401,37 @@ TEST_F(NxrtBridge, MalformedViewsFailBeforeDispatch) {
   Status s = RunOnce(site, &bad, &y.view);
   EXPECT_EQ(Message(s), "callback @f at v.mlir:1:1 failed: argument 0 has "
                         "negative dimension -3 at 0");
+}
+
+double ThreadCpuMs() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+// Waiters spin only briefly, then park: neither an idle dispatcher nor a
+// compute thread waiting for a slow reply may burn a core.
+TEST_F(NxrtBridge, IdleWaitersParkInsteadOfSpinning) {
+  double puller_cpu = -1;
+  std::thread puller([&] {
+    double start = ThreadCpuMs();
+    nxrt_request_t *req = nullptr;
+    nxrt_status_free(nxrt_bridge_pull(rt, 300, &req));
+    puller_cpu = ThreadCpuMs() - start;
+  });
+  puller.join();
+  EXPECT_GE(puller_cpu, 0);
+  EXPECT_LT(puller_cpu, 60) << "ms of CPU while idle for 300 ms";
+
+  RegisterBridge("slow", /*timeout_ms=*/300);
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "slow");
+  Tensor<float> x(NXRT_F32, {1});
+  Tensor<float> y(NXRT_F32, {1});
+  double start = ThreadCpuMs();
+  Status s = RunOnce(site, &x.view, &y.view);
+  double caller_cpu = ThreadCpuMs() - start;
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_DEADLINE_EXCEEDED);
+  EXPECT_LT(caller_cpu, 60) << "ms of CPU while waiting 300 ms for a reply";
 }
 
 TEST_F(NxrtBridge, PullArgumentErrors) {
