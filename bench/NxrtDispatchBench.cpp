@@ -35,7 +35,8 @@ void Check(nxrt_status_t *s) {
 }
 
 // The host function both benchmarks call: y = x + 1.
-__attribute__((noinline)) nxrt_status_t *AddOne(void *, const nxrt_call_t *call) {
+__attribute__((noinline)) nxrt_status_t *AddOne(void *,
+                                                const nxrt_call_t *call) {
   *static_cast<int64_t *>(call->results[0].data) =
       *static_cast<const int64_t *>(call->args[0].data) + 1;
   return nullptr;
@@ -47,7 +48,8 @@ void BM_DirectCall(benchmark::State &state) {
   int64_t x = 1, y = 0;
   nxrt_tensor_t arg{NXRT_I64, 0, nullptr, &x};
   nxrt_tensor_t res{NXRT_I64, 0, nullptr, &y};
-  nxrt_call_t call{&arg, 1, &res, 1, nullptr, "add_one", "bench.mlir:1:1", nullptr};
+  nxrt_call_t call{&arg,   1, &res, 1, nullptr, "add_one", "bench.mlir:1:1",
+                   nullptr};
   nxrt_handler_fn fn = AddOne;
   benchmark::DoNotOptimize(fn);
   for (auto _ : state) {
@@ -62,9 +64,9 @@ void BM_InlineInvoke(benchmark::State &state) {
   nxrt_callback_desc_t desc{NXRT_DISPATCH_INLINE, AddOne, nullptr, 0};
   Check(nxrt_register_callback(rt, "add_one", &desc));
   nxrt_program_t *program = nxrt_program_create(rt, "bench");
-  nxrt_site_t *site = nxrt_program_add_site(program, NXRT_SITE_ELIXIR_CALL,
-                                            "add_one", "bench.mlir:1:1",
-                                            nullptr, 0, nullptr);
+  nxrt_site_t *site =
+      nxrt_program_add_site(program, NXRT_SITE_ELIXIR_CALL, "add_one",
+                            "bench.mlir:1:1", nullptr, 0, nullptr);
   int64_t x = 1, y = 0;
   nxrt_tensor_t arg{NXRT_I64, 0, nullptr, &x};
   nxrt_tensor_t res{NXRT_I64, 0, nullptr, &y};
@@ -83,7 +85,9 @@ void ReportLatency(benchmark::State &state, std::vector<double> &us) {
   if (us.empty())
     return;
   std::sort(us.begin(), us.end());
-  auto at = [&](double q) { return us[std::min(us.size() - 1, size_t(q * us.size()))]; };
+  auto at = [&](double q) {
+    return us[std::min(us.size() - 1, size_t(q * us.size()))];
+  };
   state.counters["p50_us"] = at(0.50);
   state.counters["p99_us"] = at(0.99);
   state.counters["max_us"] = us.back();
@@ -115,9 +119,9 @@ void BM_BridgeRoundTrip(benchmark::State &state) {
   nxrt_callback_desc_t desc{NXRT_DISPATCH_BRIDGE, nullptr, nullptr, 10000};
   Check(nxrt_register_callback(rt, "add_one", &desc));
   nxrt_program_t *program = nxrt_program_create(rt, "bench");
-  nxrt_site_t *site = nxrt_program_add_site(program, NXRT_SITE_ELIXIR_CALL,
-                                            "add_one", "bench.mlir:1:1",
-                                            nullptr, 0, nullptr);
+  nxrt_site_t *site =
+      nxrt_program_add_site(program, NXRT_SITE_ELIXIR_CALL, "add_one",
+                            "bench.mlir:1:1", nullptr, 0, nullptr);
   std::thread dispatcher(ServeBridge, rt);
   int64_t x = 1, y = 0;
   nxrt_tensor_t arg{NXRT_I64, 0, nullptr, &x};
@@ -128,7 +132,8 @@ void BM_BridgeRoundTrip(benchmark::State &state) {
   for (auto _ : state) {
     auto t0 = Clock::now();
     Check(nxrt_invoke(run, site, &arg, 1, &res, 1));
-    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    us.push_back(
+        std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
     if (y != x + 1)
       std::abort();
     ++x;
@@ -186,7 +191,8 @@ void BM_CondVarHandoff(benchmark::State &state) {
       if (h.out != x + 1)
         std::abort();
     }
-    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    us.push_back(
+        std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
     ++x;
   }
   {
@@ -217,13 +223,14 @@ void BM_ArgBytes(benchmark::State &state) {
   const int mode = state.range(0);
   const int64_t bytes = state.range(1);
   nxrt_runtime_t *rt = nxrt_runtime_create();
-  nxrt_callback_desc_t desc{mode == 1 ? NXRT_DISPATCH_BRIDGE : NXRT_DISPATCH_INLINE,
+  nxrt_callback_desc_t desc{mode == 1 ? NXRT_DISPATCH_BRIDGE
+                                      : NXRT_DISPATCH_INLINE,
                             mode == 1 ? nullptr : Peek, nullptr, 10000};
   Check(nxrt_register_callback(rt, "peek", &desc));
   nxrt_program_t *program = nxrt_program_create(rt, "bench");
   nxrt_site_t *site = nxrt_program_add_site(
-      program, mode == 2 ? NXRT_SITE_IO_CALLBACK : NXRT_SITE_ELIXIR_CALL, "peek",
-      "bench.mlir:1:1", nullptr, 0, nullptr);
+      program, mode == 2 ? NXRT_SITE_IO_CALLBACK : NXRT_SITE_ELIXIR_CALL,
+      "peek", "bench.mlir:1:1", nullptr, 0, nullptr);
   std::vector<uint8_t> data(bytes, 7); // committed before timing
   int64_t dims[] = {bytes};
   int64_t y = 0;
@@ -242,7 +249,8 @@ void BM_ArgBytes(benchmark::State &state) {
             return;
           continue;
         }
-        int64_t out = static_cast<const uint8_t *>(nxrt_request_arg(req, 0)->data)[0];
+        int64_t out =
+            static_cast<const uint8_t *>(nxrt_request_arg(req, 0)->data)[0];
         nxrt_tensor_t r = *nxrt_request_result_template(req, 0);
         r.data = &out;
         Check(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr, &r, 1));

@@ -79,7 +79,7 @@ typedef struct nxrt_status nxrt_status_t;
  * is mapped to NXRT_UNKNOWN. The caller owns the result (free it, or return
  * it from a handler, which hands ownership to the runtime). Thread-safe. */
 NXRT_API nxrt_status_t *nxrt_status_create(nxrt_status_code_t code,
-                                          const char *message);
+                                           const char *message);
 
 /* Code of `status`; NXRT_OK for NULL. Does not take ownership. Thread-safe
  * (statuses are immutable). */
@@ -187,7 +187,7 @@ typedef struct nxrt_attr nxrt_attr_t;
  * INVALID_ARGUMENT status naming the byte offset and leaves *out NULL. Never
  * reads outside [data, data + len). Thread-safe. */
 NXRT_API nxrt_status_t *nxrt_attrs_parse(const uint8_t *data, size_t len,
-                                        nxrt_attrs_t **out);
+                                         nxrt_attrs_t **out);
 
 /* Frees a dictionary returned by nxrt_attrs_parse; NULL is a no-op. Must not
  * be used on dictionaries owned by sites or requests. */
@@ -215,27 +215,27 @@ NXRT_API nxrt_status_t *nxrt_attr_i64(const nxrt_attr_t *attr, int64_t *out);
 NXRT_API nxrt_status_t *nxrt_attr_f64(const nxrt_attr_t *attr, double *out);
 NXRT_API nxrt_status_t *nxrt_attr_bool(const nxrt_attr_t *attr, int *out);
 NXRT_API nxrt_status_t *nxrt_attr_string(const nxrt_attr_t *attr,
-                                        const char **out, size_t *len);
+                                         const char **out, size_t *len);
 NXRT_API nxrt_status_t *nxrt_attr_array_size(const nxrt_attr_t *attr,
-                                            size_t *out);
+                                             size_t *out);
 /* Element i of an array; NULL when not an array or out of range. */
 NXRT_API const nxrt_attr_t *nxrt_attr_array_at(const nxrt_attr_t *attr,
                                                size_t i);
 NXRT_API nxrt_status_t *nxrt_attr_dict(const nxrt_attr_t *attr,
-                                      const nxrt_attrs_t **out);
+                                       const nxrt_attrs_t **out);
 
 /* Lookup-by-name conveniences: NOT_FOUND ("missing attribute 'mode'") when
  * absent, INVALID_ARGUMENT ("attribute 'mode' has type i64, expected
  * string") on a kind mismatch. */
 NXRT_API nxrt_status_t *nxrt_attrs_get_i64(const nxrt_attrs_t *attrs,
-                                          const char *name, int64_t *out);
+                                           const char *name, int64_t *out);
 NXRT_API nxrt_status_t *nxrt_attrs_get_f64(const nxrt_attrs_t *attrs,
-                                          const char *name, double *out);
+                                           const char *name, double *out);
 NXRT_API nxrt_status_t *nxrt_attrs_get_bool(const nxrt_attrs_t *attrs,
-                                           const char *name, int *out);
+                                            const char *name, int *out);
 NXRT_API nxrt_status_t *nxrt_attrs_get_string(const nxrt_attrs_t *attrs,
-                                             const char *name,
-                                             const char **out, size_t *len);
+                                              const char *name,
+                                              const char **out, size_t *len);
 
 /*===----------------------------------------------------------------------===*
  * Runtime, registry and handlers
@@ -274,7 +274,7 @@ typedef struct nxrt_call_t {
  * on success, or a status from nxrt_status_create (ownership passes to the
  * runtime). Handlers may run on any compute thread, concurrently. */
 typedef nxrt_status_t *(*nxrt_handler_fn)(void *user_data,
-                                         const nxrt_call_t *call);
+                                          const nxrt_call_t *call);
 
 /* Creates a runtime with the built-in custom-call targets (see "Built-in
  * linear algebra") already registered. Never returns NULL (aborts only if
@@ -311,16 +311,16 @@ typedef struct nxrt_callback_desc_t {
  * `name` and `desc` are copied. ALREADY_EXISTS if `name` is bound,
  * INVALID_ARGUMENT for a bad descriptor. Thread-safe; sites that were added
  * before the name was bound resolve it on their next invocation. */
-NXRT_API nxrt_status_t *nxrt_register_callback(nxrt_runtime_t *runtime,
-                                              const char *name,
-                                              const nxrt_callback_desc_t *desc);
+NXRT_API nxrt_status_t *
+nxrt_register_callback(nxrt_runtime_t *runtime, const char *name,
+                       const nxrt_callback_desc_t *desc);
 
 /* Binds custom-call target `target` to an inline handler. Same rules as
  * nxrt_register_callback; targets and callbacks are separate namespaces. */
 NXRT_API nxrt_status_t *nxrt_register_custom_call(nxrt_runtime_t *runtime,
-                                                 const char *target,
-                                                 nxrt_handler_fn fn,
-                                                 void *user_data);
+                                                  const char *target,
+                                                  nxrt_handler_fn fn,
+                                                  void *user_data);
 
 /*===----------------------------------------------------------------------===*
  * Programs and call sites (used by compiled code at load time)
@@ -350,7 +350,7 @@ typedef enum nxrt_site_kind_t {
  * by the caller. `name` is copied and only used in messages (may be NULL).
  * Returns NULL when runtime is NULL. Thread-safe. */
 NXRT_API nxrt_program_t *nxrt_program_create(nxrt_runtime_t *runtime,
-                                            const char *name);
+                                             const char *name);
 
 /* Destroys a program and its sites. No run may be using its sites and no
  * bridge request from it may be unreleased. NULL is a no-op. */
@@ -366,13 +366,11 @@ NXRT_API void nxrt_program_destroy(nxrt_program_t *program);
  * copied. Site ids are dense, starting at 0, in creation order.
  * Thread-safe with respect to other programs; serialize calls on the same
  * program with its invocations (normally all sites are added at load). */
-NXRT_API nxrt_site_t *nxrt_program_add_site(nxrt_program_t *program,
-                                           nxrt_site_kind_t kind,
-                                           const char *name,
-                                           const char *location,
-                                           const uint8_t *attrs,
-                                           size_t attrs_len,
-                                           nxrt_status_t **error);
+NXRT_API nxrt_site_t *
+nxrt_program_add_site(nxrt_program_t *program, nxrt_site_kind_t kind,
+                      const char *name, const char *location,
+                      const uint8_t *attrs, size_t attrs_len,
+                      nxrt_status_t **error);
 
 /* Site by dense id, NULL when out of range (compiled code that stores ids
  * rather than pointers; invoking a NULL site fails the run as "unknown call
@@ -421,8 +419,8 @@ NXRT_API nxrt_status_t *nxrt_run_end(nxrt_run_t *run);
  * caller. The inline path neither allocates nor compares strings.
  * Thread-safe: several threads may invoke sites of the same run. */
 NXRT_API nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
-                                   const nxrt_tensor_t *args, size_t nargs,
-                                   nxrt_tensor_t *results, size_t nresults);
+                                    const nxrt_tensor_t *args, size_t nargs,
+                                    nxrt_tensor_t *results, size_t nresults);
 
 /*===----------------------------------------------------------------------===*
  * Bridge dispatch (host side)
@@ -449,8 +447,8 @@ NXRT_API void nxrt_bridge_set_hook(nxrt_runtime_t *runtime,
  * bridge is closed. Requests that expired while queued are skipped.
  * Thread-safe: several dispatcher threads may pull. */
 NXRT_API nxrt_status_t *nxrt_bridge_pull(nxrt_runtime_t *runtime,
-                                        int64_t timeout_ms,
-                                        nxrt_request_t **out);
+                                         int64_t timeout_ms,
+                                         nxrt_request_t **out);
 
 /* Answers request `tag`. `status` (NULL = success) is consumed. On success
  * `results` must match the request's declared results exactly (count, dtype,
@@ -460,10 +458,10 @@ NXRT_API nxrt_status_t *nxrt_bridge_pull(nxrt_runtime_t *runtime,
  * error to the replier too. A reply for an unknown, already answered or
  * expired tag changes nothing and returns NOT_FOUND / DEADLINE_EXCEEDED.
  * Thread-safe; may be called from any thread, including inside the hook. */
-NXRT_API nxrt_status_t *nxrt_bridge_reply(nxrt_runtime_t *runtime,
-                                         uint64_t tag, nxrt_status_t *status,
-                                         const nxrt_tensor_t *results,
-                                         size_t nresults);
+NXRT_API nxrt_status_t *nxrt_bridge_reply(nxrt_runtime_t *runtime, uint64_t tag,
+                                          nxrt_status_t *status,
+                                          const nxrt_tensor_t *results,
+                                          size_t nresults);
 
 /* Closes the bridge: wakes pullers (CANCELLED), fails every pending request
  * ("bridge dispatcher closed") and makes later bridge calls fail at once.
@@ -488,8 +486,8 @@ NXRT_API const nxrt_tensor_t *nxrt_request_arg(const nxrt_request_t *request,
  * size). DEADLINE_EXCEEDED once the request is no longer pending,
  * OUT_OF_RANGE / INVALID_ARGUMENT for a bad index or short buffer. */
 NXRT_API nxrt_status_t *nxrt_request_copy_arg(const nxrt_request_t *request,
-                                             size_t i, void *dst,
-                                             size_t dst_len);
+                                              size_t i, void *dst,
+                                              size_t dst_len);
 NXRT_API size_t nxrt_request_num_results(const nxrt_request_t *request);
 /* Declared result i (dtype/rank/dims; data is NULL), or NULL. */
 NXRT_API const nxrt_tensor_t *
@@ -532,8 +530,7 @@ NXRT_API size_t nxrt_stream_handle_encode(const char *name, uint8_t *out,
 /* Opens stream `name` (copied). ALREADY_EXISTS when an open stream has that
  * name. The caller owns the handle (nxrt_stream_destroy). Thread-safe. */
 NXRT_API nxrt_status_t *nxrt_stream_open(nxrt_runtime_t *runtime,
-                                        const char *name,
-                                        nxrt_stream_t **out);
+                                         const char *name, nxrt_stream_t **out);
 
 /* Closes the stream: the name is unregistered (free for reuse), blocked
  * infeeds and pops wake with an error, later pushes and infeeds/outfeeds
@@ -547,15 +544,15 @@ NXRT_API void nxrt_stream_destroy(nxrt_stream_t *stream);
 /* Queues one infeed value made of `n` tensors (data copied; an infeed site
  * consumes one whole value). FAILED_PRECONDITION if closed. Thread-safe. */
 NXRT_API nxrt_status_t *nxrt_stream_push_infeed(nxrt_stream_t *stream,
-                                               const nxrt_tensor_t *values,
-                                               size_t n);
+                                                const nxrt_tensor_t *values,
+                                                size_t n);
 
 /* Waits up to timeout_ms (<= 0: forever) for the next outfeed value; stores
  * a caller-owned value in *out. DEADLINE_EXCEEDED when none arrived,
  * FAILED_PRECONDITION when closed and drained. Thread-safe. */
 NXRT_API nxrt_status_t *nxrt_stream_pop_outfeed(nxrt_stream_t *stream,
-                                               int64_t timeout_ms,
-                                               nxrt_value_t **out);
+                                                int64_t timeout_ms,
+                                                nxrt_value_t **out);
 
 /* Number of values waiting in each queue. Thread-safe. */
 NXRT_API size_t nxrt_stream_infeed_size(const nxrt_stream_t *stream);

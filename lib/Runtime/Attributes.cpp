@@ -129,9 +129,8 @@ public:
     return Error(what, pos_);
   }
   absl::Status Error(const std::string &what, size_t at) const {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("malformed attributes at byte %u of %u: %s", at, len_,
-                        what));
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "malformed attributes at byte %u of %u: %s", at, len_, what));
   }
 
   bool Byte(uint8_t &v) {
@@ -174,9 +173,9 @@ absl::Status KindError(const nxrt_attr *attr, nxrt_attr_kind_t want,
     return absl::InvalidArgumentError(
         absl::StrFormat("attribute '%s' has type %s, expected %s", name,
                         AttrKindName(attr->kind), AttrKindName(want)));
-  return absl::InvalidArgumentError(absl::StrFormat(
-      "attribute has type %s, expected %s", AttrKindName(attr->kind),
-      AttrKindName(want)));
+  return absl::InvalidArgumentError(
+      absl::StrFormat("attribute has type %s, expected %s",
+                      AttrKindName(attr->kind), AttrKindName(want)));
 }
 
 } // namespace
@@ -207,8 +206,7 @@ absl::StatusOr<std::unique_ptr<nxrt_attrs>> ParseAttrs(const uint8_t *data,
     return dict;
   if (!data)
     return absl::InvalidArgumentError(
-        absl::StrFormat("malformed attributes: null data with length %u",
-                        len));
+        absl::StrFormat("malformed attributes: null data with length %u", len));
   Decoder d(data, len);
   uint8_t tag;
   d.Byte(tag);
@@ -357,8 +355,8 @@ nxrt_status_t *nxrt_attrs_get_f64(const nxrt_attrs_t *attrs, const char *name,
                    [&](const nxrt_attr &a) { *out = a.f; });
 }
 
-nxrt_status_t *nxrt_attrs_get_bool(const nxrt_attrs_t *attrs,
-                                   const char *name, int *out) {
+nxrt_status_t *nxrt_attrs_get_bool(const nxrt_attrs_t *attrs, const char *name,
+                                   int *out) {
   return GetByName(attrs, name, NXRT_ATTR_BOOL,
                    [&](const nxrt_attr &a) { *out = a.b; });
 }

@@ -170,8 +170,8 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
         return absl::CancelledError("bridge dispatcher closed");
       if (queue_.empty()) {
         if (absl::Now() >= deadline)
-          return absl::DeadlineExceededError(absl::StrFormat(
-              "no bridge request within %d ms", Ms(timeout)));
+          return absl::DeadlineExceededError(
+              absl::StrFormat("no bridge request within %d ms", Ms(timeout)));
         continue; // Another puller took it; keep waiting.
       }
       req = queue_.front();
@@ -226,8 +226,8 @@ absl::Status Bridge::Reply(uint64_t tag, absl::Status status,
   bool expired;
   {
     MutexLock lock(&req->mu);
-    expired = req->state.load(std::memory_order_relaxed) !=
-              nxrt_request::kPending;
+    expired =
+        req->state.load(std::memory_order_relaxed) != nxrt_request::kPending;
     if (!expired) {
       if (status.ok())
         for (size_t i = 0; i < nresults; ++i)

@@ -52,7 +52,9 @@ struct nxrt_request {
   absl::StatusCode reply_code = absl::StatusCode::kOk;
   std::string reply_message;
 
-  bool Done() const { return state.load(std::memory_order_acquire) != kPending; }
+  bool Done() const {
+    return state.load(std::memory_order_acquire) != kPending;
+  }
   void Ref() { refs.fetch_add(1, std::memory_order_relaxed); }
   void Unref() {
     if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
@@ -67,11 +69,12 @@ public:
   ~Bridge();
 
   // Runs one bridge call for `site` and blocks until it is answered or
-  // the earlier of the run deadline and the callback's own timeout passes. The returned error carries the full message.
+  // the earlier of the run deadline and the callback's own timeout passes. The
+  // returned error carries the full message.
   absl::Status Call(const nxrt_site &site, const Handler &handler,
                     absl::Time run_deadline, absl::Duration run_timeout,
-                    const nxrt_tensor_t *args,
-                    size_t nargs, nxrt_tensor_t *results, size_t nresults);
+                    const nxrt_tensor_t *args, size_t nargs,
+                    nxrt_tensor_t *results, size_t nresults);
 
   absl::Status Pull(absl::Duration timeout, nxrt_request_t **out);
   absl::Status Reply(uint64_t tag, absl::Status status,

@@ -37,8 +37,8 @@ absl::Status RunOutfeed(StreamTable &streams, const nxrt_site &site,
   if (!stream.ok())
     return site.Failed(stream.status());
   nxrt_tensor_t *flag = nullptr;
-  if (nresults == 1 && results && (results[0].dtype == NXRT_U8 ||
-                                   results[0].dtype == NXRT_PRED) &&
+  if (nresults == 1 && results &&
+      (results[0].dtype == NXRT_U8 || results[0].dtype == NXRT_PRED) &&
       results[0].rank == 0 && results[0].data) {
     flag = &results[0];
   } else if (nresults != 0) {
@@ -81,10 +81,9 @@ absl::Status RunInfeed(StreamTable &streams, const nxrt_site &site,
       return site.Failed(s);
   }
 
-  absl::Time site_deadline =
-      site.infeed_timeout == absl::InfiniteDuration()
-          ? absl::InfiniteFuture()
-          : absl::Now() + site.infeed_timeout;
+  absl::Time site_deadline = site.infeed_timeout == absl::InfiniteDuration()
+                                 ? absl::InfiniteFuture()
+                                 : absl::Now() + site.infeed_timeout;
   bool run_binds = run_deadline < site_deadline;
   auto value = (*stream)->PopInfeed(run_binds ? run_deadline : site_deadline);
   if (!value.ok()) {

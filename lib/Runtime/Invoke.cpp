@@ -29,10 +29,10 @@ ABSL_ATTRIBUTE_NOINLINE const nxrt::Handler *Resolve(nxrt_site &site) {
 
 ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *Unknown(nxrt_run &run,
                                                const nxrt_site &site) {
-  const char *what = site.kind == NXRT_SITE_CUSTOM_CALL ? "custom-call target"
-                                                        : "callback";
-  return run.Fail(absl::NotFoundError(absl::StrFormat(
-      "unknown %s @%s at %s", what, site.name, site.location)));
+  const char *what =
+      site.kind == NXRT_SITE_CUSTOM_CALL ? "custom-call target" : "callback";
+  return run.Fail(absl::NotFoundError(
+      absl::StrFormat("unknown %s @%s at %s", what, site.name, site.location)));
 }
 
 ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *Skipped(const nxrt_site &site) {
@@ -89,8 +89,7 @@ InvokeSlow(nxrt_run &run, nxrt_site &site, const nxrt::Handler *h,
 
 extern "C" nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
                                       const nxrt_tensor_t *args, size_t nargs,
-                                      nxrt_tensor_t *results,
-                                      size_t nresults) {
+                                      nxrt_tensor_t *results, size_t nresults) {
   if (ABSL_PREDICT_FALSE(!run))
     return nxrt::ToC(absl::FailedPreconditionError(
         "nxrt_invoke called without a run (nxrt_run_begin first)"));
@@ -103,9 +102,9 @@ extern "C" nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
         "%s failed: the site belongs to a different runtime than the run",
         site->what)));
   if (run->has_deadline && ABSL_PREDICT_FALSE(absl::Now() >= run->deadline))
-    return run->Fail(absl::DeadlineExceededError(absl::StrFormat(
-        "%s timed out after %d ms (run deadline)", site->what,
-        absl::ToInt64Milliseconds(run->timeout))));
+    return run->Fail(absl::DeadlineExceededError(
+        absl::StrFormat("%s timed out after %d ms (run deadline)", site->what,
+                        absl::ToInt64Milliseconds(run->timeout))));
 
   if (site->kind > NXRT_SITE_CUSTOM_CALL)
     return InvokeSlow(*run, *site, nullptr, args, nargs, results, nresults);
@@ -126,9 +125,14 @@ extern "C" nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
   if (h->mode != NXRT_DISPATCH_INLINE)
     return InvokeSlow(*run, *site, h, args, nargs, results, nresults);
 
-  nxrt_call_t call{args,          nargs,          results,
-                   nresults,      site->attrs.get(), h->name.c_str(),
-                   site->location.c_str(), run};
+  nxrt_call_t call{args,
+                   nargs,
+                   results,
+                   nresults,
+                   site->attrs.get(),
+                   h->name.c_str(),
+                   site->location.c_str(),
+                   run};
   nxrt_status_t *status = h->fn(h->user_data, &call);
   if (ABSL_PREDICT_FALSE(status != nullptr))
     return HandlerFailed(*run, *site, status);

@@ -43,8 +43,8 @@ template <> struct Lapack<float> {
 
 template <> struct Lapack<double> {
   static constexpr nxrt_dtype_t kDType = NXRT_F64;
-  static lapack_int geqrf(lapack_int m, lapack_int n, double *a,
-                          lapack_int lda, double *tau) {
+  static lapack_int geqrf(lapack_int m, lapack_int n, double *a, lapack_int lda,
+                          double *tau) {
     return LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, m, n, a, lda, tau);
   }
   static lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, double *a,
@@ -64,8 +64,8 @@ struct Batched {
 };
 
 absl::Status Expect(const nxrt_call_t &call, size_t nargs, size_t nresults) {
-  if (call.nargs != nargs || call.nresults != nresults || (nargs && !call.args) ||
-      (nresults && !call.results))
+  if (call.nargs != nargs || call.nresults != nresults ||
+      (nargs && !call.args) || (nresults && !call.results))
     return absl::InvalidArgumentError(
         absl::StrFormat("expected %d operands and %d results, got %d and %d",
                         nargs, nresults, call.nargs, call.nresults));
@@ -78,12 +78,11 @@ absl::Status Expect(const nxrt_call_t &call, size_t nargs, size_t nresults) {
   return absl::OkStatus();
 }
 
-template <typename T>
-absl::StatusOr<Batched> Matrices(const nxrt_tensor_t &t) {
+template <typename T> absl::StatusOr<Batched> Matrices(const nxrt_tensor_t &t) {
   if (t.dtype != Lapack<T>::kDType || t.rank < 2)
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "expected a tensor<...xMxNx%s> operand, got %s",
-        nxrt_dtype_name(Lapack<T>::kDType), TypeString(t)));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("expected a tensor<...xMxNx%s> operand, got %s",
+                        nxrt_dtype_name(Lapack<T>::kDType), TypeString(t)));
   Batched b;
   b.batch.assign(t.dims, t.dims + t.rank - 2);
   for (int64_t d : b.batch)
@@ -180,8 +179,7 @@ template <typename T> absl::Status Qr(const nxrt_call_t &call) {
       for (int64_t j = 0; j < qcols; ++j)
         q[i * qcols + j] = j < k ? a[i * n + j] : T(0);
     if (qcols > 0 && m > 0) {
-      if (lapack_int info =
-              Lapack<T>::orgqr(m, qcols, k, q, qcols, tau.data()))
+      if (lapack_int info = Lapack<T>::orgqr(m, qcols, k, q, qcols, tau.data()))
         return absl::InternalError(
             absl::StrFormat("orgqr failed with info=%d", info));
     }

@@ -32,9 +32,8 @@ absl::Status Configure(nxrt_site &site, const uint8_t *attrs,
     site.what = absl::StrFormat("infeed at %s", site.location);
     break;
   default:
-    return absl::InvalidArgumentError(
-        absl::StrFormat("invalid call site kind %d at %s", site.kind,
-                        site.location));
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "invalid call site kind %d at %s", site.kind, site.location));
   }
   if ((site.kind <= NXRT_SITE_CUSTOM_CALL) && site.name.empty())
     return absl::InvalidArgumentError(
@@ -47,7 +46,8 @@ absl::Status Configure(nxrt_site &site, const uint8_t *attrs,
   site.attrs = *std::move(parsed);
 
   if (site.kind == NXRT_SITE_INFEED) {
-    if (const nxrt_attr_t *t = nxrt_attrs_find(site.attrs.get(), "timeout_ms")) {
+    if (const nxrt_attr_t *t =
+            nxrt_attrs_find(site.attrs.get(), "timeout_ms")) {
       if (t->kind != NXRT_ATTR_I64)
         return absl::InvalidArgumentError(absl::StrFormat(
             "%s: attribute 'timeout_ms' has type %s, expected i64", site.what,
@@ -63,8 +63,7 @@ absl::Status Configure(nxrt_site &site, const uint8_t *attrs,
 
 extern "C" {
 
-nxrt_program_t *nxrt_program_create(nxrt_runtime_t *runtime,
-                                    const char *name) {
+nxrt_program_t *nxrt_program_create(nxrt_runtime_t *runtime, const char *name) {
   if (!runtime)
     return nullptr;
   auto *program = new nxrt_program;

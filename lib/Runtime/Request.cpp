@@ -33,8 +33,7 @@ size_t nxrt_request_num_args(const nxrt_request_t *request) {
   return request ? request->args.size() : 0;
 }
 
-const nxrt_tensor_t *nxrt_request_arg(const nxrt_request_t *request,
-                                      size_t i) {
+const nxrt_tensor_t *nxrt_request_arg(const nxrt_request_t *request, size_t i) {
   if (!request || i >= request->args.size())
     return nullptr;
   return &request->args[i];
@@ -50,16 +49,16 @@ nxrt_status_t *nxrt_request_copy_arg(const nxrt_request_t *request, size_t i,
         request->args.size())));
   size_t bytes = nxrt_tensor_byte_size(&request->args[i]);
   if (dst_len < bytes || (bytes && !dst))
-    return nxrt::ToC(absl::InvalidArgumentError(absl::StrFormat(
-        "destination holds %d bytes, argument %d needs %d", dst_len, i,
-        bytes)));
+    return nxrt::ToC(absl::InvalidArgumentError(
+        absl::StrFormat("destination holds %d bytes, argument %d needs %d",
+                        dst_len, i, bytes)));
   // Under the request lock, so the compute thread cannot expire the request
   // (and release the program's buffers) in the middle of the copy.
   nxrt::MutexLock lock(&request->mu);
   if (request->Done())
-    return nxrt::ToC(absl::DeadlineExceededError(absl::StrFormat(
-        "bridge request with reply tag %d is no longer pending",
-        request->tag)));
+    return nxrt::ToC(absl::DeadlineExceededError(
+        absl::StrFormat("bridge request with reply tag %d is no longer pending",
+                        request->tag)));
   if (bytes)
     std::memcpy(dst, request->args[i].data, bytes);
   return nullptr;

@@ -21,8 +21,7 @@ nxrt_runtime_t *nxrt_runtime_create(void) {
 
 void nxrt_runtime_destroy(nxrt_runtime_t *runtime) { delete runtime; }
 
-nxrt_status_t *nxrt_register_callback(nxrt_runtime_t *runtime,
-                                      const char *name,
+nxrt_status_t *nxrt_register_callback(nxrt_runtime_t *runtime, const char *name,
                                       const nxrt_callback_desc_t *desc) {
   if (!runtime)
     return nxrt::ToC(absl::InvalidArgumentError("runtime is null"));
@@ -30,8 +29,8 @@ nxrt_status_t *nxrt_register_callback(nxrt_runtime_t *runtime,
 }
 
 nxrt_status_t *nxrt_register_custom_call(nxrt_runtime_t *runtime,
-                                         const char *target,
-                                         nxrt_handler_fn fn, void *user_data) {
+                                         const char *target, nxrt_handler_fn fn,
+                                         void *user_data) {
   if (!runtime)
     return nxrt::ToC(absl::InvalidArgumentError("runtime is null"));
   return nxrt::ToC(runtime->registry.AddTarget(target, fn, user_data));

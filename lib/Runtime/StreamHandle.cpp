@@ -69,9 +69,9 @@ absl::StatusOr<absl::string_view> DecodeStreamHandle(const nxrt_tensor_t &t) {
     return Invalid("no data pointer");
   const auto *p = static_cast<const uint8_t *>(t.data);
   if (std::memcmp(p, NXRT_STREAM_HANDLE_MAGIC, 4) != 0)
-    return Invalid(absl::StrFormat(
-        "bad magic %02x %02x %02x %02x, expected \"%s\"", p[0], p[1], p[2],
-        p[3], NXRT_STREAM_HANDLE_MAGIC));
+    return Invalid(
+        absl::StrFormat("bad magic %02x %02x %02x %02x, expected \"%s\"", p[0],
+                        p[1], p[2], p[3], NXRT_STREAM_HANDLE_MAGIC));
   if (p[4] != NXRT_STREAM_HANDLE_VERSION)
     return Invalid(absl::StrFormat("version %d, expected %d", p[4],
                                    NXRT_STREAM_HANDLE_VERSION));

@@ -11,8 +11,8 @@
 
 namespace nxrt {
 
-absl::StatusOr<std::unique_ptr<nxrt_value>> CopyValue(const nxrt_tensor_t *views,
-                                                      size_t n) {
+absl::StatusOr<std::unique_ptr<nxrt_value>>
+CopyValue(const nxrt_tensor_t *views, size_t n) {
   if (n && !views)
     return absl::InvalidArgumentError("null tensor array");
   auto value = std::make_unique<nxrt_value>();
@@ -29,9 +29,9 @@ absl::StatusOr<std::unique_ptr<nxrt_value>> CopyValue(const nxrt_tensor_t *views
     value->data[i].reset(new uint8_t[bytes ? bytes : 1]);
     if (bytes)
       std::memcpy(value->data[i].get(), views[i].data, bytes);
-    value->views[i] = nxrt_tensor_t{views[i].dtype, views[i].rank,
-                                    value->dims[i].data(),
-                                    value->data[i].get()};
+    value->views[i] =
+        nxrt_tensor_t{views[i].dtype, views[i].rank, value->dims[i].data(),
+                      value->data[i].get()};
   }
   return value;
 }
@@ -114,9 +114,9 @@ absl::StatusOr<std::shared_ptr<Stream>> StreamTable::Open(const char *name) {
     return absl::InvalidArgumentError("stream name is empty");
   size_t len = std::strlen(name);
   if (len > NXRT_STREAM_NAME_MAX)
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "stream name is %d bytes, longer than the maximum %d", len,
-        NXRT_STREAM_NAME_MAX));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("stream name is %d bytes, longer than the maximum %d",
+                        len, NXRT_STREAM_NAME_MAX));
   MutexLock lock(&mu_);
   auto [it, inserted] = open_.try_emplace(name, nullptr);
   if (!inserted)
@@ -187,8 +187,7 @@ nxrt_status_t *nxrt_stream_push_infeed(nxrt_stream_t *stream,
 }
 
 nxrt_status_t *nxrt_stream_pop_outfeed(nxrt_stream_t *stream,
-                                       int64_t timeout_ms,
-                                       nxrt_value_t **out) {
+                                       int64_t timeout_ms, nxrt_value_t **out) {
   if (!stream || !out)
     return nxrt::ToC(absl::InvalidArgumentError("null stream or out"));
   *out = nullptr;

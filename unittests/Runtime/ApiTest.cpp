@@ -32,13 +32,13 @@ TEST(NxrtApi, DTypeSizesAndNames) {
     nxrt_dtype_t dtype;
     size_t size;
     const char *name;
-  } cases[] = {{NXRT_PRED, 1, "i1"},    {NXRT_I8, 1, "i8"},
-               {NXRT_I16, 2, "i16"},    {NXRT_I32, 4, "i32"},
-               {NXRT_I64, 8, "i64"},    {NXRT_U8, 1, "ui8"},
-               {NXRT_U16, 2, "ui16"},   {NXRT_U32, 4, "ui32"},
-               {NXRT_U64, 8, "ui64"},   {NXRT_F16, 2, "f16"},
-               {NXRT_BF16, 2, "bf16"},  {NXRT_F32, 4, "f32"},
-               {NXRT_F64, 8, "f64"},    {NXRT_C64, 8, "complex<f32>"},
+  } cases[] = {{NXRT_PRED, 1, "i1"},           {NXRT_I8, 1, "i8"},
+               {NXRT_I16, 2, "i16"},           {NXRT_I32, 4, "i32"},
+               {NXRT_I64, 8, "i64"},           {NXRT_U8, 1, "ui8"},
+               {NXRT_U16, 2, "ui16"},          {NXRT_U32, 4, "ui32"},
+               {NXRT_U64, 8, "ui64"},          {NXRT_F16, 2, "f16"},
+               {NXRT_BF16, 2, "bf16"},         {NXRT_F32, 4, "f32"},
+               {NXRT_F64, 8, "f64"},           {NXRT_C64, 8, "complex<f32>"},
                {NXRT_C128, 16, "complex<f64>"}};
   for (const auto &c : cases) {
     EXPECT_EQ(nxrt_dtype_size(c.dtype), c.size) << c.name;
@@ -158,7 +158,8 @@ TEST(NxrtApi, AddSiteRejectsBadKindAndAttributes) {
   EXPECT_EQ(nxrt_program_add_site(p, static_cast<nxrt_site_kind_t>(9), "f",
                                   "m.mlir:2:3", nullptr, 0, &error),
             nullptr);
-  EXPECT_STREQ(nxrt_status_message(error), "invalid call site kind 9 at m.mlir:2:3");
+  EXPECT_STREQ(nxrt_status_message(error),
+               "invalid call site kind 9 at m.mlir:2:3");
   nxrt_status_free(error);
 
   error = nullptr;
@@ -175,7 +176,8 @@ TEST(NxrtApi, AddSiteRejectsBadKindAndAttributes) {
   EXPECT_EQ(nxrt_program_add_site(p, NXRT_SITE_ELIXIR_CALL, "", "m.mlir:2:3",
                                   nullptr, 0, &error),
             nullptr);
-  EXPECT_STREQ(nxrt_status_message(error), "call site at m.mlir:2:3 has no callee name");
+  EXPECT_STREQ(nxrt_status_message(error),
+               "call site at m.mlir:2:3 has no callee name");
   nxrt_status_free(error);
 
   error = nullptr;
@@ -189,8 +191,8 @@ TEST(NxrtApi, AddSiteRejectsBadKindAndAttributes) {
   nxrt_status_free(error);
 
   // A NULL error pointer is allowed.
-  EXPECT_EQ(nxrt_program_add_site(p, static_cast<nxrt_site_kind_t>(9), "f",
-                                  "x", nullptr, 0, nullptr),
+  EXPECT_EQ(nxrt_program_add_site(p, static_cast<nxrt_site_kind_t>(9), "f", "x",
+                                  nullptr, 0, nullptr),
             nullptr);
   EXPECT_EQ(nxrt_program_num_sites(p), 0u);
   nxrt_program_destroy(p);

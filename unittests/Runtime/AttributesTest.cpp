@@ -28,9 +28,9 @@ TEST(NxrtAttrs, EmptyBlobIsEmptyDict) {
 
 TEST(NxrtAttrs, DocumentedExampleBytes) {
   // {"mode": "complete"}, byte for byte as in nxrt.h.
-  std::vector<uint8_t> bytes = {0x06, 1, 0, 0, 0, 4, 0, 0, 0, 'm', 'o', 'd', 'e',
-                                0x04, 8, 0, 0, 0, 'c', 'o', 'm', 'p', 'l', 'e',
-                                't', 'e'};
+  std::vector<uint8_t> bytes = {0x06, 1,   0,   0,   0,    4,   0,   0,  0,
+                                'm',  'o', 'd', 'e', 0x04, 8,   0,   0,  0,
+                                'c',  'o', 'm', 'p', 'l',  'e', 't', 'e'};
   EXPECT_EQ(bytes, Attrs().Str("mode", "complete").Encode());
   Parsed p(bytes);
   ASSERT_EQ(p.status, nullptr) << Message(p.status);

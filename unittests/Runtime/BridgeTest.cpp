@@ -45,8 +45,8 @@ TEST_F(NxrtBridge, PullRoundTripWithRequestMetadata) {
       nargs = nxrt_request_num_args(req);
       nresults = nxrt_request_num_results(req);
       const char *s = "";
-      nxrt_status_free(
-          nxrt_attrs_get_string(nxrt_request_attrs(req), "static", &s, nullptr));
+      nxrt_status_free(nxrt_attrs_get_string(nxrt_request_attrs(req), "static",
+                                             &s, nullptr));
       static_arg = s;
       const nxrt_tensor_t *t = nxrt_request_result_template(req, 0);
       tmpl = std::to_string(t->rank) + ":" + std::to_string(t->dims[0]) +
@@ -266,8 +266,9 @@ TEST_F(NxrtBridge, RunDeadlineBindsBeforeCallbackTimeout) {
   auto start = Clock::now();
   Status s = RunOnce(site, &x.view, &y.view, /*run_timeout_ms=*/40);
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
-  EXPECT_EQ(Message(s),
-            "callback @slow at t.mlir:5:1 timed out after 40 ms (run deadline)");
+  EXPECT_EQ(
+      Message(s),
+      "callback @slow at t.mlir:5:1 timed out after 40 ms (run deadline)");
 }
 
 TEST_F(NxrtBridge, DoubleAndUnknownRepliesAreRejected) {
@@ -313,10 +314,12 @@ TEST_F(NxrtBridge, CloseFailsWaitersAndLaterCalls) {
   Status s = RunOnce(site, &x.view, &y.view);
   closer.join();
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_UNAVAILABLE);
-  EXPECT_EQ(Message(s), "callback @f at c.mlir:8:8 failed: bridge dispatcher closed");
+  EXPECT_EQ(Message(s),
+            "callback @f at c.mlir:8:8 failed: bridge dispatcher closed");
 
   Status again = RunOnce(site, &x.view, &y.view);
-  EXPECT_EQ(Message(again), "callback @f at c.mlir:8:8 failed: bridge dispatcher closed");
+  EXPECT_EQ(Message(again),
+            "callback @f at c.mlir:8:8 failed: bridge dispatcher closed");
   nxrt_request_t *req = nullptr;
   Status pulled(nxrt_bridge_pull(rt, 1000, &req));
   EXPECT_EQ(nxrt_status_code(pulled.get()), NXRT_CANCELLED);

@@ -61,7 +61,8 @@ TEST_F(NxrtConcurrency, StressInlineAndBridgeNothingLostOrDuplicated) {
   Dispatcher dispatcher(
       rt,
       [&](nxrt_request_t *req) {
-        int64_t id = *static_cast<const int64_t *>(nxrt_request_arg(req, 0)->data);
+        int64_t id =
+            *static_cast<const int64_t *>(nxrt_request_arg(req, 0)->data);
         nxrt_status_t *bad = ledger.Record(id);
         int64_t out = id * 2;
         nxrt_tensor_t result = *nxrt_request_result_template(req, 0);
@@ -90,8 +91,8 @@ TEST_F(NxrtConcurrency, StressInlineAndBridgeNothingLostOrDuplicated) {
         nxrt_tensor_t y{NXRT_I64, 0, dims, &out};
         // Threads differ in their mix, so both modes overlap in time.
         bool bridge = (i + t) % 2 == 0;
-        nxrt_status_t *s = nxrt_invoke(run, bridge ? bridge_site : inline_site,
-                                       &x, 1, &y, 1);
+        nxrt_status_t *s =
+            nxrt_invoke(run, bridge ? bridge_site : inline_site, &x, 1, &y, 1);
         if (s) {
           failed++;
           ADD_FAILURE() << nxrt_status_message(s);
@@ -143,9 +144,11 @@ TEST_F(NxrtConcurrency, BridgeCallsAreInFlightTogether) {
     held.push_back(req);
   }
   for (auto it = held.rbegin(); it != held.rend(); ++it) {
-    int64_t out = *static_cast<const int64_t *>(nxrt_request_arg(*it, 0)->data) + 100;
+    int64_t out =
+        *static_cast<const int64_t *>(nxrt_request_arg(*it, 0)->data) + 100;
     nxrt_tensor_t r{NXRT_I64, 0, nullptr, &out};
-    NXRT_EXPECT_OK(nxrt_bridge_reply(rt, nxrt_request_tag(*it), nullptr, &r, 1));
+    NXRT_EXPECT_OK(
+        nxrt_bridge_reply(rt, nxrt_request_tag(*it), nullptr, &r, 1));
     nxrt_request_release(*it);
   }
   for (auto &c : callers)
@@ -225,7 +228,8 @@ TEST_F(NxrtConcurrency, ReentrantNestedRunsAcrossModes) {
       rt,
       [&](nxrt_request_t *req) {
         // The dispatcher runs compiled code of its own before replying.
-        int64_t in = *static_cast<const int64_t *>(nxrt_request_arg(req, 0)->data);
+        int64_t in =
+            *static_cast<const int64_t *>(nxrt_request_arg(req, 0)->data);
         int64_t out = -1;
         nxrt_tensor_t x{NXRT_I64, 0, nullptr, &in};
         nxrt_tensor_t y{NXRT_I64, 0, nullptr, &out};

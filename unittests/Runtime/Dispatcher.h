@@ -60,8 +60,8 @@ inline void AddOne(nxrt_runtime_t *rt, nxrt_request_t *req) {
     out[i] = static_cast<const float *>(x->data)[i] + 1;
   nxrt_tensor_t result = *nxrt_request_result_template(req, 0);
   result.data = out.data();
-  nxrt_status_free(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr,
-                                     &result, 1));
+  nxrt_status_free(
+      nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr, &result, 1));
 }
 
 } // namespace nxrt_test

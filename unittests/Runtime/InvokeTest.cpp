@@ -139,8 +139,8 @@ TEST_F(NxrtInvoke, UnknownCallbackFailsAtInvocationThenResolvesLate) {
 TEST_F(NxrtInvoke, UnknownSiteIdFailsRun) {
   AddSite(NXRT_SITE_ELIXIR_CALL, "f");
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
-  Status s(nxrt_invoke(run, nxrt_program_site(program, 42), nullptr, 0,
-                       nullptr, 0));
+  Status s(
+      nxrt_invoke(run, nxrt_program_site(program, 42), nullptr, 0, nullptr, 0));
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_NOT_FOUND);
   EXPECT_EQ(Message(s), "unknown call site (null site)");
   Status end(nxrt_run_end(run));
@@ -191,8 +191,9 @@ TEST_F(NxrtInvoke, RunDeadlineStopsLaterInlineCallbacks) {
   NXRT_EXPECT_OK(nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
   Status s(nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_DEADLINE_EXCEEDED);
-  EXPECT_EQ(Message(s),
-            "callback @slow at d.mlir:2:2 timed out after 20 ms (run deadline)");
+  EXPECT_EQ(
+      Message(s),
+      "callback @slow at d.mlir:2:2 timed out after 20 ms (run deadline)");
   nxrt_status_free(nxrt_run_end(run));
   EXPECT_EQ(calls, 1);
 }
@@ -221,8 +222,8 @@ nxrt_status_t *OuterCallback(void *user, const nxrt_call_t *call) {
   auto *n = static_cast<Nested *>(user);
   n->outer_seen = nxrt_run_current();
   nxrt_run_t *run = nxrt_run_begin(n->rt, nullptr);
-  nxrt_status_free(nxrt_invoke(nxrt_run_current(), n->inner, nullptr, 0,
-                               nullptr, 0));
+  nxrt_status_free(
+      nxrt_invoke(nxrt_run_current(), n->inner, nullptr, 0, nullptr, 0));
   nxrt_status_t *end = nxrt_run_end(run);
   if (nxrt_run_current() != call->run)
     return nxrt_status_create(NXRT_INTERNAL, "run stack not restored");

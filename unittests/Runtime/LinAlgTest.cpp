@@ -38,9 +38,11 @@ protected:
 
   Status Call(const char *target, const std::vector<uint8_t> &attrs,
               nxrt_tensor_t *arg, std::vector<nxrt_tensor_t> results) {
-    nxrt_site_t *site = AddSite(NXRT_SITE_CUSTOM_CALL, target, "la.mlir:1:1", attrs);
+    nxrt_site_t *site =
+        AddSite(NXRT_SITE_CUSTOM_CALL, target, "la.mlir:1:1", attrs);
     nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
-    nxrt_status_free(nxrt_invoke(run, site, arg, 1, results.data(), results.size()));
+    nxrt_status_free(
+        nxrt_invoke(run, site, arg, 1, results.data(), results.size()));
     return Status(nxrt_run_end(run));
   }
 
@@ -85,7 +87,8 @@ protected:
           double sum = 0;
           for (int64_t l = 0; l < qc; ++l)
             sum += double(Q[i * qc + l]) * R[l * n + j];
-          EXPECT_NEAR(sum, A[i * n + j], Ty::kTol) << "QR != A at " << i << "," << j;
+          EXPECT_NEAR(sum, A[i * n + j], Ty::kTol)
+              << "QR != A at " << i << "," << j;
         }
     }
   }
@@ -171,35 +174,46 @@ TYPED_TEST(NxrtLinAlg, Errors) {
   Status bad_mode = this->Call(qr, Attrs().Str("mode", "full").Encode(),
                                &a.view, {q.view, r.view});
   EXPECT_EQ(Message(bad_mode),
-            "custom call @" + name + " at la.mlir:1:1 failed: unknown qr mode "
-            "'full', expected \"reduced\" or \"complete\"");
+            "custom call @" + name +
+                " at la.mlir:1:1 failed: unknown qr mode "
+                "'full', expected \"reduced\" or \"complete\"");
   Status mode_type = this->Call(qr, Attrs().Bool("mode", true).Encode(),
                                 &a.view, {q.view, r.view});
-  EXPECT_EQ(Message(mode_type), "custom call @" + name + " at la.mlir:1:1 "
-                                "failed: attribute 'mode' has type bool, "
-                                "expected string");
+  EXPECT_EQ(Message(mode_type), "custom call @" + name +
+                                    " at la.mlir:1:1 "
+                                    "failed: attribute 'mode' has type bool, "
+                                    "expected string");
   Status shape = this->Call(qr, Attrs().Str("mode", "complete").Encode(),
                             &a.view, {q.view, r.view});
-  EXPECT_EQ(Message(shape),
-            "custom call @" + name + " at la.mlir:1:1 failed: expected results "
-            "(tensor<4x4x" + ty + ">, tensor<4x3x" + ty + ">), got (tensor<4x3x" +
-            ty + ">, tensor<3x3x" + ty + ">)");
+  EXPECT_EQ(Message(shape), "custom call @" + name +
+                                " at la.mlir:1:1 failed: expected results "
+                                "(tensor<4x4x" +
+                                ty + ">, tensor<4x3x" + ty +
+                                ">), got (tensor<4x3x" + ty + ">, tensor<3x3x" +
+                                ty + ">)");
   Tensor<int32_t> ints(NXRT_I32, {4, 3});
   Status dtype = this->Call(qr, {}, &ints.view, {q.view, r.view});
-  EXPECT_EQ(Message(dtype), "custom call @" + name + " at la.mlir:1:1 failed: "
-                            "expected a tensor<...xMxNx" + ty + "> operand, "
-                            "got tensor<4x3xi32>");
+  EXPECT_EQ(Message(dtype), "custom call @" + name +
+                                " at la.mlir:1:1 failed: "
+                                "expected a tensor<...xMxNx" +
+                                ty +
+                                "> operand, "
+                                "got tensor<4x3xi32>");
   Status arity = this->Call(qr, {}, &a.view, {q.view});
-  EXPECT_EQ(Message(arity), "custom call @" + name + " at la.mlir:1:1 failed: "
-                            "expected 1 operands and 2 results, got 1 and 1");
+  EXPECT_EQ(Message(arity),
+            "custom call @" + name +
+                " at la.mlir:1:1 failed: "
+                "expected 1 operands and 2 results, got 1 and 1");
 
   const std::string eigh = Types<T>::kEigh;
   Tensor<T> w(dt, {4});
   Tensor<T> v(dt, {4, 4});
   Status square = this->Call(eigh.c_str(), {}, &a.view, {w.view, v.view});
-  EXPECT_EQ(Message(square), "custom call @" + eigh + " at la.mlir:1:1 "
-                             "failed: expected square matrices, got "
-                             "tensor<4x3x" + ty + ">");
+  EXPECT_EQ(Message(square), "custom call @" + eigh +
+                                 " at la.mlir:1:1 "
+                                 "failed: expected square matrices, got "
+                                 "tensor<4x3x" +
+                                 ty + ">");
 }
 
 } // namespace

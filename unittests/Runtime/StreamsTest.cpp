@@ -20,8 +20,8 @@ std::vector<uint8_t> Handle(const char *name) {
 
 TEST(NxrtStreamHandle, EncodingIsTheDocumentedLayout) {
   std::vector<uint8_t> h = Handle("s1");
-  std::vector<uint8_t> want = {'N', 'X', 'S', 'H', 1, 0, 0, 0, 2, 0, 0, 0,
-                               's', '1'};
+  std::vector<uint8_t> want = {'N', 'X', 'S', 'H', 1, 0,   0,
+                               0,   2,   0,   0,   0, 's', '1'};
   EXPECT_EQ(h, want);
   EXPECT_EQ(nxrt_stream_handle_encode("", nullptr, 0), 0u);
   EXPECT_EQ(nxrt_stream_handle_encode(nullptr, nullptr, 0), 0u);
@@ -74,7 +74,8 @@ protected:
   Status Outfeed(std::vector<nxrt_tensor_t> payload,
                  nxrt_tensor_t *flag = nullptr,
                  nxrt_tensor_t *handle_override = nullptr) {
-    payload.insert(payload.begin(), handle_override ? *handle_override : handle);
+    payload.insert(payload.begin(),
+                   handle_override ? *handle_override : handle);
     nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
     nxrt_status_free(nxrt_invoke(run, outfeed, payload.data(), payload.size(),
                                  flag, flag ? 1 : 0));
@@ -242,7 +243,8 @@ TEST_F(NxrtStreams, StreamClosedMidRunWakesBlockedInfeed) {
   closer.join();
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_FAILED_PRECONDITION);
-  EXPECT_EQ(Message(s), "infeed at feed.mlir:2:1 failed: stream 's' was closed");
+  EXPECT_EQ(Message(s),
+            "infeed at feed.mlir:2:1 failed: stream 's' was closed");
 
   // Once closed the name is gone: both directions report a missing stream.
   Status o = Outfeed({out.view});
@@ -256,9 +258,11 @@ TEST_F(NxrtStreams, MissingStreamFailsRun) {
   Tensor<float> out(NXRT_F32, {1});
   Status s = Infeed(infeed, 0, nullptr, {out.view}, 0, &other);
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_NOT_FOUND);
-  EXPECT_EQ(Message(s), "infeed at feed.mlir:2:1 failed: no stream named 'nope'");
+  EXPECT_EQ(Message(s),
+            "infeed at feed.mlir:2:1 failed: no stream named 'nope'");
   Status o = Outfeed({out.view}, nullptr, &other);
-  EXPECT_EQ(Message(o), "outfeed at feed.mlir:1:1 failed: no stream named 'nope'");
+  EXPECT_EQ(Message(o),
+            "outfeed at feed.mlir:1:1 failed: no stream named 'nope'");
 }
 
 TEST_F(NxrtStreams, BadTagOperandsAreRejected) {
@@ -296,9 +300,11 @@ TEST_F(NxrtStreams, MalformedHandlesAreRejected) {
     return b;
   };
   std::vector<Case> cases = {
-      {good, NXRT_I8, "invalid stream handle: expected a tensor<Nxui8>, got "
-                      "tensor<13xi8>"},
-      {{'N', 'X', 'S', 'H'}, NXRT_U8,
+      {good, NXRT_I8,
+       "invalid stream handle: expected a tensor<Nxui8>, got "
+       "tensor<13xi8>"},
+      {{'N', 'X', 'S', 'H'},
+       NXRT_U8,
        "invalid stream handle: 4 bytes is shorter than the 12-byte header "
        "plus a name"},
       {with(0, 'Q'), NXRT_U8,
@@ -321,8 +327,8 @@ TEST_F(NxrtStreams, MalformedHandlesAreRejected) {
     nxrt_tensor_t h{c.dtype, 1, dims, c.bytes.data()};
     Tensor<float> x(NXRT_F32, {1});
     Status s = Outfeed({x.view}, nullptr, &h);
-    EXPECT_EQ(Message(s), std::string("outfeed at feed.mlir:1:1 failed: ") +
-                              c.message);
+    EXPECT_EQ(Message(s),
+              std::string("outfeed at feed.mlir:1:1 failed: ") + c.message);
   }
 }
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "nxrt/nxrt.h"
+#include "gtest/gtest.h"
 
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
 #define NXRT_TEST_SANITIZED 1
@@ -28,7 +28,9 @@ struct StatusDeleter {
 };
 using Status = std::unique_ptr<nxrt_status_t, StatusDeleter>;
 
-inline std::string Message(const Status &s) { return nxrt_status_message(s.get()); }
+inline std::string Message(const Status &s) {
+  return nxrt_status_message(s.get());
+}
 
 #define NXRT_EXPECT_OK(expr)                                                   \
   do {                                                                         \
@@ -43,7 +45,8 @@ inline std::string Message(const Status &s) { return nxrt_status_message(s.get()
 
 // A tensor that owns its dims and data.
 template <typename T> struct Tensor {
-  Tensor(nxrt_dtype_t dtype, std::vector<int64_t> dims, std::vector<T> data = {})
+  Tensor(nxrt_dtype_t dtype, std::vector<int64_t> dims,
+         std::vector<T> data = {})
       : dims(std::move(dims)), data(std::move(data)) {
     size_t n = 1;
     for (int64_t d : this->dims)
@@ -148,19 +151,21 @@ protected:
                        const char *loc = "test.mlir:1:1",
                        const std::vector<uint8_t> &attrs = {}) {
     nxrt_status_t *error = nullptr;
-    nxrt_site_t *site = nxrt_program_add_site(program, kind, name, loc,
-                                              attrs.data(), attrs.size(), &error);
+    nxrt_site_t *site = nxrt_program_add_site(
+        program, kind, name, loc, attrs.data(), attrs.size(), &error);
     EXPECT_EQ(error, nullptr) << nxrt_status_message(error);
     nxrt_status_free(error);
     return site;
   }
 
-  void RegisterInline(const char *name, nxrt_handler_fn fn, void *user = nullptr) {
+  void RegisterInline(const char *name, nxrt_handler_fn fn,
+                      void *user = nullptr) {
     nxrt_callback_desc_t desc{NXRT_DISPATCH_INLINE, fn, user, 0};
     NXRT_ASSERT_OK(nxrt_register_callback(rt, name, &desc));
   }
   void RegisterBridge(const char *name, int64_t timeout_ms = 0) {
-    nxrt_callback_desc_t desc{NXRT_DISPATCH_BRIDGE, nullptr, nullptr, timeout_ms};
+    nxrt_callback_desc_t desc{NXRT_DISPATCH_BRIDGE, nullptr, nullptr,
+                              timeout_ms};
     NXRT_ASSERT_OK(nxrt_register_callback(rt, name, &desc));
   }
 
