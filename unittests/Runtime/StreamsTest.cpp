@@ -234,7 +234,8 @@ TEST_F(NxrtStreams, InfeedTimeoutFromAttributeAndRunDeadline) {
 
 TEST_F(NxrtStreams, StreamClosedMidRunWakesBlockedInfeed) {
   std::thread closer([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    // Long enough for the infeed below to be blocked even on a loaded box.
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
     nxrt_stream_close(stream);
   });
   Tensor<float> out(NXRT_F32, {1});
