@@ -67,10 +67,13 @@ build() {
 run_example() {
   build
   local example="$ROOT/examples/callbacks.mlir"
-  log "nx-opt $example -> every nx pass"
-  "$BUILD_DIR/bin/nx-opt" "$example" \
-    --nx-assign-callback-ids \
-    --canonicalize
+  log "compile for XLA: $example as StableHLO custom calls"
+  "$BUILD_DIR/bin/nx-opt" "$example" --allow-unregistered-dialect \
+    --nx-assign-callback-ids --convert-nx-to-custom-call --nx-export-stablehlo
+  log "run on CPU: nx-runner (nx-lower-to-cpu + JIT + libnxrt, callbacks from examples/callbacks)"
+  "$BUILD_DIR/bin/nx-runner" "$example" \
+    --callbacks="$BUILD_DIR/lib/libNxExampleCallbacks.so" \
+    --input='[1, 2, 2, 4]:tensor<4xf32>' --outfeed=results
 }
 
 run_tests() {

@@ -30,7 +30,7 @@ llvm_config.use_default_substitutions()
 # Our own tools come first; FileCheck, not, count and upstream mlir-opt come
 # from the LLVM 22 installation.
 tool_dirs = [config.nx_tools_dir, config.llvm_tools_dir]
-tools = ["nx-opt", "mlir-opt", "nx-runner"]
+tools = ["nx-opt", "mlir-opt", "mlir-translate", "nx-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.nx_tools_dir, append_path=True)

@@ -3,6 +3,7 @@
 #include "nx/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
@@ -32,6 +33,18 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // nx: ids for the host to bind callbacks by.
   pm.addPass(createNxAssignCallbackIds());
   pm.addPass(createNxPrepareEntryPoints());
+  // Blocks become native kernels (e.g. LAPACK QR/Eigh custom calls served by
+  // the runtime) where the registry offers one on the host, else their
+  // default implementation. Callbacks and streams stay: bufferization turns
+  // them into runtime invocations directly.
+  if (options.lowerBlocksToCustomCalls) {
+    ConvertNxToCustomCallOptions blockOptions;
+    blockOptions.platform = "host";
+    blockOptions.blocksOnly = true;
+    pm.addPass(createConvertNxToCustomCall(blockOptions));
+  } else {
+    pm.addPass(createNxInlineBlocks());
+  }
 
   // Front ends: tosa and elementwise tensor ops become linalg.
   TosaToLinalgOptions tosaOptions;
@@ -50,6 +63,9 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // The deallocation pipeline clones results a function does not own (its
+  // arguments, constants) so the caller always owns what it gets back.
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   // Buffers and loops to LLVM.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

@@ -167,6 +167,9 @@ def ConvertNxToCustomCall
            "words in backend_config (backend-config encoding)">,
     Option<"streamName", "stream-name", "std::string", /*default=*/"\"\"",
            "Stream of infeed/outfeed ops without a `stream` attribute">,
+    Option<"blocksOnly", "blocks-only", "bool", /*default=*/"false",
+           "Lower only nx.block ops and leave callbacks and streams as they "
+           "are (nx-lower-to-cpu serves those through the runtime directly)">,
   ];
 }
 

@@ -350,13 +350,7 @@ LogicalResult ConvertNxToCustomCallPass::lowerBlock(BlockOp op) {
 
   if (!spec) {
     // Skip: the default implementation replaces the block.
-    // Read the yielded values after inlining: block arguments among them
-    // are replaced by the inputs.
-    YieldOp yield = op.getYield();
-    rewriter.inlineBlockBefore(&op.getBody().front(), op, op.getInputs());
-    SmallVector<Value> results(yield.getValues());
-    rewriter.replaceOp(op, results);
-    rewriter.eraseOp(yield);
+    op.inlineDefaultImplementation(rewriter);
     return success();
   }
 
@@ -457,6 +451,8 @@ void ConvertNxToCustomCallPass::runOnOperation() {
     failed |= mlir::failed(lowerBlock(op));
   if (failed)
     return signalPassFailure();
+  if (blocksOnly)
+    return;
 
   // Program order within each block matters for token and tag threading:
   // the walk visits each block's ops in order.

@@ -658,3 +658,63 @@ func.func private @not_a_table() attributes {nx.callback_ids = {}}
 
 // expected-error @+1 {{unknown nx dialect attribute 'nx.mystery'}}
 func.func private @mystery() attributes {nx.mystery = 1}
+
+//===----------------------------------------------------------------------===//
+// nx.invoke
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @invoke_empty_name(%m: memref<4xf32>) {
+  // expected-error @+1 {{'nx.invoke' op expects a non-empty name}}
+  nx.invoke elixir_call @""(%m) outs() : (memref<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @invoke_strided(%m: memref<4xf32, strided<[2]>>) {
+  // expected-error @+1 {{'nx.invoke' op input #0 must be a statically shaped memref with the identity layout, got 'memref<4xf32, strided<[2]>>'}}
+  nx.invoke elixir_call @f(%m) outs() : (memref<4xf32, strided<[2]>>) -> ()
+  return
+}
+
+// -----
+
+func.func @invoke_dynamic(%m: memref<?xf32>) {
+  // expected-error @+1 {{'nx.invoke' op output #0 must be a statically shaped memref with the identity layout, got 'memref<?xf32>'}}
+  nx.invoke elixir_call @f() outs(%m) : () -> (memref<?xf32>)
+  return
+}
+
+// -----
+
+func.func @invoke_io_outputs(%m: memref<4xf32>) {
+  // expected-error @+1 {{'nx.invoke' op of kind io_callback expects no outputs, got 1}}
+  nx.invoke io_callback @log(%m) outs(%m) : (memref<4xf32>) -> (memref<4xf32>)
+  return
+}
+
+// -----
+
+func.func @invoke_infeed_inputs(%m: memref<4xf32>) {
+  // expected-error @+1 {{'nx.invoke' op of kind infeed expects no inputs, got 1}}
+  nx.invoke infeed @s(%m) outs(%m) : (memref<4xf32>) -> (memref<4xf32>)
+  return
+}
+
+// -----
+
+func.func @invoke_element_type(%m: memref<4xindex>) {
+  // expected-error @+1 {{'nx.invoke' op operand #0 must be variadic of memref of}}
+  nx.invoke elixir_call @f(%m) outs() : (memref<4xindex>) -> ()
+  return
+}
+
+// -----
+
+func.func @invoke_unknown_kind(%m: memref<4xf32>) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [elixir_call, io_callback, custom_call, outfeed, infeed]}}
+  nx.invoke teleport @f(%m) outs() : (memref<4xf32>) -> ()
+  return
+}

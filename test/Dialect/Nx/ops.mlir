@@ -158,3 +158,23 @@ func.func @custom_call(%x: tensor<2xf32>, %y: tensor<3xi32>) -> tensor<2xf32> {
   %e = nx.custom_call @"name with spaces"(%x) : (tensor<2xf32>) -> tensor<?xf32>
   return %a : tensor<2xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @invoke
+// CHECK-SAME: (%[[IN:.+]]: memref<4xf32>, %[[OUT:.+]]: memref<4xf32>, %[[N:.+]]: memref<i64>)
+// CHECK: nx.invoke elixir_call @normalize(%[[IN]]) outs(%[[OUT]]) attrs {norm = "l2"} {has_side_effect} : (memref<4xf32>) -> (memref<4xf32>)
+// CHECK: nx.invoke io_callback @log(%[[IN]], %[[N]]) outs() {has_side_effect} : (memref<4xf32>, memref<i64>) -> ()
+// CHECK: nx.invoke custom_call @qr_cpu_custom_call_f32(%[[IN]]) outs(%[[IN]], %[[OUT]]) : (memref<4xf32>) -> (memref<4xf32>, memref<4xf32>)
+// CHECK: nx.invoke outfeed @results(%[[IN]]) outs() {has_side_effect} : (memref<4xf32>) -> ()
+// CHECK: nx.invoke infeed @batches() outs(%[[OUT]]) {has_side_effect} : () -> (memref<4xf32>)
+// GENERIC-LABEL: sym_name = "invoke"
+// GENERIC: "nx.invoke"(%{{.+}}, %{{.+}}) <{attrs = {norm = "l2"}, has_side_effect, kind = 0 : i32, name = "normalize", operandSegmentSizes = array<i32: 1, 1>}> : (memref<4xf32>, memref<4xf32>) -> ()
+func.func @invoke(%in: memref<4xf32>, %out: memref<4xf32>, %n: memref<i64>) {
+  nx.invoke elixir_call @normalize(%in) outs(%out) attrs {norm = "l2"} {has_side_effect} : (memref<4xf32>) -> (memref<4xf32>)
+  nx.invoke io_callback @log(%in, %n) outs() {has_side_effect} : (memref<4xf32>, memref<i64>) -> ()
+  nx.invoke custom_call @qr_cpu_custom_call_f32(%in) outs(%in, %out) : (memref<4xf32>) -> (memref<4xf32>, memref<4xf32>)
+  nx.invoke outfeed @results(%in) outs() {has_side_effect} : (memref<4xf32>) -> ()
+  nx.invoke infeed @batches() outs(%out) {has_side_effect} : () -> (memref<4xf32>)
+  return
+}

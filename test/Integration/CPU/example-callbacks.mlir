@@ -30,3 +30,12 @@ func.func @bad_norm(%x: tensor<4xf32>) -> tensor<4xf32> {
   %n = nx.elixir_call @normalize(%x) static_args {norm = "l3"} : (tensor<4xf32>) -> tensor<4xf32>
   return %n : tensor<4xf32>
 }
+
+// The README's example itself, exactly as `./dev.sh example` runs it.
+// RUN: nx-runner %nx_src_root/examples/callbacks.mlir --callbacks=%nx_example_callbacks \
+// RUN:   --input='[1, 2, 2, 4]:tensor<4xf32>' --outfeed=results \
+// RUN:   | FileCheck %s --check-prefix=README
+// README: [vector at {{.*}}examples/callbacks.mlir:20:13] 0.2 0.4 0.4 0.8
+// README-NEXT: [vector at {{.*}}examples/callbacks.mlir:29:12] 0.798139 0.913015 0.913015 1.1711
+// README-NEXT: result #0: tensor<4xf32> = [0.7981388, 0.91301525, 0.91301525, 1.1711006]
+// README-NEXT: outfeed "results" #0: tensor<4xf32> = [0.7981388, 0.91301525, 0.91301525, 1.1711006]

@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -25,20 +26,38 @@ static ParseResult parseCallTarget(OpAsmParser &parser, StringAttr &target) {
   return parser.parseSymbolName(target);
 }
 
-/// Prints the optional symbol visibility as a bare keyword, as func.func does.
-static void printSymbolVisibility(OpAsmPrinter &printer, Operation *,
-                                  StringAttr visibility) {
+/// Prints `[visibility] @name`, the visibility as a bare keyword as on
+/// func.func.
+static void printVisibilityAndName(OpAsmPrinter &printer, Operation *,
+                                   StringAttr visibility, StringAttr name) {
   if (visibility)
     printer << visibility.getValue() << ' ';
+  printer.printSymbolName(name.getValue());
 }
 
-static ParseResult parseSymbolVisibility(OpAsmParser &parser,
-                                         StringAttr &visibility) {
+static ParseResult parseVisibilityAndName(OpAsmParser &parser,
+                                          StringAttr &visibility,
+                                          StringAttr &name) {
   StringRef keyword;
   if (succeeded(parser.parseOptionalKeyword(&keyword,
                                             {"public", "private", "nested"})))
     visibility = parser.getBuilder().getStringAttr(keyword);
-  return success();
+  return parser.parseSymbolName(name);
+}
+
+/// Prints `(t0, t1)`, including `()` for an empty list.
+static void printParenTypeList(OpAsmPrinter &printer, Operation *,
+                               TypeRange types) {
+  printer << '(';
+  llvm::interleaveComma(types, printer);
+  printer << ')';
+}
+
+static ParseResult parseParenTypeList(OpAsmParser &parser,
+                                      SmallVectorImpl<Type> &types) {
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Paren,
+      [&] { return parser.parseType(types.emplace_back()); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -173,6 +192,16 @@ LogicalResult IoCallbackOp::inferReturnTypes(
 
 YieldOp BlockOp::getYield() {
   return dyn_cast<YieldOp>(getBody().front().getTerminator());
+}
+
+void BlockOp::inlineDefaultImplementation(RewriterBase &rewriter) {
+  // Read the yielded values after inlining: block arguments among them are
+  // replaced by the inputs.
+  YieldOp yield = getYield();
+  rewriter.inlineBlockBefore(&getBody().front(), *this, getInputs());
+  SmallVector<Value> results(yield.getValues());
+  rewriter.replaceOp(*this, results);
+  rewriter.eraseOp(yield);
 }
 
 LogicalResult BlockOp::verifyRegions() {

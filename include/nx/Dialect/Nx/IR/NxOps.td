@@ -65,7 +65,7 @@ def Nx_CallbackOp : Nx_Op<"callback", [Symbol]> {
     OptionalAttr<I64Attr>:$id
   );
   let assemblyFormat = [{
-    custom<SymbolVisibility>($sym_visibility) $sym_name `:` $function_type
+    custom<VisibilityAndName>($sym_visibility, $sym_name) `:` $function_type
     attr-dict-with-keyword
   }];
   let builders = [
@@ -198,6 +198,9 @@ def Nx_BlockOp : Nx_Op<"block", [
   let extraClassDeclaration = [{
     /// The terminator of the default implementation.
     YieldOp getYield();
+
+    /// Replaces the op by its default implementation, inlined before it.
+    void inlineDefaultImplementation(::mlir::RewriterBase &rewriter);
   }];
   let hasRegionVerifier = 1;
 }
@@ -417,7 +420,8 @@ def Nx_InvokeOp : Nx_Op<"invoke", [AttrSizedOperandSegments,
   let assemblyFormat = [{
     $kind custom<CallTarget>($name) `(` $inputs `)` `outs` `(` $outputs `)`
     (`attrs` $attrs^)? attr-dict
-    `:` `(` type($inputs) `)` `->` `(` type($outputs) `)`
+    `:` custom<ParenTypeList>(type($inputs)) `->`
+    custom<ParenTypeList>(type($outputs))
   }];
   let hasVerifier = 1;
 }

@@ -314,4 +314,30 @@ def NxPrepareEntryPoints : Pass<"nx-prepare-entry-points", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def NxInlineBlocks : Pass<"nx-inline-blocks", "::mlir::ModuleOp"> {
+  let summary = "Replaces every nx.block by its default implementation";
+  let description = [{
+    Inlines the region of every `nx.block`, innermost first, ignoring the
+    block lowering registry: the portable form of a program, e.g. to compare
+    a native kernel against the default implementation.
+    (`convert-nx-to-custom-call` consults the registry instead.)
+
+    Before:
+
+    ```mlir
+    %r = nx.block "My.Double" {} (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%a: tensor<4xf32>):
+      %d = arith.addf %a, %a : tensor<4xf32>
+      nx.yield %d : tensor<4xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %r = arith.addf %x, %x : tensor<4xf32>
+    ```
+  }];
+}
+
 #endif // NX_DIALECT_NX_TRANSFORMS_PASSES_TD

@@ -1,0 +1,30 @@
+//===- InlineBlocks.cpp - replace blocks by their default implementation --===//
+
+#include "nx/Dialect/Nx/IR/NxOps.h"
+#include "nx/Dialect/Nx/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_NXINLINEBLOCKS
+#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+using namespace mlir::nx;
+
+namespace {
+struct InlineBlocksPass final : nx::impl::NxInlineBlocksBase<InlineBlocksPass> {
+  void runOnOperation() final {
+    // Post-order: nested blocks are inlined into their parent's region
+    // before the parent itself is inlined.
+    SmallVector<BlockOp> blocks;
+    getOperation().walk([&](BlockOp block) { blocks.push_back(block); });
+    IRRewriter rewriter(&getContext());
+    for (BlockOp block : blocks) {
+      rewriter.setInsertionPoint(block);
+      block.inlineDefaultImplementation(rewriter);
+    }
+  }
+};
+} // namespace

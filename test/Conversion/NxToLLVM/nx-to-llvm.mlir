@@ -1,0 +1,99 @@
+// RUN: nx-opt %s -split-input-file -convert-nx-to-llvm | FileCheck %s --enable-var-scope
+
+// Callback declarations and ids are resolved into sites and removed.
+// CHECK: module {
+// CHECK-NOT: nx.callback
+// Call sites are slots __nx_init fills, numbered in program order.
+// CHECK-DAG: llvm.mlir.global internal constant @[[$NAME:__nx_str_[0-9]+]]("normalize\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[$LOC:__nx_str_[0-9]+]]("{{.*}}nx-to-llvm.mlir:{{[0-9]+}}:3\00")
+// Typed attributes: DICT of 1 entry "norm" = STRING "l2".
+// CHECK-DAG: llvm.mlir.global internal constant @[[$ATTRS:__nx_attrs_[0-9]+]]("\06\01\00\00\00\04\00\00\00norm\04\02\00\00\00l2")
+// CHECK-DAG: llvm.mlir.global internal constant @[[$DIMS:__nx_dims_[0-9]+]]("\04\00\00\00\00\00\00\00")
+// CHECK-DAG: llvm.mlir.global internal @[[$SITE:__nx_site_0]]() {{.*}} : !llvm.ptr
+
+// CHECK-LABEL: func.func @elixir_call
+// CHECK-SAME: (%[[IN:.+]]: memref<4xf32>, %[[OUT:.+]]: memref<4xf32>)
+// View arrays live in the entry block, so calls in loops do not grow the stack.
+// CHECK: %[[ARGS:.+]] = llvm.alloca %{{.+}} x !llvm.struct<(i32, i32, ptr, ptr)>
+// CHECK: %[[RESULTS:.+]] = llvm.alloca %{{.+}} x !llvm.struct<(i32, i32, ptr, ptr)>
+// CHECK: scf.for
+// The argument view: {dtype = NXRT_F32 (12), rank 1, dims, data}.
+// CHECK: %[[VIEW:.+]] = llvm.getelementptr %[[ARGS]][0]
+// CHECK: llvm.mlir.constant(12 : i32) : i32
+// CHECK: llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.mlir.addressof @[[$DIMS]]
+// CHECK: llvm.store %{{.+}}, %[[VIEW]]
+// CHECK: llvm.getelementptr %[[RESULTS]][0]
+// CHECK: %[[RUNCTX:.+]] = llvm.call @nxrt_run_current() : () -> !llvm.ptr
+// CHECK: %[[SLOT:.+]] = llvm.mlir.addressof @[[$SITE]]
+// CHECK: %[[SITE_PTR:.+]] = llvm.load %[[SLOT]] : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[STATUS:.+]] = llvm.call @nxrt_invoke(%[[RUNCTX]], %[[SITE_PTR]], %[[ARGS]], %{{.+}}, %[[RESULTS]], %{{.+}})
+// CHECK: llvm.call @nxrt_status_free(%[[STATUS]])
+// CHECK-NOT: nx.invoke
+
+// __nx_init adds the site: kind ELIXIR_CALL (0), name, location, attributes
+// (20 bytes), and returns the first error or null.
+// CHECK-LABEL: llvm.func @__nx_init
+// CHECK-SAME: (%[[PROGRAM:.+]]: !llvm.ptr) -> !llvm.ptr
+// CHECK: %[[KIND:.+]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: %[[N:.+]] = llvm.mlir.addressof @[[$NAME]]
+// CHECK: %[[L:.+]] = llvm.mlir.addressof @[[$LOC]]
+// CHECK: %[[A:.+]] = llvm.mlir.addressof @[[$ATTRS]]
+// CHECK: %[[LEN:.+]] = llvm.mlir.constant(20 : i64) : i64
+// CHECK: %[[ADDED:.+]] = llvm.call @nxrt_program_add_site(%[[PROGRAM]], %[[KIND]], %[[N]], %[[L]], %[[A]], %[[LEN]], %{{.+}})
+// CHECK: llvm.store %[[ADDED]], %{{.+}}
+// CHECK: llvm.icmp "eq" %[[ADDED]]
+// CHECK: llvm.cond_br
+// CHECK: llvm.return %{{.+}} : !llvm.ptr
+// CHECK: llvm.return %{{.+}} : !llvm.ptr
+module attributes {nx.callback_ids = {normalize = 0 : i64}} {
+  nx.callback @normalize : (tensor<4xf32>) -> tensor<4xf32> attributes {id = 0 : i64}
+  func.func @elixir_call(%in: memref<4xf32>, %out: memref<4xf32>) {
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %c4 step %c1 {
+  nx.invoke elixir_call @normalize(%in) outs(%out) attrs {norm = "l2"} {has_side_effect} : (memref<4xf32>) -> (memref<4xf32>)
+    }
+    return
+  }
+}
+
+// -----
+
+// Streams: the handle is an embedded constant (magic "NXSH", version 1,
+// length, name) passed as the first argument; infeeds thread one tag per
+// function, zero at entry, passed as argument and next-tag result.
+// CHECK-DAG: llvm.mlir.global internal constant @[[$HANDLE:__nx_stream_[0-9]+]]("NXSH\01\00\00\00\03\00\00\00abc")
+// CHECK-LABEL: func.func @streams
+// CHECK: %[[TAG:.+]] = llvm.alloca %{{.+}} x i64
+// CHECK: llvm.store %{{.+}}, %[[TAG]] : i64, !llvm.ptr
+// CHECK: llvm.mlir.addressof @[[$HANDLE]]
+// CHECK: llvm.call @nxrt_invoke
+// CHECK: llvm.mlir.addressof @[[$HANDLE]]
+// CHECK: llvm.call @nxrt_invoke
+// CHECK-LABEL: llvm.func @__nx_init
+// Kinds OUTFEED (3) and INFEED (4).
+// CHECK: llvm.mlir.constant(3 : i32) : i32
+// CHECK: llvm.call @nxrt_program_add_site
+// CHECK: llvm.mlir.constant(4 : i32) : i32
+// CHECK: llvm.call @nxrt_program_add_site
+func.func @streams(%x: memref<2xi8>, %y: memref<i1>) {
+  nx.invoke outfeed @abc(%x) outs() {has_side_effect} : (memref<2xi8>) -> ()
+  nx.invoke infeed @abc() outs(%y) {has_side_effect} : () -> (memref<i1>)
+  return
+}
+
+// -----
+
+// A module without host interactions still defines __nx_init, so every
+// host can call it.
+// CHECK-LABEL: llvm.func @__nx_init
+// CHECK-NEXT: llvm.mlir.constant(1 : i64)
+// CHECK-NEXT: llvm.alloca
+// CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.store
+// CHECK-NEXT: llvm.return
+func.func @nothing() {
+  return
+}
