@@ -28,7 +28,12 @@ def Nx_Dialect : Dialect {
     * `nx.outfeed` / `nx.infeed` stream tensors to and from a named host
       stream;
     * `nx.custom_call` mirrors `stablehlo.custom_call`, the form all of the
-      above are lowered to.
+      above are lowered to for XLA;
+    * `nx.to_device` / `nx.to_host` mark the host-device copies that
+      `nx-segment-callbacks` places between device stages and callbacks;
+    * `nx.invoke` is the buffer form every host interaction takes after
+      bufferization, lowered by `convert-nx-to-llvm` to one call into the
+      `libnxrt` runtime.
 
     Every tensor crossing the host boundary is ranked and statically shaped,
     with an element type the runtime can hand to the host (i1, i8-i64,
