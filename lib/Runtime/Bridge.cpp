@@ -109,7 +109,7 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
   }
 
   bool expired = false;
-  if (!SpinUntil([req] { return req->Done(); }, deadline)) {
+  if (!reply_spin_.Spin([req] { return req->Done(); }, deadline)) {
     MutexLock lock(&req->mu);
     while (!req->Done() && !req->done_cv.WaitWithDeadline(&req->mu, deadline))
       ;
@@ -154,7 +154,7 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
     // A dispatcher that just served a request spins briefly for the next
     // one: with both sides spinning a round trip stays well under a
     // microsecond, whereas parking costs a futex wake-up each way.
-    bool ready = SpinUntil(
+    bool ready = pull_spin_.Spin(
         [this] {
           return queued_.load(std::memory_order_acquire) > 0 ||
                  closed_.load(std::memory_order_acquire);

@@ -99,6 +99,10 @@ private:
   // without taking mu_.
   std::atomic<size_t> queued_{0};
   std::atomic<bool> closed_{false};
+  // Separate estimates: a dispatcher idling between bursts must not shrink
+  // the budget of compute threads waiting for replies.
+  AdaptiveSpin reply_spin_;
+  AdaptiveSpin pull_spin_;
 };
 
 } // namespace nxrt

@@ -110,34 +110,59 @@ inline void CpuRelax() {
 #endif
 }
 
-// How long a waiter on the bridge's hot path spins before parking. A
-// futex park/unpark pair costs ~5-10 us of wake-up latency on Linux, while a
-// bridge round trip served by a spinning dispatcher takes about 1 us, so a
-// few microseconds of spinning catch a prompt reply. The budget is kept
-// short because when more threads are runnable than there are cores, the
-// thread that would answer may be queued behind the spinner on the same core
-// (sched_yield does not reliably hand it the core under CFS); parking early
-// then costs little more than a plain condition variable.
-inline constexpr absl::Duration kSpinBudget = absl::Microseconds(5);
+// Spin-then-park for the bridge's latency-critical waits. A futex
+// park/unpark pair costs ~5-10 us of wake-up latency on Linux, while a
+// bridge round trip served by a spinning peer takes under 1 us, so a few
+// microseconds of spinning catch a prompt answer. Spinning only pays while
+// the peer runs on another core, though: when more threads are runnable than
+// there are cores, the peer may be queued behind the spinner on the same
+// core, and every spin is pure delay. The budget therefore adapts: it grows
+// while spins succeed and shrinks whenever a waiter had to park, down to a
+// floor small enough to cost little yet large enough to notice (and regrow)
+// once round trips are fast again.
+class AdaptiveSpin {
+public:
+  static constexpr int64_t kMaxNs = 5000;
+#ifndef NXRT_SPIN_MIN_NS
+  static constexpr int64_t kMinNs = 1500;
+#else
+  static constexpr int64_t kMinNs = NXRT_SPIN_MIN_NS;
+#endif
 
-// Spins (checking `done` with acquire ordering) for at most kSpinBudget or
-// until `deadline`, and returns whether `done` became true. Callers park
-// on a CondVar afterwards if it did not.
-template <typename Done> bool SpinUntil(Done &&done, absl::Time deadline) {
-  if (done())
-    return true;
-  absl::Time stop = std::min(absl::Now() + kSpinBudget, deadline);
-  // Reading the clock costs ~20 ns; check it only every 64 pauses.
-  for (unsigned i = 1;; ++i) {
-    for (int k = 0; k < 4; ++k) {
-      CpuRelax();
-      if (done())
-        return true;
+  // Spins (checking `done`, which must use acquire ordering) for at most the
+  // current budget or until `deadline`; returns whether `done` became true.
+  // Callers park on a CondVar afterwards if it did not.
+  template <typename Done> bool Spin(Done &&done, absl::Time deadline) {
+    if (done())
+      return true;
+    int64_t budget = budget_ns_.load(std::memory_order_relaxed);
+    absl::Time stop =
+        std::min(absl::Now() + absl::Nanoseconds(budget), deadline);
+    bool ok = false;
+    // Reading the clock costs ~20 ns; check it only every 32 pauses.
+    for (unsigned i = 1; !ok; ++i) {
+      for (int k = 0; k < 4 && !ok; ++k) {
+        CpuRelax();
+        ok = done();
+      }
+      if (!ok && (i & 7) == 0 && absl::Now() >= stop)
+        break;
     }
-    if ((i & 15) == 0 && absl::Now() >= stop)
-      return done();
+    if (!ok)
+      ok = done();
+    // Racy read-modify-write on purpose: concurrent waiters only need an
+    // approximate shared estimate.
+    // Grow fast, shrink slowly: the budget settles where nearly all spins
+    // succeed, yet reaches the floor within ~20 failed waits.
+    budget_ns_.store(ok ? std::min(kMaxNs, budget + kMaxNs / 4)
+                        : std::max(kMinNs, budget - kMaxNs / 16),
+                     std::memory_order_relaxed);
+    return ok;
   }
-}
+
+private:
+  std::atomic<int64_t> budget_ns_{kMaxNs};
+};
 
 } // namespace nxrt
 
