@@ -20,12 +20,6 @@ enum class CallbackIdEncoding {
   Operand,
 };
 
-/// Name of the unit attribute marking a function as a host orchestrator
-/// (set by nx-segment-callbacks): callbacks in it run on the host whatever
-/// the target platform.
-inline constexpr const char kHostOrchestratorAttrName[] =
-    "nx.host_orchestrator";
-
 #define GEN_PASS_DECL
 #include "nx/Conversion/Passes.h.inc"
 

@@ -168,14 +168,14 @@ LogicalResult ConvertNxToCustomCallPass::checkPlatform(Operation *op) {
   if (platform == "host")
     return success();
   auto func = op->getParentOfType<FunctionOpInterface>();
-  if (func && func->hasAttr(kHostOrchestratorAttrName))
+  if (func && func->hasAttr(NxDialect::getHostOrchestratorAttrName()))
     return success();
   return op->emitOpError()
          << "cannot run on platform '" << platform
          << "': callbacks and streams run on the host; run "
             "nx-segment-callbacks first (it moves them into a host "
             "orchestrator function marked "
-         << kHostOrchestratorAttrName << ")";
+         << NxDialect::getHostOrchestratorAttrName() << ")";
 }
 
 FailureOr<int64_t>
