@@ -2,6 +2,8 @@
 
 #include "nx/Runner/Runner.h"
 
+#include "nx/Conversion/NxToLLVM/RuntimeTypes.h"
+
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -34,40 +36,7 @@ static llvm::Error makeError(const llvm::Twine &message) {
 //===----------------------------------------------------------------------===//
 
 nxrt_dtype_t mlir::nx::runner::getDType(Type type) {
-  if (auto complex = dyn_cast<ComplexType>(type)) {
-    Type element = complex.getElementType();
-    if (element.isF32())
-      return NXRT_C64;
-    if (element.isF64())
-      return NXRT_C128;
-    return NXRT_DTYPE_INVALID;
-  }
-  if (type.isF16())
-    return NXRT_F16;
-  if (type.isBF16())
-    return NXRT_BF16;
-  if (type.isF32())
-    return NXRT_F32;
-  if (type.isF64())
-    return NXRT_F64;
-  auto integer = dyn_cast<IntegerType>(type);
-  if (!integer)
-    return NXRT_DTYPE_INVALID;
-  bool isUnsigned = integer.isUnsigned();
-  switch (integer.getWidth()) {
-  case 1:
-    return NXRT_PRED;
-  case 8:
-    return isUnsigned ? NXRT_U8 : NXRT_I8;
-  case 16:
-    return isUnsigned ? NXRT_U16 : NXRT_I16;
-  case 32:
-    return isUnsigned ? NXRT_U32 : NXRT_I32;
-  case 64:
-    return isUnsigned ? NXRT_U64 : NXRT_I64;
-  default:
-    return NXRT_DTYPE_INVALID;
-  }
+  return getRuntimeDType(type);
 }
 
 //===----------------------------------------------------------------------===//

@@ -3,6 +3,7 @@
 #include "AttributeEncoding.h"
 
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
+#include "nx/Conversion/NxToLLVM/RuntimeTypes.h"
 #include "nx/Conversion/Passes.h"
 #include "nx/Conversion/StreamHandle.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
@@ -35,34 +36,6 @@ static_assert(static_cast<int>(InvokeKind::Outfeed) == NXRT_SITE_OUTFEED);
 static_assert(static_cast<int>(InvokeKind::Infeed) == NXRT_SITE_INFEED);
 
 namespace {
-
-/// The runtime's dtype code for a host element type.
-nxrt_dtype_t getDType(Type type) {
-  if (auto complex = dyn_cast<ComplexType>(type))
-    return complex.getElementType().isF32() ? NXRT_C64 : NXRT_C128;
-  if (type.isF16())
-    return NXRT_F16;
-  if (type.isBF16())
-    return NXRT_BF16;
-  if (type.isF32())
-    return NXRT_F32;
-  if (type.isF64())
-    return NXRT_F64;
-  auto integer = cast<IntegerType>(type);
-  bool isUnsigned = integer.isUnsigned();
-  switch (integer.getWidth()) {
-  case 1:
-    return NXRT_PRED;
-  case 8:
-    return isUnsigned ? NXRT_U8 : NXRT_I8;
-  case 16:
-    return isUnsigned ? NXRT_U16 : NXRT_I16;
-  case 32:
-    return isUnsigned ? NXRT_U32 : NXRT_I32;
-  default:
-    return isUnsigned ? NXRT_U64 : NXRT_I64;
-  }
-}
 
 /// "file:line:col" for the first file location inside `loc`, which is what
 /// runtime errors print to point at the op.
@@ -287,7 +260,7 @@ struct InvokeOpLowering final : public ConvertOpToLLVMPattern<InvokeOp> {
       };
       field(LLVM::ConstantOp::create(
                 rewriter, loc, module.i32Type,
-                rewriter.getI32IntegerAttr(getDType(type.getElementType()))),
+                rewriter.getI32IntegerAttr(getRuntimeDType(type.getElementType()))),
             0);
       field(LLVM::ConstantOp::create(rewriter, loc, module.i32Type,
                                      rewriter.getI32IntegerAttr(type.getRank())),
