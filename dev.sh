@@ -47,7 +47,7 @@ configure() {
   local dir="$1"; shift
   if [[ ! -f "$dir/build.ninja" ]]; then
     log "configuring $dir"
-    cmake -G Ninja -S "$ROOT" -B "$dir" \
+    cmake -G Ninja -S "$ROOT" -B "$dir" --no-warn-unused-cli \
       -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
       -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
