@@ -33,6 +33,9 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // nx: ids for the host to bind callbacks by.
   pm.addPass(createNxAssignCallbackIds());
   pm.addPass(createNxPrepareEntryPoints());
+  // Segmented programs: on the CPU a device's memory is host memory, so the
+  // host <-> device copies are identities.
+  pm.addPass(createNxStripTransfers());
   // Blocks become native kernels (e.g. LAPACK QR/Eigh custom calls served by
   // the runtime) where the registry offers one on the host, else their
   // default implementation. Callbacks and streams stay: bufferization turns
@@ -61,6 +64,9 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   bufferizeOptions.bufferizeFunctionBoundaries = true;
   bufferizeOptions.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop body that calls the host (or a stage) yields fresh buffers; the
+  // ownership-based deallocation below frees the ones it replaces.
+  bufferizeOptions.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   bufferization::buildBufferDeallocationPipeline(pm);
   // The deallocation pipeline clones results a function does not own (its

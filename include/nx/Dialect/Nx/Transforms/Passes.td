@@ -340,4 +340,31 @@ def NxInlineBlocks : Pass<"nx-inline-blocks", "::mlir::ModuleOp"> {
   }];
 }
 
+def NxStripTransfers : Pass<"nx-strip-transfers", "::mlir::ModuleOp"> {
+  let summary = "Replaces nx.to_device / nx.to_host by their operand";
+  let description = [{
+    Lowers the host <-> device copies that `nx-segment-callbacks` makes
+    explicit for a non-host device as identities: when a program is compiled
+    for the CPU, every device's memory is host memory, so a segmented
+    `device=cuda` program runs there unchanged (stages keep their
+    `nx.device` attribute, which the CPU lowering ignores). Part of
+    `nx-lower-to-cpu`; a backend with real device memory lowers the copies
+    instead.
+
+    Before:
+
+    ```mlir
+    %0 = nx.to_device %x to "cuda" : tensor<4xf32>
+    %1 = call @f_stage0(%0) : (tensor<4xf32>) -> tensor<4xf32>
+    %2 = nx.to_host %1 from "cuda" : tensor<4xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %1 = call @f_stage0(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+}
+
 #endif // NX_DIALECT_NX_TRANSFORMS_PASSES_TD

@@ -1,0 +1,33 @@
+//===- StripTransfers.cpp - host <-> device copies as identities -----------===//
+//
+// When a segmented program is compiled for the CPU, the "device" the stages
+// were placed on is host memory too: every nx.to_device / nx.to_host is the
+// identity and is replaced by its operand.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Dialect/Nx/IR/NxOps.h"
+#include "nx/Dialect/Nx/Transforms/Passes.h"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_NXSTRIPTRANSFERS
+#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+using namespace mlir::nx;
+
+namespace {
+struct StripTransfersPass final
+    : nx::impl::NxStripTransfersBase<StripTransfersPass> {
+  void runOnOperation() final {
+    getOperation().walk([](Operation *op) {
+      if (!isa<ToDeviceOp, ToHostOp>(op))
+        return;
+      // Both ops have SameOperandsAndResultType: a plain value forward.
+      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+      op->erase();
+    });
+  }
+};
+} // namespace
