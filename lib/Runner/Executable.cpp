@@ -16,6 +16,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/SourceMgr.h"
@@ -190,6 +191,41 @@ static void initializeNativeTarget() {
   });
 }
 
+/// The functions CompileOptions::separateStages compiles on their own.
+static bool isSeparateStage(func::FuncOp func) {
+  return !func.isExternal() &&
+         func->hasAttr(nx::NxDialect::getDeviceAttrName()) &&
+         !func->hasAttr(nx::NxDialect::getHostOrchestratorAttrName());
+}
+
+/// A copy of `module` holding `stage` (now public) and the private symbols it
+/// references; callback declarations and every other public symbol are
+/// dropped.
+static Expected<OwningOpRef<ModuleOp>> extractStage(ModuleOp module,
+                                                    StringRef stage) {
+  OwningOpRef<ModuleOp> result(cast<ModuleOp>(module->clone()));
+  for (Operation &op : llvm::make_early_inc_range(*result->getBody())) {
+    if (op.getName().getStringRef() == "nx.callback") {
+      op.erase();
+      continue;
+    }
+    auto symbol = dyn_cast<SymbolOpInterface>(op);
+    if (!symbol)
+      continue;
+    if (symbol.getName() == stage)
+      symbol.setPublic();
+    else if (auto func = dyn_cast<func::FuncOp>(op))
+      func.setPrivate();
+  }
+  DiagnosticCollector diagnostics(module.getContext());
+  PassManager pm(module.getContext());
+  pm.addPass(createSymbolDCEPass());
+  if (failed(pm.run(*result)))
+    return makeError("cannot extract stage @" + stage + ": " +
+                     diagnostics.take());
+  return result;
+}
+
 Expected<std::unique_ptr<Executable>>
 Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
                     const CompileOptions &options) {
@@ -215,6 +251,44 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
 
   // Lower a copy to the LLVM dialect.
   OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));
+
+  // Separate stages: each is compiled on its own, then replaced by a private
+  // declaration its address is bound to (see CompileOptions).
+  llvm::StringMap<void *> stageAddresses;
+  llvm::StringMap<Executable *> stageOfEntry;
+  std::vector<std::string> stageIR;
+  if (options.separateStages) {
+    SmallVector<func::FuncOp> stages;
+    for (auto func : lowered->getOps<func::FuncOp>())
+      if (isSeparateStage(func))
+        stages.push_back(func);
+    stageIR.resize(stages.size());
+    for (auto [i, stage] : llvm::enumerate(stages)) {
+      std::string name = stage.getSymName().str();
+      auto stageModule = extractStage(*lowered, name);
+      if (!stageModule)
+        return stageModule.takeError();
+      CompileOptions stageOptions = options;
+      stageOptions.separateStages = false;
+      stageOptions.programName = options.programName + ":@" + name;
+      stageOptions.loweredIR = options.loweredIR ? &stageIR[i] : nullptr;
+      auto stageExe = compile(**stageModule, runtime, stageOptions);
+      if (!stageExe)
+        return makeError("compiling stage @" + name + " separately failed: " +
+                         llvm::toString(stageExe.takeError()));
+      auto address = (*stageExe)->engine_->lookup(name);
+      if (!address)
+        return makeError("cannot find stage @" + name +
+                         " in its compiled unit: " +
+                         llvm::toString(address.takeError()));
+      stageAddresses[name] = *address;
+      if (stage.isPublic())
+        stageOfEntry[name] = stageExe->get();
+      exe->stages_.push_back(std::move(*stageExe));
+      stage.eraseBody();
+      stage.setPrivate();
+    }
+  }
   {
     DiagnosticCollector diagnostics(context);
     PassManager pm(context);
@@ -230,6 +304,8 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
   if (options.loweredIR) {
     llvm::raw_string_ostream os(*options.loweredIR);
     lowered->print(os);
+    for (const std::string &text : stageIR)
+      os << "// -----\n" << text;
   }
 
   // JIT.
@@ -254,6 +330,15 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
   }
   exe->engine_ = std::move(*engine);
   exe->engine_->registerSymbols(nxrtSymbols);
+  if (!stageAddresses.empty())
+    exe->engine_->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+      llvm::orc::SymbolMap map;
+      for (const auto &entry : stageAddresses)
+        map[interner(entry.getKey())] = {
+            llvm::orc::ExecutorAddr::fromPtr(entry.getValue()),
+            llvm::JITSymbolFlags::Exported};
+      return map;
+    });
   exe->engine_->initialize();
 
   // Resolve the entry points.
@@ -262,7 +347,11 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
       exe->packed_.push_back(nullptr);
       continue;
     }
-    auto fn = exe->engine_->lookupPacked("_mlir_ciface_" + sig.name);
+    // A public stage compiled on its own runs from its unit.
+    ExecutionEngine *engine = exe->engine_.get();
+    if (Executable *stage = stageOfEntry.lookup(sig.name))
+      engine = stage->engine_.get();
+    auto fn = engine->lookupPacked("_mlir_ciface_" + sig.name);
     if (!fn)
       return makeError("cannot find the C interface of @" + sig.name + ": " +
                        llvm::toString(fn.takeError()));

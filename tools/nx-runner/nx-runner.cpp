@@ -95,6 +95,11 @@ static cl::opt<bool> lowerBlocks(
     "lower-blocks",
     cl::desc("Replace nx.block ops by registered custom calls (LAPACK)"),
     cl::init(true), cl::cat(category));
+static cl::opt<bool> separateStages(
+    "separate-stages",
+    cl::desc("Compile and JIT every nx.device function (a segmented "
+             "program's stages) as its own unit, like a device executable"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> printLowered(
     "print-lowered", cl::desc("Print the lowered LLVM-dialect module and exit"),
     cl::init(false), cl::cat(category));
@@ -176,6 +181,7 @@ static int runMain() {
   CompileOptions compileOptions;
   compileOptions.programName = inputFile;
   compileOptions.lowerBlocks = lowerBlocks;
+  compileOptions.separateStages = separateStages;
   std::string lowered;
   if (printLowered)
     compileOptions.loweredIR = &lowered;

@@ -238,8 +238,22 @@ struct CompileOptions {
   bool lowerBlocks = true;
   /// JIT code generation level (0-3).
   unsigned optLevel = 2;
-  /// When set, receives the lowered LLVM-dialect module as text.
+  /// When set, receives the lowered LLVM-dialect module as text (with
+  /// `separateStages`, followed by each stage's module after a
+  /// "// -----" line).
   std::string *loweredIR = nullptr;
+  /// Compile and JIT each stage as its own unit, the way a device executable
+  /// would be: every `func.func` with a body and `nx.device` (the stages
+  /// nx-segment-callbacks creates) is moved into a module of its own (with
+  /// the private functions it calls), made public, lowered and JIT-compiled
+  /// by its own ExecutionEngine (and its own nxrt program, should it have
+  /// call sites). The main module keeps a private declaration of each stage,
+  /// which its JIT resolves to the stage's separately compiled function:
+  /// both sides lower the same func signature, so the plain symbol has the
+  /// same (expanded memref) calling convention. A stage is a public function
+  /// of its module, so it gets read-only arguments and returns buffers its
+  /// caller owns and frees. Results are identical with and without.
+  bool separateStages = false;
 };
 
 struct RunOptions {
@@ -290,6 +304,11 @@ public:
   /// Names of the module's nx.callback declarations.
   llvm::ArrayRef<std::string> callbackNames() const { return callbacks_; }
   nxrt_program_t *program() const { return program_; }
+  /// With CompileOptions::separateStages: the stages compiled as their own
+  /// units, in module order.
+  llvm::ArrayRef<std::unique_ptr<Executable>> stages() const {
+    return stages_;
+  }
 
   /// Runs `entry` on `inputs`: nxrt_run_begin on the calling thread, the
   /// compiled function, nxrt_run_end. Inputs are checked against the
@@ -309,6 +328,8 @@ private:
   std::vector<EntrySignature> entries_;
   std::vector<void (*)(void **)> packed_;
   std::vector<std::string> callbacks_;
+  /// Destroyed after engine_ (see the destructor): its code calls theirs.
+  std::vector<std::unique_ptr<Executable>> stages_;
 };
 
 /// Registers the dialects, interfaces and LLVM IR translations a context
