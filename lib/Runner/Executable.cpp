@@ -16,8 +16,8 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -278,9 +278,9 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
                          llvm::toString(stageExe.takeError()));
       auto address = (*stageExe)->engine_->lookup(name);
       if (!address)
-        return makeError("cannot find stage @" + name +
-                         " in its compiled unit: " +
-                         llvm::toString(address.takeError()));
+        return makeError(
+            "cannot find stage @" + name +
+            " in its compiled unit: " + llvm::toString(address.takeError()));
       stageAddresses[name] = *address;
       if (stage.isPublic())
         stageOfEntry[name] = stageExe->get();

@@ -306,9 +306,7 @@ public:
   nxrt_program_t *program() const { return program_; }
   /// With CompileOptions::separateStages: the stages compiled as their own
   /// units, in module order.
-  llvm::ArrayRef<std::unique_ptr<Executable>> stages() const {
-    return stages_;
-  }
+  llvm::ArrayRef<std::unique_ptr<Executable>> stages() const { return stages_; }
 
   /// Runs `entry` on `inputs`: nxrt_run_begin on the calling thread, the
   /// compiled function, nxrt_run_end. Inputs are checked against the

@@ -1,4 +1,4 @@
-//===- StripTransfers.cpp - host <-> device copies as identities -----------===//
+//===- StripTransfers.cpp - host <-> device copies as identities ----------===//
 //
 // When a segmented program is compiled for the CPU, the "device" the stages
 // were placed on is host memory too: every nx.to_device / nx.to_host is the
