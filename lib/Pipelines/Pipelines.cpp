@@ -57,6 +57,10 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  // Fusing elementwise chains keeps compile time linear: bufferization and
+  // the loop lowering then see one op per chain between host calls, not one
+  // per elementwise op (both cost more than linear in ops per block).
+  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
 
   // Tensors to buffers; nx ops bufferize through their interfaces.

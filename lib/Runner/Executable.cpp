@@ -7,6 +7,7 @@
 #include "nx/InitNx.h"
 #include "nx/Pipelines/Pipelines.h"
 
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -157,8 +158,9 @@ const EntrySignature *Executable::findEntry(StringRef name) const {
   return nullptr;
 }
 
-/// Every libnxrt entry point compiled code may call, by address, so the JIT
-/// resolves them even when libnxrt was loaded with RTLD_LOCAL.
+/// Every libnxrt entry point compiled code may call (and MLIR's memrefCopy),
+/// by address, so the JIT resolves them even when libnxrt was loaded with
+/// RTLD_LOCAL.
 static llvm::orc::SymbolMap nxrtSymbols(llvm::orc::MangleAndInterner interner) {
   llvm::orc::SymbolMap map;
   auto add = [&](StringRef name, void *address) {
@@ -178,6 +180,9 @@ static llvm::orc::SymbolMap nxrtSymbols(llvm::orc::MangleAndInterner interner) {
   NX_RUNNER_SYMBOL(nxrt_program_num_sites);
   NX_RUNNER_SYMBOL(nxrt_site_id);
   NX_RUNNER_SYMBOL(nxrt_stream_handle_encode);
+  // MLIR's own runtime helper: memref.copy between strided buffers lowers to
+  // a call of it.
+  NX_RUNNER_SYMBOL(memrefCopy);
 #undef NX_RUNNER_SYMBOL
   return map;
 }
