@@ -205,36 +205,46 @@ struct InvokeOpLowering final : public ConvertOpToLLVMPattern<InvokeOp> {
     InvokeKind kind = op.getKind();
     bool isStream = kind == InvokeKind::Outfeed || kind == InvokeKind::Infeed;
 
-    // Views: stream ops take the handle (and infeeds the tag) first.
+    auto dataPointer = [&](MemRefType type, Value desc) -> Value {
+      MemRefDescriptor descriptor(desc);
+      Value aligned = descriptor.alignedPtr(rewriter, loc);
+      Value offset = descriptor.offset(rewriter, loc);
+      Type element = getTypeConverter()->convertType(type.getElementType());
+      return LLVM::GEPOp::create(rewriter, loc, module.ptrType, element,
+                                 aligned, ArrayRef<LLVM::GEPArg>{offset});
+    };
+
+    // Each view: the buffer's type and its data pointer. Stream ops take the
+    // handle (and infeeds the tag) before the op's own buffers.
     SmallVector<std::pair<MemRefType, Value>> args, results;
-    Value handle, tag;
+    auto bytesType = [&](int64_t size) {
+      return MemRefType::get({size}, rewriter.getIntegerType(8, false));
+    };
     if (isStream) {
       std::optional<SmallVector<uint8_t>> bytes =
           encodeStreamHandle(op.getName());
       if (!bytes)
         return rewriter.notifyMatchFailure(op, "invalid stream name");
-      LLVM::GlobalOp global = module.constantBytes(
+      LLVM::GlobalOp handle = module.constantBytes(
           StringRef(reinterpret_cast<const char *>(bytes->data()),
                     bytes->size()),
           "__nx_stream_");
-      handle = module.address(rewriter, loc, global);
-      args.push_back({MemRefType::get({static_cast<int64_t>(bytes->size())},
-                                      rewriter.getIntegerType(8, false)),
-                      Value()});
+      args.push_back({bytesType(bytes->size()),
+                      module.address(rewriter, loc, handle)});
     }
     if (kind == InvokeKind::Infeed) {
-      tag = getInfeedTag(op);
-      auto tagType = MemRefType::get({kStreamTagSize},
-                                     rewriter.getIntegerType(8, false));
-      args.push_back({tagType, Value()});
-      results.push_back({tagType, Value()});
+      Value tag = getInfeedTag(op);
+      args.push_back({bytesType(kStreamTagSize), tag});
+      results.push_back({bytesType(kStreamTagSize), tag});
     }
     for (auto [type, desc] :
          llvm::zip(op.getInputs().getTypes(), adaptor.getInputs()))
-      args.push_back({cast<MemRefType>(type), desc});
+      args.push_back({cast<MemRefType>(type),
+                      dataPointer(cast<MemRefType>(type), desc)});
     for (auto [type, desc] :
          llvm::zip(op.getOutputs().getTypes(), adaptor.getOutputs()))
-      results.push_back({cast<MemRefType>(type), desc});
+      results.push_back({cast<MemRefType>(type),
+                         dataPointer(cast<MemRefType>(type), desc)});
 
     // Stack space for the views lives in the entry block.
     OpBuilder entry = atFunctionEntry(op);
@@ -248,47 +258,34 @@ struct InvokeOpLowering final : public ConvertOpToLLVMPattern<InvokeOp> {
     Value argViews = allocateViews(args.size());
     Value resultViews = allocateViews(results.size());
 
-    auto fillView = [&](Value views, unsigned index, MemRefType type,
-                        Value data) {
-      Value view = LLVM::GEPOp::create(
-          rewriter, loc, module.ptrType, module.tensorType, views,
-          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
-      Value record = LLVM::UndefOp::create(rewriter, loc, module.tensorType);
-      auto field = [&](Value value, int64_t position) {
-        record = LLVM::InsertValueOp::create(rewriter, loc, record, value,
-                                             position);
-      };
-      field(LLVM::ConstantOp::create(
-                rewriter, loc, module.i32Type,
-                rewriter.getI32IntegerAttr(getRuntimeDType(type.getElementType()))),
-            0);
-      field(LLVM::ConstantOp::create(rewriter, loc, module.i32Type,
-                                     rewriter.getI32IntegerAttr(type.getRank())),
-            1);
-      field(module.address(rewriter, loc, module.dims(type.getShape())), 2);
-      field(data, 3);
-      LLVM::StoreOp::create(rewriter, loc, record, view);
+    auto fillViews = [&](Value views,
+                         ArrayRef<std::pair<MemRefType, Value>> buffers) {
+      for (auto [index, buffer] : llvm::enumerate(buffers)) {
+        auto [type, data] = buffer;
+        Value view = LLVM::GEPOp::create(
+            rewriter, loc, module.ptrType, module.tensorType, views,
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
+        Value record = LLVM::UndefOp::create(rewriter, loc, module.tensorType);
+        auto field = [&](Value value, int64_t position) {
+          record = LLVM::InsertValueOp::create(rewriter, loc, record, value,
+                                               position);
+        };
+        field(LLVM::ConstantOp::create(
+                  rewriter, loc, module.i32Type,
+                  rewriter.getI32IntegerAttr(
+                      getRuntimeDType(type.getElementType()))),
+              0);
+        field(LLVM::ConstantOp::create(
+                  rewriter, loc, module.i32Type,
+                  rewriter.getI32IntegerAttr(type.getRank())),
+              1);
+        field(module.address(rewriter, loc, module.dims(type.getShape())), 2);
+        field(data, 3);
+        LLVM::StoreOp::create(rewriter, loc, record, view);
+      }
     };
-    auto dataPointer = [&](MemRefType type, Value desc) -> Value {
-      MemRefDescriptor descriptor(desc);
-      Value aligned = descriptor.alignedPtr(rewriter, loc);
-      Value offset = descriptor.offset(rewriter, loc);
-      Type element = getTypeConverter()->convertType(type.getElementType());
-      return LLVM::GEPOp::create(rewriter, loc, module.ptrType, element,
-                                 aligned, ArrayRef<LLVM::GEPArg>{offset});
-    };
-
-    unsigned argIndex = 0;
-    for (auto [type, desc] : args) {
-      Value data = desc ? dataPointer(type, desc)
-                        : (argIndex == 0 && handle ? handle : tag);
-      fillView(argViews, argIndex++, type, data);
-    }
-    unsigned resultIndex = 0;
-    for (auto [type, desc] : results) {
-      Value data = desc ? dataPointer(type, desc) : tag;
-      fillView(resultViews, resultIndex++, type, data);
-    }
+    fillViews(argViews, args);
+    fillViews(resultViews, results);
 
     Value run =
         LLVM::CallOp::create(rewriter, loc, module.runCurrent(), ValueRange())
