@@ -15,7 +15,6 @@
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -56,10 +55,13 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   tosa::addTosaToLinalgPasses(pm, tosaOptions);
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  // One linalg.generic per tree of elementwise ops, so bufferization and the
+  // loop lowering see one op per chain between host calls, not one per
+  // elementwise op. nx-fuse-elementwise does it in linear time; the upstream
+  // passes after it handle what it leaves (dynamic shapes) and fuse the
+  // generics of other front ends (tosa).
+  pm.addNestedPass<func::FuncOp>(nx::createNxFuseElementwise());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  // Fusing elementwise chains keeps compile time linear: bufferization and
-  // the loop lowering then see one op per chain between host calls, not one
-  // per elementwise op (both cost more than linear in ops per block).
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
 
@@ -72,7 +74,21 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // ownership-based deallocation below frees the ones it replaces.
   bufferizeOptions.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
-  bufferization::buildBufferDeallocationPipeline(pm);
+  // Upstream's buffer-deallocation-pipeline with nx-split-deallocs before
+  // the simplification, which is quadratic in the buffers one dealloc frees.
+  memref::ExpandReallocPassOptions reallocOptions;
+  reallocOptions.emitDeallocs = false;
+  pm.addNestedPass<func::FuncOp>(memref::createExpandReallocPass(reallocOptions));
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createOwnershipBasedBufferDeallocationPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(nx::createNxSplitDeallocs());
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createBufferDeallocationSimplificationPass());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   // The deallocation pipeline clones results a function does not own (its
   // arguments, constants) so the caller always owns what it gets back.
   pm.addPass(createConvertBufferizationToMemRefPass());
@@ -80,7 +96,12 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // Buffers and loops to LLVM.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
+  // Without rollback the conversion moves each split block's ops once;
+  // with it, every loop's block split records each op it moves, which is
+  // quadratic in the ops of a block with many loops.
+  SCFToControlFlowPassOptions scfOptions;
+  scfOptions.allowPatternRollback = false;
+  pm.addPass(createSCFToControlFlowPass(scfOptions));
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertNxToLLVM());

@@ -15,6 +15,7 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/Endian.h"
@@ -58,7 +59,7 @@ std::string formatLocation(Location loc) {
 class RuntimeModuleBuilder {
 public:
   explicit RuntimeModuleBuilder(ModuleOp module)
-      : module(module), context(module.getContext()),
+      : module(module), context(module.getContext()), symbols(module),
         ptrType(LLVM::LLVMPointerType::get(context)),
         i32Type(IntegerType::get(context, 32)),
         i64Type(IntegerType::get(context, 64)),
@@ -69,12 +70,17 @@ public:
 
   LLVM::LLVMFuncOp getOrDeclare(StringRef name, Type result,
                                 ArrayRef<Type> params) {
-    if (auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    if (auto func = symbols.lookup<LLVM::LLVMFuncOp>(name))
       return func;
     OpBuilder builder = atModuleEnd();
-    return LLVM::LLVMFuncOp::create(
+    auto func = LLVM::LLVMFuncOp::create(
         builder, module.getLoc(), name,
         LLVM::LLVMFunctionType::get(result, params));
+    // Not SymbolTable::insert, which would rename a clashing declaration:
+    // the runtime's names are fixed (a clash fails module verification).
+    if (!symbols.lookup(name))
+      symbols.insert(func);
+    return func;
   }
 
   LLVM::LLVMFuncOp runCurrent() {
@@ -100,14 +106,14 @@ public:
     auto it = constants.find(key);
     if (it != constants.end())
       return it->second;
-    OpBuilder builder = atModuleStart();
+    OpBuilder builder(context);
     auto type = LLVM::LLVMArrayType::get(IntegerType::get(context, 8),
                                          std::max<size_t>(bytes.size(), 1));
     auto global = LLVM::GlobalOp::create(
         builder, module.getLoc(), type, /*isConstant=*/true,
-        LLVM::Linkage::Internal,
-        uniqueName((prefix + Twine(constants.size())).str()),
+        LLVM::Linkage::Internal, (prefix + Twine(constants.size())).str(),
         StringAttr::get(context, bytes.empty() ? StringRef("\0", 1) : bytes));
+    insertAtModuleStart(global);
     constants.try_emplace(key, global);
     return global;
   }
@@ -130,33 +136,30 @@ public:
 
   /// The zero-initialized slot where __nx_init stores site `index`.
   LLVM::GlobalOp siteSlot(unsigned index) {
-    OpBuilder builder = atModuleStart();
-    return LLVM::GlobalOp::create(
+    OpBuilder builder(context);
+    auto global = LLVM::GlobalOp::create(
         builder, module.getLoc(), ptrType, /*isConstant=*/false,
-        LLVM::Linkage::Internal, uniqueName(("__nx_site_" + Twine(index)).str()),
+        LLVM::Linkage::Internal, ("__nx_site_" + Twine(index)).str(),
         /*value=*/Attribute());
+    insertAtModuleStart(global);
+    return global;
   }
 
   Value address(OpBuilder &builder, Location loc, LLVM::GlobalOp global) {
     return LLVM::AddressOfOp::create(builder, loc, global);
   }
 
-  OpBuilder atModuleStart() {
-    OpBuilder builder(context);
-    builder.setInsertionPointToStart(module.getBody());
-    return builder;
-  }
   OpBuilder atModuleEnd() {
     OpBuilder builder(context);
     builder.setInsertionPointToEnd(module.getBody());
     return builder;
   }
 
-  std::string uniqueName(const std::string &base) {
-    std::string name = base;
-    for (unsigned suffix = 0; module.lookupSymbol(name); ++suffix)
-      name = base + "_" + std::to_string(suffix);
-    return name;
+  /// Inserts a detached global, renamed if its name is taken. The symbol
+  /// table makes this O(1): a lookup in the module scans all its ops, which
+  /// made the lowering quadratic in the number of call sites.
+  void insertAtModuleStart(Operation *global) {
+    symbols.insert(global, module.getBody()->begin());
   }
 
   ModuleOp module;
@@ -165,6 +168,7 @@ public:
   LLVM::LLVMStructType tensorType;
 
 private:
+  SymbolTable symbols;
   llvm::StringMap<LLVM::GlobalOp> constants;
 };
 

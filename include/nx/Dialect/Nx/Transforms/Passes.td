@@ -367,4 +367,104 @@ def NxStripTransfers : Pass<"nx-strip-transfers", "::mlir::ModuleOp"> {
   }];
 }
 
+def NxFuseElementwise : Pass<"nx-fuse-elementwise"> {
+  let summary = "Turns trees of elementwise tensor ops into one linalg.generic each, in linear time";
+  let description = [{
+    Lowers `ElementwiseMappable` ops on tensors (`arith`, `math`) to
+    `linalg.generic`, fusing as it goes. Upstream's
+    `convert-elementwise-to-linalg` followed by `linalg-fuse-elementwise-ops`
+    computes the same thing, but fuses one producer at a time: every step
+    clones the whole body fused so far, so a chain of `k` ops costs `O(k^2)`
+    (a 10,000-op chain takes about 30 s to compile). This pass clones each op
+    once.
+
+    An op is *eligible* when it is memory-effect free, has no regions, and
+    all its operands and results are ranked tensors of one static shape.
+    Walking each block bottom-up, an eligible op joins the group of its
+    users when all of them are eligible ops of one group in the same block;
+    otherwise it roots a group of its own. Each group therefore has a single
+    output, the root's result, and becomes one `linalg.generic` at the
+    root's position: identity indexing maps, parallel iterators, one input
+    per distinct outside operand, a `tensor.empty` init, and a body holding
+    the scalar form of every op of the group in program order. Ops that are
+    not eligible (dynamic shapes, scalars mixed with tensors) are left to
+    `convert-elementwise-to-linalg`. Part of `nx-lower-to-cpu`.
+
+    Before:
+
+    ```mlir
+    %0 = arith.addf %x, %y : tensor<4xf32>
+    %1 = arith.mulf %0, %0 : tensor<4xf32>
+    %2 = math.exp %1 : tensor<4xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %e = tensor.empty() : tensor<4xf32>
+    %2 = linalg.generic {indexing_maps = [#id, #id, #id],
+                         iterator_types = ["parallel"]}
+        ins(%x, %y : tensor<4xf32>, tensor<4xf32>)
+        outs(%e : tensor<4xf32>) {
+    ^bb0(%a: f32, %b: f32, %out: f32):
+      %s0 = arith.addf %a, %b : f32
+      %s1 = arith.mulf %s0, %s0 : f32
+      %s2 = math.exp %s1 : f32
+      linalg.yield %s2 : f32
+    } -> tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def NxSplitDeallocs : Pass<"nx-split-deallocs"> {
+  let summary = "Gives each fresh allocation its own bufferization.dealloc";
+  let description = [{
+    `ownership-based-buffer-deallocation` frees every buffer of a block with
+    one `bufferization.dealloc` at the block's end, and
+    `buffer-deallocation-simplification` then compares each pair of its
+    memrefs for aliasing: quadratic in the number of buffers a block
+    allocates (2,000 buffers in one function take over a second). This pass
+    splits those deallocs in linear time using a fact the simplification
+    would have to rediscover pair by pair: the result of an allocating op
+    `%a = X` cannot alias a value that was defined before `X` ran.
+
+    A memref of a `bufferization.dealloc` moves to a dealloc of its own
+    (same condition) when it is the result of an op with an `Allocate`
+    effect on it, it appears once in the list, and every other memref of
+    the list is either such a fresh allocation too or properly dominates
+    `X`. Retained values that properly dominate `X` are dropped from its
+    dealloc (they cannot alias it); for the others, the updated ownership
+    the original op returned is the `arith.ori` of what the pieces return.
+    Run it between `ownership-based-buffer-deallocation` and
+    `buffer-deallocation-simplification` (as `nx-lower-to-cpu` does), which
+    then resolves each piece against its few retained values.
+
+    Before (`%x` is a function argument, defined before both allocations):
+
+    ```mlir
+    %a = memref.alloc() : memref<4xf32>
+    %b = memref.alloc() : memref<4xf32>
+    %r = bufferization.dealloc (%x, %a, %b : memref<4xf32>, memref<4xf32>,
+        memref<4xf32>) if (%cx, %true, %true) retain (%a : memref<4xf32>)
+    ```
+
+    After:
+
+    ```mlir
+    %a = memref.alloc() : memref<4xf32>
+    %b = memref.alloc() : memref<4xf32>
+    %0 = bufferization.dealloc (%x : memref<4xf32>) if (%cx)
+        retain (%a : memref<4xf32>)
+    %1 = bufferization.dealloc (%a : memref<4xf32>) if (%true)
+        retain (%a : memref<4xf32>)
+    bufferization.dealloc (%b : memref<4xf32>) if (%true)
+    %r = arith.ori %0, %1 : i1
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect"];
+}
+
 #endif // NX_DIALECT_NX_TRANSFORMS_PASSES_TD
