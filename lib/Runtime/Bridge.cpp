@@ -3,6 +3,7 @@
 #include "Bridge.h"
 
 #include <cstring>
+#include <thread>
 
 #include "DType.h"
 #include "Program.h"
@@ -27,14 +28,12 @@ absl::Status Describe(nxrt_request &req, const nxrt_tensor_t *args,
     return absl::InvalidArgumentError("null argument or result array");
   size_t ndims = 0;
   for (size_t i = 0; i < nargs; ++i) {
-    std::string what = absl::StrFormat("argument %d", i);
-    if (absl::Status s = ValidateView(args[i], what.c_str()); !s.ok())
+    if (absl::Status s = ValidateView(args[i], "argument", i); !s.ok())
       return s;
     ndims += args[i].rank;
   }
   for (size_t i = 0; i < nresults; ++i) {
-    std::string what = absl::StrFormat("result %d", i);
-    if (absl::Status s = ValidateView(results[i], what.c_str()); !s.ok())
+    if (absl::Status s = ValidateView(results[i], "result", i); !s.ok())
       return s;
     ndims += results[i].rank;
   }
@@ -81,26 +80,35 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
   bool run_binds = run_deadline < callback_deadline;
   absl::Time deadline = run_binds ? run_deadline : callback_deadline;
 
-  nxrt_bridge_hook_fn hook;
-  void *hook_data;
+  nxrt_bridge_hook_fn hook = nullptr;
+  void *hook_data = nullptr;
+  bool closed;
   {
-    MutexLock lock(&mu_);
-    if (closed_.load(std::memory_order_relaxed)) {
-      req->Unref();
-      return absl::UnavailableError(
-          absl::StrFormat("%s failed: bridge dispatcher closed", site.what));
-    }
-    req->tag = next_tag_++;
-    req->Ref();
-    pending_.emplace(req->tag, req);
-    hook = hook_;
-    hook_data = hook_data_;
-    if (!hook) {
+    SpinLockHolder lock(&lock_);
+    closed = closed_.load(std::memory_order_relaxed);
+    if (!closed) {
+      req->tag = next_tag_++;
       req->Ref();
-      queue_.push_back(req);
-      queued_.fetch_add(1, std::memory_order_release);
-      work_cv_.Signal();
+      pending_.emplace(req->tag, req);
+      hook = hook_;
+      hook_data = hook_data_;
+      if (!hook) {
+        req->Ref();
+        queue_.push_back(req);
+        queued_.fetch_add(1, std::memory_order_seq_cst);
+      }
     }
+  }
+  if (closed) {
+    req->Unref();
+    return absl::UnavailableError(
+        absl::StrFormat("%s failed: bridge dispatcher closed", site.what));
+  }
+  // Pairs with the puller's increment-then-check in Pull: either it sees
+  // the queued request or we see it parked.
+  if (!hook && parked_pullers_.load(std::memory_order_seq_cst) > 0) {
+    MutexLock lock(&park_mu_);
+    work_cv_.Signal();
   }
   // No lock is held here: the hook may reply (or start runs) right away.
   if (hook) {
@@ -108,18 +116,14 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
     hook(hook_data, req);
   }
 
-  bool expired = false;
-  if (!reply_spin_.Spin([req] { return req->Done(); }, deadline)) {
-    MutexLock lock(&req->mu);
-    while (!req->Done() && !req->done_cv.WaitWithDeadline(&req->mu, deadline))
-      ;
-    if (!req->Done()) {
-      // Nothing may touch the program's buffers after this point: the reply
-      // path and nxrt_request_copy_arg check the state under the same lock.
-      req->state.store(nxrt_request::kExpired, std::memory_order_release);
-      expired = true;
-    }
-  }
+  bool expired = AwaitReply(req, deadline);
+  // The host may still be copying arguments out of the program's buffers.
+  for (unsigned spins = 0; req->readers.load(std::memory_order_seq_cst);)
+    if (++spins < 64)
+      CpuRelax();
+    else
+      std::this_thread::yield();
+
   absl::Status result;
   if (expired)
     result = absl::DeadlineExceededError(
@@ -135,10 +139,32 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
   return result;
 }
 
+bool Bridge::AwaitReply(nxrt_request *req, absl::Time deadline) {
+  if (reply_spin_.Spin([req] { return req->Replied(); }, deadline))
+    return false;
+  MutexLock lock(&park_mu_);
+  // Pairs with Complete's store-then-check: either we see kReplied below or
+  // the replier sees `parked` and signals (under park_mu_, so not before we
+  // wait).
+  req->parked.store(true, std::memory_order_seq_cst);
+  while (!req->Replied()) {
+    if (!reply_cv_.WaitWithDeadline(&park_mu_, deadline))
+      continue;
+    int pending = nxrt_request::kPending;
+    if (req->state.compare_exchange_strong(pending, nxrt_request::kExpired,
+                                           std::memory_order_seq_cst))
+      return true;
+    // A reply is being written into the program's buffers right now: it
+    // won the race against the deadline, wait for it to finish.
+    deadline = absl::InfiniteFuture();
+  }
+  return false;
+}
+
 void Bridge::Forget(uint64_t tag) {
   nxrt_request *req = nullptr;
   {
-    MutexLock lock(&mu_);
+    SpinLockHolder lock(&lock_);
     auto it = pending_.find(tag);
     if (it == pending_.end())
       return;
@@ -150,35 +176,39 @@ void Bridge::Forget(uint64_t tag) {
 
 absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
   absl::Time deadline = DeadlineAfter(timeout);
+  auto has_work = [this] {
+    return queued_.load(std::memory_order_seq_cst) > 0 ||
+           closed_.load(std::memory_order_seq_cst);
+  };
   for (;;) {
     // A dispatcher that just served a request spins briefly for the next
-    // one: with both sides spinning a round trip stays well under a
+    // one: with both sides spinning a round trip stays around a
     // microsecond, whereas parking costs a futex wake-up each way.
-    bool ready = pull_spin_.Spin(
-        [this] {
-          return queued_.load(std::memory_order_acquire) > 0 ||
-                 closed_.load(std::memory_order_acquire);
-        },
-        deadline);
+    if (!pull_spin_.Spin(has_work, deadline)) {
+      MutexLock lock(&park_mu_);
+      parked_pullers_.fetch_add(1, std::memory_order_seq_cst);
+      while (!has_work() && !work_cv_.WaitWithDeadline(&park_mu_, deadline))
+        ;
+      parked_pullers_.fetch_sub(1, std::memory_order_relaxed);
+    }
     nxrt_request *req = nullptr;
     {
-      MutexLock lock(&mu_);
-      if (!ready)
-        while (!HasWorkLocked() && !work_cv_.WaitWithDeadline(&mu_, deadline))
-          ;
+      SpinLockHolder lock(&lock_);
       if (closed_.load(std::memory_order_relaxed))
         return absl::CancelledError("bridge dispatcher closed");
-      if (queue_.empty()) {
-        if (absl::Now() >= deadline)
-          return absl::DeadlineExceededError(
-              absl::StrFormat("no bridge request within %d ms", Ms(timeout)));
-        continue; // Another puller took it; keep waiting.
+      if (!queue_.empty()) {
+        req = queue_.front();
+        queue_.pop_front();
+        queued_.fetch_sub(1, std::memory_order_relaxed);
       }
-      req = queue_.front();
-      queue_.pop_front();
-      queued_.fetch_sub(1, std::memory_order_relaxed);
     }
-    if (!req->Done()) {
+    if (!req) {
+      if (absl::Now() >= deadline)
+        return absl::DeadlineExceededError(
+            absl::StrFormat("no bridge request within %d ms", Ms(timeout)));
+      continue; // Another puller took it; keep waiting.
+    }
+    if (req->Pending()) {
       *out = req;
       return absl::OkStatus();
     }
@@ -186,20 +216,43 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
   }
 }
 
+bool Bridge::Complete(nxrt_request *req, absl::Status status,
+                      const nxrt_tensor_t *results, size_t nresults) {
+  int pending = nxrt_request::kPending;
+  if (!req->state.compare_exchange_strong(pending, nxrt_request::kReplying,
+                                          std::memory_order_acq_rel))
+    return false;
+  if (status.ok())
+    for (size_t i = 0; i < nresults; ++i)
+      std::memcpy(req->outputs[i].data, results[i].data,
+                  nxrt_tensor_byte_size(&results[i]));
+  req->reply_code = status.code();
+  if (!status.ok())
+    req->reply_message = std::string(status.message());
+  req->state.store(nxrt_request::kReplied, std::memory_order_seq_cst);
+  if (req->parked.load(std::memory_order_seq_cst)) {
+    MutexLock lock(&park_mu_);
+    reply_cv_.SignalAll();
+  }
+  return true;
+}
+
 absl::Status Bridge::Reply(uint64_t tag, absl::Status status,
                            const nxrt_tensor_t *results, size_t nresults) {
   nxrt_request *req = nullptr;
   {
-    MutexLock lock(&mu_);
+    SpinLockHolder lock(&lock_);
     auto it = pending_.find(tag);
-    if (it == pending_.end())
-      return absl::NotFoundError(absl::StrFormat(
-          "no pending bridge request with reply tag %d (never issued, "
-          "already answered or timed out)",
-          tag));
-    req = it->second; // The map's reference is now ours.
-    pending_.erase(it);
+    if (it != pending_.end()) {
+      req = it->second; // The map's reference is now ours.
+      pending_.erase(it);
+    }
   }
+  if (!req)
+    return absl::NotFoundError(absl::StrFormat(
+        "no pending bridge request with reply tag %d (never issued, "
+        "already answered or timed out)",
+        tag));
 
   absl::Status mismatch;
   if (status.ok()) {
@@ -223,24 +276,9 @@ absl::Status Bridge::Reply(uint64_t tag, absl::Status status,
     }
   }
 
-  bool expired;
-  {
-    MutexLock lock(&req->mu);
-    expired =
-        req->state.load(std::memory_order_relaxed) != nxrt_request::kPending;
-    if (!expired) {
-      if (status.ok())
-        for (size_t i = 0; i < nresults; ++i)
-          std::memcpy(req->outputs[i].data, results[i].data,
-                      nxrt_tensor_byte_size(&results[i]));
-      req->reply_code = status.code();
-      req->reply_message = std::string(status.message());
-      req->state.store(nxrt_request::kReplied, std::memory_order_release);
-      req->done_cv.Signal();
-    }
-  }
+  bool answered = Complete(req, status, results, nresults);
   req->Unref();
-  if (expired)
+  if (!answered)
     return absl::DeadlineExceededError(absl::StrFormat(
         "bridge request with reply tag %d already timed out", tag));
   if (!mismatch.ok())
@@ -249,7 +287,7 @@ absl::Status Bridge::Reply(uint64_t tag, absl::Status status,
 }
 
 void Bridge::SetHook(nxrt_bridge_hook_fn fn, void *user_data) {
-  MutexLock lock(&mu_);
+  SpinLockHolder lock(&lock_);
   hook_ = fn;
   hook_data_ = user_data;
 }
@@ -258,23 +296,19 @@ void Bridge::Close() {
   absl::flat_hash_map<uint64_t, nxrt_request *> pending;
   std::deque<nxrt_request *> queue;
   {
-    MutexLock lock(&mu_);
-    closed_.store(true, std::memory_order_release);
+    SpinLockHolder lock(&lock_);
+    closed_.store(true, std::memory_order_seq_cst);
     pending.swap(pending_);
     queue.swap(queue_);
     queued_.store(0, std::memory_order_relaxed);
+  }
+  {
+    MutexLock lock(&park_mu_);
     work_cv_.SignalAll();
   }
   for (auto &[tag, req] : pending) {
-    {
-      MutexLock lock(&req->mu);
-      if (!req->Done()) {
-        req->reply_code = absl::StatusCode::kUnavailable;
-        req->reply_message = "bridge dispatcher closed";
-        req->state.store(nxrt_request::kReplied, std::memory_order_release);
-        req->done_cv.Signal();
-      }
-    }
+    Complete(req, absl::UnavailableError("bridge dispatcher closed"), nullptr,
+             0);
     req->Unref();
   }
   for (nxrt_request *req : queue)

@@ -27,7 +27,11 @@
 #include "nxrt/nxrt.h"
 
 struct nxrt_request {
-  enum State : int { kPending, kReplied, kExpired };
+  // kPending -> kReplying -> kReplied when the host answers (or the bridge
+  // closes), kPending -> kExpired when the compute thread's deadline passes
+  // first. The transitions out of kPending are compare-exchanges, so exactly
+  // one side wins; only the winner of kReplying touches the output buffers.
+  enum State : int { kPending, kReplying, kReplied, kExpired };
 
   std::atomic<int> refs{1};
   uint64_t tag = 0;
@@ -39,21 +43,27 @@ struct nxrt_request {
   absl::InlinedVector<int64_t, 16> dims;
   absl::InlinedVector<nxrt_tensor_t, 4> args;
   absl::InlinedVector<nxrt_tensor_t, 4> templates;
-  // The program's output buffers; written only while kPending, under mu.
+  // The program's output buffers; written only by the replier in kReplying.
   nxrt_tensor_t *outputs = nullptr;
 
-  // Spun on by the compute thread; changes only under mu so that copying
-  // into (or out of) program buffers never overlaps with expiry.
   std::atomic<int> state{kPending};
-  mutable nxrt::Mutex mu;
-  nxrt::CondVar done_cv; // signalled when state leaves kPending
-  // Written once, under mu, before `state` leaves kPending (release); read
-  // by the compute thread after it observes that (acquire), without mu.
+  // Host threads copying arguments out of the program's buffers right now
+  // (nxrt_request_copy_arg). The compute thread returns to compiled code
+  // only once this drops to zero after the request left kPending.
+  mutable std::atomic<int> readers{0};
+  // Set, under the bridge's park mutex, before the compute thread parks; the
+  // replier then wakes it.
+  std::atomic<bool> parked{false};
+  // Written by the replier in kReplying; read by the compute thread after it
+  // observes kReplied (acquire).
   absl::StatusCode reply_code = absl::StatusCode::kOk;
   std::string reply_message;
 
-  bool Done() const {
-    return state.load(std::memory_order_acquire) != kPending;
+  bool Pending() const {
+    return state.load(std::memory_order_acquire) == kPending;
+  }
+  bool Replied() const {
+    return state.load(std::memory_order_acquire) == kReplied;
   }
   void Ref() { refs.fetch_add(1, std::memory_order_relaxed); }
   void Unref() {
@@ -64,6 +74,13 @@ struct nxrt_request {
 
 namespace nxrt {
 
+// The round trip is a handful of cache-line transfers between the compute
+// thread and a spinning dispatcher: the queue and tag map sit behind a
+// spin lock held for a few instructions, and requests carry atomic state
+// instead of a mutex. absl mutexes and condition variables appear only on
+// the parking paths, where threads wait anyway (abseil built without NDEBUG,
+// as distributions ship it, runs deadlock detection through a process-wide
+// graph on every lock and on every mutex destruction).
 class Bridge {
 public:
   ~Bridge();
@@ -83,22 +100,34 @@ public:
   void Close();
 
 private:
-  bool HasWorkLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return !queue_.empty() || closed_.load(std::memory_order_relaxed);
-  }
+  // Takes `req` out of kPending with a reply (under kReplying, which only
+  // one caller can win); false if the request already expired or was
+  // answered.
+  bool Complete(nxrt_request *req, absl::Status status,
+                const nxrt_tensor_t *results, size_t nresults);
+  // Blocks until `req` is answered or `deadline` passes; returns whether
+  // the request expired.
+  bool AwaitReply(nxrt_request *req, absl::Time deadline);
   void Forget(uint64_t tag);
 
-  Mutex mu_;
-  CondVar work_cv_; // signalled when queue_ grows or the bridge closes
-  uint64_t next_tag_ ABSL_GUARDED_BY(mu_) = 1;
-  absl::flat_hash_map<uint64_t, nxrt_request *> pending_ ABSL_GUARDED_BY(mu_);
-  std::deque<nxrt_request *> queue_ ABSL_GUARDED_BY(mu_);
-  nxrt_bridge_hook_fn hook_ ABSL_GUARDED_BY(mu_) = nullptr;
-  void *hook_data_ ABSL_GUARDED_BY(mu_) = nullptr;
+  SpinLock lock_;
+  uint64_t next_tag_ ABSL_GUARDED_BY(lock_) = 1;
+  absl::flat_hash_map<uint64_t, nxrt_request *> pending_ ABSL_GUARDED_BY(lock_);
+  std::deque<nxrt_request *> queue_ ABSL_GUARDED_BY(lock_);
+  nxrt_bridge_hook_fn hook_ ABSL_GUARDED_BY(lock_) = nullptr;
+  void *hook_data_ ABSL_GUARDED_BY(lock_) = nullptr;
   // Mirrors of queue_.size() and the closed flag that pullers spin on
-  // without taking mu_.
+  // without the lock.
   std::atomic<size_t> queued_{0};
   std::atomic<bool> closed_{false};
+
+  // Parking: pullers wait on work_cv_ (counted in parked_pullers_ so that
+  // pushers signal only when someone sleeps), compute threads on reply_cv_.
+  Mutex park_mu_;
+  CondVar work_cv_;
+  CondVar reply_cv_;
+  std::atomic<int> parked_pullers_{0};
+
   // Separate estimates: a dispatcher idling between bursts must not shrink
   // the budget of compute threads waiting for replies.
   AdaptiveSpin reply_spin_;

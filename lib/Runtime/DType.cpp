@@ -61,6 +61,13 @@ absl::Status ValidateView(const nxrt_tensor_t &t, const char *what) {
   return absl::OkStatus();
 }
 
+absl::Status ValidateView(const nxrt_tensor_t &t, const char *kind,
+                          size_t index) {
+  if (absl::Status s = ValidateView(t, kind); s.ok())
+    return s;
+  return ValidateView(t, absl::StrFormat("%s %d", kind, index).c_str());
+}
+
 } // namespace nxrt
 
 extern "C" {

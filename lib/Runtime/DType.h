@@ -22,6 +22,11 @@ bool SameType(const nxrt_tensor_t &a, const nxrt_tensor_t &b);
 // Checks dtype/rank/dims/data of an untrusted view; `what` names it in the
 // message ("argument 1").
 absl::Status ValidateView(const nxrt_tensor_t &t, const char *what);
+// The same for the `index`-th view of a list (named "<kind> <index>"); the
+// name is formatted only when the view is invalid, keeping hot paths free of
+// allocations.
+absl::Status ValidateView(const nxrt_tensor_t &t, const char *kind,
+                          size_t index);
 
 } // namespace nxrt
 

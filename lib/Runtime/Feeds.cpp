@@ -76,8 +76,7 @@ absl::Status RunInfeed(StreamTable &streams, const nxrt_site &site,
         results ? TypeListString(absl::MakeConstSpan(results, nresults))
                 : "null results")));
   for (size_t i = 1; i < nresults; ++i) {
-    std::string what = absl::StrFormat("result %d", i);
-    if (absl::Status s = ValidateView(results[i], what.c_str()); !s.ok())
+    if (absl::Status s = ValidateView(results[i], "result", i); !s.ok())
       return site.Failed(s);
   }
 

@@ -52,15 +52,19 @@ nxrt_status_t *nxrt_request_copy_arg(const nxrt_request_t *request, size_t i,
     return nxrt::ToC(absl::InvalidArgumentError(
         absl::StrFormat("destination holds %d bytes, argument %d needs %d",
                         dst_len, i, bytes)));
-  // Under the request lock, so the compute thread cannot expire the request
-  // (and release the program's buffers) in the middle of the copy.
-  nxrt::MutexLock lock(&request->mu);
-  if (request->Done())
+  // Registered as a reader first: the compute thread does not return to
+  // compiled code (which may then reuse or free the program's buffers) while
+  // a reader that saw the request pending is copying.
+  request->readers.fetch_add(1, std::memory_order_seq_cst);
+  bool pending = request->state.load(std::memory_order_seq_cst) ==
+                 nxrt_request::kPending;
+  if (pending && bytes)
+    std::memcpy(dst, request->args[i].data, bytes);
+  request->readers.fetch_sub(1, std::memory_order_seq_cst);
+  if (!pending)
     return nxrt::ToC(absl::DeadlineExceededError(
         absl::StrFormat("bridge request with reply tag %d is no longer pending",
                         request->tag)));
-  if (bytes)
-    std::memcpy(dst, request->args[i].data, bytes);
   return nullptr;
 }
 
