@@ -94,7 +94,8 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
       hook_data = hook_data_;
       if (!hook) {
         req->Ref();
-        queue_.push_back(req);
+        (tail_ ? tail_->next : head_) = req;
+        tail_ = req;
         queued_.fetch_add(1, std::memory_order_seq_cst);
       }
     }
@@ -196,9 +197,12 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
       SpinLockHolder lock(&lock_);
       if (closed_.load(std::memory_order_relaxed))
         return absl::CancelledError("bridge dispatcher closed");
-      if (!queue_.empty()) {
-        req = queue_.front();
-        queue_.pop_front();
+      if (head_) {
+        req = head_;
+        head_ = req->next;
+        if (!head_)
+          tail_ = nullptr;
+        req->next = nullptr;
         queued_.fetch_sub(1, std::memory_order_relaxed);
       }
     }
@@ -294,12 +298,13 @@ void Bridge::SetHook(nxrt_bridge_hook_fn fn, void *user_data) {
 
 void Bridge::Close() {
   absl::flat_hash_map<uint64_t, nxrt_request *> pending;
-  std::deque<nxrt_request *> queue;
+  nxrt_request *queue;
   {
     SpinLockHolder lock(&lock_);
     closed_.store(true, std::memory_order_seq_cst);
     pending.swap(pending_);
-    queue.swap(queue_);
+    queue = head_;
+    head_ = tail_ = nullptr;
     queued_.store(0, std::memory_order_relaxed);
   }
   {
@@ -311,8 +316,10 @@ void Bridge::Close() {
              0);
     req->Unref();
   }
-  for (nxrt_request *req : queue)
+  while (nxrt_request *req = queue) {
+    queue = req->next;
     req->Unref();
+  }
 }
 
 } // namespace nxrt

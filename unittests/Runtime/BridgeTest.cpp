@@ -438,6 +438,57 @@ TEST_F(NxrtBridge, IdleWaitersParkInsteadOfSpinning) {
   EXPECT_LT(caller_cpu, 60) << "ms of CPU while waiting 300 ms for a reply";
 }
 
+// Replies and argument copies that land around the callback's deadline:
+// each call either gets its reply (the right values) or times out, a reply
+// that lost the race is refused, and a copy never reads buffers the run has
+// moved on from (each call gets fresh values; TSan and ASan builds check the
+// memory side).
+TEST_F(NxrtBridge, RepliesRacingTheDeadline) {
+  RegisterBridge("racy", /*timeout_ms=*/1);
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "racy", "t.mlir:9:1");
+  std::atomic<int> refused{0}, copied{0};
+  Dispatcher d(rt, [&](nxrt_request_t *req) {
+    // Argument data is only safe to read through copy_arg once the deadline
+    // may have passed; the reply echoes the copy.
+    std::vector<float> out(4, 0.0f);
+    if (Status(nxrt_request_copy_arg(req, 0, out.data(), 16)) == nullptr) {
+      ++copied;
+      EXPECT_EQ(out[1], out[0] + 1);
+    }
+    // Before, around and after the 1 ms deadline.
+    std::this_thread::sleep_for(
+        std::chrono::microseconds(nxrt_request_tag(req) % 3 * 1000));
+    nxrt_tensor_t r = *nxrt_request_result_template(req, 0);
+    r.data = out.data();
+    Status reply(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr, &r, 1));
+    if (reply != nullptr) {
+      EXPECT_EQ(nxrt_status_code(reply.get()), NXRT_NOT_FOUND)
+          << Message(reply);
+      ++refused;
+    }
+  });
+  int replied = 0, timed_out = 0;
+  for (int i = 0; i < 200; ++i) {
+    float v = static_cast<float>(i * 10);
+    Tensor<float> x(NXRT_F32, {4}, {v, v + 1, v + 2, v + 3});
+    Tensor<float> y(NXRT_F32, {4}, {-1, -1, -1, -1});
+    Status s = RunOnce(site, &x.view, &y.view);
+    if (s == nullptr) {
+      ++replied;
+      EXPECT_EQ(y.data, x.data);
+    } else {
+      ++timed_out;
+      EXPECT_EQ(Message(s), "callback @racy at t.mlir:9:1 timed out after 1 ms");
+      // An expired call's outputs are never written.
+      EXPECT_EQ(y.data, (std::vector<float>{-1, -1, -1, -1}));
+    }
+  }
+  EXPECT_EQ(replied + timed_out, 200);
+  EXPECT_GT(timed_out, 0);
+  EXPECT_GT(refused.load(), 0);
+  EXPECT_GT(copied.load(), 0);
+}
+
 TEST_F(NxrtBridge, PullArgumentErrors) {
   Status s(nxrt_bridge_pull(rt, 1, nullptr));
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_INVALID_ARGUMENT);
