@@ -21,9 +21,14 @@
 //  BM_LowerToCpu/<ops>      parse + nx-lower-to-cpu (no JIT codegen)
 //  BM_LowerAndJit/<ops>     parse + nx-lower-to-cpu + LLVM JIT codegen (-O2)
 //      on a generated function of <ops> elementwise ops on tensor<4xf32>
-//      with an nx.elixir_call every 100 ops. Compile time should grow
+//      with an nx.elixir_call every 100 ops, each compile in a fresh
+//      context (as Executable::compileSource does). Compile time should grow
 //      linearly: compare the time per op (items/s) across sizes. 100k ops
-//      only with NX_BENCH_LARGE=1 in the environment (too slow today).
+//      only with NX_BENCH_LARGE=1 in the environment (several seconds each).
+//  BM_LowerElementwiseChain/<ops>
+//      the same without callbacks: one chain of <ops> elementwise ops, which
+//      nx-fuse-elementwise turns into one linalg.generic in linear time
+//      (upstream's pairwise fusion took 29 s for 10k ops).
 //
 //   ninja -C <build> nx-bench-compiled
 //   <build>/bin/nx-bench-compiled --benchmark_repetitions=5 \
@@ -432,8 +437,8 @@ BENCHMARK(BM_IoCallback)->Arg(1 << 10)->Arg(256 << 20);
 
 /// One function of `numOps` ops on tensor<4xf32>: a chain of elementwise
 /// arith ops, each reading the previous result and the argument, with an
-/// nx.elixir_call every 100th op.
-std::string chainModule(int64_t numOps) {
+/// nx.elixir_call every `callbackEvery`-th op (none if 0).
+std::string chainModule(int64_t numOps, int64_t callbackEvery = 100) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "nx.callback @bench.cb : (tensor<4xf32>) -> tensor<4xf32>\n"
@@ -443,7 +448,7 @@ std::string chainModule(int64_t numOps) {
                                "arith.maximumf"};
   for (int64_t i = 1; i < numOps; ++i) {
     os << "  %v" << i << " = ";
-    if (i % 100 == 0)
+    if (callbackEvery && i % callbackEvery == 0)
       os << "nx.elixir_call @bench.cb(%v" << i - 1
          << ") : (tensor<4xf32>) -> tensor<4xf32>\n";
     else
@@ -458,11 +463,10 @@ void setOpCounters(benchmark::State &state) {
   state.counters["ops"] = static_cast<double>(state.range(0));
 }
 
-/// Parse + nx-lower-to-cpu in a fresh context, as Executable::compileSource
-/// compiles each module; creating the context and destroying the module are
-/// not timed.
-void BM_LowerToCpu(benchmark::State &state) {
-  std::string source = chainModule(state.range(0));
+/// Parse + nx-lower-to-cpu of `source` in a fresh context, as
+/// Executable::compileSource compiles each module; creating the context and
+/// destroying the module are not timed.
+void lowerInFreshContexts(benchmark::State &state, const std::string &source) {
   for (auto _ : state) {
     state.PauseTiming();
     auto context = makeContext();
@@ -478,6 +482,14 @@ void BM_LowerToCpu(benchmark::State &state) {
     state.ResumeTiming();
   }
   setOpCounters(state);
+}
+
+void BM_LowerToCpu(benchmark::State &state) {
+  lowerInFreshContexts(state, chainModule(state.range(0)));
+}
+
+void BM_LowerElementwiseChain(benchmark::State &state) {
+  lowerInFreshContexts(state, chainModule(state.range(0), /*callbackEvery=*/0));
 }
 
 /// Parse + nx-lower-to-cpu + translation to LLVM IR and JIT codegen (-O2).
@@ -500,15 +512,19 @@ void BM_LowerAndJit(benchmark::State &state) {
   setOpCounters(state);
 }
 
-// nx-lower-to-cpu is quadratic on these modules (see the README's
-// Performance section: 62 s at 10k ops), so 100k ops (~1.5 h projected) only
-// runs when NX_BENCH_LARGE is set in the environment. One iteration per
-// repetition: use --benchmark_repetitions for statistics.
+// 100k ops take several seconds per compile, so they only run when
+// NX_BENCH_LARGE is set in the environment. One iteration per repetition:
+// use --benchmark_repetitions for statistics.
 void registerCompileBenchmarks() {
   auto *lower = benchmark::RegisterBenchmark("BM_LowerToCpu", BM_LowerToCpu);
   lower->Arg(1000)->Arg(10000)->Iterations(1)->Unit(benchmark::kMillisecond);
   if (std::getenv("NX_BENCH_LARGE"))
     lower->Arg(100000);
+  benchmark::RegisterBenchmark("BM_LowerElementwiseChain",
+                               BM_LowerElementwiseChain)
+      ->Arg(10000)
+      ->Iterations(1)
+      ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("BM_LowerAndJit", BM_LowerAndJit)
       ->Arg(1000)
       ->Iterations(1)
