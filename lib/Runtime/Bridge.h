@@ -35,19 +35,19 @@ struct alignas(64) nxrt_request {
   // one side wins; only the winner of kReplying touches the output buffers.
   enum State : int { kPending, kReplying, kReplied, kExpired };
 
-  // --- The shared line.
+  // --- The header line, touched by both threads on every round trip.
   std::atomic<int> state{kPending};
   std::atomic<int> refs{1};
   // Host threads copying arguments out of the program's buffers right now
   // (nxrt_request_copy_arg). The compute thread returns to compiled code
   // only once this drops to zero after the request left kPending.
   mutable std::atomic<int> readers{0};
-  // Set, under the bridge's park mutex, before the compute thread parks; the
-  // replier then wakes it.
-  std::atomic<bool> parked{false};
   // Written by the replier in kReplying; read by the compute thread after it
   // observes kReplied (acquire). The message only on errors.
   absl::StatusCode reply_code = absl::StatusCode::kOk;
+  // Set, under the bridge's park mutex, before the compute thread parks; the
+  // replier then wakes it.
+  std::atomic<bool> parked{false};
   uint64_t tag = 0;
   // The bridge's pull queue links requests through here (under its lock).
   nxrt_request *next = nullptr;
@@ -56,13 +56,13 @@ struct alignas(64) nxrt_request {
   const nxrt_site *site = nullptr;
   const nxrt::Handler *handler = nullptr;
 
-  // --- Written once by the compute thread, then read by the host.
-  // Copies of the views' metadata, so it outlives the compute thread's
-  // stack; arg data still points into the program's buffers. Inline storage
-  // keeps typical calls free of extra allocations on the round trip.
-  absl::InlinedVector<nxrt_tensor_t, 4> args;
-  absl::InlinedVector<nxrt_tensor_t, 4> templates;
-  absl::InlinedVector<int64_t, 16> dims;
+  // --- Written once by the compute thread, then read by the host: the
+  // views of a typical call (two arguments, two results) take one line
+  // each. Copies of the views' metadata, so it outlives the compute
+  // thread's stack; arg data still points into the program's buffers.
+  absl::InlinedVector<nxrt_tensor_t, 2> args;
+  absl::InlinedVector<nxrt_tensor_t, 2> templates;
+  absl::InlinedVector<int64_t, 8> dims;
   std::string reply_message;
 
   bool Pending() const {
