@@ -141,7 +141,9 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
 }
 
 bool Bridge::AwaitReply(nxrt_request *req, absl::Time deadline) {
-  if (reply_spin_.Spin([req] { return req->Replied(); }, deadline))
+  caller_cpu_.store(CurrentCpu(), std::memory_order_relaxed);
+  if (reply_spin_.Spin([req] { return req->Replied(); }, deadline,
+                       puller_cpu_.load(std::memory_order_relaxed)))
     return false;
   MutexLock lock(&park_mu_);
   // Pairs with Complete's store-then-check: either we see kReplied below or
@@ -185,7 +187,8 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
     // A dispatcher that just served a request spins briefly for the next
     // one: with both sides spinning a round trip stays around a
     // microsecond, whereas parking costs a futex wake-up each way.
-    if (!pull_spin_.Spin(has_work, deadline)) {
+    if (!pull_spin_.Spin(has_work, deadline,
+                         caller_cpu_.load(std::memory_order_relaxed))) {
       MutexLock lock(&park_mu_);
       parked_pullers_.fetch_add(1, std::memory_order_seq_cst);
       while (!has_work() && !work_cv_.WaitWithDeadline(&park_mu_, deadline))
@@ -213,6 +216,7 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
       continue; // Another puller took it; keep waiting.
     }
     if (req->Pending()) {
+      puller_cpu_.store(CurrentCpu(), std::memory_order_relaxed);
       *out = req;
       return absl::OkStatus();
     }

@@ -139,6 +139,11 @@ private:
   CondVar reply_cv_;
   std::atomic<int> parked_pullers_{0};
 
+  // Where the two sides last ran (-1: unknown), so that a waiter sharing a
+  // core with the thread it waits for yields to it instead of spinning.
+  std::atomic<int> caller_cpu_{-1};
+  std::atomic<int> puller_cpu_{-1};
+
   // Separate estimates: a dispatcher idling between bursts must not shrink
   // the budget of compute threads waiting for replies.
   alignas(64) AdaptiveSpin reply_spin_;

@@ -13,6 +13,10 @@
 #include <cstdint>
 #include <thread>
 
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
@@ -111,6 +115,16 @@ inline void CpuRelax() {
 #endif
 }
 
+// The CPU the calling thread runs on, or -1 where unknown (a vDSO read on
+// Linux, ~20 ns).
+inline int CurrentCpu() {
+#if defined(__linux__)
+  return sched_getcpu();
+#else
+  return -1;
+#endif
+}
+
 // A lock for critical sections of a few dozen instructions that never call
 // out (the bridge's queue and tag map). Unlike absl::Mutex it costs one
 // atomic exchange to take, and nothing to construct or destroy. A holder
@@ -171,18 +185,27 @@ public:
 
   // Spins (checking `done`, which must use acquire ordering) for at most the
   // current budget or until `deadline`; returns whether `done` became true.
-  // Callers park on a CondVar afterwards if it did not.
-  template <typename Done> bool Spin(Done &&done, absl::Time deadline) {
+  // Callers park on a CondVar afterwards if it did not. With `peer_cpu`,
+  // the CPU the thread that will make `done` true last ran on, a waiter on
+  // that same CPU yields instead of pausing: the peer can only make
+  // progress once the waiter gives up the core, and a yield hands it over
+  // in about a context switch, where parking costs a futex wake-up.
+  template <typename Done>
+  bool Spin(Done &&done, absl::Time deadline, int peer_cpu = -1) {
     if (done())
       return true;
     int64_t budget = budget_ns_.load(std::memory_order_relaxed);
     absl::Time stop =
         std::min(absl::Now() + absl::Nanoseconds(budget), deadline);
+    bool share_core = peer_cpu >= 0 && peer_cpu == CurrentCpu();
     bool ok = false;
     // Reading the clock costs ~20 ns; check it only every 32 pauses.
     for (unsigned i = 1; !ok; ++i) {
       for (int k = 0; k < 4 && !ok; ++k) {
-        CpuRelax();
+        if (share_core)
+          std::this_thread::yield();
+        else
+          CpuRelax();
         ok = done();
       }
       if (!ok && (i & 7) == 0 && absl::Now() >= stop)
