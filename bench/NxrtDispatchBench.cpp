@@ -1,9 +1,12 @@
 //===- NxrtDispatchBench.cpp - libnxrt dispatch costs ---------------------===//
 //
 //  BM_DirectCall / BM_InlineInvoke      inline dispatch overhead per call
-//  BM_BridgeRoundTrip / BM_CondVarHandoff
+//  BM_BridgeRoundTrip / BM_CondVarHandoff / BM_SpinPingPong
 //      host round trip latency: the runtime's bridge (spin, then park)
-//      against the mutex + condition-variable handoff EXLA uses today;
+//      against the mutex + condition-variable handoff EXLA uses today, and
+//      the floor of this machine at this moment: one atomic bounced between
+//      two spinning threads (a VM's core-to-core latency varies several-fold
+//      over time, so read the bridge against the floor of the same run);
 //      p50/p99 are reported as counters (microseconds)
 //  BM_ArgBytes/<mode>/<bytes>           callback cost for 1 KiB vs 256 MiB
 //      arguments (zero copy: the cost must not grow with the size)
@@ -204,6 +207,37 @@ void BM_CondVarHandoff(benchmark::State &state) {
   ReportLatency(state, us);
 }
 BENCHMARK(BM_CondVarHandoff)->UseRealTime();
+
+// The hardware floor: one cache line bounced between two spinning threads.
+void BM_SpinPingPong(benchmark::State &state) {
+  std::atomic<int64_t> ping{0}, pong{0};
+  std::atomic<bool> stop{false};
+  std::thread peer([&] {
+    for (int64_t seen = 0;;) {
+      int64_t v;
+      while ((v = ping.load(std::memory_order_acquire)) == seen)
+        if (stop.load(std::memory_order_relaxed))
+          return;
+      seen = v;
+      pong.store(v, std::memory_order_release);
+    }
+  });
+  std::vector<double> us;
+  us.reserve(1 << 20);
+  int64_t x = 0;
+  for (auto _ : state) {
+    auto t0 = Clock::now();
+    ping.store(++x, std::memory_order_release);
+    while (pong.load(std::memory_order_acquire) != x)
+      ;
+    us.push_back(
+        std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+  }
+  stop.store(true);
+  peer.join();
+  ReportLatency(state, us);
+}
+BENCHMARK(BM_SpinPingPong)->UseRealTime();
 
 // A handler that reads one byte of its argument, as a host function that
 // inspects a view would; the runtime must not touch the rest. Io_callbacks

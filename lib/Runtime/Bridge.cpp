@@ -15,6 +15,15 @@ namespace {
 
 int64_t Ms(absl::Duration d) { return absl::ToInt64Milliseconds(d); }
 
+// Records the calling thread's CPU in `slot`, writing only on a change: the
+// other side reads the slot on every round trip, and an unchanged line
+// stays shared instead of moving between cores.
+void NoteCpu(std::atomic<int> &slot) {
+  int cpu = CurrentCpu();
+  if (slot.load(std::memory_order_relaxed) != cpu)
+    slot.store(cpu, std::memory_order_relaxed);
+}
+
 absl::Time DeadlineAfter(absl::Duration timeout) {
   return timeout == absl::InfiniteDuration() ? absl::InfiniteFuture()
                                              : absl::Now() + timeout;
@@ -141,7 +150,7 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
 }
 
 bool Bridge::AwaitReply(nxrt_request *req, absl::Time deadline) {
-  caller_cpu_.store(CurrentCpu(), std::memory_order_relaxed);
+  NoteCpu(caller_cpu_);
   if (reply_spin_.Spin([req] { return req->Replied(); }, deadline,
                        puller_cpu_.load(std::memory_order_relaxed)))
     return false;
@@ -216,7 +225,7 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
       continue; // Another puller took it; keep waiting.
     }
     if (req->Pending()) {
-      puller_cpu_.store(CurrentCpu(), std::memory_order_relaxed);
+      NoteCpu(puller_cpu_);
       *out = req;
       return absl::OkStatus();
     }
