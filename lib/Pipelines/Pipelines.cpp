@@ -75,7 +75,8 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   bufferizeOptions.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   // Upstream's buffer-deallocation-pipeline with nx-split-deallocs before
-  // the simplification, which is quadratic in the buffers one dealloc frees.
+  // the simplification, which is quadratic in the buffers one dealloc frees,
+  // and nx-hoist-deallocs after it.
   memref::ExpandReallocPassOptions reallocOptions;
   reallocOptions.emitDeallocs = false;
   pm.addNestedPass<func::FuncOp>(memref::createExpandReallocPass(reallocOptions));
@@ -86,6 +87,9 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(nx::createNxSplitDeallocs());
   pm.addNestedPass<func::FuncOp>(
       bufferization::createBufferDeallocationSimplificationPass());
+  // Frees buffers after their last use rather than at their block's end, so
+  // a long straight-line program does not hold every intermediate at once.
+  pm.addNestedPass<func::FuncOp>(nx::createNxHoistDeallocs());
   pm.addPass(bufferization::createLowerDeallocationsPass());
   pm.addNestedPass<func::FuncOp>(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());

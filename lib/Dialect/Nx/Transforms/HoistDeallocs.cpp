@@ -1,0 +1,90 @@
+//===- HoistDeallocs.cpp - free buffers after their last use --------------===//
+//
+// Ownership-based deallocation frees at block ends; for buffers whose every
+// use is visible (no aliases can leave the uses we see), the end of the
+// block is merely the latest correct point, and the earliest one is right
+// after the last use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Dialect/Nx/Transforms/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_NXHOISTDEALLOCS
+#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+
+namespace {
+
+bool isFreshAllocation(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  if (!result)
+    return false;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(result.getOwner());
+  return effects &&
+         effects.getEffectOnValue<MemoryEffects::Allocate>(value).has_value();
+}
+
+/// Whether `user` uses `buffer` without creating anything through which the
+/// buffer could be reached after `user` ran.
+bool keepsNoAlias(Operation *user, Value buffer) {
+  if (user->hasTrait<OpTrait::IsTerminator>() ||
+      isa<memref::ExtractAlignedPointerAsIndexOp>(user))
+    return false;
+  if (auto store = dyn_cast<memref::StoreOp>(user))
+    if (store.getValueToStore() == buffer)
+      return false;
+  return llvm::none_of(user->getResultTypes(), [](Type type) {
+    return isa<BaseMemRefType>(type);
+  });
+}
+
+/// The op `dealloc` may move right after, or null if it must stay.
+Operation *getEarliestPoint(bufferization::DeallocOp dealloc) {
+  if (dealloc.getMemrefs().size() != 1 || !dealloc.getRetained().empty())
+    return nullptr;
+  Value buffer = dealloc.getMemrefs().front();
+  Block *block = dealloc->getBlock();
+  if (!isFreshAllocation(buffer) || buffer.getParentBlock() != block)
+    return nullptr;
+  Operation *last = buffer.getDefiningOp();
+  for (Operation *user : buffer.getUsers()) {
+    if (user == dealloc)
+      continue;
+    Operation *ancestor = block->findAncestorOpInBlock(*user);
+    if (!ancestor || !keepsNoAlias(user, buffer))
+      return nullptr;
+    if (last->isBeforeInBlock(ancestor))
+      last = ancestor;
+  }
+  if (Operation *condition = dealloc.getConditions().front().getDefiningOp())
+    if (condition->getBlock() == block && last->isBeforeInBlock(condition))
+      last = condition;
+  return last->getNextNode() == dealloc ? nullptr : last;
+}
+
+struct HoistDeallocsPass final
+    : nx::impl::NxHoistDeallocsBase<HoistDeallocsPass> {
+  void runOnOperation() final {
+    // Every position is found before anything moves: a move invalidates the
+    // block's cached op order, and the next isBeforeInBlock would renumber
+    // the whole block.
+    SmallVector<std::pair<Operation *, Operation *>> moves;
+    getOperation()->walk([&](bufferization::DeallocOp dealloc) {
+      if (Operation *point = getEarliestPoint(dealloc))
+        moves.emplace_back(dealloc, point);
+    });
+    for (auto [dealloc, point] : moves)
+      dealloc->moveAfter(point);
+    if (moves.empty())
+      markAllAnalysesPreserved();
+  }
+};
+
+} // namespace
