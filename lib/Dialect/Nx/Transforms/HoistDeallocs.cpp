@@ -40,8 +40,10 @@ bool keepsNoAlias(Operation *user, Value buffer) {
   if (auto store = dyn_cast<memref::StoreOp>(user))
     if (store.getValueToStore() == buffer)
       return false;
+  // A memref result may be a view; a tensor result (bufferization.to_tensor)
+  // may read the buffer whenever it is used.
   return llvm::none_of(user->getResultTypes(), [](Type type) {
-    return isa<BaseMemRefType>(type);
+    return isa<BaseMemRefType, TensorType>(type);
   });
 }
 

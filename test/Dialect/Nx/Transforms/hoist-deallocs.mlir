@@ -56,7 +56,7 @@ func.func @nested_use(%x: memref<4xf32>, %n: index) {
 // -----
 
 // Buffers that may have aliases stay where they are: a view, a yield out of
-// a region, a stored buffer, an address taken.
+// a region, a stored buffer, an address taken, a tensor reading it.
 
 // CHECK-LABEL: func.func @aliased(
 // CHECK:         memref.copy %{{.+}}, %{{.+}} : memref<4xf32> to memref<4xf32>
@@ -64,8 +64,9 @@ func.func @nested_use(%x: memref<4xf32>, %n: index) {
 // CHECK-NEXT:    bufferization.dealloc (%{{.+}} : memref<4xf32>)
 // CHECK-NEXT:    bufferization.dealloc (%{{.+}} : memref<4xf32>)
 // CHECK-NEXT:    bufferization.dealloc (%{{.+}} : memref<4xf32>)
+// CHECK-NEXT:    bufferization.dealloc (%{{.+}} : memref<4xf32>)
 // CHECK-NEXT:    return
-func.func @aliased(%x: memref<4xf32>, %slots: memref<1xmemref<4xf32>>, %c: i1) -> index {
+func.func @aliased(%x: memref<4xf32>, %slots: memref<1xmemref<4xf32>>, %c: i1) -> (index, tensor<4xf32>) {
   %true = arith.constant true
   %c0 = arith.constant 0 : index
   %a = memref.alloc() : memref<8xf32>
@@ -80,12 +81,15 @@ func.func @aliased(%x: memref<4xf32>, %slots: memref<1xmemref<4xf32>>, %c: i1) -
   memref.store %s, %slots[%c0] : memref<1xmemref<4xf32>>
   %p = memref.alloc() : memref<4xf32>
   %addr = memref.extract_aligned_pointer_as_index %p : memref<4xf32> -> index
+  %t = memref.alloc() : memref<4xf32>
+  %tt = bufferization.to_tensor %t : memref<4xf32> to tensor<4xf32>
   memref.copy %r, %x : memref<4xf32> to memref<4xf32>
   bufferization.dealloc (%a : memref<8xf32>) if (%true)
   bufferization.dealloc (%b : memref<4xf32>) if (%true)
   bufferization.dealloc (%s : memref<4xf32>) if (%true)
   bufferization.dealloc (%p : memref<4xf32>) if (%true)
-  return %addr : index
+  bufferization.dealloc (%t : memref<4xf32>) if (%true)
+  return %addr, %tt : index, tensor<4xf32>
 }
 
 // -----

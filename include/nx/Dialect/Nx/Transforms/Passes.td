@@ -431,7 +431,8 @@ def NxHoistDeallocs : Pass<"nx-hoist-deallocs"> {
 
     A dealloc moves only when the buffer provably has no alias that could be
     used later: it is allocated in the dealloc's block, and none of its
-    users (at any depth) is a terminator, has a memref result, stores it
+    users (at any depth) is a terminator, has a memref or tensor result
+    (a view, `bufferization.to_tensor`), stores it
     (`memref.store` of the buffer itself) or takes its address
     (`memref.extract_aligned_pointer_as_index`). The new position is after
     the last user's ancestor in the block and after the definition of the
