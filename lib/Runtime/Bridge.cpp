@@ -3,7 +3,6 @@
 #include "Bridge.h"
 
 #include <cstring>
-#include <thread>
 
 #include "DType.h"
 #include "Program.h"
@@ -129,10 +128,7 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
   bool expired = AwaitReply(req, deadline);
   // The host may still be copying arguments out of the program's buffers.
   for (unsigned spins = 0; req->readers.load(std::memory_order_seq_cst);)
-    if (++spins < 64)
-      CpuRelax();
-    else
-      std::this_thread::yield();
+    Backoff(spins);
 
   absl::Status result;
   if (expired)

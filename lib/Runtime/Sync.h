@@ -125,6 +125,16 @@ inline int CurrentCpu() {
 #endif
 }
 
+// One step of a wait for another thread that is about to finish something
+// short: pause while it likely runs on another core, yield once that seems
+// unlikely (it may be descheduled, or queued behind us on our core).
+inline void Backoff(unsigned &spins) {
+  if (++spins < 64)
+    CpuRelax();
+  else
+    std::this_thread::yield();
+}
+
 // A lock for critical sections of a few dozen instructions that never call
 // out (the bridge's queue and tag map). Unlike absl::Mutex it costs one
 // atomic exchange to take, and nothing to construct or destroy. A holder
@@ -135,12 +145,8 @@ public:
   void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() {
     unsigned spins = 0;
     while (locked_.exchange(true, std::memory_order_acquire))
-      while (locked_.load(std::memory_order_relaxed)) {
-        if (++spins < 64)
-          CpuRelax();
-        else
-          std::this_thread::yield();
-      }
+      while (locked_.load(std::memory_order_relaxed))
+        Backoff(spins);
   }
   void Unlock() ABSL_UNLOCK_FUNCTION() {
     locked_.store(false, std::memory_order_release);

@@ -7,11 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FreshAllocation.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXHOISTDEALLOCS
@@ -21,15 +21,6 @@ namespace mlir::nx {
 using namespace mlir;
 
 namespace {
-
-bool isFreshAllocation(Value value) {
-  auto result = dyn_cast<OpResult>(value);
-  if (!result)
-    return false;
-  auto effects = dyn_cast<MemoryEffectOpInterface>(result.getOwner());
-  return effects &&
-         effects.getEffectOnValue<MemoryEffects::Allocate>(value).has_value();
-}
 
 /// Whether `user` uses `buffer` without creating anything through which the
 /// buffer could be reached after `user` ran.
@@ -53,7 +44,7 @@ Operation *getEarliestPoint(bufferization::DeallocOp dealloc) {
     return nullptr;
   Value buffer = dealloc.getMemrefs().front();
   Block *block = dealloc->getBlock();
-  if (!isFreshAllocation(buffer) || buffer.getParentBlock() != block)
+  if (!nx::getAllocatingOp(buffer) || buffer.getParentBlock() != block)
     return nullptr;
   Operation *last = buffer.getDefiningOp();
   for (Operation *user : buffer.getUsers()) {

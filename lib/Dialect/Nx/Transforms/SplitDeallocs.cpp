@@ -8,12 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FreshAllocation.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/IR/Dominance.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -23,20 +23,9 @@ namespace mlir::nx {
 } // namespace mlir::nx
 
 using namespace mlir;
+using mlir::nx::getAllocatingOp;
 
 namespace {
-
-/// The op that allocated `value` when `value` is a fresh allocation.
-Operation *getAllocatingOp(Value value) {
-  auto result = dyn_cast<OpResult>(value);
-  if (!result)
-    return nullptr;
-  auto effects = dyn_cast<MemoryEffectOpInterface>(result.getOwner());
-  if (!effects ||
-      !effects.getEffectOnValue<MemoryEffects::Allocate>(value).has_value())
-    return nullptr;
-  return result.getOwner();
-}
 
 /// One memref split off a dealloc, with the retained values (by index in
 /// the original retain list) it may alias.
