@@ -12,9 +12,6 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
-#include "mlir/Conversion/TosaToArith/TosaToArith.h"
-#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
-#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -49,12 +46,7 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   }
 
   // Front ends: tosa and elementwise tensor ops become linalg.
-  TosaToLinalgOptions tosaOptions;
-  tosaOptions.disableTosaDecompositions = false;
-  tosaOptions.aggressiveReduceConstant = false;
-  tosa::addTosaToLinalgPasses(pm, tosaOptions);
-  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
-  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addPass(nx::createNxLowerTosa());
   // One linalg.generic per tree of elementwise ops, so bufferization and the
   // loop lowering see one op per chain between host calls, not one per
   // elementwise op. nx-fuse-elementwise does it in linear time; the upstream

@@ -367,6 +367,35 @@ def NxStripTransfers : Pass<"nx-strip-transfers", "::mlir::ModuleOp"> {
   }];
 }
 
+def NxLowerTosa : Pass<"nx-lower-tosa", "::mlir::ModuleOp"> {
+  let summary = "Runs the TOSA to linalg/arith/tensor pipeline on modules that contain TOSA ops";
+  let description = [{
+    Runs upstream's TOSA front end (`addTosaToLinalgPasses`, then
+    `tosa-to-arith` and `tosa-to-tensor`) as a dynamic pipeline, and only
+    when the module contains a `tosa` op. The front end is a dozen passes
+    that each walk the whole module: on a module without TOSA they change
+    nothing but take about a tenth of `nx-lower-to-cpu`'s time. Part of
+    `nx-lower-to-cpu`.
+
+    Before:
+
+    ```mlir
+    %0 = tosa.abs %x : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %e = tensor.empty() : tensor<4xf32>
+    %0 = linalg.generic {...} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %a = math.absf %in : f32
+      linalg.yield %a : f32
+    } -> tensor<4xf32>
+    ```
+  }];
+}
+
 def NxFuseElementwise : Pass<"nx-fuse-elementwise"> {
   let summary = "Turns trees of elementwise tensor ops into one linalg.generic each, in linear time";
   let description = [{

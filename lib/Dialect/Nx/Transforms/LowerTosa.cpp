@@ -1,0 +1,64 @@
+//===- LowerTosa.cpp - the TOSA front end, only where there is TOSA -------===//
+
+#include "nx/Dialect/Nx/Transforms/Passes.h"
+
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_NXLOWERTOSA
+#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+
+namespace {
+
+void buildTosaFrontEnd(OpPassManager &pm) {
+  TosaToLinalgOptions options;
+  options.disableTosaDecompositions = false;
+  options.aggressiveReduceConstant = false;
+  tosa::addTosaToLinalgPasses(pm, options);
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+}
+
+struct LowerTosaPass final : nx::impl::NxLowerTosaBase<LowerTosaPass> {
+  // The dialects the dynamic pipeline creates must be loaded before any
+  // pass runs (multithreaded pass managers cannot load them later).
+  void getDependentDialects(DialectRegistry &registry) const final {
+    OpPassManager pm(ModuleOp::getOperationName());
+    buildTosaFrontEnd(pm);
+    pm.getDependentDialects(registry);
+  }
+
+  LogicalResult initialize(MLIRContext *) final {
+    frontEnd = OpPassManager(ModuleOp::getOperationName());
+    buildTosaFrontEnd(frontEnd);
+    return success();
+  }
+
+  void runOnOperation() final {
+    bool hasTosa = getOperation()
+                       ->walk([](Operation *op) {
+                         return isa<tosa::TosaDialect>(op->getDialect())
+                                    ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+                       })
+                       .wasInterrupted();
+    if (!hasTosa) {
+      markAllAnalysesPreserved();
+      return;
+    }
+    if (failed(runPipeline(frontEnd, getOperation())))
+      signalPassFailure();
+  }
+
+  OpPassManager frontEnd{ModuleOp::getOperationName()};
+};
+
+} // namespace
