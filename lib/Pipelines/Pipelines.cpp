@@ -71,7 +71,8 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // and nx-hoist-deallocs after it.
   memref::ExpandReallocPassOptions reallocOptions;
   reallocOptions.emitDeallocs = false;
-  pm.addNestedPass<func::FuncOp>(memref::createExpandReallocPass(reallocOptions));
+  pm.addNestedPass<func::FuncOp>(
+      memref::createExpandReallocPass(reallocOptions));
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(
       bufferization::createOwnershipBasedBufferDeallocationPass());

@@ -56,8 +56,8 @@ nxrt_status_t *nxrt_request_copy_arg(const nxrt_request_t *request, size_t i,
   // compiled code (which may then reuse or free the program's buffers) while
   // a reader that saw the request pending is copying.
   request->readers.fetch_add(1, std::memory_order_seq_cst);
-  bool pending = request->state.load(std::memory_order_seq_cst) ==
-                 nxrt_request::kPending;
+  bool pending =
+      request->state.load(std::memory_order_seq_cst) == nxrt_request::kPending;
   if (pending && bytes)
     std::memcpy(dst, request->args[i].data, bytes);
   request->readers.fetch_sub(1, std::memory_order_seq_cst);

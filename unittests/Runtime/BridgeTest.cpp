@@ -470,9 +470,8 @@ TEST_F(NxrtBridge, RepliesRacingTheDeadline) {
                   "no pending bridge request with reply tag " + tag +
                       " (never issued, already answered or timed out)");
       else
-        EXPECT_EQ(Message(reply),
-                  "bridge request with reply tag " + tag +
-                      " already timed out");
+        EXPECT_EQ(Message(reply), "bridge request with reply tag " + tag +
+                                      " already timed out");
       ++refused;
     }
   });
@@ -487,7 +486,8 @@ TEST_F(NxrtBridge, RepliesRacingTheDeadline) {
       EXPECT_EQ(y.data, x.data);
     } else {
       ++timed_out;
-      EXPECT_EQ(Message(s), "callback @racy at t.mlir:9:1 timed out after 1 ms");
+      EXPECT_EQ(Message(s),
+                "callback @racy at t.mlir:9:1 timed out after 1 ms");
       // An expired call's outputs are never written.
       EXPECT_EQ(y.data, (std::vector<float>{-1, -1, -1, -1}));
     }

@@ -73,9 +73,9 @@ public:
     if (auto func = symbols.lookup<LLVM::LLVMFuncOp>(name))
       return func;
     OpBuilder builder = atModuleEnd();
-    auto func = LLVM::LLVMFuncOp::create(
-        builder, module.getLoc(), name,
-        LLVM::LLVMFunctionType::get(result, params));
+    auto func =
+        LLVM::LLVMFuncOp::create(builder, module.getLoc(), name,
+                                 LLVM::LLVMFunctionType::get(result, params));
     // Not SymbolTable::insert, which would rename a clashing declaration:
     // the runtime's names are fixed (a clash fails module verification).
     if (!symbols.lookup(name))

@@ -109,8 +109,8 @@ bool splitDealloc(bufferization::DeallocOp dealloc, DominanceInfo &domInfo) {
           combined ? arith::OrIOp::create(builder, loc, combined, part) : part;
     // Nothing left that could alias this retained value: no ownership.
     if (!combined)
-      combined = arith::ConstantOp::create(builder, loc,
-                                           builder.getBoolAttr(false));
+      combined =
+          arith::ConstantOp::create(builder, loc, builder.getBoolAttr(false));
     replacements.push_back(combined);
   }
   dealloc->replaceAllUsesWith(replacements);
