@@ -172,13 +172,15 @@ struct BridgeDispatcher::Impl {
     // Copy the arguments: their buffers belong to the compute thread, which
     // stops waiting (and may free them) once the call's deadline passes,
     // while the handler may still be running.
+    auto shapedLike = [](const nxrt_tensor_t *t) {
+      return HostTensor(t->dtype,
+                        llvm::ArrayRef<int64_t>(t->dims, t->dims + t->rank));
+    };
     size_t nargs = nxrt_request_num_args(request);
     std::vector<HostTensor> argStorage;
     std::vector<nxrt_tensor_t> args;
     for (size_t i = 0; i < nargs; ++i) {
-      const nxrt_tensor_t *t = nxrt_request_arg(request, i);
-      argStorage.emplace_back(
-          t->dtype, llvm::ArrayRef<int64_t>(t->dims, t->dims + t->rank));
+      argStorage.push_back(shapedLike(nxrt_request_arg(request, i)));
       HostTensor &copy = argStorage.back();
       if (nxrt_status_t *st = nxrt_request_copy_arg(request, i, copy.data(),
                                                     copy.byteSize())) {
@@ -192,11 +194,8 @@ struct BridgeDispatcher::Impl {
     size_t nresults = nxrt_request_num_results(request);
     std::vector<HostTensor> storage;
     std::vector<nxrt_tensor_t> results;
-    for (size_t i = 0; i < nresults; ++i) {
-      const nxrt_tensor_t *t = nxrt_request_result_template(request, i);
-      storage.emplace_back(
-          t->dtype, llvm::ArrayRef<int64_t>(t->dims, t->dims + t->rank));
-    }
+    for (size_t i = 0; i < nresults; ++i)
+      storage.push_back(shapedLike(nxrt_request_result_template(request, i)));
     for (HostTensor &t : storage)
       results.push_back(t.view());
 
