@@ -2,6 +2,7 @@
 
 #include "nx/Pipelines/Pipelines.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -11,9 +12,9 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
-#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -66,6 +67,16 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // ownership-based deallocation below frees the ones it replaces.
   bufferizeOptions.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  // Large functions become pieces of bounded size and every later pass that
+  // can runs nested, so each function pipeline below works on one piece at a
+  // time while it is in the cache: compile time linear in program size.
+  // Pieces return only buffers they allocate, so deallocation, run after
+  // the split, hands their ownership to the caller without copies.
+  if (options.maxFunctionOps != 0) {
+    NxSplitFunctionsOptions splitOptions;
+    splitOptions.maxOps = options.maxFunctionOps;
+    pm.addPass(createNxSplitFunctions(splitOptions));
+  }
   // Upstream's buffer-deallocation-pipeline with nx-split-deallocs before
   // the simplification, which is quadratic in the buffers one dealloc frees,
   // and nx-hoist-deallocs after it.
@@ -91,25 +102,28 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addPass(createConvertBufferizationToMemRefPass());
 
   // Buffers and loops to LLVM.
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  pm.addPass(createLowerAffinePass());
+  OpPassManager &functionPm = pm.nest<func::FuncOp>();
+  functionPm.addPass(createConvertLinalgToLoopsPass());
+  functionPm.addPass(createLowerAffinePass());
   // Without rollback the conversion moves each split block's ops once;
   // with it, every loop's block split records each op it moves, which is
   // quadratic in the ops of a block with many loops.
   SCFToControlFlowPassOptions scfOptions;
   scfOptions.allowPatternRollback = false;
-  pm.addPass(createSCFToControlFlowPass(scfOptions));
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
+  functionPm.addPass(createSCFToControlFlowPass(scfOptions));
+  functionPm.addPass(memref::createExpandStridedMetadataPass());
+  functionPm.addPass(createLowerAffinePass());
+  functionPm.addPass(createConvertMathToLLVMPass());
+  functionPm.addPass(createArithToLLVMConversionPass());
+  functionPm.addPass(createConvertIndexToLLVMPass());
+  // Module passes: they declare runtime and libc functions, or convert
+  // function signatures and calls.
   pm.addPass(createConvertNxToLLVM());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createCanonicalizerPass());
 }
 
 void nx::registerNxPipelines() {

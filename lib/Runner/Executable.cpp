@@ -299,6 +299,7 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     PassManager pm(context);
     nx::LowerToCpuOptions pipelineOptions;
     pipelineOptions.lowerBlocksToCustomCalls = options.lowerBlocks;
+    pipelineOptions.maxFunctionOps = options.maxFunctionOps;
     nx::buildLowerToCpuPipeline(pm, pipelineOptions);
     if (failed(pm.run(*lowered))) {
       std::string text = diagnostics.take();

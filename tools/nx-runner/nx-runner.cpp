@@ -95,6 +95,11 @@ static cl::opt<bool> lowerBlocks(
     "lower-blocks",
     cl::desc("Replace nx.block ops by registered custom calls (LAPACK)"),
     cl::init(true), cl::cat(category));
+static cl::opt<int64_t> maxFunctionOps(
+    "max-function-ops",
+    cl::desc("Compile functions with more ops as pieces of at most this many "
+             "(nx-lower-to-cpu's max-function-ops; 0: whole)"),
+    cl::init(CompileOptions().maxFunctionOps), cl::cat(category));
 static cl::opt<bool> separateStages(
     "separate-stages",
     cl::desc("Compile and JIT every nx.device function (a segmented "
@@ -182,6 +187,7 @@ static int runMain() {
   compileOptions.programName = inputFile;
   compileOptions.lowerBlocks = lowerBlocks;
   compileOptions.separateStages = separateStages;
+  compileOptions.maxFunctionOps = maxFunctionOps;
   std::string lowered;
   if (printLowered)
     compileOptions.loweredIR = &lowered;

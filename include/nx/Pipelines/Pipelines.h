@@ -6,6 +6,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
+#include "nx/Dialect/Nx/Transforms/Passes.h"
+
 namespace mlir::nx {
 
 struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
@@ -15,6 +17,12 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
                      "lowering registry offers (e.g. LAPACK QR/Eigh); "
                      "otherwise always inline their default region"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> maxFunctionOps{
+      *this, "max-function-ops",
+      llvm::cl::desc("Functions with more ops are split into pieces of at "
+                     "most this many ops (nx-split-functions); 0 keeps "
+                     "them whole"),
+      llvm::cl::init(NxSplitFunctionsOptions().maxOps)};
 };
 
 /// Builds `nx-lower-to-cpu`: func, tensor, arith, math, linalg, tosa and nx

@@ -55,6 +55,8 @@
 
 #include "nxrt/nxrt.h"
 
+#include "nx/Dialect/Nx/Transforms/Passes.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -236,6 +238,9 @@ struct CompileOptions {
   std::string programName = "nx-program";
   /// Passed to nx-lower-to-cpu (lower-blocks).
   bool lowerBlocks = true;
+  /// Passed to nx-lower-to-cpu (max-function-ops): functions with more ops
+  /// are compiled as pieces of at most this many (0: whole).
+  int64_t maxFunctionOps = nx::NxSplitFunctionsOptions().maxOps;
   /// JIT code generation level (0-3).
   unsigned optLevel = 2;
   /// When set, receives the lowered LLVM-dialect module as text (with

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Outlining.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
 
@@ -46,13 +47,6 @@ struct Placement {
   int index;
   bool isHost;
 };
-
-/// Constants are cloned into every stage that uses them instead of crossing
-/// a boundary.
-bool isRematerializable(Operation *op) {
-  return op->hasTrait<OpTrait::ConstantLike>() && op->getNumOperands() == 0 &&
-         op->getNumRegions() == 0;
-}
 
 /// Control flow that may stay in the orchestrator around host ops: it runs
 /// its regions in a defined sequential order.
@@ -327,102 +321,17 @@ void FunctionSegmenter::segmentBlock(Block &block) {
 }
 
 void FunctionSegmenter::emitStage(ArrayRef<Operation *> ops, Block &block) {
-  MLIRContext *context = function.getContext();
-  DenseSet<Operation *> members(ops.begin(), ops.end());
-
-  // Live-ins: values the stage uses but does not define, each once, in order
-  // of first use; uses are recorded so rewiring does not rescan use lists.
-  SmallVector<Value> liveIns;
-  DenseMap<Value, unsigned> liveInIndex;
-  SmallVector<std::pair<OpOperand *, unsigned>> liveInUses;
-  SmallVector<Operation *> constants;
-  DenseMap<Operation *, unsigned> constantIndex;
-  SmallVector<std::pair<OpOperand *, unsigned>> constantUses;
-  for (Operation *top : ops) {
-    top->walk([&](Operation *nested) {
-      for (OpOperand &use : nested->getOpOperands()) {
-        Value value = use.get();
-        Block *owner = value.getParentBlock();
-        if (owner == &block) {
-          Operation *producer = value.getDefiningOp();
-          if (producer && members.contains(producer))
-            continue;
-        } else if (top->isAncestor(owner->getParentOp())) {
-          continue; // Defined inside `top`.
-        }
-        Operation *producer = value.getDefiningOp();
-        if (producer && isRematerializable(producer)) {
-          auto [it, inserted] =
-              constantIndex.try_emplace(producer, constants.size());
-          if (inserted)
-            constants.push_back(producer);
-          constantUses.emplace_back(&use, it->second);
-          continue;
-        }
-        auto [it, inserted] = liveInIndex.try_emplace(value, liveIns.size());
-        if (inserted)
-          liveIns.push_back(value);
-        liveInUses.emplace_back(&use, it->second);
-      }
-    });
-  }
-
-  // Live-outs: results used outside the stage, each once, in op order.
-  SmallVector<Value> liveOuts;
-  SmallVector<std::pair<OpOperand *, unsigned>> liveOutUses;
-  for (Operation *top : ops) {
-    for (OpResult result : top->getResults()) {
-      unsigned index = liveOuts.size();
-      bool escapes = false;
-      for (OpOperand &use : result.getUses()) {
-        if (members.contains(block.findAncestorOpInBlock(*use.getOwner())))
-          continue;
-        escapes = true;
-        liveOutUses.emplace_back(&use, index);
-      }
-      if (escapes)
-        liveOuts.push_back(result);
-    }
-  }
-
-  // The stage function.
-  Location loc = ops.front()->getLoc();
-  OpBuilder builder(context);
-  auto type = FunctionType::get(context, ValueRange(liveIns).getTypes(),
-                                ValueRange(liveOuts).getTypes());
+  // The call, fed from device copies of host values, goes last: the block is
+  // being rebuilt in execution order in front of its terminator.
+  OpBuilder callBuilder(block.getTerminator());
   std::string name =
       (function.getSymName() + "_stage" + Twine(nextStage++)).str();
-  auto stage = func::FuncOp::create(builder, loc, name, type);
-  stage.setPrivate();
+  func::CallOp call = outlineIntoFunction(
+      ops, block, name, symbols, lastFunction, callBuilder,
+      [&](Value value) { return toDevice(value, block.getTerminator()); });
+  auto stage = cast<func::FuncOp>(symbols.lookup(call.getCallee()));
   stage->setAttr(NxDialect::getDeviceAttrName(), device);
-  symbols.insert(stage, std::next(Block::iterator(lastFunction)));
   lastFunction = stage;
-
-  Block *body = stage.addEntryBlock();
-  builder.setInsertionPointToStart(body);
-  SmallVector<Operation *> clones;
-  for (Operation *constant : constants)
-    clones.push_back(builder.clone(*constant));
-  for (auto [use, index] : constantUses)
-    use->set(clones[index]->getResult(
-        cast<OpResult>(use->get()).getResultNumber()));
-  for (Operation *op : ops)
-    op->moveBefore(body, body->end());
-  for (auto [use, index] : liveInUses)
-    use->set(body->getArgument(index));
-  builder.setInsertionPointToEnd(body);
-  func::ReturnOp::create(builder, loc, liveOuts);
-
-  // The call, fed from device copies of host values.
-  Operation *terminator = block.getTerminator();
-  SmallVector<Value> operands;
-  operands.reserve(liveIns.size());
-  for (Value value : liveIns)
-    operands.push_back(toDevice(value, terminator));
-  builder.setInsertionPoint(terminator);
-  auto call = func::CallOp::create(builder, loc, stage, operands);
-  for (auto [use, index] : liveOutUses)
-    use->set(call.getResult(index));
   for (Value result : call.getResults())
     onDevice.insert(result);
 }

@@ -547,4 +547,86 @@ def NxSplitDeallocs : Pass<"nx-split-deallocs"> {
                            "::mlir::bufferization::BufferizationDialect"];
 }
 
+def NxSplitFunctions : Pass<"nx-split-functions", "::mlir::ModuleOp"> {
+  let summary = "Outlines runs of a large function's ops into private functions of bounded size";
+  let description = [{
+    A function pass visits every op of its function, and a nested pipeline
+    runs all its passes on one function before the next: when a function is
+    small, its IR stays in the cache from one pass to the next; when it is
+    large (100,000 ops are about 100 MB of IR), every pass streams it from
+    memory again, and compile time grows faster than the program. This pass
+    bounds the size of what the later passes see. In every function with a
+    single-block body of more than `max-ops` ops (counting nested ones), it
+    cuts the top-level ops into consecutive runs of at most `max-ops` ops
+    and moves each run of at least `max-ops / 2` ops into a new private
+    function, called where the run was: values the run uses become
+    arguments, values used after it become results. The pieces are also
+    independent units for a multi-threaded pass manager. Functions with
+    several blocks are left alone.
+
+    It is meant for buffers: `nx-lower-to-cpu` runs it right after One-Shot
+    Bufferize, before buffer deallocation, and the pieces are shaped so that
+    deallocation needs no copies and frees every buffer where it would have
+    without the split. A piece never returns a buffer it does not own, so
+    some top-level ops stay in the function and end the current run:
+
+    * ops that allocate in the function's frame (an `Allocate` effect on
+      the automatic allocation scope, such as `memref.alloca`, at any depth
+      outside a nested allocation scope): the memory would be freed when the
+      piece returns;
+    * ops returning a buffer they did not allocate (a view, a global, a
+      loop-carried buffer), and allocations with operands; calls are not
+      affected (the caller owns what a call returns).
+
+    Constants (`ConstantLike`, no operands) stay too and are cloned into each
+    piece that uses them. An operand-less allocation (`memref.alloc()`)
+    moves into its piece unless its buffer is used after the run; then it
+    stays in front of the call, so the caller owns it and can free it right
+    after its last use.
+
+    Before (`max-ops=3`):
+
+    ```mlir
+    func.func @f(%a: memref<4xf32>) -> memref<4xf32> {
+      %c0 = arith.constant 0 : index
+      %x = memref.load %a[%c0] : memref<4xf32>
+      %y = arith.addf %x, %x : f32
+      %z = arith.mulf %y, %y : f32
+      %b = memref.alloc() : memref<4xf32>
+      memref.store %z, %b[%c0] : memref<4xf32>
+      return %b : memref<4xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @f(%a: memref<4xf32>) -> memref<4xf32> {
+      %z = call @f_part0(%a) : (memref<4xf32>) -> f32
+      %b = memref.alloc() : memref<4xf32>
+      call @f_part1(%z, %b) : (f32, memref<4xf32>) -> ()
+      return %b : memref<4xf32>
+    }
+    func.func private @f_part0(%a: memref<4xf32>) -> f32 {
+      %c0 = arith.constant 0 : index
+      %x = memref.load %a[%c0] : memref<4xf32>
+      %y = arith.addf %x, %x : f32
+      %z = arith.mulf %y, %y : f32
+      return %z : f32
+    }
+    func.func private @f_part1(%z: f32, %b: memref<4xf32>) {
+      %c0 = arith.constant 0 : index
+      memref.store %z, %b[%c0] : memref<4xf32>
+      return
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxOps", "max-ops", "int64_t", /*default=*/"2048",
+           "Largest number of ops (counting nested ones) of a function "
+           "left whole, and of each piece">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // NX_DIALECT_NX_TRANSFORMS_PASSES_TD

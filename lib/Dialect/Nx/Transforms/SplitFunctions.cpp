@@ -1,0 +1,202 @@
+//===- SplitFunctions.cpp - bounded-size pieces of large functions --------===//
+//
+// nx-split-functions: outlines runs of a large function's top-level ops into
+// private functions of at most `max-ops` ops each, so that every later
+// function pass works on a piece that stays in the cache for the whole
+// nested pipeline (and pieces can be compiled in parallel). See the pass
+// description in Passes.td for the contract.
+//
+// Cost: each function is walked once to size its top-level ops, and each
+// outlined run once more to find its live-ins and live-outs; lookups are
+// hash maps, so the pass is linear in the size of the module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FreshAllocation.h"
+#include "Outlining.h"
+#include "nx/Dialect/Nx/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_NXSPLITFUNCTIONS
+#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+using namespace mlir::nx;
+
+namespace {
+
+/// Whether `op` allocates memory that lives until `function` returns (an
+/// `Allocate` effect on the automatic allocation scope, e.g. memref.alloca,
+/// not nested in a scope of its own): moved into another function, the
+/// memory would be freed when that function returns.
+bool allocatesInFrameOf(Operation *op, Operation *function) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  bool onStack = llvm::any_of(instances, [](auto &instance) {
+    return isa<MemoryEffects::Allocate>(instance.getEffect()) &&
+           isa<SideEffects::AutomaticAllocationScopeResource>(
+               instance.getResource());
+  });
+  return onStack &&
+         op->getParentWithTrait<OpTrait::AutomaticAllocationScope>() ==
+             function;
+}
+
+/// How a top-level op takes part in splitting. Pieces are written so that
+/// buffer deallocation, which runs after the split, needs no copies and
+/// frees each buffer where it would have without the split: a piece returns
+/// no buffer except those its calls return (which the caller owns).
+enum class Role {
+  /// Moves into a piece.
+  Movable,
+  /// Stays; cloned into the pieces that use it.
+  Constant,
+  /// `memref.alloc()`-like: moves into the piece of its run unless its
+  /// buffer is used after the run; then it stays in front of the call, so
+  /// the caller owns it and frees it after its last use.
+  Allocation,
+  /// Stays and ends the run: the op allocates in the function's frame, or
+  /// returns a buffer it did not allocate (a view, a global, a loop-carried
+  /// buffer), or allocates with operands that may come from the run.
+  Pinned,
+};
+
+Role classify(Operation &op, Operation *function) {
+  if (isRematerializable(&op))
+    return Role::Constant;
+  bool allocatesFresh = false, returnsUnowned = false;
+  for (Value result : op.getResults()) {
+    if (!isa<BaseMemRefType>(result.getType()))
+      continue;
+    if (getAllocatingOp(result) == &op)
+      allocatesFresh = true;
+    else if (!isa<CallOpInterface>(op))
+      returnsUnowned = true;
+  }
+  if (returnsUnowned)
+    return Role::Pinned;
+  WalkResult frame = op.walk([&](Operation *nested) {
+    return allocatesInFrameOf(nested, function) ? WalkResult::interrupt()
+                                                : WalkResult::advance();
+  });
+  if (frame.wasInterrupted())
+    return Role::Pinned;
+  if (allocatesFresh)
+    return op.getNumOperands() == 0 && op.getNumRegions() == 0
+               ? Role::Allocation
+               : Role::Pinned;
+  return Role::Movable;
+}
+
+/// Splits one function's body into runs of consecutive top-level ops of at
+/// most `maxOps` ops (counting nested ones) and outlines each run that has
+/// at least half that many.
+class FunctionSplitter {
+public:
+  FunctionSplitter(func::FuncOp function, SymbolTable &symbols, int64_t maxOps)
+      : function(function), symbols(symbols), maxOps(maxOps),
+        lastFunction(function) {}
+
+  void run() {
+    Block &block = function.getBody().front();
+    SmallVector<Operation *> run;
+    int64_t runOps = 0;
+    for (Operation &op : block.without_terminator()) {
+      Role role = classify(op, function);
+      if (role == Role::Constant)
+        continue;
+      if (role == Role::Pinned) {
+        flush(run, runOps, block);
+        continue;
+      }
+      int64_t size = 0;
+      op.walk([&](Operation *) { ++size; });
+      if (runOps + size > maxOps)
+        flush(run, runOps, block);
+      run.push_back(&op);
+      runOps += size;
+    }
+    flush(run, runOps, block);
+
+    // Constants whose uses all moved into pieces.
+    for (Operation &op : llvm::make_early_inc_range(block.without_terminator()))
+      if (isRematerializable(&op) && op.use_empty())
+        op.erase();
+  }
+
+private:
+  /// Outlines `run` if it is big enough to be worth a call, and starts a new
+  /// one. Smaller runs stay in the function.
+  void flush(SmallVectorImpl<Operation *> &run, int64_t &runOps, Block &block) {
+    if (!run.empty() && 2 * runOps >= maxOps) {
+      DenseSet<Operation *> members(run.begin(), run.end());
+      auto usedAfterRun = [&](Operation *op) {
+        return llvm::any_of(op->getUsers(), [&](Operation *user) {
+          return !members.contains(block.findAncestorOpInBlock(*user));
+        });
+      };
+      SmallVector<Operation *> moved;
+      for (Operation *op : run)
+        if (!(classify(*op, function) == Role::Allocation && usedAfterRun(op)))
+          moved.push_back(op);
+      // Every live-in is defined before the call (or is a constant, cloned)
+      // and every outside use follows it: the call takes the run's place.
+      OpBuilder callBuilder(run.back()->getNextNode());
+      std::string name =
+          (function.getSymName() + "_part" + Twine(nextPart++)).str();
+      func::CallOp call =
+          outlineIntoFunction(moved, block, name, symbols, lastFunction,
+                              callBuilder, [](Value value) { return value; });
+      lastFunction = symbols.lookup(call.getCallee());
+    }
+    run.clear();
+    runOps = 0;
+  }
+
+  func::FuncOp function;
+  SymbolTable &symbols;
+  int64_t maxOps;
+  /// Pieces are inserted after this function, in order.
+  Operation *lastFunction;
+  unsigned nextPart = 0;
+};
+
+struct SplitFunctionsPass final
+    : nx::impl::NxSplitFunctionsBase<SplitFunctionsPass> {
+  using Base::Base;
+
+  void runOnOperation() final {
+    ModuleOp module = getOperation();
+    if (maxOps < 2) {
+      module.emitError() << "nx-split-functions expects 'max-ops' to be at "
+                            "least 2, got "
+                         << static_cast<int64_t>(maxOps);
+      return signalPassFailure();
+    }
+    SymbolTable symbols(module);
+    SmallVector<func::FuncOp> functions;
+    for (auto function : module.getOps<func::FuncOp>()) {
+      // Multi-block bodies (unstructured control flow) are left alone: a run
+      // of one block could not be outlined without its successors.
+      if (function.isDeclaration() || !function.getBody().hasOneBlock())
+        continue;
+      int64_t size = 0;
+      function.getBody().walk([&](Operation *) { ++size; });
+      if (size > maxOps)
+        functions.push_back(function);
+    }
+    for (func::FuncOp function : functions)
+      FunctionSplitter(function, symbols, maxOps).run();
+  }
+};
+
+} // namespace
