@@ -25,6 +25,9 @@
 //      context (as Executable::compileSource does). Compile time should grow
 //      linearly: compare the time per op (items/s) across sizes. 100k ops
 //      only with NX_BENCH_LARGE=1 in the environment (several seconds each).
+//  BM_LowerToCpuUnsplit/<ops>
+//      the same with max-function-ops=0: the function is not split into
+//      pieces (nx-split-functions), the baseline for the split.
 //  BM_LowerElementwiseChain/<ops>
 //      the same without callbacks: one chain of <ops> elementwise ops, which
 //      nx-fuse-elementwise turns into one linalg.generic in linear time
@@ -100,9 +103,13 @@ OwningOpRef<ModuleOp> parse(const std::string &source, MLIRContext *context) {
   return parseSourceString<ModuleOp>(source, context, "bench.mlir");
 }
 
-LogicalResult lower(ModuleOp module) {
+/// nx-lower-to-cpu with its defaults, or with functions kept whole
+/// (max-function-ops=0, the baseline of nx-split-functions).
+LogicalResult lower(ModuleOp module, bool split = true) {
   PassManager pm(module.getContext());
   nx::LowerToCpuOptions options;
+  if (!split)
+    options.maxFunctionOps = 0;
   nx::buildLowerToCpuPipeline(pm, options);
   return pm.run(module);
 }
@@ -466,13 +473,14 @@ void setOpCounters(benchmark::State &state) {
 /// Parse + nx-lower-to-cpu of `source` in a fresh context, as
 /// Executable::compileSource compiles each module; creating the context and
 /// destroying the module are not timed.
-void lowerInFreshContexts(benchmark::State &state, const std::string &source) {
+void lowerInFreshContexts(benchmark::State &state, const std::string &source,
+                          bool split = true) {
   for (auto _ : state) {
     state.PauseTiming();
     auto context = makeContext();
     state.ResumeTiming();
     OwningOpRef<ModuleOp> module = parse(source, context.get());
-    if (!module || failed(lower(*module))) {
+    if (!module || failed(lower(*module, split))) {
       state.SkipWithError("parse or nx-lower-to-cpu failed");
       return;
     }
@@ -486,6 +494,10 @@ void lowerInFreshContexts(benchmark::State &state, const std::string &source) {
 
 void BM_LowerToCpu(benchmark::State &state) {
   lowerInFreshContexts(state, chainModule(state.range(0)));
+}
+
+void BM_LowerToCpuUnsplit(benchmark::State &state) {
+  lowerInFreshContexts(state, chainModule(state.range(0)), /*split=*/false);
 }
 
 void BM_LowerElementwiseChain(benchmark::State &state) {
@@ -518,8 +530,13 @@ void BM_LowerAndJit(benchmark::State &state) {
 void registerCompileBenchmarks() {
   auto *lower = benchmark::RegisterBenchmark("BM_LowerToCpu", BM_LowerToCpu);
   lower->Arg(1000)->Arg(10000)->Iterations(1)->Unit(benchmark::kMillisecond);
-  if (std::getenv("NX_BENCH_LARGE"))
+  auto *unsplit = benchmark::RegisterBenchmark("BM_LowerToCpuUnsplit",
+                                               BM_LowerToCpuUnsplit);
+  unsplit->Arg(10000)->Iterations(1)->Unit(benchmark::kMillisecond);
+  if (std::getenv("NX_BENCH_LARGE")) {
     lower->Arg(100000);
+    unsplit->Arg(100000);
+  }
   benchmark::RegisterBenchmark("BM_LowerElementwiseChain",
                                BM_LowerElementwiseChain)
       ->Arg(10000)

@@ -66,15 +66,20 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // A loop body that calls the host (or a stage) yields fresh buffers; the
   // ownership-based deallocation below frees the ones it replaces.
   bufferizeOptions.allowReturnAllocsFromLoops = true;
+  // Large functions become pieces of bounded size twice. Around One-Shot
+  // Bufferize, whose analysis is quadratic in the uses of a value within a
+  // function, the pieces are inlined right back. After it, they stay: every
+  // later function pass runs nested on one piece at a time while it is in
+  // the cache, so compile time is linear in program size. Those pieces
+  // return only buffers they allocate, so deallocation needs no copies.
+  NxSplitFunctionsOptions splitOptions;
+  splitOptions.maxOps = options.maxFunctionOps;
+  bool split = options.maxFunctionOps != 0;
+  if (split)
+    pm.addPass(createNxSplitFunctions(splitOptions));
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
-  // Large functions become pieces of bounded size and every later pass that
-  // can runs nested, so each function pipeline below works on one piece at a
-  // time while it is in the cache: compile time linear in program size.
-  // Pieces return only buffers they allocate, so deallocation, run after
-  // the split, hands their ownership to the caller without copies.
-  if (options.maxFunctionOps != 0) {
-    NxSplitFunctionsOptions splitOptions;
-    splitOptions.maxOps = options.maxFunctionOps;
+  if (split) {
+    pm.addPass(createNxInlinePieces());
     pm.addPass(createNxSplitFunctions(splitOptions));
   }
   // Upstream's buffer-deallocation-pipeline with nx-split-deallocs before

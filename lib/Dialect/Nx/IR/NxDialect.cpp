@@ -36,14 +36,18 @@ LogicalResult NxDialect::verifyOperationAttribute(Operation *op,
                              << attr.getValue();
     return success();
   }
-  if (attr.getName() == getHostOrchestratorAttrName()) {
+  // Unit markers of functions: the orchestrator nx-segment-callbacks
+  // writes, and the pieces nx-split-functions outlines.
+  for (StringLiteral name :
+       {getHostOrchestratorAttrName(), getPieceAttrName()}) {
+    if (attr.getName() != name)
+      continue;
     if (!isa<UnitAttr>(attr.getValue()))
-      return op->emitError() << "'" << getHostOrchestratorAttrName()
-                             << "' must be a unit attribute, got "
-                             << attr.getValue();
+      return op->emitError()
+             << "'" << name << "' must be a unit attribute, got "
+             << attr.getValue();
     if (!isa<FunctionOpInterface>(op))
-      return op->emitError() << "'" << getHostOrchestratorAttrName()
-                             << "' must be on a function, got '"
+      return op->emitError() << "'" << name << "' must be on a function, got '"
                              << op->getName() << "'";
     return success();
   }

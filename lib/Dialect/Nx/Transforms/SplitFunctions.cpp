@@ -14,7 +14,12 @@
 
 #include "FreshAllocation.h"
 #include "Outlining.h"
+#include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -97,6 +102,34 @@ Role classify(Operation &op, Operation *function) {
   return Role::Movable;
 }
 
+/// Whether `value`, a tensor result of a top-level op, bufferizes to a
+/// buffer with the identity layout (a fresh allocation, a global, a function
+/// argument or call result under One-Shot Bufferize's identity-layout
+/// function boundaries, or a destination of one of these written in place).
+/// Pieces take and return identity-layout buffers, so a tensor passed
+/// across a piece boundary that bufferizes to a view would be copied: cuts
+/// are not made where such a tensor is live. `known` holds the answers for
+/// earlier values of the block.
+bool hasIdentityBuffer(OpResult value, const DenseMap<Value, bool> &known) {
+  Operation *op = value.getOwner();
+  auto lookup = [&](Value operand) {
+    if (isa<BlockArgument>(operand))
+      return true; // An argument of the function being split.
+    Operation *producer = operand.getDefiningOp();
+    return isRematerializable(producer) || known.lookup(operand);
+  };
+  if (isRematerializable(op) ||
+      isa<tensor::EmptyOp, tensor::FromElementsOp, tensor::GenerateOp,
+          tensor::PadOp, bufferization::AllocTensorOp, CallOpInterface,
+          ElixirCallOp, InfeedOp>(op))
+    return true;
+  if (auto io = dyn_cast<IoCallbackOp>(op))
+    return lookup(io->getOperand(value.getResultNumber()));
+  if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
+    return lookup(dps.getTiedOpOperand(value)->get());
+  return false;
+}
+
 /// Splits one function's body into runs of consecutive top-level ops of at
 /// most `maxOps` ops (counting nested ones) and outlines each run that has
 /// at least half that many.
@@ -108,10 +141,13 @@ public:
 
   void run() {
     Block &block = function.getBody().front();
+    SmallVector<Operation *> ops =
+        llvm::to_vector(llvm::make_pointer_range(block.without_terminator()));
+    SmallVector<bool> cuttable = findCuttablePositions(block, ops);
     SmallVector<Operation *> run;
     int64_t runOps = 0;
-    for (Operation &op : block.without_terminator()) {
-      Role role = classify(op, function);
+    for (auto [index, op] : llvm::enumerate(ops)) {
+      Role role = classify(*op, function);
       if (role == Role::Constant)
         continue;
       if (role == Role::Pinned) {
@@ -119,10 +155,10 @@ public:
         continue;
       }
       int64_t size = 0;
-      op.walk([&](Operation *) { ++size; });
-      if (runOps + size > maxOps)
+      op->walk([&](Operation *) { ++size; });
+      if (runOps + size > maxOps && cuttable[index])
         flush(run, runOps, block);
-      run.push_back(&op);
+      run.push_back(op);
       runOps += size;
     }
     flush(run, runOps, block);
@@ -134,6 +170,43 @@ public:
   }
 
 private:
+  /// Whether a run may end before `ops[i]`: no tensor whose buffer may be a
+  /// view is defined before it and used at or after it. Linear: one interval
+  /// per such tensor, summed with a difference array.
+  SmallVector<bool> findCuttablePositions(Block &block,
+                                          ArrayRef<Operation *> ops) {
+    DenseMap<Operation *, int64_t> position;
+    for (auto [index, op] : llvm::enumerate(ops))
+      position[op] = index;
+    int64_t end = ops.size(); // The terminator.
+    SmallVector<int64_t> crossing(ops.size() + 2, 0);
+    DenseMap<Value, bool> identity;
+    for (auto [index, op] : llvm::enumerate(ops)) {
+      for (OpResult result : op->getResults()) {
+        if (!isa<TensorType>(result.getType()))
+          continue;
+        bool plain = hasIdentityBuffer(result, identity);
+        identity[result] = plain;
+        if (plain)
+          continue;
+        int64_t lastUse = index;
+        for (Operation *user : result.getUsers()) {
+          Operation *top = block.findAncestorOpInBlock(*user);
+          lastUse = std::max(lastUse, position.lookup_or(top, end));
+        }
+        ++crossing[index + 1];
+        --crossing[lastUse + 1];
+      }
+    }
+    SmallVector<bool> cuttable(ops.size());
+    int64_t live = 0;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      live += crossing[i];
+      cuttable[i] = live == 0;
+    }
+    return cuttable;
+  }
+
   /// Outlines `run` if it is big enough to be worth a call, and starts a new
   /// one. Smaller runs stay in the function.
   void flush(SmallVectorImpl<Operation *> &run, int64_t &runOps, Block &block) {
@@ -157,6 +230,8 @@ private:
           outlineIntoFunction(moved, block, name, symbols, lastFunction,
                               callBuilder, [](Value value) { return value; });
       lastFunction = symbols.lookup(call.getCallee());
+      lastFunction->setAttr(NxDialect::getPieceAttrName(),
+                            UnitAttr::get(function.getContext()));
     }
     run.clear();
     runOps = 0;

@@ -218,3 +218,40 @@ func.func @blocks(%c: i1, %x: f32) -> f32 {
 ^bb2:
   return %x : f32
 }
+
+// -----
+
+// Tensors: a cut is made only where every live tensor bufferizes to a
+// buffer with the identity layout (function arguments, fresh tensors, call
+// results, destinations of those written in place), since pieces take and
+// return such buffers. Here the first run would end after the insert, but
+// the slice (a view) and the insert into it are live until the extract: the
+// cut comes after it, and what crosses is the fill's fresh tensor and a
+// scalar.
+
+// CHECK-LABEL: func.func @tensors
+// CHECK-SAME:    (%[[T:.+]]: tensor<8xf32>, %[[X:.+]]: f32)
+// CHECK-NEXT:    %[[R:.+]]:2 = call @tensors_part0(%[[T]], %[[X]]) : (tensor<8xf32>, f32) -> (tensor<4xf32>, f32)
+// CHECK-NEXT:    %[[S:.+]] = call @tensors_part1(%[[R]]#1, %[[X]], %[[R]]#0) : (f32, f32, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    return %[[S]]
+// CHECK:       func.func private @tensors_part0
+// CHECK-SAME:    attributes {nx.piece}
+// CHECK:         %[[SLICE:.+]] = tensor.extract_slice
+// CHECK:         %[[INS:.+]] = tensor.insert %{{.+}} into %[[SLICE]]
+// CHECK:         %[[FILL:.+]] = linalg.fill
+// CHECK-NEXT:    %[[Z:.+]] = tensor.extract %[[INS]]
+// CHECK-NEXT:    return %[[FILL]], %[[Z]]
+// CHECK:       func.func private @tensors_part1
+// CHECK-SAME:    attributes {nx.piece}
+func.func @tensors(%t: tensor<8xf32>, %x: f32) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %s = tensor.extract_slice %t[2] [4] [1] : tensor<8xf32> to tensor<4xf32>
+  %y = arith.addf %x, %x : f32
+  %i = tensor.insert %y into %s[%c0] : tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%y : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %z = tensor.extract %i[%c0] : tensor<4xf32>
+  %w = arith.mulf %z, %x : f32
+  %g = tensor.insert %w into %f[%c0] : tensor<4xf32>
+  return %g : tensor<4xf32>
+}

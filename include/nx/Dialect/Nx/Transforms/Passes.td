@@ -629,4 +629,44 @@ def NxSplitFunctions : Pass<"nx-split-functions", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def NxInlinePieces : Pass<"nx-inline-pieces", "::mlir::ModuleOp"> {
+  let summary = "Inlines the pieces nx-split-functions outlined back into their callers";
+  let description = [{
+    Moves the body of every function marked `nx.piece` (the pieces
+    `nx-split-functions` outlines) back in place of its single call and
+    erases the piece. `nx-lower-to-cpu` splits functions before One-Shot
+    Bufferize as well as after it: One-Shot's analysis of an operand visits
+    every use of every alias of the operand's value, so a tensor read by `n`
+    ops of one function costs `O(n^2)` (a function argument read by each of
+    1,000 fused chains), while in pieces each function reads it a bounded
+    number of times. This pass then restores the bufferized function, so
+    that deallocation and the later split see it whole. Every piece must be
+    called exactly once and have one block.
+
+    Before:
+
+    ```mlir
+    func.func @f(%a: memref<4xf32>) -> f32 {
+      %0 = call @f_part0(%a) : (memref<4xf32>) -> f32
+      return %0 : f32
+    }
+    func.func private @f_part0(%a: memref<4xf32>) -> f32 attributes {nx.piece} {
+      %c0 = arith.constant 0 : index
+      %x = memref.load %a[%c0] : memref<4xf32>
+      return %x : f32
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @f(%a: memref<4xf32>) -> f32 {
+      %c0 = arith.constant 0 : index
+      %x = memref.load %a[%c0] : memref<4xf32>
+      return %x : f32
+    }
+    ```
+  }];
+}
+
 #endif // NX_DIALECT_NX_TRANSFORMS_PASSES_TD

@@ -1,0 +1,84 @@
+//===- InlinePieces.cpp - inline nx-split-functions pieces back -----------===//
+//
+// nx-inline-pieces: moves the body of every function nx-split-functions
+// outlined (marked `nx.piece`) back in place of its call. See the pass
+// description in Passes.td.
+//
+// Cost: one walk of the module to find the calls, and each piece's ops are
+// spliced once, so the pass is linear in the size of the module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Dialect/Nx/IR/NxDialect.h"
+#include "nx/Dialect/Nx/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_NXINLINEPIECES
+#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+using namespace mlir::nx;
+
+namespace {
+
+/// Replaces `call` by the body of `piece`, moved. The call's operand types
+/// are the piece's argument types (func.call verifies it).
+void inlineCall(func::CallOp call, func::FuncOp piece) {
+  Block &body = piece.getBody().front();
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  for (auto [argument, operand] :
+       llvm::zip_equal(body.getArguments(), call.getOperands()))
+    argument.replaceAllUsesWith(operand);
+  call->replaceAllUsesWith(ret.getOperands());
+  call->getBlock()->getOperations().splice(Block::iterator(call),
+                                           body.getOperations(), body.begin(),
+                                           Block::iterator(ret));
+  call.erase();
+}
+
+struct InlinePiecesPass final : nx::impl::NxInlinePiecesBase<InlinePiecesPass> {
+  void runOnOperation() final {
+    ModuleOp module = getOperation();
+    DenseMap<StringAttr, func::FuncOp> pieces;
+    for (auto function : module.getOps<func::FuncOp>())
+      if (function->hasAttr(NxDialect::getPieceAttrName()))
+        pieces[function.getSymNameAttr()] = function;
+    if (pieces.empty())
+      return;
+
+    DenseMap<Operation *, SmallVector<func::CallOp>> calls;
+    module.walk([&](func::CallOp call) {
+      if (func::FuncOp piece = pieces.lookup(call.getCalleeAttr().getAttr()))
+        calls[piece].push_back(call);
+    });
+
+    // Splicing moves the calls a piece makes (to other pieces, should a
+    // split function be split again) along with its body, so the order in
+    // which pieces are inlined does not matter.
+    for (auto &[name, piece] : pieces) {
+      SmallVector<func::CallOp> &sites = calls[piece];
+      if (sites.size() != 1) {
+        piece.emitOpError() << "is a piece ('" << NxDialect::getPieceAttrName()
+                            << "') and must be called exactly once, got "
+                            << sites.size() << " calls";
+        return signalPassFailure();
+      }
+      if (!piece.getBody().hasOneBlock()) {
+        piece.emitOpError() << "is a piece ('" << NxDialect::getPieceAttrName()
+                            << "') and must have one block, got "
+                            << piece.getBody().getBlocks().size();
+        return signalPassFailure();
+      }
+      inlineCall(sites.front(), piece);
+    }
+    for (auto &[name, piece] : pieces)
+      piece.erase();
+  }
+};
+
+} // namespace
