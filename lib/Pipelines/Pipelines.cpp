@@ -127,8 +127,9 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addNestedPass<LLVM::LLVMFuncOp>(createCanonicalizerPass());
+  OpPassManager &llvmFunctionPm = pm.nest<LLVM::LLVMFuncOp>();
+  llvmFunctionPm.addPass(createReconcileUnrealizedCastsPass());
+  llvmFunctionPm.addPass(createCanonicalizerPass());
 }
 
 void nx::registerNxPipelines() {

@@ -404,6 +404,7 @@ struct ConvertNxToLLVMPass final
 
     // Sites are numbered in program order, so __nx_init is deterministic.
     SmallVector<Site> sites;
+    SmallVector<Operation *> invokes;
     WalkResult walk = moduleOp.walk([&](InvokeOp op) {
       FailureOr<std::string> attrs =
           encodeHostAttributes(op.getAttrs(), op.getLoc());
@@ -425,6 +426,7 @@ struct ConvertNxToLLVMPass final
       state.slots[op] = slot;
       sites.push_back({op.getKind(), op.getName().str(),
                        formatLocation(op.getLoc()), std::move(*attrs), slot});
+      invokes.push_back(op);
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())
@@ -437,7 +439,9 @@ struct ConvertNxToLLVMPass final
     ConversionTarget target(getContext());
     target.addIllegalOp<InvokeOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    if (failed(applyPartialConversion(moduleOp, target, std::move(patterns))))
+    // Only the invokes: the driver need not visit (and legalize) every op
+    // of the module again.
+    if (failed(applyPartialConversion(invokes, target, std::move(patterns))))
       return signalPassFailure();
 
     // Callback declarations and their ids have been resolved into sites: the
