@@ -71,7 +71,7 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // function, the pieces are inlined right back. After it, they stay: every
   // later function pass runs nested on one piece at a time while it is in
   // the cache, so compile time is linear in program size. Those pieces
-  // return only buffers they allocate, so deallocation needs no copies.
+  // return no buffer they do not own, so deallocation needs no copies.
   NxSplitFunctionsOptions splitOptions;
   splitOptions.maxOps = options.maxFunctionOps;
   bool split = options.maxFunctionOps != 0;

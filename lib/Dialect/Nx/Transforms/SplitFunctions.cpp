@@ -6,8 +6,9 @@
 // nested pipeline (and pieces can be compiled in parallel). See the pass
 // description in Passes.td for the contract.
 //
-// Cost: each function is walked once to size its top-level ops, and each
-// outlined run once more to find its live-ins and live-outs; lookups are
+// Cost: each function is walked a constant number of times (to size and
+// classify its top-level ops, to find where tensors are live, to outline
+// each run) and each use is visited a constant number of times; lookups are
 // hash maps, so the pass is linear in the size of the module.
 //
 //===----------------------------------------------------------------------===//
@@ -19,10 +20,9 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Interfaces/DestinationStyleOpInterface.h"
-
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
