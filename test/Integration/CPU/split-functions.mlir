@@ -13,6 +13,9 @@
 // RUN:   --input='[1, 2, 3, 4]:tensor<4xf32>' | FileCheck %s --enable-var-scope --check-prefix=THREADS
 // RUN: not nx-runner %s --entry=failing --max-function-ops=6 \
 // RUN:   --input='[1, 2, 3, 4]:tensor<4xf32>' 2>&1 | FileCheck %s --enable-var-scope --check-prefix=FAIL
+// A bad piece size fails the compile with the pass's message, not a dump.
+// RUN: not nx-runner %s --entry=failing --max-function-ops=1 \
+// RUN:   --input='[1, 2, 3, 4]:tensor<4xf32>' 2>&1 | FileCheck %s --enable-var-scope --check-prefix=BADOPT
 // The split really happens: the lowered module has the pieces.
 // RUN: nx-runner %s --entry=mixed --max-function-ops=6 --print-lowered \
 // RUN:   --callbacks=%nx_test_callbacks | FileCheck %s --enable-var-scope --check-prefix=LOWERED
@@ -21,12 +24,12 @@ nx.callback @nx.debug.print : (tensor<4xf32>) -> ()
 nx.callback @nx.debug.fail : (tensor<4xf32>) -> ()
 nx.callback @test.scale : (tensor<4xf32>) -> tensor<4xf32>
 
-// MIXED:      split-functions.mlir:[[@LINE+23]]:{{[0-9]+}}: tensor<4xf32> = [1, 2, 3, 4]
-// MIXED-NEXT: split-functions.mlir:[[@LINE+26]]:{{[0-9]+}}: tensor<4xf32> = [8, 15, 22, 29]
-// MIXED-NEXT: split-functions.mlir:[[@LINE+33]]:{{[0-9]+}}: tensor<4xf32> = [4.5, 8.5, 12.5, 16.5]
-// MIXED-NEXT: split-functions.mlir:[[@LINE+32]]:{{[0-9]+}}: tensor<4xf32> = [2.75, 5.25, 7.75, 10.25]
-// MIXED-NEXT: split-functions.mlir:[[@LINE+31]]:{{[0-9]+}}: tensor<4xf32> = [1.875, 3.625, 5.375, 7.125]
-// MIXED-NEXT: split-functions.mlir:[[@LINE+33]]:{{[0-9]+}}: tensor<4xf32> = [1.875, 3.625, 5.375, 7.125]
+// MIXED:      split-functions.mlir:[[@LINE+27]]:{{[0-9]+}}: tensor<4xf32> = [1, 2, 3, 4]
+// MIXED-NEXT: split-functions.mlir:[[@LINE+30]]:{{[0-9]+}}: tensor<4xf32> = [8, 15, 22, 29]
+// MIXED-NEXT: split-functions.mlir:[[@LINE+37]]:{{[0-9]+}}: tensor<4xf32> = [4.5, 8.5, 12.5, 16.5]
+// MIXED-NEXT: split-functions.mlir:[[@LINE+36]]:{{[0-9]+}}: tensor<4xf32> = [2.75, 5.25, 7.75, 10.25]
+// MIXED-NEXT: split-functions.mlir:[[@LINE+35]]:{{[0-9]+}}: tensor<4xf32> = [1.875, 3.625, 5.375, 7.125]
+// MIXED-NEXT: split-functions.mlir:[[@LINE+37]]:{{[0-9]+}}: tensor<4xf32> = [1.875, 3.625, 5.375, 7.125]
 // MIXED-NEXT: result #0: tensor<4xf32> = [3.515625, 13.140625, 28.890625, 50.765625]
 // MIXED-NEXT: result #1: tensor<4xf32> = [2, 4, 6, 8]
 // MIXED-NOT:  {{.}}
@@ -34,6 +37,10 @@ nx.callback @test.scale : (tensor<4xf32>) -> tensor<4xf32>
 // Eight runs, each printing six values, none failing.
 // THREADS-COUNT-48: split-functions.mlir:{{[0-9]+}}:{{[0-9]+}}: tensor<4xf32>
 // THREADS-NOT:      error
+
+// BADOPT:     nx-runner: error: nx-lower-to-cpu failed:
+// BADOPT-NEXT: error: nx-split-functions expects 'max-ops' to be at least 2, got 1
+// BADOPT-NOT: builtin.module
 
 // LOWERED: llvm.func @mixed(
 // LOWERED: llvm.func @mixed_part0(

@@ -8,7 +8,7 @@
 
 using namespace mlir;
 
-func::CallOp nx::outlineIntoFunction(ArrayRef<Operation *> ops, Block &block,
+nx::Outlined nx::outlineIntoFunction(ArrayRef<Operation *> ops, Block &block,
                                      StringRef name, SymbolTable &symbols,
                                      Operation *functionPosition,
                                      OpBuilder &callBuilder,
@@ -100,5 +100,5 @@ func::CallOp nx::outlineIntoFunction(ArrayRef<Operation *> ops, Block &block,
   auto call = func::CallOp::create(callBuilder, loc, function, operands);
   for (auto [use, index] : liveOutUses)
     use->set(call.getResult(index));
-  return call;
+  return {function, call};
 }

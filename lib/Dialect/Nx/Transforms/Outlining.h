@@ -30,11 +30,15 @@ inline bool isRematerializable(Operation *op) {
 /// `mapOperand(liveIn)`; outside uses of the results are rewired to it. The
 /// caller must place the call after every live-in and before every outside
 /// use. Linear in the size of `ops` and the uses of their results.
-func::CallOp outlineIntoFunction(ArrayRef<Operation *> ops, Block &block,
-                                 StringRef name, SymbolTable &symbols,
-                                 Operation *functionPosition,
-                                 OpBuilder &callBuilder,
-                                 function_ref<Value(Value)> mapOperand);
+struct Outlined {
+  func::FuncOp function;
+  func::CallOp call;
+};
+Outlined outlineIntoFunction(ArrayRef<Operation *> ops, Block &block,
+                             StringRef name, SymbolTable &symbols,
+                             Operation *functionPosition,
+                             OpBuilder &callBuilder,
+                             function_ref<Value(Value)> mapOperand);
 
 } // namespace mlir::nx
 

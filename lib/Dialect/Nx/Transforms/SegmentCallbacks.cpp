@@ -326,10 +326,9 @@ void FunctionSegmenter::emitStage(ArrayRef<Operation *> ops, Block &block) {
   OpBuilder callBuilder(block.getTerminator());
   std::string name =
       (function.getSymName() + "_stage" + Twine(nextStage++)).str();
-  func::CallOp call = outlineIntoFunction(
+  auto [stage, call] = outlineIntoFunction(
       ops, block, name, symbols, lastFunction, callBuilder,
       [&](Value value) { return toDevice(value, block.getTerminator()); });
-  auto stage = cast<func::FuncOp>(symbols.lookup(call.getCallee()));
   stage->setAttr(NxDialect::getDeviceAttrName(), device);
   lastFunction = stage;
   for (Value result : call.getResults())

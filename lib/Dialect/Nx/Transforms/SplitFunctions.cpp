@@ -75,9 +75,15 @@ enum class Role {
   Pinned,
 };
 
-Role classify(Operation &op, Operation *function) {
+/// An op's role and its size, counting nested ops (0 for ops that stay).
+struct Classified {
+  Role role;
+  int64_t size;
+};
+
+Classified classify(Operation &op, Operation *function) {
   if (isRematerializable(&op))
-    return Role::Constant;
+    return {Role::Constant, 0};
   bool allocatesFresh = false, returnsUnowned = false;
   for (Value result : op.getResults()) {
     if (!isa<BaseMemRefType>(result.getType()))
@@ -88,18 +94,20 @@ Role classify(Operation &op, Operation *function) {
       returnsUnowned = true;
   }
   if (returnsUnowned)
-    return Role::Pinned;
+    return {Role::Pinned, 0};
+  int64_t size = 0;
   WalkResult frame = op.walk([&](Operation *nested) {
+    ++size;
     return allocatesInFrameOf(nested, function) ? WalkResult::interrupt()
                                                 : WalkResult::advance();
   });
   if (frame.wasInterrupted())
-    return Role::Pinned;
+    return {Role::Pinned, 0};
   if (allocatesFresh)
     return op.getNumOperands() == 0 && op.getNumRegions() == 0
-               ? Role::Allocation
-               : Role::Pinned;
-  return Role::Movable;
+               ? Classified{Role::Allocation, size}
+               : Classified{Role::Pinned, 0};
+  return {Role::Movable, size};
 }
 
 /// Whether `value`, a tensor result of a top-level op, bufferizes to a
@@ -134,6 +142,13 @@ bool hasIdentityBuffer(OpResult value, const DenseMap<Value, bool> &known) {
 /// most `maxOps` ops (counting nested ones) and outlines each run that has
 /// at least half that many.
 class FunctionSplitter {
+  /// An op of the current run; allocations stay out of the piece when their
+  /// buffer is used after the run.
+  struct RunOp {
+    Operation *op;
+    bool isAllocation;
+  };
+
 public:
   FunctionSplitter(func::FuncOp function, SymbolTable &symbols, int64_t maxOps)
       : function(function), symbols(symbols), maxOps(maxOps),
@@ -144,22 +159,20 @@ public:
     SmallVector<Operation *> ops =
         llvm::to_vector(llvm::make_pointer_range(block.without_terminator()));
     SmallVector<bool> cuttable = findCuttablePositions(block, ops);
-    SmallVector<Operation *> run;
+    SmallVector<RunOp> run;
     int64_t runOps = 0;
     for (auto [index, op] : llvm::enumerate(ops)) {
-      Role role = classify(*op, function);
-      if (role == Role::Constant)
+      Classified classified = classify(*op, function);
+      if (classified.role == Role::Constant)
         continue;
-      if (role == Role::Pinned) {
+      if (classified.role == Role::Pinned) {
         flush(run, runOps, block);
         continue;
       }
-      int64_t size = 0;
-      op->walk([&](Operation *) { ++size; });
-      if (runOps + size > maxOps && cuttable[index])
+      if (runOps + classified.size > maxOps && cuttable[index])
         flush(run, runOps, block);
-      run.push_back(op);
-      runOps += size;
+      run.push_back({op, classified.role == Role::Allocation});
+      runOps += classified.size;
     }
     flush(run, runOps, block);
 
@@ -209,29 +222,32 @@ private:
 
   /// Outlines `run` if it is big enough to be worth a call, and starts a new
   /// one. Smaller runs stay in the function.
-  void flush(SmallVectorImpl<Operation *> &run, int64_t &runOps, Block &block) {
+  void flush(SmallVectorImpl<RunOp> &run, int64_t &runOps, Block &block) {
     if (!run.empty() && 2 * runOps >= maxOps) {
-      DenseSet<Operation *> members(run.begin(), run.end());
+      DenseSet<Operation *> members;
+      for (RunOp entry : run)
+        members.insert(entry.op);
       auto usedAfterRun = [&](Operation *op) {
         return llvm::any_of(op->getUsers(), [&](Operation *user) {
           return !members.contains(block.findAncestorOpInBlock(*user));
         });
       };
       SmallVector<Operation *> moved;
-      for (Operation *op : run)
-        if (!(classify(*op, function) == Role::Allocation && usedAfterRun(op)))
-          moved.push_back(op);
+      for (RunOp entry : run)
+        if (!(entry.isAllocation && usedAfterRun(entry.op)))
+          moved.push_back(entry.op);
       // Every live-in is defined before the call (or is a constant, cloned)
       // and every outside use follows it: the call takes the run's place.
-      OpBuilder callBuilder(run.back()->getNextNode());
+      OpBuilder callBuilder(run.back().op->getNextNode());
       std::string name =
           (function.getSymName() + "_part" + Twine(nextPart++)).str();
-      func::CallOp call =
+      func::FuncOp piece =
           outlineIntoFunction(moved, block, name, symbols, lastFunction,
-                              callBuilder, [](Value value) { return value; });
-      lastFunction = symbols.lookup(call.getCallee());
-      lastFunction->setAttr(NxDialect::getPieceAttrName(),
-                            UnitAttr::get(function.getContext()));
+                              callBuilder, [](Value value) { return value; })
+              .function;
+      piece->setAttr(NxDialect::getPieceAttrName(),
+                     UnitAttr::get(function.getContext()));
+      lastFunction = piece;
     }
     run.clear();
     runOps = 0;
@@ -252,9 +268,11 @@ struct SplitFunctionsPass final
   void runOnOperation() final {
     ModuleOp module = getOperation();
     if (maxOps < 2) {
-      module.emitError() << "nx-split-functions expects 'max-ops' to be at "
-                            "least 2, got "
-                         << static_cast<int64_t>(maxOps);
+      // Reported at the module's location without the module attached: the
+      // option is wrong, not the IR.
+      mlir::emitError(module.getLoc())
+          << "nx-split-functions expects 'max-ops' to be at least 2, got "
+          << static_cast<int64_t>(maxOps);
       return signalPassFailure();
     }
     SymbolTable symbols(module);
