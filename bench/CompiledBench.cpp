@@ -122,20 +122,8 @@ llvm::orc::SymbolMap nxrtSymbols(llvm::orc::MangleAndInterner interner) {
     map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                            llvm::JITSymbolFlags::Exported};
   };
-#define NX_BENCH_SYMBOL(fn) add(#fn, reinterpret_cast<void *>(&fn))
-  NX_BENCH_SYMBOL(nxrt_run_current);
-  NX_BENCH_SYMBOL(nxrt_run_status);
-  NX_BENCH_SYMBOL(nxrt_invoke);
-  NX_BENCH_SYMBOL(nxrt_status_create);
-  NX_BENCH_SYMBOL(nxrt_status_code);
-  NX_BENCH_SYMBOL(nxrt_status_message);
-  NX_BENCH_SYMBOL(nxrt_status_free);
-  NX_BENCH_SYMBOL(nxrt_program_add_site);
-  NX_BENCH_SYMBOL(nxrt_program_site);
-  NX_BENCH_SYMBOL(nxrt_program_num_sites);
-  NX_BENCH_SYMBOL(nxrt_site_id);
-  NX_BENCH_SYMBOL(nxrt_stream_handle_encode);
-#undef NX_BENCH_SYMBOL
+#define NXRT_SYMBOL(fn) add(#fn, reinterpret_cast<void *>(&fn));
+#include "nxrt/nxrt_symbols.def"
   return map;
 }
 

@@ -401,14 +401,39 @@ NXRT_API nxrt_run_t *nxrt_run_begin(nxrt_runtime_t *runtime,
  * Thread-safe (thread-local). */
 NXRT_API nxrt_run_t *nxrt_run_current(void);
 
+/* Nonzero once `run` has failed; 0 while it has not, and for NULL. Compiled
+ * code calls it after each call of a function that may have stopped on a
+ * failure, so that it stops too. Thread-safe; no ownership involved. */
+NXRT_API int32_t nxrt_run_failed(const nxrt_run_t *run);
+
 /* First failure of the run (NULL if none) without ending it. The caller
  * owns the returned copy. Thread-safe. */
 NXRT_API nxrt_status_t *nxrt_run_status(const nxrt_run_t *run);
 
 /* Ends and frees the run, removing it from the calling thread's run stack,
  * and returns its first failure (caller-owned) or NULL. Must be called on
- * the thread that began the run, after every invocation on it returned. */
+ * the thread that began the run, after every invocation on it returned.
+ * After a failure it also frees every heap buffer compiled code allocated
+ * during the run and had not freed (see "Failures in compiled code"). */
 NXRT_API nxrt_status_t *nxrt_run_end(nxrt_run_t *run);
+
+/* Failures in compiled code.
+ *
+ * Code produced by nx-lower-to-cpu stops at the first failure: when
+ * nxrt_invoke returns a status, the function making the call returns at
+ * once, and so does every compiled caller up to the entry point (each checks
+ * nxrt_run_failed after a call). No loop iterates again and no other host
+ * call is made. Functions that stopped this way return all-zero values: a
+ * memref result has NULL pointers and zero sizes, and must not be read or
+ * freed. The host learns what failed from nxrt_run_end, whose message names
+ * the callback (or target, or stream) and the op's file:line:col. Heap
+ * buffers the code had allocated are freed by nxrt_run_end, so a failed run
+ * leaks nothing and the process goes on working.
+ *
+ * The run's deadline is checked by every nxrt_invoke, so a compiled loop
+ * that keeps calling the host past it stops with a DEADLINE_EXCEEDED failure
+ * at its next call. Compiled code that makes no host call is not
+ * interrupted. */
 
 /* Invokes `site` within `run`. Returns NULL on success; on failure records
  * the first failure in the run and returns a caller-owned status whose
@@ -421,6 +446,26 @@ NXRT_API nxrt_status_t *nxrt_run_end(nxrt_run_t *run);
 NXRT_API nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
                                     const nxrt_tensor_t *args, size_t nargs,
                                     nxrt_tensor_t *results, size_t nresults);
+
+/* Compiled code's failure path, called once with the non-NULL status
+ * nxrt_invoke returned; takes ownership of `status` and frees it. When `run`
+ * is NULL the code is running outside any run (for example a lowered module
+ * under a generic JIT runner): nothing would ever see the failure and the
+ * results were never written, so this prints the status's message to stderr
+ * and aborts the process instead of returning. Thread-safe. */
+NXRT_API void nxrt_invoke_failed(nxrt_run_t *run, nxrt_status_t *status);
+
+/* The heap allocator of compiled code: nx-lower-to-cpu lowers memref
+ * allocations to MLIR's generic allocation functions
+ * (finalize-memref-to-llvm{use-generic-functions=1}), defined here as
+ * malloc, aligned_alloc (alignment, size) and free, plus a record in the
+ * calling thread's current run that lets nxrt_run_end free what a failed
+ * run left behind. Outside a run they are the plain libc functions.
+ * Buffers are compatible with free(). Thread-safe. */
+NXRT_API void *_mlir_memref_to_llvm_alloc(size_t size);
+NXRT_API void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
+                                                  size_t size);
+NXRT_API void _mlir_memref_to_llvm_free(void *ptr);
 
 /*===----------------------------------------------------------------------===*
  * Bridge dispatch (host side)

@@ -124,7 +124,12 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // Module passes: they declare runtime and libc functions, or convert
   // function signatures and calls.
   pm.addPass(createConvertNxToLLVM());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Heap buffers come from libnxrt's definitions of MLIR's generic
+  // allocation functions, which remember them per run: code that stops at a
+  // failed host call skips its deallocations, and the run frees the rest.
+  FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+  memrefOptions.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   OpPassManager &llvmFunctionPm = pm.nest<LLVM::LLVMFuncOp>();

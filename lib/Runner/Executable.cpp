@@ -167,23 +167,11 @@ static llvm::orc::SymbolMap nxrtSymbols(llvm::orc::MangleAndInterner interner) {
     map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                            llvm::JITSymbolFlags::Exported};
   };
-#define NX_RUNNER_SYMBOL(fn) add(#fn, reinterpret_cast<void *>(&fn))
-  NX_RUNNER_SYMBOL(nxrt_run_current);
-  NX_RUNNER_SYMBOL(nxrt_run_status);
-  NX_RUNNER_SYMBOL(nxrt_invoke);
-  NX_RUNNER_SYMBOL(nxrt_status_create);
-  NX_RUNNER_SYMBOL(nxrt_status_code);
-  NX_RUNNER_SYMBOL(nxrt_status_message);
-  NX_RUNNER_SYMBOL(nxrt_status_free);
-  NX_RUNNER_SYMBOL(nxrt_program_add_site);
-  NX_RUNNER_SYMBOL(nxrt_program_site);
-  NX_RUNNER_SYMBOL(nxrt_program_num_sites);
-  NX_RUNNER_SYMBOL(nxrt_site_id);
-  NX_RUNNER_SYMBOL(nxrt_stream_handle_encode);
+#define NXRT_SYMBOL(fn) add(#fn, reinterpret_cast<void *>(&fn));
+#include "nxrt/nxrt_symbols.def"
   // MLIR's own runtime helper: memref.copy between strided buffers lowers to
   // a call of it.
-  NX_RUNNER_SYMBOL(memrefCopy);
-#undef NX_RUNNER_SYMBOL
+  add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
   return map;
 }
 

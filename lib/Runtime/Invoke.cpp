@@ -14,6 +14,9 @@
 #include "absl/base/optimization.h"
 #include "absl/strings/str_format.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace {
 
 // Slow path for sites whose name was unbound at load time.
@@ -91,8 +94,9 @@ extern "C" nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
                                       const nxrt_tensor_t *args, size_t nargs,
                                       nxrt_tensor_t *results, size_t nresults) {
   if (ABSL_PREDICT_FALSE(!run))
-    return nxrt::ToC(absl::FailedPreconditionError(
-        "nxrt_invoke called without a run (nxrt_run_begin first)"));
+    return nxrt::ToC(absl::FailedPreconditionError(absl::StrFormat(
+        "%s invoked outside a run (call nxrt_run_begin first)",
+        site ? site->what : std::string("a call site"))));
   if (ABSL_PREDICT_FALSE(!site))
     return run->Fail(absl::NotFoundError("unknown call site (null site)"));
   if (ABSL_PREDICT_FALSE(run->failed.load(std::memory_order_acquire)))
@@ -137,4 +141,19 @@ extern "C" nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
   if (ABSL_PREDICT_FALSE(status != nullptr))
     return HandlerFailed(*run, *site, status);
   return nullptr;
+}
+
+extern "C" void nxrt_invoke_failed(nxrt_run_t *run, nxrt_status_t *status) {
+  if (ABSL_PREDICT_TRUE(run != nullptr)) {
+    nxrt_status_free(status);
+    return;
+  }
+  // Compiled code ran outside any run (say, under a generic JIT runner with
+  // libnxrt loaded): nothing will read the failure and the results are not
+  // there, so stop rather than hand back garbage.
+  std::fprintf(stderr, "nxrt: fatal: %s\n",
+               status ? nxrt_status_message(status)
+                      : "compiled code invoked the host outside a run");
+  std::fflush(stderr);
+  std::abort();
 }

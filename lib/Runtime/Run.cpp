@@ -3,6 +3,7 @@
 #include "Run.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 #include "Status.h"
@@ -30,6 +31,28 @@ absl::Status nxrt_run::FirstFailure() const {
   return absl::Status(code_, message_);
 }
 
+void nxrt_run::TrackAllocation(void *ptr) {
+  nxrt::SpinLockHolder lock(&allocations_mu_);
+  allocations_.insert(ptr);
+}
+
+bool nxrt_run::UntrackAllocation(void *ptr) {
+  nxrt::SpinLockHolder lock(&allocations_mu_);
+  return allocations_.erase(ptr) != 0;
+}
+
+void nxrt_run::FreeTrackedAllocations() {
+  nxrt::SpinLockHolder lock(&allocations_mu_);
+  for (void *ptr : allocations_)
+    std::free(ptr);
+  allocations_.clear();
+}
+
+void nxrt_run::ForgetTrackedAllocations() {
+  nxrt::SpinLockHolder lock(&allocations_mu_);
+  allocations_.clear();
+}
+
 extern "C" {
 
 nxrt_run_t *nxrt_run_begin(nxrt_runtime_t *runtime,
@@ -51,6 +74,10 @@ nxrt_run_t *nxrt_run_current(void) {
   return tls_runs.empty() ? nullptr : tls_runs.back();
 }
 
+int32_t nxrt_run_failed(const nxrt_run_t *run) {
+  return run && run->failed.load(std::memory_order_acquire) ? 1 : 0;
+}
+
 nxrt_status_t *nxrt_run_status(const nxrt_run_t *run) {
   if (!run)
     return nxrt::ToC(absl::InvalidArgumentError("run is null"));
@@ -66,6 +93,13 @@ nxrt_status_t *nxrt_run_end(nxrt_run_t *run) {
   if (it != tls_runs.rend())
     tls_runs.erase(std::next(it).base());
   nxrt_status_t *status = nxrt::ToC(run->FirstFailure());
+  // After a failure compiled code returned early: what it still held is
+  // garbage now. After a success, what is left are the buffers it returned,
+  // which belong to the caller.
+  if (status)
+    run->FreeTrackedAllocations();
+  else
+    run->ForgetTrackedAllocations();
   delete run;
   return status;
 }

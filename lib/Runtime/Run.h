@@ -7,6 +7,7 @@
 #include <string>
 
 #include "Sync.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "nxrt/nxrt.h"
@@ -24,7 +25,20 @@ struct nxrt_run {
   nxrt_status_t *Fail(const absl::Status &status);
   absl::Status FirstFailure() const;
 
+  // Heap buffers compiled code allocated during the run and has not freed
+  // yet. Compiled code stops at the first failure without reaching its
+  // deallocations, so a failed run frees what is left here when it ends; a
+  // run that succeeds leaves them to their owner (the buffers it returned).
+  void TrackAllocation(void *ptr);
+  // Whether `ptr` was tracked (it is no longer).
+  bool UntrackAllocation(void *ptr);
+  void FreeTrackedAllocations();
+  void ForgetTrackedAllocations();
+
 private:
+  nxrt::SpinLock allocations_mu_;
+  absl::flat_hash_set<void *> allocations_ ABSL_GUARDED_BY(allocations_mu_);
+
   mutable nxrt::Mutex mu_;
   // Kept as plain values: absl::Status reference counts live partly inside
   // the (uninstrumented) abseil library, which would confuse TSan when a

@@ -153,6 +153,8 @@ TEST_F(NxrtInvoke, InvokeWithoutRunIsAnError) {
   nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f");
   Status s(nxrt_invoke(nullptr, site, nullptr, 0, nullptr, 0));
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_FAILED_PRECONDITION);
+  EXPECT_EQ(Message(s), "callback @f at test.mlir:1:1 invoked outside a run "
+                        "(call nxrt_run_begin first)");
   EXPECT_EQ(calls, 0);
   Status e1(nxrt_run_end(nullptr));
   EXPECT_EQ(nxrt_status_code(e1.get()), NXRT_INVALID_ARGUMENT);

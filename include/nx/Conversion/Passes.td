@@ -187,13 +187,27 @@ def ConvertNxToLLVM : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
     of a function thread one sequence tag. Runtime symbol names come from
     `RuntimeSymbols.h`, enum values from `nxrt/nxrt.h`.
 
+    Compiled code stops at the first failure. A failed `nxrt_invoke` left its
+    results unwritten, so the function branches to its failure exit, which
+    hands the status to `nxrt_invoke_failed` (it aborts with the message
+    when there is no run) and returns all-zero values. Every call of a
+    function that may stop this way (it invokes the host, calls such a
+    function, or is an external `func.func`) is followed by a check of
+    `nxrt_run_failed`, so the callers stop too, up to the entry point. Host
+    calls and such calls must therefore sit in the function's body, not in a
+    structured region: run `convert-scf-to-cf` first.
+
     Before:
 
     ```mlir
-    func.func @f(%in: memref<4xf32>, %out: memref<4xf32>) {
+    func.func @f(%in: memref<4xf32>, %out: memref<4xf32>) -> memref<4xf32> {
       nx.invoke elixir_call @normalize(%in) outs(%out) attrs {norm = "l2"}
           {has_side_effect} : (memref<4xf32>) -> (memref<4xf32>)
-      return
+      return %out : memref<4xf32>
+    }
+    func.func @g(%in: memref<4xf32>, %out: memref<4xf32>) -> memref<4xf32> {
+      %r = call @f(%in, %out) : (memref<4xf32>, memref<4xf32>) -> memref<4xf32>
+      return %r : memref<4xf32>
     }
     ```
 
@@ -206,14 +220,30 @@ def ConvertNxToLLVM : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
       //                       "f.mlir:2:3", <attrs blob>, <len>, %err)
       // stored into @__nx_site_0; returns NULL or the error
     }
-    func.func @f(%in: memref<4xf32>, %out: memref<4xf32>) {
+    func.func @f(%in: memref<4xf32>, %out: memref<4xf32>) -> memref<4xf32> {
       %args = llvm.alloca ... x !llvm.struct<(i32, i32, ptr, ptr)>
       // fill {dtype, rank, dims, data} for %in and %out
       %run = llvm.call @nxrt_run_current() : () -> !llvm.ptr
       %site = llvm.load @__nx_site_0
       %status = llvm.call @nxrt_invoke(%run, %site, %args, 1, %results, 1)
-      llvm.call @nxrt_status_free(%status)
-      return
+      %failed = llvm.icmp "ne" %status, %null : !llvm.ptr
+      llvm.cond_br %failed, ^failed(%run, %status : !llvm.ptr, !llvm.ptr), ^ok
+    ^ok:
+      return %out : memref<4xf32>
+    ^failed(%r: !llvm.ptr, %s: !llvm.ptr):
+      llvm.call @nxrt_invoke_failed(%r, %s) : (!llvm.ptr, !llvm.ptr) -> ()
+      %zero = llvm.mlir.zero : !llvm.struct<(ptr, ptr, i64, array<1 x i64>,
+                                             array<1 x i64>)>
+      %none = builtin.unrealized_conversion_cast %zero : ... to memref<4xf32>
+      return %none : memref<4xf32>
+    }
+    func.func @g(%in: memref<4xf32>, %out: memref<4xf32>) -> memref<4xf32> {
+      %r = call @f(%in, %out) : (memref<4xf32>, memref<4xf32>) -> memref<4xf32>
+      %run = llvm.call @nxrt_run_current() : () -> !llvm.ptr
+      %flag = llvm.call @nxrt_run_failed(%run) : (!llvm.ptr) -> i32
+      %failed = llvm.icmp "ne" %flag, %c0 : i32
+      llvm.cond_br %failed, ^failed(%run, %null : !llvm.ptr, !llvm.ptr), ^ok
+      ...
     }
     ```
   }];

@@ -13,11 +13,14 @@
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Endian.h"
 
 namespace mlir::nx {
@@ -90,9 +93,12 @@ public:
     return getOrDeclare(symbols::kInvoke, ptrType,
                         {ptrType, ptrType, ptrType, i64Type, ptrType, i64Type});
   }
-  LLVM::LLVMFuncOp statusFree() {
-    return getOrDeclare(symbols::kStatusFree,
-                        LLVM::LLVMVoidType::get(context), {ptrType});
+  LLVM::LLVMFuncOp runFailed() {
+    return getOrDeclare(symbols::kRunFailed, i32Type, {ptrType});
+  }
+  LLVM::LLVMFuncOp invokeFailed() {
+    return getOrDeclare(symbols::kInvokeFailed,
+                        LLVM::LLVMVoidType::get(context), {ptrType, ptrType});
   }
   LLVM::LLVMFuncOp programAddSite() {
     return getOrDeclare(
@@ -172,6 +178,107 @@ private:
   llvm::StringMap<LLVM::GlobalOp> constants;
 };
 
+/// The diagnostic for a host call (or a call of a function that may stop)
+/// nested in `parent`, a region-holding op other than the function.
+static std::string notInFunctionBody(Operation *parent) {
+  return ("must be in the body of a function, not in a region of '" +
+          parent->getName().getStringRef() +
+          "', to stop the function when the host call fails (lower "
+          "structured control flow first, e.g. convert-scf-to-cf)")
+      .str();
+}
+
+/// Where a function goes once a host call failed, so that compiled code
+/// stops at the first failure (a failed call leaves its results unwritten,
+/// and a loop steered by them could spin forever). Each function gets one
+/// exit block, ^failed(%run: !llvm.ptr, %status: !llvm.ptr), that hands the
+/// status to nxrt_invoke_failed (which aborts outside a run) and returns
+/// all-zero results. Its callers check nxrt_run_failed after the call and
+/// take their own exit. Heap buffers live at that point are freed by
+/// nxrt_run_end, which tracks them.
+class FailureExits {
+public:
+  FailureExits(RuntimeModuleBuilder &module, const LLVMTypeConverter &converter)
+      : module(module), converter(converter) {}
+
+  /// Splits the block after `after` and branches to the exit of the
+  /// enclosing function when `failed` (an i1) holds; insertion continues at
+  /// the start of the rest of the block.
+  LogicalResult branchOnFailure(RewriterBase &rewriter, Operation *after,
+                                Value failed, Value run, Value status) {
+    Block *block = after->getBlock();
+    auto func = dyn_cast<FunctionOpInterface>(block->getParentOp());
+    if (!func)
+      return after->emitOpError() << notInFunctionBody(block->getParentOp());
+    FailureOr<Block *> exit = exitOf(rewriter, func, after->getLoc());
+    if (::mlir::failed(exit))
+      return failure();
+    Block *rest = rewriter.splitBlock(block, std::next(after->getIterator()));
+    rewriter.setInsertionPointToEnd(block);
+    LLVM::CondBrOp::create(rewriter, after->getLoc(), failed, *exit,
+                           ValueRange{run, status}, rest, ValueRange{});
+    rewriter.setInsertionPointToStart(rest);
+    return success();
+  }
+
+  /// The exit block of `func`, created on first use; fails (reporting at
+  /// `loc`) when the function cannot return early.
+  FailureOr<Block *> exitOf(RewriterBase &rewriter, FunctionOpInterface func,
+                            Location loc) {
+    Block *&exit = exits[func];
+    if (exit)
+      return exit;
+    OpBuilder::InsertionGuard guard(rewriter);
+    Region &body = func.getFunctionBody();
+    Location funcLoc = func.getLoc();
+    Block *block = rewriter.createBlock(&body, body.end(),
+                                        {module.ptrType, module.ptrType},
+                                        {funcLoc, funcLoc});
+    LLVM::CallOp::create(rewriter, funcLoc, module.invokeFailed(),
+                         block->getArguments());
+    auto zeroOf = [&](Type type) -> Value {
+      Type lowered = converter.convertType(type);
+      if (!lowered || !LLVM::isCompatibleType(lowered))
+        return {};
+      Value zero = LLVM::ZeroOp::create(rewriter, funcLoc, lowered);
+      if (lowered == type)
+        return zero;
+      return UnrealizedConversionCastOp::create(rewriter, funcLoc, type, zero)
+          .getResult(0);
+    };
+    SmallVector<Value> zeros;
+    for (Type type : func.getResultTypes()) {
+      if (isa<LLVM::LLVMVoidType>(type))
+        continue;
+      Value zero = zeroOf(type);
+      if (!zero) {
+        rewriter.eraseBlock(block);
+        return emitError(loc) << "cannot stop @" << func.getName()
+                              << " after a failed host call: its result type "
+                              << type << " has no LLVM equivalent";
+      }
+      zeros.push_back(zero);
+    }
+    if (isa<func::FuncOp>(func)) {
+      func::ReturnOp::create(rewriter, funcLoc, zeros);
+    } else if (isa<LLVM::LLVMFuncOp>(func)) {
+      LLVM::ReturnOp::create(rewriter, funcLoc, zeros);
+    } else {
+      rewriter.eraseBlock(block);
+      return emitError(loc) << "cannot stop '" << func->getName()
+                            << "' after a failed host call: only func.func "
+                               "and llvm.func are supported";
+    }
+    exit = block;
+    return exit;
+  }
+
+private:
+  RuntimeModuleBuilder &module;
+  const LLVMTypeConverter &converter;
+  llvm::DenseMap<Operation *, Block *> exits;
+};
+
 /// What __nx_init registers for one invoke.
 struct Site {
   InvokeKind kind;
@@ -184,6 +291,7 @@ struct Site {
 /// Per-function state: the infeed tag all infeeds of the function thread.
 struct LoweringState {
   RuntimeModuleBuilder &module;
+  FailureExits &exits;
   llvm::DenseMap<Operation *, LLVM::GlobalOp> slots;
   llvm::DenseMap<Operation *, Value> infeedTags;
 };
@@ -302,15 +410,18 @@ struct InvokeOpLowering final : public ConvertOpToLLVMPattern<InvokeOp> {
                                       rewriter.getI64IntegerAttr(n));
     };
     // The runtime records a failure in the run (the host reads it when the
-    // run ends) and skips every later invoke of that run, so compiled code
-    // only releases the status.
+    // run ends); compiled code stops: the results were not written.
     Value status =
         LLVM::CallOp::create(rewriter, loc, module.invoke(),
                              ValueRange{run, site, argViews, count(args.size()),
                                         resultViews, count(results.size())})
             .getResult();
-    LLVM::CallOp::create(rewriter, loc, module.statusFree(),
-                         ValueRange{status});
+    Value null = LLVM::ZeroOp::create(rewriter, loc, module.ptrType);
+    Value failed = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
+                                        status, null);
+    if (::mlir::failed(
+            state.exits.branchOnFailure(rewriter, op, failed, run, status)))
+      return failure();
     rewriter.eraseOp(op);
     return success();
   }
@@ -389,6 +500,63 @@ void buildInit(RuntimeModuleBuilder &module, ArrayRef<Site> sites) {
       LLVM::LoadOp::create(builder, loc, module.ptrType, error).getResult());
 }
 
+/// Makes every call of a function that may stop on a failed host call
+/// stop its caller too, transitively: after the call, the caller checks
+/// nxrt_run_failed and takes its own failure exit. `stopping` holds the
+/// functions with host calls. Declarations of func.func (nx code compiled
+/// on its own, such as separately compiled stages) may stop as well;
+/// llvm.func declarations are the C runtime's and libc's, which do not.
+static LogicalResult stopAfterFailedCalls(RuntimeModuleBuilder &module,
+                                          FailureExits &exits,
+                                          ArrayRef<Operation *> stopping) {
+  ModuleOp moduleOp = module.module;
+  SymbolTable symbols(moduleOp);
+  llvm::DenseMap<Operation *, SmallVector<CallOpInterface>> callsOf;
+  llvm::SetVector<Operation *> mayStop(stopping.begin(), stopping.end());
+  for (auto func : moduleOp.getOps<func::FuncOp>())
+    if (func.isExternal())
+      mayStop.insert(func);
+  moduleOp.walk([&](CallOpInterface call) {
+    auto callee = dyn_cast_if_present<FlatSymbolRefAttr>(
+        dyn_cast<SymbolRefAttr>(call.getCallableForCallee()));
+    if (!callee)
+      return;
+    if (Operation *func = symbols.lookup(callee.getValue()))
+      callsOf[func].push_back(call);
+  });
+  SmallVector<CallOpInterface> checked;
+  for (size_t i = 0; i < mayStop.size(); ++i) {
+    for (CallOpInterface call : callsOf.lookup(mayStop[i])) {
+      checked.push_back(call);
+      if (auto caller = call->getParentOfType<FunctionOpInterface>())
+        mayStop.insert(caller);
+    }
+  }
+
+  IRRewriter rewriter(moduleOp.getContext());
+  for (CallOpInterface call : checked) {
+    if (!isa<FunctionOpInterface>(call->getParentOp()))
+      return call->emitOpError() << notInFunctionBody(call->getParentOp());
+    Location loc = call.getLoc();
+    rewriter.setInsertionPointAfter(call);
+    Value run =
+        LLVM::CallOp::create(rewriter, loc, module.runCurrent(), ValueRange())
+            .getResult();
+    Value flag =
+        LLVM::CallOp::create(rewriter, loc, module.runFailed(), ValueRange{run})
+            .getResult();
+    Value zero = LLVM::ConstantOp::create(rewriter, loc, module.i32Type,
+                                          rewriter.getI32IntegerAttr(0));
+    Value noStatus = LLVM::ZeroOp::create(rewriter, loc, module.ptrType);
+    auto failed = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
+                                       flag, zero);
+    if (::mlir::failed(
+            exits.branchOnFailure(rewriter, failed, failed, run, noStatus)))
+      return failure();
+  }
+  return success();
+}
+
 struct ConvertNxToLLVMPass final
     : nx::impl::ConvertNxToLLVMBase<ConvertNxToLLVMPass> {
   void runOnOperation() final {
@@ -400,7 +568,9 @@ struct ConvertNxToLLVMPass final
       return signalPassFailure();
     }
     RuntimeModuleBuilder module(moduleOp);
-    LoweringState state{module, {}, {}};
+    LLVMTypeConverter converter(&getContext());
+    FailureExits exits(module, converter);
+    LoweringState state{module, exits, {}, {}};
 
     // Sites are numbered in program order, so __nx_init is deterministic.
     SmallVector<Site> sites;
@@ -422,6 +592,11 @@ struct ConvertNxToLLVMPass final
         op.emitOpError() << "must be inside a function";
         return WalkResult::interrupt();
       }
+      // A failed call stops the function: that takes a branch to its exit.
+      if (!isa<FunctionOpInterface>(op->getParentOp())) {
+        op.emitOpError() << notInFunctionBody(op->getParentOp());
+        return WalkResult::interrupt();
+      }
       LLVM::GlobalOp slot = module.siteSlot(sites.size());
       state.slots[op] = slot;
       sites.push_back({op.getKind(), op.getName().str(),
@@ -431,9 +606,16 @@ struct ConvertNxToLLVMPass final
     });
     if (walk.wasInterrupted())
       return signalPassFailure();
+    // Exits are made before the conversion, so that a function that cannot
+    // return early is reported once, at its first host call.
+    IRRewriter rewriter(&getContext());
+    for (Operation *invoke : invokes)
+      if (failed(exits.exitOf(
+              rewriter, cast<FunctionOpInterface>(invoke->getParentOp()),
+              invoke->getLoc())))
+        return signalPassFailure();
     buildInit(module, sites);
 
-    LLVMTypeConverter converter(&getContext());
     RewritePatternSet patterns(&getContext());
     patterns.add<InvokeOpLowering>(converter, state);
     ConversionTarget target(getContext());
@@ -441,7 +623,12 @@ struct ConvertNxToLLVMPass final
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     // Only the invokes: the driver need not visit (and legalize) every op
     // of the module again.
+    SmallVector<Operation *> stopping;
+    for (Operation *invoke : invokes)
+      stopping.push_back(invoke->getParentOp());
     if (failed(applyPartialConversion(invokes, target, std::move(patterns))))
+      return signalPassFailure();
+    if (failed(stopAfterFailedCalls(module, exits, stopping)))
       return signalPassFailure();
 
     // Callback declarations and their ids have been resolved into sites: the

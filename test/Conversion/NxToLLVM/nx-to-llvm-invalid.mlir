@@ -22,3 +22,40 @@ module {
     llvm.return %p : !llvm.ptr
   }
 }
+
+// -----
+
+// A failed call must be able to leave the function, which a structured
+// region cannot branch out of.
+func.func @in_a_loop(%x: memref<4xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{'nx.invoke' op must be in the body of a function, not in a region of 'scf.for', to stop the function when the host call fails (lower structured control flow first, e.g. convert-scf-to-cf)}}
+    nx.invoke io_callback @log(%x) outs() {has_side_effect} : (memref<4xf32>) -> ()
+  }
+  return
+}
+
+// -----
+
+// The same for a call of a function that may stop.
+func.func private @may_fail()
+func.func @call_in_a_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{'func.call' op must be in the body of a function, not in a region of 'scf.for', to stop the function when the host call fails (lower structured control flow first, e.g. convert-scf-to-cf)}}
+    func.call @may_fail() : () -> ()
+  }
+  return
+}
+
+// -----
+
+// A function whose results have no LLVM form cannot return early.
+func.func @tensor_result(%x: memref<4xf32>, %t: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{cannot stop @tensor_result after a failed host call: its result type 'tensor<4xf32>' has no LLVM equivalent}}
+  nx.invoke io_callback @log(%x) outs() {has_side_effect} : (memref<4xf32>) -> ()
+  return %t : tensor<4xf32>
+}

@@ -12,11 +12,11 @@
 // CHECK-DAG: llvm.mlir.global internal @[[$SITE:__nx_site_0]]() {{.*}} : !llvm.ptr
 
 // CHECK-LABEL: func.func @elixir_call
-// CHECK-SAME: (%[[IN:.+]]: memref<4xf32>, %[[OUT:.+]]: memref<4xf32>)
+// CHECK-SAME: (%[[IN:.+]]: memref<4xf32>, %[[OUT:.+]]: memref<4xf32>) -> memref<4xf32>
 // View arrays live in the entry block, so calls in loops do not grow the stack.
 // CHECK: %[[ARGS:.+]] = llvm.alloca %{{.+}} x !llvm.struct<(i32, i32, ptr, ptr)>
 // CHECK: %[[RESULTS:.+]] = llvm.alloca %{{.+}} x !llvm.struct<(i32, i32, ptr, ptr)>
-// CHECK: scf.for
+// CHECK: ^[[LOOP:bb[0-9]+]](
 // The argument view: {dtype = NXRT_F32 (12), rank 1, dims, data}.
 // CHECK: %[[VIEW:.+]] = llvm.getelementptr %[[ARGS]][0]
 // CHECK: llvm.mlir.constant(12 : i32) : i32
@@ -28,7 +28,18 @@
 // CHECK: %[[SLOT:.+]] = llvm.mlir.addressof @[[$SITE]]
 // CHECK: %[[SITE_PTR:.+]] = llvm.load %[[SLOT]] : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[STATUS:.+]] = llvm.call @nxrt_invoke(%[[RUNCTX]], %[[SITE_PTR]], %[[ARGS]], %{{.+}}, %[[RESULTS]], %{{.+}})
-// CHECK: llvm.call @nxrt_status_free(%[[STATUS]])
+// A failed call stops the function: no further iteration, no further call.
+// CHECK: %[[NULL:.+]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: %[[FAILED:.+]] = llvm.icmp "ne" %[[STATUS]], %[[NULL]]
+// CHECK: llvm.cond_br %[[FAILED]], ^[[EXIT:.+]](%[[RUNCTX]], %[[STATUS]] : !llvm.ptr, !llvm.ptr), ^[[REST:.+]]
+// CHECK: ^[[REST]]:
+// CHECK: cf.br ^[[LOOP]]
+// The exit hands the status to the runtime and returns zeros.
+// CHECK: ^[[EXIT]](%[[R:.+]]: !llvm.ptr, %[[S:.+]]: !llvm.ptr):
+// CHECK-NEXT: llvm.call @nxrt_invoke_failed(%[[R]], %[[S]])
+// CHECK-NEXT: %[[ZERO:.+]] = llvm.mlir.zero : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+// CHECK-NEXT: %[[MEMREF:.+]] = builtin.unrealized_conversion_cast %[[ZERO]] : {{.*}} to memref<4xf32>
+// CHECK-NEXT: return %[[MEMREF]] : memref<4xf32>
 // CHECK-NOT: nx.invoke
 
 // __nx_init adds the site: kind ELIXIR_CALL (0), name, location, attributes
@@ -48,14 +59,20 @@
 // CHECK: llvm.return %{{.+}} : !llvm.ptr
 module attributes {nx.callback_ids = {normalize = 0 : i64}} {
   nx.callback @normalize : (tensor<4xf32>) -> tensor<4xf32> attributes {id = 0 : i64}
-  func.func @elixir_call(%in: memref<4xf32>, %out: memref<4xf32>) {
+  func.func @elixir_call(%in: memref<4xf32>, %out: memref<4xf32>) -> memref<4xf32> {
     %c0 = arith.constant 0 : index
     %c4 = arith.constant 4 : index
     %c1 = arith.constant 1 : index
-    scf.for %i = %c0 to %c4 step %c1 {
+    cf.br ^loop(%c0 : index)
+  ^loop(%i: index):
+    %more = arith.cmpi slt, %i, %c4 : index
+    cf.cond_br %more, ^body, ^done
+  ^body:
   nx.invoke elixir_call @normalize(%in) outs(%out) attrs {norm = "l2"} {has_side_effect} : (memref<4xf32>) -> (memref<4xf32>)
-    }
-    return
+    %next = arith.addi %i, %c1 : index
+    cf.br ^loop(%next : index)
+  ^done:
+    return %out : memref<4xf32>
   }
 }
 
@@ -96,4 +113,57 @@ func.func @streams(%x: memref<2xi8>, %y: memref<i1>) {
 // CHECK-NEXT: llvm.return
 func.func @nothing() {
   return
+}
+
+// -----
+
+// Callers of a function that may stop on a failure stop too: after the call
+// they check the run and take their own exit. @pure calls nothing that can
+// fail and is left alone; @external is compiled elsewhere and may fail.
+// CHECK-LABEL: func.func @leaf
+// CHECK: llvm.call @nxrt_invoke
+// CHECK: llvm.cond_br
+// CHECK-LABEL: func.func @middle
+// CHECK: %[[V:.+]] = call @leaf(%{{.+}}) : (memref<2xf32>) -> f32
+// CHECK-NEXT: %[[CUR:.+]] = llvm.call @nxrt_run_current() : () -> !llvm.ptr
+// CHECK-NEXT: %[[FLAG:.+]] = llvm.call @nxrt_run_failed(%[[CUR]]) : (!llvm.ptr) -> i32
+// CHECK-NEXT: %[[C0:.+]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT: %[[NOSTATUS:.+]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT: %[[F:.+]] = llvm.icmp "ne" %[[FLAG]], %[[C0]] : i32
+// CHECK-NEXT: llvm.cond_br %[[F]], ^[[EXIT:.+]](%[[CUR]], %[[NOSTATUS]] : !llvm.ptr, !llvm.ptr), ^[[REST:.+]]
+// CHECK-NEXT: ^[[REST]]:
+// CHECK-NEXT: return %[[V]] : f32
+// CHECK-NEXT: ^[[EXIT]](%[[R:.+]]: !llvm.ptr, %[[S:.+]]: !llvm.ptr):
+// CHECK-NEXT: llvm.call @nxrt_invoke_failed(%[[R]], %[[S]])
+// CHECK-NEXT: %[[Z:.+]] = llvm.mlir.zero : f32
+// CHECK-NEXT: return %[[Z]] : f32
+// CHECK-LABEL: func.func @top
+// CHECK: call @middle
+// CHECK-NEXT: llvm.call @nxrt_run_current
+// CHECK: call @pure
+// CHECK-NEXT: call @external
+// CHECK-NEXT: llvm.call @nxrt_run_current
+// CHECK-LABEL: func.func @pure
+// CHECK-NOT: nxrt_run_failed
+// CHECK: return
+func.func @leaf(%x: memref<2xf32>) -> f32 {
+  nx.invoke io_callback @log(%x) outs() {has_side_effect} : (memref<2xf32>) -> ()
+  %c0 = arith.constant 0 : index
+  %v = memref.load %x[%c0] : memref<2xf32>
+  return %v : f32
+}
+func.func @middle(%x: memref<2xf32>) -> f32 {
+  %v = call @leaf(%x) : (memref<2xf32>) -> f32
+  return %v : f32
+}
+func.func private @external()
+func.func @top(%x: memref<2xf32>) -> f32 {
+  %v = call @middle(%x) : (memref<2xf32>) -> f32
+  %w = call @pure(%v) : (f32) -> f32
+  call @external() : () -> ()
+  return %w : f32
+}
+func.func @pure(%v: f32) -> f32 {
+  %w = arith.addf %v, %v : f32
+  return %w : f32
 }

@@ -17,6 +17,8 @@ namespace mlir::nx::runtime_symbols {
 inline constexpr llvm::StringLiteral kRunCurrent = "nxrt_run_current";
 inline constexpr llvm::StringLiteral kInvoke = "nxrt_invoke";
 inline constexpr llvm::StringLiteral kStatusFree = "nxrt_status_free";
+inline constexpr llvm::StringLiteral kRunFailed = "nxrt_run_failed";
+inline constexpr llvm::StringLiteral kInvokeFailed = "nxrt_invoke_failed";
 inline constexpr llvm::StringLiteral kProgramAddSite = "nxrt_program_add_site";
 
 // Defined by every module convert-nx-to-llvm produces:

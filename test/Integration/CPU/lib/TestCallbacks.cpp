@@ -13,6 +13,9 @@
 //   test.describe     io_callback or elixir_call with no results: prints its
 //                     static_args / attrs, one line per entry, in order.
 //   test.check_positive  io_callback: fails naming the first value <= 0.
+//   test.fail_at      elixir_call (x: i64[...]) -> x, failing instead once an
+//                     element equals static_args `at` (i64), to fail a loop
+//                     in its n-th iteration.
 //   test.bridge_wrong_shape  bridge-mode elixir_call whose reply (sent by a
 //                     bridge hook) has one more element than declared in
 //                     dimension 0, to exercise the runtime's reply check.
@@ -69,6 +72,22 @@ nxrt_status_t *scale(void *, const nxrt_call_t *call) {
                  std::string("test.scale: unsupported dtype ") +
                      nxrt_dtype_name(x.dtype));
   }
+  return nullptr;
+}
+
+nxrt_status_t *failAt(void *, const nxrt_call_t *call) {
+  if (call->nargs != 1 || call->nresults != 1 ||
+      call->args[0].dtype != NXRT_I64 || call->results[0].dtype != NXRT_I64)
+    return error(NXRT_INVALID_ARGUMENT, "test.fail_at: (i64[...]) -> i64[...]");
+  int64_t at = 0;
+  if (nxrt_status_t *st = nxrt_attrs_get_i64(call->attrs, "at", &at))
+    return st;
+  size_t n = numElements(call->args[0]);
+  auto *in = static_cast<const int64_t *>(call->args[0].data);
+  for (size_t i = 0; i < n; ++i)
+    if (in[i] == at)
+      return error(NXRT_ABORTED, "value " + std::to_string(at) + " reached");
+  std::memcpy(call->results[0].data, in, n * sizeof(int64_t));
   return nullptr;
 }
 
@@ -249,6 +268,7 @@ nx_register_callbacks(nxrt_runtime_t *runtime) {
       {"test.stats", stats},
       {"test.describe", describe},
       {"test.check_positive", checkPositive},
+      {"test.fail_at", failAt},
   };
   for (const Entry &e : entries) {
     nxrt_callback_desc_t desc{};
