@@ -3,8 +3,12 @@
 # silent when everything is present), configures once, builds incrementally.
 #
 #   ./dev.sh example   run examples/ through the whole pipeline
-#   ./dev.sh test      run every test: lit (check-nx), ctest, and the runtime
-#                      tests under ASan+UBSan
+#   ./dev.sh test      run every test: lit (check-nx), ctest, the runtime
+#                      tests under ASan+UBSan, the compiler and the lit suite
+#                      under ASan+UBSan, and a 60 s libFuzzer smoke run
+#   ./dev.sh fuzz [SECONDS] [JOBS]
+#                      fuzz nx-opt-fuzzer (default 3600 s, 1 job); the corpus
+#                      is kept in build-fuzz/corpus, crashes in build-fuzz/crashes
 #   ./dev.sh build     just build
 #
 # Environment: BUILD_DIR (default ./build), JOBS (default: nproc).
@@ -13,6 +17,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 ASAN_BUILD_DIR="${ASAN_BUILD_DIR:-$ROOT/build-asan}"
+FUZZ_BUILD_DIR="${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
 JOBS="${JOBS:-$(nproc)}"
 LLVM_PREFIX=/usr/lib/llvm-22
 
@@ -21,6 +26,7 @@ PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev
   liblapacke-dev libopenblas-dev
+  clang-22 libfuzzer-22-dev libclang-rt-22-dev
 )
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
@@ -49,6 +55,7 @@ configure() {
     log "configuring $dir"
     cmake -G Ninja -S "$ROOT" -B "$dir" --no-warn-unused-cli \
       -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_C_COMPILER_LAUNCHER=ccache \
       -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
       -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
       -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
@@ -86,11 +93,46 @@ run_tests() {
   configure "$ASAN_BUILD_DIR" -DNX_ENABLE_COMPILER=OFF -DNX_ENABLE_BENCHMARKS=OFF -DNX_SANITIZER=address
   ninja -C "$ASAN_BUILD_DIR" -j"$JOBS" >/dev/null
   ctest --test-dir "$ASAN_BUILD_DIR" --output-on-failure -j"$JOBS"
+  build_fuzz
+  log "lit: check-nx with the compiler and tools under ASan+UBSan"
+  ninja -C "$FUZZ_BUILD_DIR" -j"$JOBS" check-nx
+  fuzz 60
+}
+
+# The compiler, its tools and the fuzzing harness built with clang under
+# ASan+UBSan, with libFuzzer coverage instrumentation.
+build_fuzz() {
+  ensure_packages
+  configure "$FUZZ_BUILD_DIR" -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DNX_SANITIZER=address -DNX_ENABLE_FUZZER=ON -DNX_ENABLE_BENCHMARKS=OFF
+  log "building ($FUZZ_BUILD_DIR)"
+  ninja -C "$FUZZ_BUILD_DIR" -j"$JOBS" >/dev/null
+}
+
+# fuzz SECONDS [JOBS]: runs nx-opt-fuzzer from the seed corpus (the lit
+# suite) plus what earlier runs kept; fails on the first crash, hang (10 s)
+# or broken promise, leaving the input in build-fuzz/crashes.
+fuzz() {
+  local seconds="${1:-3600}" jobs="${2:-1}"
+  local fuzzer="$FUZZ_BUILD_DIR/bin/nx-opt-fuzzer"
+  local corpus="$FUZZ_BUILD_DIR/corpus" seeds="$FUZZ_BUILD_DIR/seeds"
+  rm -rf "$seeds"
+  python3 "$ROOT/tools/nx-opt-fuzzer/make-corpus.py" --fuzzer "$fuzzer" "$ROOT/test" "$seeds"
+  mkdir -p "$corpus" "$FUZZ_BUILD_DIR/crashes"
+  local parallel=()
+  ((jobs > 1)) && parallel=(-jobs="$jobs" -workers="$jobs")
+  log "fuzzing nx-opt-fuzzer for ${seconds} s"
+  "$fuzzer" "$corpus" "$seeds" -dict="$ROOT/tools/nx-opt-fuzzer/nx.dict" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=16384 \
+    -print_final_stats=1 -artifact_prefix="$FUZZ_BUILD_DIR/crashes/" "${parallel[@]}" \
+    2>"$FUZZ_BUILD_DIR/fuzz.log" || { tail -n 60 "$FUZZ_BUILD_DIR/fuzz.log" >&2; return 1; }
+  grep -E "^stat::number_of_executed_units|^stat::new_units_added" "$FUZZ_BUILD_DIR/fuzz.log" >&2 || true
 }
 
 case "${1:-}" in
   example) run_example ;;
   test) run_tests ;;
+  fuzz) build_fuzz; fuzz "${2:-3600}" "${3:-1}" ;;
   build) build ;;
-  *) echo "usage: $0 {example|test|build}" >&2; exit 2 ;;
+  *) echo "usage: $0 {example|test|fuzz [SECONDS] [JOBS]|build}" >&2; exit 2 ;;
 esac

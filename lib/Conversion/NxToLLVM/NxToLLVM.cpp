@@ -13,6 +13,7 @@
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -71,39 +72,69 @@ public:
         tensorType(LLVM::LLVMStructType::getLiteral(
             context, {i32Type, i32Type, ptrType, ptrType})) {}
 
-  LLVM::LLVMFuncOp getOrDeclare(StringRef name, Type result,
-                                ArrayRef<Type> params) {
-    if (auto func = symbols.lookup<LLVM::LLVMFuncOp>(name))
-      return func;
-    OpBuilder builder = atModuleEnd();
-    auto func =
-        LLVM::LLVMFuncOp::create(builder, module.getLoc(), name,
-                                 LLVM::LLVMFunctionType::get(result, params));
-    // Not SymbolTable::insert, which would rename a clashing declaration:
-    // the runtime's names are fixed (a clash fails module verification).
-    if (!symbols.lookup(name))
-      symbols.insert(func);
-    return func;
+  /// The libnxrt functions compiled code calls, with their LLVM types.
+  SmallVector<std::pair<StringRef, LLVM::LLVMFunctionType>>
+  runtimeFunctions() const {
+    Type voidType = LLVM::LLVMVoidType::get(context);
+    auto fn = [](Type result, ArrayRef<Type> params) {
+      return LLVM::LLVMFunctionType::get(result, params);
+    };
+    return {
+        {symbols::kRunCurrent, fn(ptrType, {})},
+        {symbols::kInvoke,
+         fn(ptrType, {ptrType, ptrType, ptrType, i64Type, ptrType, i64Type})},
+        {symbols::kRunFailed, fn(i32Type, {ptrType})},
+        {symbols::kInvokeFailed, fn(voidType, {ptrType, ptrType})},
+        {symbols::kProgramAddSite,
+         fn(ptrType,
+            {ptrType, i32Type, ptrType, ptrType, ptrType, i64Type, ptrType})},
+    };
   }
 
-  LLVM::LLVMFuncOp runCurrent() {
-    return getOrDeclare(symbols::kRunCurrent, ptrType, {});
+  /// Fails (reporting at the clashing op) when the module already has a
+  /// symbol named like a runtime function that is not an llvm.func of its
+  /// type: the names are fixed, so the declarations would clash.
+  LogicalResult checkRuntimeNamesAreFree() {
+    for (auto [name, type] : runtimeFunctions()) {
+      Operation *existing = symbols.lookup(name);
+      if (!existing)
+        continue;
+      auto func = dyn_cast<LLVM::LLVMFuncOp>(existing);
+      if (func && func.getFunctionType() == type)
+        continue;
+      InFlightDiagnostic diag = existing->emitOpError()
+                                << "uses the name of libnxrt's '" << name
+                                << "', which compiled code calls as "
+                                << type;
+      if (func)
+        diag << ", but it has type " << func.getFunctionType();
+      return diag;
+    }
+    return success();
   }
-  LLVM::LLVMFuncOp invoke() {
-    return getOrDeclare(symbols::kInvoke, ptrType,
-                        {ptrType, ptrType, ptrType, i64Type, ptrType, i64Type});
+
+  LLVM::LLVMFuncOp runtimeFunction(StringRef name) {
+    if (auto func = symbols.lookup<LLVM::LLVMFuncOp>(name))
+      return func;
+    for (auto [known, type] : runtimeFunctions()) {
+      if (known != name)
+        continue;
+      OpBuilder builder = atModuleEnd();
+      auto func = LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
+      symbols.insert(func);
+      return func;
+    }
+    llvm_unreachable("not a runtime function");
   }
-  LLVM::LLVMFuncOp runFailed() {
-    return getOrDeclare(symbols::kRunFailed, i32Type, {ptrType});
-  }
+
+  LLVM::LLVMFuncOp runCurrent() { return runtimeFunction(symbols::kRunCurrent); }
+  LLVM::LLVMFuncOp invoke() { return runtimeFunction(symbols::kInvoke); }
+  LLVM::LLVMFuncOp runFailed() { return runtimeFunction(symbols::kRunFailed); }
   LLVM::LLVMFuncOp invokeFailed() {
-    return getOrDeclare(symbols::kInvokeFailed,
-                        LLVM::LLVMVoidType::get(context), {ptrType, ptrType});
+    return runtimeFunction(symbols::kInvokeFailed);
   }
   LLVM::LLVMFuncOp programAddSite() {
-    return getOrDeclare(
-        symbols::kProgramAddSite, ptrType,
-        {ptrType, i32Type, ptrType, ptrType, ptrType, i64Type, ptrType});
+    return runtimeFunction(symbols::kProgramAddSite);
   }
 
   /// An internal constant global holding `bytes` (deduplicated).
@@ -292,8 +323,8 @@ struct Site {
 struct LoweringState {
   RuntimeModuleBuilder &module;
   FailureExits &exits;
-  llvm::DenseMap<Operation *, LLVM::GlobalOp> slots;
-  llvm::DenseMap<Operation *, Value> infeedTags;
+  llvm::DenseMap<Operation *, LLVM::GlobalOp> slots{};
+  llvm::DenseMap<Operation *, Value> infeedTags{};
 };
 
 /// Builds in `entry` of the enclosing function: allocas must not sit inside
@@ -500,6 +531,33 @@ void buildInit(RuntimeModuleBuilder &module, ArrayRef<Site> sites) {
       LLVM::LoadOp::create(builder, loc, module.ptrType, error).getResult());
 }
 
+/// Host calls that take and return no tensor (a `() -> ()` callback, an
+/// argument-less custom call) are left alone by One-Shot Bufferize, which
+/// only rewrites ops with tensor operands or results. They need no buffers:
+/// their own bufferization turns them into nx.invoke here. Any other host op
+/// still on tensors was not bufferized, and cannot be lowered.
+static LogicalResult invokeTensorFreeHostCalls(ModuleOp module) {
+  SmallVector<Operation *> hostOps;
+  module.walk([&](Operation *op) {
+    if (isa<ElixirCallOp, IoCallbackOp, CustomCallOp, InfeedOp, OutfeedOp>(op))
+      hostOps.push_back(op);
+  });
+  IRRewriter rewriter(module.getContext());
+  bufferization::BufferizationOptions options;
+  bufferization::BufferizationState state;
+  for (Operation *op : hostOps) {
+    auto bufferizable = dyn_cast<bufferization::BufferizableOpInterface>(op);
+    if (op->getNumOperands() != 0 || op->getNumResults() != 0 || !bufferizable)
+      return op->emitOpError()
+             << "must be bufferized into 'nx.invoke' before "
+                "convert-nx-to-llvm (run one-shot-bufferize first)";
+    rewriter.setInsertionPoint(op);
+    if (failed(bufferizable.bufferize(rewriter, options, state)))
+      return failure();
+  }
+  return success();
+}
+
 /// Makes every call of a function that may stop on a failed host call
 /// stop its caller too, transitively: after the call, the caller checks
 /// nxrt_run_failed and takes its own failure exit. `stopping` holds the
@@ -568,9 +626,12 @@ struct ConvertNxToLLVMPass final
       return signalPassFailure();
     }
     RuntimeModuleBuilder module(moduleOp);
+    if (failed(module.checkRuntimeNamesAreFree()) ||
+        failed(invokeTensorFreeHostCalls(moduleOp)))
+      return signalPassFailure();
     LLVMTypeConverter converter(&getContext());
     FailureExits exits(module, converter);
-    LoweringState state{module, exits, {}, {}};
+    LoweringState state{module, exits};
 
     // Sites are numbered in program order, so __nx_init is deterministic.
     SmallVector<Site> sites;

@@ -59,3 +59,24 @@ func.func @tensor_result(%x: memref<4xf32>, %t: tensor<4xf32>) -> tensor<4xf32> 
   nx.invoke io_callback @log(%x) outs() {has_side_effect} : (memref<4xf32>) -> ()
   return %t : tensor<4xf32>
 }
+
+// -----
+
+// libnxrt's function names are taken by compiled code.
+// expected-error @+1 {{'func.func' op uses the name of libnxrt's 'nxrt_run_current', which compiled code calls as '!llvm.func<ptr ()>'}}
+func.func private @nxrt_run_current() -> i64
+
+// -----
+
+// expected-error @+1 {{'llvm.func' op uses the name of libnxrt's 'nxrt_invoke', which compiled code calls as '!llvm.func<ptr (ptr, ptr, ptr, i64, ptr, i64)>', but it has type '!llvm.func<void ()>'}}
+llvm.func @nxrt_invoke()
+
+// -----
+
+// Host calls on tensors are lowered by bufferization first.
+nx.callback @f : (tensor<2xf32>) -> tensor<2xf32>
+func.func @not_bufferized(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'nx.elixir_call' op must be bufferized into 'nx.invoke' before convert-nx-to-llvm (run one-shot-bufferize first)}}
+  %y = nx.elixir_call @f(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}

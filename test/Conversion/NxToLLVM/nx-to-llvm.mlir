@@ -167,3 +167,27 @@ func.func @pure(%v: f32) -> f32 {
   %w = arith.addf %v, %v : f32
   return %w : f32
 }
+
+// -----
+
+// Host calls with no tensors at all are not touched by bufferization; they
+// become invokes here, and their callbacks are bound like any other.
+// CHECK-DAG: llvm.mlir.global internal constant @{{__nx_str_[0-9]+}}("tick\00")
+// CHECK-DAG: llvm.mlir.global internal constant @{{__nx_str_[0-9]+}}("tock\00")
+// CHECK-LABEL: func.func @no_tensors
+// CHECK:         llvm.call @nxrt_invoke
+// CHECK:         llvm.call @nxrt_invoke
+// CHECK-NOT:     nx.
+// CHECK-LABEL: llvm.func @__nx_init
+// Kinds ELIXIR_CALL (0) and IO_CALLBACK (1).
+// CHECK:         llvm.mlir.constant(0 : i32) : i32
+// CHECK:         llvm.call @nxrt_program_add_site
+// CHECK:         llvm.mlir.constant(1 : i32) : i32
+// CHECK:         llvm.call @nxrt_program_add_site
+nx.callback @tick : () -> ()
+nx.callback @tock : () -> ()
+func.func @no_tensors() {
+  nx.elixir_call @tick() : () -> ()
+  nx.io_callback @tock()
+  return
+}

@@ -656,6 +656,12 @@ func.func private @not_a_table() attributes {nx.callback_ids = {}}
 
 // -----
 
+// A symbol table without its block (generic form) has nothing to look up in.
+// expected-error @+1 {{'nx.callback_ids' must be on a symbol table operation}}
+"builtin.module"() ({}) {nx.callback_ids = {a = 0 : i64}} : () -> ()
+
+// -----
+
 // expected-error @+1 {{unknown nx dialect attribute 'nx.mystery'}}
 func.func private @mystery() attributes {nx.mystery = 1}
 

@@ -58,7 +58,10 @@ LogicalResult NxDialect::verifyOperationAttribute(Operation *op,
   if (!ids)
     return op->emitError() << "'" << getCallbackIdsAttrName()
                            << "' must be a dictionary, got " << attr.getValue();
-  if (!op->hasTrait<OpTrait::SymbolTable>())
+  // Symbol tables are looked up in the first block of their one region,
+  // which a malformed op may lack.
+  if (!op->hasTrait<OpTrait::SymbolTable>() || op->getNumRegions() != 1 ||
+      op->getRegion(0).empty())
     return op->emitError() << "'" << getCallbackIdsAttrName()
                            << "' must be on a symbol table operation";
   llvm::DenseMap<int64_t, StringAttr> seen;

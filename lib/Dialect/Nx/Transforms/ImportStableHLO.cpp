@@ -7,6 +7,7 @@
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 
 namespace mlir::nx {
@@ -32,10 +33,26 @@ FailureOr<Attribute> importAlias(Operation *op, Attribute attr, size_t index) {
                              << attr;
   // The body is StableHLO's syntax, which is also the nx attribute's.
   std::string text = ("#nx." + opaque.getAttrData()).str();
-  Attribute parsed = parseAttribute(text, op->getContext());
-  if (!isa_and_nonnull<OutputOperandAliasAttr>(parsed))
-    return op->emitOpError() << "has a malformed output_operand_aliases #"
-                             << index << ": " << attr;
+  // The parser reports at a location inside `text`, not at the op: keep its
+  // message for the op's diagnostic instead.
+  std::string problem;
+  Attribute parsed;
+  {
+    ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diag) {
+      if (problem.empty())
+        problem = diag.str();
+      return success();
+    });
+    parsed = parseAttribute(text, op->getContext());
+  }
+  if (!isa_and_nonnull<OutputOperandAliasAttr>(parsed)) {
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "has a malformed output_operand_aliases #"
+                              << index << ": " << attr;
+    if (!problem.empty())
+      diag << " (" << problem << ")";
+    return diag;
+  }
   return parsed;
 }
 

@@ -27,10 +27,10 @@ using namespace mlir::nx;
 namespace {
 
 /// Replaces `call` by the body of `piece`, moved. The call's operand types
-/// are the piece's argument types (func.call verifies it).
-void inlineCall(func::CallOp call, func::FuncOp piece) {
+/// are the piece's argument types (func.call verifies it), and the body is
+/// one block ending in `ret`.
+void inlineCall(func::CallOp call, func::FuncOp piece, func::ReturnOp ret) {
   Block &body = piece.getBody().front();
-  auto ret = cast<func::ReturnOp>(body.getTerminator());
   for (auto [argument, operand] :
        llvm::zip_equal(body.getArguments(), call.getOperands()))
     argument.replaceAllUsesWith(operand);
@@ -44,10 +44,15 @@ void inlineCall(func::CallOp call, func::FuncOp piece) {
 struct InlinePiecesPass final : nx::impl::NxInlinePiecesBase<InlinePiecesPass> {
   void runOnOperation() final {
     ModuleOp module = getOperation();
+    // In module order, so diagnostics are deterministic.
+    SmallVector<func::FuncOp> ordered;
     DenseMap<StringAttr, func::FuncOp> pieces;
-    for (auto function : module.getOps<func::FuncOp>())
-      if (function->hasAttr(NxDialect::getPieceAttrName()))
+    for (auto function : module.getOps<func::FuncOp>()) {
+      if (function->hasAttr(NxDialect::getPieceAttrName())) {
+        ordered.push_back(function);
         pieces[function.getSymNameAttr()] = function;
+      }
+    }
     if (pieces.empty())
       return;
 
@@ -60,7 +65,8 @@ struct InlinePiecesPass final : nx::impl::NxInlinePiecesBase<InlinePiecesPass> {
     // Splicing moves the calls a piece makes (to other pieces, should a
     // split function be split again) along with its body, so the order in
     // which pieces are inlined does not matter.
-    for (auto &[name, piece] : pieces) {
+    SmallVector<std::tuple<func::CallOp, func::FuncOp, func::ReturnOp>> plan;
+    for (func::FuncOp piece : ordered) {
       SmallVector<func::CallOp> &sites = calls[piece];
       if (sites.size() != 1) {
         piece.emitOpError() << "is a piece ('" << NxDialect::getPieceAttrName()
@@ -74,9 +80,33 @@ struct InlinePiecesPass final : nx::impl::NxInlinePiecesBase<InlinePiecesPass> {
                             << piece.getBody().getBlocks().size();
         return signalPassFailure();
       }
-      inlineCall(sites.front(), piece);
+      auto ret = dyn_cast<func::ReturnOp>(piece.getBody().front().back());
+      if (!ret) {
+        piece.emitOpError() << "is a piece ('" << NxDialect::getPieceAttrName()
+                            << "') and must end in 'func.return'";
+        return signalPassFailure();
+      }
+      plan.emplace_back(sites.front(), piece, ret);
     }
-    for (auto &[name, piece] : pieces)
+    // A piece called from itself, directly or through other pieces, has no
+    // place to be inlined into.
+    for (func::FuncOp piece : ordered) {
+      func::FuncOp caller = piece;
+      for (size_t depth = 0; depth <= pieces.size(); ++depth) {
+        caller = calls[caller].front()->getParentOfType<func::FuncOp>();
+        if (!caller || !pieces.count(caller.getSymNameAttr()))
+          break;
+        if (caller == piece) {
+          piece.emitOpError()
+              << "is a piece ('" << NxDialect::getPieceAttrName()
+              << "') and is called from itself, so it cannot be inlined";
+          return signalPassFailure();
+        }
+      }
+    }
+    for (auto [call, piece, ret] : plan)
+      inlineCall(call, piece, ret);
+    for (func::FuncOp piece : ordered)
       piece.erase();
   }
 };

@@ -45,7 +45,8 @@ struct LowerTosaPass final : nx::impl::NxLowerTosaBase<LowerTosaPass> {
   void runOnOperation() final {
     bool hasTosa = getOperation()
                        ->walk([](Operation *op) {
-                         return isa<tosa::TosaDialect>(op->getDialect())
+                         return isa_and_present<tosa::TosaDialect>(
+                                    op->getDialect())
                                     ? WalkResult::interrupt()
                                     : WalkResult::advance();
                        })

@@ -236,6 +236,12 @@ private:
       for (RunOp entry : run)
         if (!(entry.isAllocation && usedAfterRun(entry.op)))
           moved.push_back(entry.op);
+      // A run of allocations that all outlive it leaves nothing to move.
+      if (moved.empty()) {
+        run.clear();
+        runOps = 0;
+        return;
+      }
       // Every live-in is defined before the call (or is a constant, cloned)
       // and every outside use follows it: the call takes the run's place.
       OpBuilder callBuilder(run.back().op->getNextNode());

@@ -79,3 +79,13 @@ func.func @jax_legacy_no_descriptor(%x: tensor<f64>) {
   "stablehlo.custom_call"(%x) {api_version = 2 : i32, backend_config = "1", call_target_name = "xla_python_cpu_callback", has_side_effect = true} : (tensor<f64>) -> ()
   return
 }
+
+// -----
+
+// The alias's body does not parse: the parser's complaint is reported at the
+// op, which has a location, not at the text it parsed.
+func.func @malformed_alias(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'stablehlo.custom_call' op has a malformed output_operand_aliases #0: #stablehlo.output_operand_alias<bogus> (}}
+  %0 = "stablehlo.custom_call"(%x) {call_target_name = "f", output_operand_aliases = [#stablehlo.output_operand_alias<bogus>]} : (tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}

@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -nx-lower-tosa | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -nx-lower-tosa --allow-unregistered-dialect | FileCheck %s --enable-var-scope
 
 // TOSA ops go through upstream's front end (here to linalg and math).
 
@@ -28,4 +28,17 @@ func.func @no_tosa(%x: tensor<4xi32>) -> tensor<4xi32> {
   %z = arith.constant dense<0> : tensor<4xi32>
   %0 = arith.addi %x, %z : tensor<4xi32>
   return %0 : tensor<4xi32>
+}
+
+// -----
+
+// Ops of unregistered dialects have no dialect object: the search for TOSA
+// skips them.
+// CHECK-LABEL: func.func @unregistered(
+// CHECK:         "mystery.op"
+// CHECK:         linalg.generic
+func.func @unregistered(%x: tensor<4xf32>) -> tensor<4xf32> {
+  "mystery.op"() : () -> ()
+  %0 = tosa.abs %x : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

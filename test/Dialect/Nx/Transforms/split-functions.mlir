@@ -255,3 +255,19 @@ func.func @tensors(%t: tensor<8xf32>, %x: f32) -> tensor<4xf32> {
   %g = tensor.insert %w into %f[%c0] : tensor<4xf32>
   return %g : tensor<4xf32>
 }
+
+// -----
+
+// A run made only of allocations whose buffers outlive it leaves nothing to
+// outline: the function stays as it is.
+// CHECK-LABEL: func.func @only_allocations
+// CHECK-COUNT-3: memref.alloc()
+// CHECK-NEXT:    return
+// CHECK-NOT:     func.call
+// CHECK-NOT:     nx.piece
+func.func @only_allocations() -> (memref<2xf32>, memref<2xf32>, memref<2xf32>) {
+  %a = memref.alloc() : memref<2xf32>
+  %b = memref.alloc() : memref<2xf32>
+  %c = memref.alloc() : memref<2xf32>
+  return %a, %b, %c : memref<2xf32>, memref<2xf32>, memref<2xf32>
+}
