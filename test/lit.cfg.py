@@ -34,3 +34,14 @@ tools = ["nx-opt", "mlir-opt", "mlir-translate", "nx-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.nx_tools_dir, append_path=True)
+
+# Sanitizer builds: our tools carry the runtime, upstream mlir-opt does not,
+# so it cannot load an instrumented plugin. LLVM's allocators poison memory
+# for ASan in our (instrumented) code but not in the uninstrumented libMLIR
+# that shares it, so manual poisoning is off.
+if config.nx_sanitizer:
+    config.available_features.add(config.nx_sanitizer + "-sanitizer")
+    config.available_features.add("sanitizer")
+    options = config.environment.get("ASAN_OPTIONS", "")
+    config.environment["ASAN_OPTIONS"] = ":".join(
+        o for o in (options, "allow_user_poisoning=0") if o)

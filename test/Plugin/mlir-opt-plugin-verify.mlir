@@ -1,4 +1,6 @@
 // The nx verifiers run inside upstream mlir-opt as well.
+// An instrumented plugin cannot load into uninstrumented mlir-opt.
+// UNSUPPORTED: sanitizer
 // RUN: mlir-opt %s --load-dialect-plugin=%nx_plugin -split-input-file -verify-diagnostics
 
 nx.callback @double : (tensor<3xf32>) -> tensor<3xf32>

@@ -1,5 +1,7 @@
 // Debian's own mlir-opt loads the nx dialect and passes from the plugin,
 // parses and verifies nx IR, and runs an nx pass on it.
+// An instrumented plugin cannot load into uninstrumented mlir-opt.
+// UNSUPPORTED: sanitizer
 // RUN: mlir-opt %s --load-dialect-plugin=%nx_plugin --load-pass-plugin=%nx_plugin \
 // RUN:   --pass-pipeline="builtin.module(nx-assign-callback-ids)" \
 // RUN:   | FileCheck %s --enable-var-scope

@@ -146,10 +146,12 @@ public:
     OpBuilder builder(context);
     auto type = LLVM::LLVMArrayType::get(IntegerType::get(context, 8),
                                          std::max<size_t>(bytes.size(), 1));
+    // 8-byte aligned: the runtime reads dims as int64_t words in place.
     auto global = LLVM::GlobalOp::create(
         builder, module.getLoc(), type, /*isConstant=*/true,
         LLVM::Linkage::Internal, (prefix + Twine(constants.size())).str(),
-        StringAttr::get(context, bytes.empty() ? StringRef("\0", 1) : bytes));
+        StringAttr::get(context, bytes.empty() ? StringRef("\0", 1) : bytes),
+        /*alignment=*/alignof(int64_t));
     insertAtModuleStart(global);
     constants.try_emplace(key, global);
     return global;

@@ -1,5 +1,7 @@
 // A plugin registers block lowerings into the registry shared through
 // libNxBlockLowering.so, in nx-opt and in Debian's upstream mlir-opt.
+// Upstream mlir-opt cannot load instrumented plugins.
+// UNSUPPORTED: sanitizer
 // RUN: nx-opt %s -split-input-file --load-pass-plugin=%nx_libs/libNxTestBlockPlugin.so -convert-nx-to-custom-call | FileCheck %s --enable-var-scope
 // RUN: mlir-opt %s -split-input-file --load-dialect-plugin=%nx_plugin --load-pass-plugin=%nx_plugin --load-pass-plugin=%nx_libs/libNxTestBlockPlugin.so --pass-pipeline="builtin.module(convert-nx-to-custom-call)" | FileCheck %s --enable-var-scope
 // RUN: mlir-opt %s -split-input-file --load-dialect-plugin=%nx_plugin --load-pass-plugin=%nx_plugin --load-pass-plugin=%nx_libs/libNxTestBlockPlugin.so --pass-pipeline="builtin.module(convert-nx-to-custom-call{platform=cuda})" | FileCheck %s --enable-var-scope --check-prefix=CUDA

@@ -8,7 +8,8 @@
 // CHECK-DAG: llvm.mlir.global internal constant @[[$LOC:__nx_str_[0-9]+]]("{{.*}}nx-to-llvm.mlir:{{[0-9]+}}:3\00")
 // Typed attributes: DICT of 1 entry "norm" = STRING "l2".
 // CHECK-DAG: llvm.mlir.global internal constant @[[$ATTRS:__nx_attrs_[0-9]+]]("\06\01\00\00\00\04\00\00\00norm\04\02\00\00\00l2")
-// CHECK-DAG: llvm.mlir.global internal constant @[[$DIMS:__nx_dims_[0-9]+]]("\04\00\00\00\00\00\00\00")
+// The dims are read as int64_t words in place, so they are aligned.
+// CHECK-DAG: llvm.mlir.global internal constant @[[$DIMS:__nx_dims_[0-9]+]]("\04\00\00\00\00\00\00\00") {addr_space = 0 : i32, alignment = 8 : i64}
 // CHECK-DAG: llvm.mlir.global internal @[[$SITE:__nx_site_0]]() {{.*}} : !llvm.ptr
 
 // CHECK-LABEL: func.func @elixir_call

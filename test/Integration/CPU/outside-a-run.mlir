@@ -4,6 +4,8 @@
 // results were never written. It stops the process with a message instead
 // of printing garbage and exiting 0.
 //
+// Upstream mlir-runner cannot load an instrumented libnxrt.
+// UNSUPPORTED: sanitizer
 // RUN: nx-opt %s --nx-lower-to-cpu \
 // RUN:   | not --crash mlir-runner -e main -entry-point-result=void \
 // RUN:       -shared-libs=%nx_libs/libnxrt.so 2>&1 \

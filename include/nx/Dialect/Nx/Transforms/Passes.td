@@ -641,7 +641,8 @@ def NxInlinePieces : Pass<"nx-inline-pieces", "::mlir::ModuleOp"> {
     1,000 fused chains), while in pieces each function reads it a bounded
     number of times. This pass then restores the bufferized function, so
     that deallocation and the later split see it whole. Every piece must be
-    called exactly once and have one block.
+    called exactly once, not from itself (directly or through other
+    pieces), and have one block ending in `func.return`.
 
     Before:
 
