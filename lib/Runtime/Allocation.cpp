@@ -18,7 +18,7 @@ extern "C" {
 
 void *_mlir_memref_to_llvm_alloc(size_t size) {
   void *ptr = std::malloc(size);
-  if (nxrt_run_t *run = nxrt_run_current(); run && ptr)
+  if (nxrt_run_t *run = nxrt::tls_current_run; run && ptr)
     run->TrackAllocation(ptr);
   return ptr;
 }
@@ -28,7 +28,7 @@ void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
   size_t rounded = alignment ? (size + alignment - 1) / alignment * alignment
                              : size;
   void *ptr = std::aligned_alloc(alignment, rounded);
-  if (nxrt_run_t *run = nxrt_run_current(); run && ptr)
+  if (nxrt_run_t *run = nxrt::tls_current_run; run && ptr)
     run->TrackAllocation(ptr);
   return ptr;
 }
@@ -36,7 +36,7 @@ void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
 void _mlir_memref_to_llvm_free(void *ptr) {
   if (!ptr)
     return;
-  if (nxrt_run_t *run = nxrt_run_current())
+  if (nxrt_run_t *run = nxrt::tls_current_run)
     run->UntrackAllocation(ptr);
   std::free(ptr);
 }

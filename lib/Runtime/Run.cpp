@@ -2,17 +2,14 @@
 
 #include "Run.h"
 
-#include <algorithm>
 #include <cstdlib>
-#include <vector>
 
 #include "Status.h"
 
-namespace {
-// Innermost run last. A stack (not a single slot) so a handler can begin a
-// nested run and compiled code still finds the right one afterwards.
-thread_local std::vector<nxrt_run_t *> tls_runs;
-} // namespace
+// Innermost run of the thread; each run links to the one it nests in, so a
+// handler can begin a nested run and compiled code still finds the right
+// one afterwards.
+NXRT_INITIAL_EXEC_TLS thread_local nxrt_run_t *nxrt::tls_current_run = nullptr;
 
 nxrt_status_t *nxrt_run::Fail(const absl::Status &status) {
   {
@@ -31,26 +28,9 @@ absl::Status nxrt_run::FirstFailure() const {
   return absl::Status(code_, message_);
 }
 
-void nxrt_run::TrackAllocation(void *ptr) {
-  nxrt::SpinLockHolder lock(&allocations_mu_);
-  allocations_.insert(ptr);
-}
-
-bool nxrt_run::UntrackAllocation(void *ptr) {
-  nxrt::SpinLockHolder lock(&allocations_mu_);
-  return allocations_.erase(ptr) != 0;
-}
-
 void nxrt_run::FreeTrackedAllocations() {
-  nxrt::SpinLockHolder lock(&allocations_mu_);
-  for (void *ptr : allocations_)
-    std::free(ptr);
-  allocations_.clear();
-}
-
-void nxrt_run::ForgetTrackedAllocations() {
-  nxrt::SpinLockHolder lock(&allocations_mu_);
-  allocations_.clear();
+  allocations_.ForEach([](void *ptr) { std::free(ptr); });
+  allocations_.Clear();
 }
 
 extern "C" {
@@ -66,13 +46,12 @@ nxrt_run_t *nxrt_run_begin(nxrt_runtime_t *runtime,
     run->deadline = absl::Now() + run->timeout;
     run->has_deadline = true;
   }
-  tls_runs.push_back(run);
+  run->outer = nxrt::tls_current_run;
+  nxrt::tls_current_run = run;
   return run;
 }
 
-nxrt_run_t *nxrt_run_current(void) {
-  return tls_runs.empty() ? nullptr : tls_runs.back();
-}
+nxrt_run_t *nxrt_run_current(void) { return nxrt::tls_current_run; }
 
 int32_t nxrt_run_failed(const nxrt_run_t *run) {
   return run && run->failed.load(std::memory_order_acquire) ? 1 : 0;
@@ -88,10 +67,14 @@ nxrt_status_t *nxrt_run_end(nxrt_run_t *run) {
   if (!run)
     return nxrt::ToC(absl::InvalidArgumentError("run is null"));
   // Normally the innermost run; tolerate out-of-order ends rather than
-  // leaving a dangling pointer on the stack.
-  auto it = std::find(tls_runs.rbegin(), tls_runs.rend(), run);
-  if (it != tls_runs.rend())
-    tls_runs.erase(std::next(it).base());
+  // leaving a dangling pointer in the chain.
+  for (nxrt_run_t **link = &nxrt::tls_current_run; *link;
+       link = &(*link)->outer) {
+    if (*link == run) {
+      *link = run->outer;
+      break;
+    }
+  }
   nxrt_status_t *status = nxrt::ToC(run->FirstFailure());
   // After a failure compiled code returned early: what it still held is
   // garbage now. After a success, what is left are the buffers it returned,

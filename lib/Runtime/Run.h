@@ -6,8 +6,8 @@
 #include <atomic>
 #include <string>
 
+#include "PointerSet.h"
 #include "Sync.h"
-#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "nxrt/nxrt.h"
@@ -25,19 +25,24 @@ struct nxrt_run {
   nxrt_status_t *Fail(const absl::Status &status);
   absl::Status FirstFailure() const;
 
+  // The run this one is nested in on its thread (nxrt_run_current after
+  // it ends).
+  nxrt_run *outer = nullptr;
+
   // Heap buffers compiled code allocated during the run and has not freed
   // yet. Compiled code stops at the first failure without reaching its
   // deallocations, so a failed run frees what is left here when it ends; a
   // run that succeeds leaves them to their owner (the buffers it returned).
-  void TrackAllocation(void *ptr);
-  // Whether `ptr` was tracked (it is no longer).
-  bool UntrackAllocation(void *ptr);
+  // Only the run's own thread touches them: they are recorded for the
+  // calling thread's current run, and a run is current only on the thread
+  // that began it (and ends there).
+  void TrackAllocation(void *ptr) { allocations_.Insert(ptr); }
+  void UntrackAllocation(void *ptr) { allocations_.Erase(ptr); }
   void FreeTrackedAllocations();
-  void ForgetTrackedAllocations();
+  void ForgetTrackedAllocations() { allocations_.Clear(); }
 
 private:
-  nxrt::SpinLock allocations_mu_;
-  absl::flat_hash_set<void *> allocations_ ABSL_GUARDED_BY(allocations_mu_);
+  nxrt::PointerSet allocations_;
 
   mutable nxrt::Mutex mu_;
   // Kept as plain values: absl::Status reference counts live partly inside
@@ -46,5 +51,19 @@ private:
   absl::StatusCode code_ ABSL_GUARDED_BY(mu_) = absl::StatusCode::kOk;
   std::string message_ ABSL_GUARDED_BY(mu_);
 };
+
+// The initial-exec model makes the current run one thread-pointer-relative
+// load (compiled code asks for it on every host call and allocation) rather
+// than a __tls_get_addr call; it needs a pointer's worth of static TLS.
+#if defined(__ELF__)
+#define NXRT_INITIAL_EXEC_TLS __attribute__((tls_model("initial-exec")))
+#else
+#define NXRT_INITIAL_EXEC_TLS
+#endif
+
+namespace nxrt {
+// The innermost run begun and not yet ended on this thread (see Run.cpp).
+extern NXRT_INITIAL_EXEC_TLS thread_local nxrt_run_t *tls_current_run;
+} // namespace nxrt
 
 #endif // NXRT_LIB_RUNTIME_RUN_H

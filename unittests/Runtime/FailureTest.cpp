@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "TestUtil.h"
 
@@ -54,6 +55,32 @@ TEST_F(NxrtFailure, FailedRunFreesWhatCompiledCodeStillHeld) {
   nxrt_invoke_failed(run, nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
   // `kept` and `aligned` are freed here (a leak otherwise), `freed` not
   // again (a double free otherwise).
+  Status end(nxrt_run_end(run));
+  EXPECT_NE(end.get(), nullptr);
+}
+
+TEST_F(NxrtFailure, FailedRunFreesManyBuffersFreedInAnyOrder) {
+  RegisterInline("f", Fails);
+  nxrt_site_t *site = AddSite(NXRT_SITE_IO_CALLBACK, "f");
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  // Enough to grow the record several times and leave erased slots behind;
+  // every other buffer is freed by "compiled code", oldest first and then
+  // newest first, the rest by the failed run.
+  std::vector<void *> buffers;
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 500; ++i)
+      buffers.push_back(_mlir_memref_to_llvm_alloc(8 + i % 64));
+    std::vector<void *> kept;
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      size_t k = round % 2 ? buffers.size() - 1 - i : i;
+      if (k % 2)
+        _mlir_memref_to_llvm_free(buffers[k]);
+      else
+        kept.push_back(buffers[k]);
+    }
+    buffers = std::move(kept);
+  }
+  nxrt_invoke_failed(run, nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
   Status end(nxrt_run_end(run));
   EXPECT_NE(end.get(), nullptr);
 }

@@ -621,10 +621,10 @@ struct ConvertNxToLLVMPass final
     : nx::impl::ConvertNxToLLVMBase<ConvertNxToLLVMPass> {
   void runOnOperation() final {
     ModuleOp moduleOp = getOperation();
-    if (moduleOp.lookupSymbol(symbols::kInitFunction)) {
-      moduleOp.emitError() << "module already defines '"
-                           << symbols::kInitFunction
-                           << "'; was convert-nx-to-llvm run twice?";
+    if (Operation *init = moduleOp.lookupSymbol(symbols::kInitFunction)) {
+      init->emitOpError() << "defines '" << symbols::kInitFunction
+                          << "', which convert-nx-to-llvm generates; was it "
+                             "run twice?";
       return signalPassFailure();
     }
     RuntimeModuleBuilder module(moduleOp);

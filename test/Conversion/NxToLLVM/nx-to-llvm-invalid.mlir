@@ -16,8 +16,8 @@ func.func @too_wide(%x: memref<4xf32>) {
 
 // -----
 
-// expected-error @+1 {{module already defines '__nx_init'; was convert-nx-to-llvm run twice?}}
 module {
+  // expected-error @+1 {{'llvm.func' op defines '__nx_init', which convert-nx-to-llvm generates; was it run twice?}}
   llvm.func @__nx_init(%p: !llvm.ptr) -> !llvm.ptr {
     llvm.return %p : !llvm.ptr
   }

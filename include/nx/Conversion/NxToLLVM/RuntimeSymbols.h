@@ -16,7 +16,6 @@ namespace mlir::nx::runtime_symbols {
 // Functions of libnxrt called by compiled code.
 inline constexpr llvm::StringLiteral kRunCurrent = "nxrt_run_current";
 inline constexpr llvm::StringLiteral kInvoke = "nxrt_invoke";
-inline constexpr llvm::StringLiteral kStatusFree = "nxrt_status_free";
 inline constexpr llvm::StringLiteral kRunFailed = "nxrt_run_failed";
 inline constexpr llvm::StringLiteral kInvokeFailed = "nxrt_invoke_failed";
 inline constexpr llvm::StringLiteral kProgramAddSite = "nxrt_program_add_site";

@@ -378,8 +378,10 @@ struct SegmentCallbacksPass final
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     if (device.empty()) {
-      module.emitError() << "nx-segment-callbacks expects a non-empty "
-                            "'device' option";
+      // At the module's location without the module attached: the option
+      // is wrong, not the IR.
+      mlir::emitError(module.getLoc())
+          << "nx-segment-callbacks expects a non-empty 'device' option";
       return signalPassFailure();
     }
     SymbolTable symbols(module);
