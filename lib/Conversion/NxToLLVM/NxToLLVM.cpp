@@ -88,6 +88,11 @@ public:
         {symbols::kProgramAddSite,
          fn(ptrType,
             {ptrType, i32Type, ptrType, ptrType, ptrType, i64Type, ptrType})},
+        // Declared later by finalize-memref-to-llvm{use-generic-functions},
+        // which would rename its declaration around a clash.
+        {symbols::kGenericAlloc, fn(ptrType, {i64Type})},
+        {symbols::kGenericAlignedAlloc, fn(ptrType, {i64Type, i64Type})},
+        {symbols::kGenericFree, fn(voidType, {ptrType})},
     };
   }
 

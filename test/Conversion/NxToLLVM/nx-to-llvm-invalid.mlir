@@ -80,3 +80,9 @@ func.func @not_bufferized(%x: tensor<2xf32>) -> tensor<2xf32> {
   %y = nx.elixir_call @f(%x) : (tensor<2xf32>) -> tensor<2xf32>
   return %y : tensor<2xf32>
 }
+
+// -----
+
+// So are the allocation functions compiled code gets its buffers from.
+// expected-error @+1 {{'func.func' op uses the name of libnxrt's '_mlir_memref_to_llvm_alloc', which compiled code calls as '!llvm.func<ptr (i64)>'}}
+func.func private @_mlir_memref_to_llvm_alloc(i32)

@@ -19,6 +19,13 @@ inline constexpr llvm::StringLiteral kInvoke = "nxrt_invoke";
 inline constexpr llvm::StringLiteral kRunFailed = "nxrt_run_failed";
 inline constexpr llvm::StringLiteral kInvokeFailed = "nxrt_invoke_failed";
 inline constexpr llvm::StringLiteral kProgramAddSite = "nxrt_program_add_site";
+// MLIR's generic allocation functions, which nx-lower-to-cpu lowers heap
+// allocations to and libnxrt defines (it records the buffers per run).
+inline constexpr llvm::StringLiteral kGenericAlloc =
+    "_mlir_memref_to_llvm_alloc";
+inline constexpr llvm::StringLiteral kGenericAlignedAlloc =
+    "_mlir_memref_to_llvm_aligned_alloc";
+inline constexpr llvm::StringLiteral kGenericFree = "_mlir_memref_to_llvm_free";
 
 // Defined by every module convert-nx-to-llvm produces:
 //   nxrt_status_t *__nx_init(nxrt_program_t *program);
