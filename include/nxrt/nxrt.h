@@ -37,8 +37,11 @@
 extern "C" {
 #endif
 
-/* Bumped whenever this header changes incompatibly. */
-#define NXRT_API_VERSION 1
+/* Bumped whenever this header or what compiled code expects of the library
+ * changes incompatibly. 2: compiled code stops at a failure
+ * (nxrt_run_failed, nxrt_invoke_failed) and allocates its heap buffers
+ * through the library (_mlir_memref_to_llvm_*). */
+#define NXRT_API_VERSION 2
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
