@@ -77,9 +77,37 @@ TEST_F(BlockLoweringTest, HalfPrecisionGoesThroughF32) {
   }
 }
 
+TEST_F(BlockLoweringTest, IntegersGoThroughF32) {
+  for (Type element : {Type(b.getI8Type()), Type(b.getI32Type()),
+                       Type(b.getI64Type())}) {
+    std::optional<CustomCallSpec> spec = lower(kQRBlockKind, element);
+    ASSERT_TRUE(spec);
+    EXPECT_EQ(spec->callTargetName, "qr_cpu_custom_call_f32");
+    ASSERT_EQ(spec->operandElementTypes.size(), 1u);
+    EXPECT_TRUE(spec->operandElementTypes[0].isF32());
+    ASSERT_EQ(spec->resultElementTypes.size(), 2u);
+    EXPECT_TRUE(spec->resultElementTypes[0].isF32());
+  }
+  // As Nx declares them: integer input, f32 results.
+  SmallVector<Type> inputs{tensor(b.getI32Type(), {3, 3})};
+  SmallVector<Type> results{tensor(b.getF32Type(), {3}),
+                            tensor(b.getF32Type(), {3, 3})};
+  BlockLoweringRequest request;
+  request.kind = kEighBlockKind;
+  request.inputTypes = inputs;
+  request.resultTypes = results;
+  request.platform = "host";
+  std::optional<CustomCallSpec> spec =
+      BlockLoweringRegistry::get().lookup(request);
+  ASSERT_TRUE(spec);
+  EXPECT_EQ(spec->callTargetName, "eigh_cpu_custom_call_f32");
+}
+
 TEST_F(BlockLoweringTest, BuiltinsSkipWhatTheyCannotRun) {
   EXPECT_FALSE(lower(kQRBlockKind, b.getF32Type(), "cuda"));
-  EXPECT_FALSE(lower(kQRBlockKind, b.getI32Type()));
+  EXPECT_FALSE(lower(kQRBlockKind, b.getI1Type()));
+  EXPECT_FALSE(lower(kQRBlockKind, IntegerType::get(
+                                       &context, 32, IntegerType::Unsigned)));
   EXPECT_FALSE(lower(kQRBlockKind, ComplexType::get(b.getF32Type())));
   EXPECT_FALSE(lower(kEighBlockKind, b.getF32Type(), "rocm"));
   EXPECT_FALSE(lower("No.Such.Block", b.getF32Type()));

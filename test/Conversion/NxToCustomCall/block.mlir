@@ -70,19 +70,40 @@ func.func @eigh_bf16(%a: tensor<2x2xbf16>) -> (tensor<2xbf16>, tensor<2x2xbf16>)
 
 // -----
 
-// Integer and complex QR and unknown block kinds skip: the default region is
+// Integer matrices go through the f32 kernel, as in EXLA: sitofp in; f32
+// results (as Nx declares them) come out as they are, integer ones through
+// fptosi.
+// CHECK-LABEL: func.func @qr_i32
+// CHECK-SAME: (%[[A:.+]]: tensor<2x2xi32>)
+// CHECK: %[[F:.+]] = arith.sitofp %[[A]] : tensor<2x2xi32> to tensor<2x2xf32>
+// CHECK: %[[QR:.+]]:2 = nx.custom_call @qr_cpu_custom_call_f32(%[[F]])
+// CHECK: %[[QI:.+]] = arith.fptosi %[[QR]]#0 : tensor<2x2xf32> to tensor<2x2xi32>
+// CHECK: return %[[QI]], %[[QR]]#1 : tensor<2x2xi32>, tensor<2x2xf32>
+// CHECK-NOT: nx.block
+func.func @qr_i32(%a: tensor<2x2xi32>) -> (tensor<2x2xi32>, tensor<2x2xf32>) {
+  %q, %r = nx.block "Nx.Block.LinAlg.QR" {} (%a) : (tensor<2x2xi32>) -> (tensor<2x2xi32>, tensor<2x2xf32>) {
+  ^bb0(%m: tensor<2x2xi32>):
+    %z = arith.constant dense<0.0> : tensor<2x2xf32>
+    nx.yield %m, %z : tensor<2x2xi32>, tensor<2x2xf32>
+  }
+  return %q, %r : tensor<2x2xi32>, tensor<2x2xf32>
+}
+
+// -----
+
+// Boolean and complex QR and unknown block kinds skip: the default region is
 // inlined, with the block arguments replaced by the inputs.
 // CHECK-LABEL: func.func @skips
-// CHECK-SAME: (%[[I:.+]]: tensor<2x2xi32>, %[[C:.+]]: tensor<2x2xcomplex<f32>>, %[[X:.+]]: tensor<4xf32>)
+// CHECK-SAME: (%[[I:.+]]: tensor<2x2xi1>, %[[C:.+]]: tensor<2x2xcomplex<f32>>, %[[X:.+]]: tensor<4xf32>)
 // CHECK: %[[S:.+]] = arith.addf %[[X]], %[[X]] : tensor<4xf32>
 // CHECK: return %[[I]], %[[I]], %[[C]], %[[C]], %[[S]]
 // CHECK-NOT: nx.block
 // CHECK-NOT: nx.custom_call
-func.func @skips(%i: tensor<2x2xi32>, %c: tensor<2x2xcomplex<f32>>, %x: tensor<4xf32>)
-    -> (tensor<2x2xi32>, tensor<2x2xi32>, tensor<2x2xcomplex<f32>>, tensor<2x2xcomplex<f32>>, tensor<4xf32>) {
-  %q, %r = nx.block "Nx.Block.LinAlg.QR" {} (%i) : (tensor<2x2xi32>) -> (tensor<2x2xi32>, tensor<2x2xi32>) {
-  ^bb0(%m: tensor<2x2xi32>):
-    nx.yield %m, %m : tensor<2x2xi32>, tensor<2x2xi32>
+func.func @skips(%i: tensor<2x2xi1>, %c: tensor<2x2xcomplex<f32>>, %x: tensor<4xf32>)
+    -> (tensor<2x2xi1>, tensor<2x2xi1>, tensor<2x2xcomplex<f32>>, tensor<2x2xcomplex<f32>>, tensor<4xf32>) {
+  %q, %r = nx.block "Nx.Block.LinAlg.QR" {} (%i) : (tensor<2x2xi1>) -> (tensor<2x2xi1>, tensor<2x2xi1>) {
+  ^bb0(%m: tensor<2x2xi1>):
+    nx.yield %m, %m : tensor<2x2xi1>, tensor<2x2xi1>
   }
   %cq, %cr = nx.block "Nx.Block.LinAlg.QR" {} (%c) : (tensor<2x2xcomplex<f32>>) -> (tensor<2x2xcomplex<f32>>, tensor<2x2xcomplex<f32>>) {
   ^bb0(%m: tensor<2x2xcomplex<f32>>):
@@ -93,7 +114,7 @@ func.func @skips(%i: tensor<2x2xi32>, %c: tensor<2x2xcomplex<f32>>, %x: tensor<4
     %d = arith.addf %v, %v : tensor<4xf32>
     nx.yield %d : tensor<4xf32>
   }
-  return %q, %r, %cq, %cr, %s : tensor<2x2xi32>, tensor<2x2xi32>, tensor<2x2xcomplex<f32>>, tensor<2x2xcomplex<f32>>, tensor<4xf32>
+  return %q, %r, %cq, %cr, %s : tensor<2x2xi1>, tensor<2x2xi1>, tensor<2x2xcomplex<f32>>, tensor<2x2xcomplex<f32>>, tensor<4xf32>
 }
 
 // -----

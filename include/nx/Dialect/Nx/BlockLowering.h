@@ -118,10 +118,12 @@ inline constexpr const char kEighBlockKind[] = "Nx.Block.LinAlg.Eigh";
 /// first use, so explicit calls are only needed after unregistering):
 ///   Nx.Block.LinAlg.QR   -> qr_cpu_custom_call_{f32,f64}
 ///   Nx.Block.LinAlg.Eigh -> eigh_cpu_custom_call_{f32,f64}
-/// on the host platform, for one floating-point input; f16/bf16 inputs are
-/// computed through the f32 target (operand and result converts). Everything
-/// else (complex, integer, other platforms, other arities) skips. The
-/// block's config entries are passed on as backend_config entries.
+/// on the host platform, for one floating-point or signless integer input;
+/// f16/bf16 and integer inputs are computed through the f32 target (operand
+/// and result converts; integer inputs may declare f32 results, as Nx does).
+/// Everything else (complex, i1, unsigned, other platforms, other arities)
+/// skips. The block's config entries are passed on as backend_config
+/// entries.
 NX_BLOCK_LOWERING_API void registerBuiltinBlockLowerings();
 
 } // namespace mlir::nx

@@ -91,7 +91,9 @@ BlockLoweringRegistry::lookup(const BlockLoweringRequest &request) const {
 
 /// The host LinAlg kernels take one floating-point matrix (batched or not)
 /// and return two results of the same element type. f32/f64 call the kernel
-/// of that type; f16/bf16 go through the f32 kernel. Anything else skips.
+/// of that type; f16/bf16 go through the f32 kernel, and so do signless
+/// integers, as in EXLA (their results are f32, or converted back to the
+/// declared integer type). Anything else (complex, unsigned) skips.
 static std::optional<CustomCallSpec>
 lowerHostLinAlg(const BlockLoweringRequest &request, StringRef targetPrefix,
                 bool requireSquare) {
@@ -105,22 +107,32 @@ lowerHostLinAlg(const BlockLoweringRequest &request, StringRef targetPrefix,
   if (requireSquare && shape[shape.size() - 1] != shape[shape.size() - 2])
     return std::nullopt;
   Type element = input.getElementType();
+  MLIRContext *context = element.getContext();
+  Type f32 = Float32Type::get(context);
   auto floatType = dyn_cast<FloatType>(element);
-  if (!floatType)
-    return std::nullopt; // integer or complex: the default implementation
+  auto intType = dyn_cast<IntegerType>(element);
+  bool viaF32Integer =
+      intType && intType.isSignless() && intType.getWidth() > 1;
+  if (!floatType && !viaF32Integer)
+    return std::nullopt; // complex, i1, unsigned: the default implementation
   for (Type result : request.resultTypes) {
     auto resultTensor = dyn_cast<RankedTensorType>(result);
-    if (!resultTensor || resultTensor.getElementType() != element)
+    if (!resultTensor)
+      return std::nullopt;
+    Type resultElement = resultTensor.getElementType();
+    if (resultElement != element && !(viaF32Integer && resultElement == f32))
       return std::nullopt;
   }
 
-  MLIRContext *context = element.getContext();
   CustomCallSpec spec;
-  if (floatType.isF32() || floatType.isF64()) {
+  if (viaF32Integer) {
+    spec.callTargetName = (targetPrefix + "f32").str();
+    spec.operandElementTypes = {f32};
+    spec.resultElementTypes = {f32, f32};
+  } else if (floatType.isF32() || floatType.isF64()) {
     spec.callTargetName =
         (targetPrefix + (floatType.isF32() ? "f32" : "f64")).str();
   } else if (floatType.isF16() || floatType.isBF16()) {
-    Type f32 = Float32Type::get(context);
     spec.callTargetName = (targetPrefix + "f32").str();
     spec.operandElementTypes = {f32};
     spec.resultElementTypes = {f32, f32};
