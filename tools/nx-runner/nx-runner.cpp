@@ -78,6 +78,12 @@ static cl::opt<unsigned>
 static cl::opt<unsigned> repeat("repeat",
                                 cl::desc("Runs per thread"), cl::init(1),
                                 cl::cat(category));
+static cl::opt<bool> keepGoing(
+    "keep-going",
+    cl::desc("Run every run even after one fails, report each run's outcome "
+             "and results (which may differ between runs), and exit 1 if any "
+             "failed"),
+    cl::init(false), cl::cat(category));
 static cl::list<std::string> infeeds(
     "infeed",
     cl::desc("Push one infeed value before running: NAME=T1[;T2...], each "
@@ -243,6 +249,9 @@ static int runMain() {
     }
 
     // Run.
+    if (keepGoing && !outputs.empty())
+      return fail("--output cannot be combined with --keep-going, whose runs "
+                  "may produce different results");
     RunOptions runOptions;
     runOptions.timeoutMs = timeoutMs;
     unsigned numThreads = std::max(1u, threads.getValue());
@@ -252,10 +261,27 @@ static int runMain() {
     std::string firstError;
     unsigned mismatches = 0;
     std::atomic<unsigned> completed{0};
-    auto worker = [&] {
+    // --keep-going: every run's outcome, by thread and repeat.
+    std::vector<std::string> outcomes(numThreads * numRepeats);
+    unsigned failedRuns = 0;
+    auto worker = [&](unsigned thread) {
       for (unsigned r = 0; r < numRepeats; ++r) {
         auto results = exe->run(entry, args, runOptions);
         std::lock_guard<std::mutex> lock(mutex);
+        if (keepGoing) {
+          std::string &outcome = outcomes[thread * numRepeats + r];
+          if (!results) {
+            ++failedRuns;
+            outcome = "error: " + llvm::toString(results.takeError()) + "\n";
+            continue;
+          }
+          outcome = "ok\n";
+          if (!quiet)
+            for (auto [i, t] : llvm::enumerate(*results))
+              outcome += "  result #" + std::to_string(i) + ": " +
+                         t.toString() + "\n";
+          continue;
+        }
         if (!results) {
           std::string message = llvm::toString(results.takeError());
           if (firstError.empty())
@@ -275,29 +301,38 @@ static int runMain() {
       }
     };
     if (numThreads == 1) {
-      worker();
+      worker(0);
     } else {
       std::vector<std::thread> pool;
       for (unsigned t = 0; t < numThreads; ++t)
-        pool.emplace_back(worker);
+        pool.emplace_back(worker, t);
       for (std::thread &t : pool)
         t.join();
     }
-    if (!firstError.empty())
-      return fail(firstError);
     unsigned total = numThreads * numRepeats;
-    if (mismatches)
-      return fail(llvm::Twine(mismatches) + " of " + llvm::Twine(total) +
-                  " runs produced results different from the first run");
-
-    std::vector<HostTensor> &results = *reference;
-    if (!quiet)
-      for (auto [i, r] : llvm::enumerate(results))
-        llvm::outs() << "result #" << i << ": " << r.toString() << "\n";
-    if (total > 1)
-      llvm::outs() << "all " << total << " runs (" << numThreads
-                   << " threads x " << numRepeats
-                   << ") produced identical results\n";
+    if (keepGoing) {
+      for (auto [index, outcome] : llvm::enumerate(outcomes)) {
+        llvm::outs() << "run " << index + 1;
+        if (numThreads > 1)
+          llvm::outs() << " (thread " << index / numRepeats + 1 << ")";
+        llvm::outs() << ": " << outcome;
+      }
+      llvm::outs() << (total - failedRuns) << " of " << total
+                   << " runs succeeded\n";
+    } else {
+      if (!firstError.empty())
+        return fail(firstError);
+      if (mismatches)
+        return fail(llvm::Twine(mismatches) + " of " + llvm::Twine(total) +
+                    " runs produced results different from the first run");
+      if (!quiet)
+        for (auto [i, r] : llvm::enumerate(*reference))
+          llvm::outs() << "result #" << i << ": " << r.toString() << "\n";
+      if (total > 1)
+        llvm::outs() << "all " << total << " runs (" << numThreads
+                     << " threads x " << numRepeats
+                     << ") produced identical results\n";
+    }
     if (dispatcher)
       llvm::outs() << "bridge: served " << dispatcher->numServed()
                    << " callback request(s)\n";
@@ -328,6 +363,9 @@ static int runMain() {
                      << " infeed value(s) left unconsumed in stream \"" << name
                      << "\"\n";
     llvm::outs().flush();
+    if (keepGoing)
+      return failedRuns ? 1 : 0;
+    std::vector<HostTensor> &results = *reference;
     if (outputs.size() > results.size())
       return fail(llvm::Twine(outputs.size()) + " --output paths for " +
                   llvm::Twine(results.size()) + " result(s)");

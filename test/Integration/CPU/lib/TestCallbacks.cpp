@@ -13,6 +13,9 @@
 //   test.describe     io_callback or elixir_call with no results: prints its
 //                     static_args / attrs, one line per entry, in order.
 //   test.check_positive  io_callback: fails naming the first value <= 0.
+//   test.every_other  elixir_call (x) -> (x, calls: i64): the number of
+//                     earlier calls in the process; every second call fails,
+//                     so consecutive runs alternate between failing and not.
 //   test.fail_at      elixir_call (x: i64[...]) -> x, failing instead once an
 //                     element equals static_args `at` (i64), to fail a loop
 //                     in its n-th iteration.
@@ -24,6 +27,7 @@
 
 #include "nxrt/nxrt.h"
 
+#include <atomic>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -72,6 +76,22 @@ nxrt_status_t *scale(void *, const nxrt_call_t *call) {
                  std::string("test.scale: unsupported dtype ") +
                      nxrt_dtype_name(x.dtype));
   }
+  return nullptr;
+}
+
+nxrt_status_t *everyOther(void *, const nxrt_call_t *call) {
+  static std::atomic<int64_t> calls{0};
+  if (call->nargs != 1 || call->nresults != 2 ||
+      call->results[1].dtype != NXRT_I64 ||
+      nxrt_tensor_byte_size(&call->args[0]) !=
+          nxrt_tensor_byte_size(&call->results[0]))
+    return error(NXRT_INVALID_ARGUMENT, "test.every_other: (x) -> (x, i64)");
+  int64_t n = calls.fetch_add(1);
+  if (n % 2 == 1)
+    return error(NXRT_UNAVAILABLE, "call " + std::to_string(n) + " fails");
+  std::memcpy(call->results[0].data, call->args[0].data,
+              nxrt_tensor_byte_size(&call->args[0]));
+  std::memcpy(call->results[1].data, &n, sizeof(n));
   return nullptr;
 }
 
@@ -269,6 +289,7 @@ nx_register_callbacks(nxrt_runtime_t *runtime) {
       {"test.describe", describe},
       {"test.check_positive", checkPositive},
       {"test.fail_at", failAt},
+      {"test.every_other", everyOther},
   };
   for (const Entry &e : entries) {
     nxrt_callback_desc_t desc{};
