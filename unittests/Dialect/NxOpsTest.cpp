@@ -153,7 +153,8 @@ TEST_F(NxOpsTest, IoCallbackInfersPassthroughTypes) {
       function("use", {tensor({2}), tensor({}, builder.getI64Type())});
   // The builder without result types infers them from the operands.
   auto io = IoCallbackOp::create(builder, builder.getUnknownLoc(), "log",
-                                 func.getArguments(), /*ordered=*/true);
+                                 func.getArguments(), /*ordered=*/true,
+                                 /*static_args=*/DictionaryAttr());
   EXPECT_TRUE(verifies());
   EXPECT_EQ(io.getResultTypes(), func.getArgumentTypes());
   EXPECT_TRUE(io.getOrdered());
@@ -165,7 +166,7 @@ TEST_F(NxOpsTest, IoCallbackRejectsCalleeWithResults) {
   callback("f", {tensor({2})}, {tensor({2})});
   func::FuncOp func = function("use", {tensor({2})});
   IoCallbackOp::create(builder, builder.getUnknownLoc(), "f",
-                       func.getArguments(), false);
+                       func.getArguments(), false, DictionaryAttr());
   EXPECT_FALSE(verifies());
   ASSERT_EQ(diagnostics.size(), 1u);
   EXPECT_EQ(diagnostics[0],
@@ -191,7 +192,7 @@ TEST_F(NxOpsTest, BlockEffectsAreThoseOfItsRegion) {
   callback("log", {tensor({2})}, {});
   builder.setInsertionPoint(block.getYield());
   IoCallbackOp::create(builder, builder.getUnknownLoc(), "log",
-                       ValueRange{neg}, false);
+                       ValueRange{neg}, false, DictionaryAttr());
   EXPECT_TRUE(verifies());
   EXPECT_FALSE(isMemoryEffectFree(block));
   EXPECT_FALSE(wouldOpBeTriviallyDead(block));

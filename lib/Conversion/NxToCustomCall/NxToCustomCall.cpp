@@ -261,6 +261,8 @@ LogicalResult ConvertNxToCustomCallPass::lowerIoCallback(IoCallbackOp op) {
   encodeCallbackId(b, loc, *id, config, operands);
   if (op.getOrdered())
     config.emplace_back(b.getStringAttr("ordered"), b.getBoolAttr(true));
+  if (DictionaryAttr staticArgs = op.getStaticArgsAttr())
+    config.emplace_back(b.getStringAttr("static_args"), staticArgs);
   CustomCallOp call = createCustomCall(
       b, loc, ioCallbackTarget, resultTypes, operands, config,
       /*hasSideEffect=*/true,

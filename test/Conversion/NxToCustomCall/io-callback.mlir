@@ -68,3 +68,17 @@ func.func @second() {
   nx.io_callback ordered @tick()
   return
 }
+
+// -----
+
+// Static args travel in the backend_config, as an elixir_call's do.
+nx.callback @log : (tensor<2x3xf32>) -> ()
+
+// CHECK-LABEL: func.func @labelled
+// CHECK: nx.custom_call @exla_io_callback(%{{.+}}) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 0>, callback_id_size = 8 : ui64, static_args = {hook = "metrics", label = "loss"}}, has_side_effect = true
+// OPERAND-LABEL: func.func @labelled
+// OPERAND: nx.custom_call @my_io(%{{.+}}, %{{.+}}) {api_version = 4 : i32, backend_config = {static_args = {hook = "metrics", label = "loss"}}, has_side_effect = true
+func.func @labelled(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %a = nx.io_callback @log(%x) static_args {hook = "metrics", label = "loss"} : tensor<2x3xf32>
+  return %a : tensor<2x3xf32>
+}

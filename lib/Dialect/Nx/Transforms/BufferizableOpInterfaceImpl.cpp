@@ -160,9 +160,12 @@ struct PassthroughModel
       return failure();
     InvokeKind kind;
     StringRef name;
+    DictionaryAttr attrs = rewriter.getDictionaryAttr({});
     if (auto io = dyn_cast<IoCallbackOp>(op)) {
       kind = InvokeKind::IoCallback;
       name = io.getCallee();
+      if (DictionaryAttr staticArgs = io.getStaticArgsAttr())
+        attrs = staticArgs;
     } else {
       auto outfeed = cast<OutfeedOp>(op);
       std::optional<StringRef> stream = outfeed.getStream();
@@ -173,8 +176,8 @@ struct PassthroughModel
       kind = InvokeKind::Outfeed;
       name = *stream;
     }
-    InvokeOp::create(rewriter, loc, kind, name, rewriter.getDictionaryAttr({}),
-                     *inputs, ValueRange(), /*has_side_effect=*/true);
+    InvokeOp::create(rewriter, loc, kind, name, attrs, *inputs, ValueRange(),
+                     /*has_side_effect=*/true);
     if (op->getNumResults() == 0) {
       rewriter.eraseOp(op);
       return success();

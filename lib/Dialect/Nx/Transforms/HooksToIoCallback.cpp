@@ -198,7 +198,8 @@ LogicalResult HooksToIoCallbackPass::migrateChain(Operation *start) {
     auto call = IoCallbackOp::create(builder, at->getLoc(),
                                      ValueRange(hook.tensors).getTypes(),
                                      *callee, hook.tensors,
-                                     builder.getUnitAttr());
+                                     builder.getUnitAttr(),
+                                     /*static_args=*/DictionaryAttr());
     // Later work reads the passthrough values, so it depends on the hook.
     for (auto [tensor, result] : llvm::zip(hook.tensors, call.getResults())) {
       for (auto &[original, current] : latest)

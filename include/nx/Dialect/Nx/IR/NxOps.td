@@ -136,23 +136,27 @@ def Nx_IoCallbackOp : Nx_Op<"io_callback", [
     The op is never eliminated, even when its results are unused. Chained
     io_callbacks are ordered by their data dependencies; `ordered` asks the
     lowering to also keep program order among io_callbacks that do not
-    depend on each other.
+    depend on each other. Optional `static_args`, as on `nx.elixir_call`,
+    are compile-time values handed to the callback (a label, a hook name).
 
     ```mlir
     nx.callback @print : (tensor<2x3xf32>) -> ()
 
     %y = nx.io_callback @print(%x) : tensor<2x3xf32>
+    %z = nx.io_callback @print(%x) static_args {label = "logits"} : tensor<2x3xf32>
     %a, %b = nx.io_callback ordered @print2(%p, %q) : tensor<2xf32>, tensor<i64>
     ```
   }];
   let arguments = (ins
     FlatSymbolRefAttr:$callee,
     Variadic<Nx_HostTensor>:$args,
-    UnitAttr:$ordered
+    UnitAttr:$ordered,
+    OptionalAttr<DictionaryAttr>:$static_args
   );
   let results = (outs Variadic<Nx_HostTensor>:$results);
   let assemblyFormat = [{
-    (`ordered` $ordered^)? $callee `(` $args `)` attr-dict (`:` type($args)^)?
+    (`ordered` $ordered^)? $callee `(` $args `)`
+    (`static_args` $static_args^)? attr-dict (`:` type($args)^)?
   }];
 }
 
