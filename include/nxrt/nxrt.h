@@ -346,6 +346,10 @@ typedef enum nxrt_site_kind_t {
    * which must match their dtypes and dims. Attribute "timeout_ms" (i64,
    * optional) bounds the wait in addition to the run deadline. */
   NXRT_SITE_INFEED = 4,
+  /* An io_callback whose callback may be left unbound (an optional hook):
+   * while no handler is registered under `name`, invoking it does nothing
+   * and succeeds. Otherwise as NXRT_SITE_IO_CALLBACK. */
+  NXRT_SITE_OPTIONAL_IO_CALLBACK = 5,
   NXRT_SITE_KIND_MAX_ENUM = 0x7fffffff
 } nxrt_site_kind_t;
 

@@ -117,7 +117,7 @@ extern "C" nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
   if (ABSL_PREDICT_FALSE(!h)) {
     h = Resolve(*site);
     if (!h)
-      return Unknown(*run, *site);
+      return site->optional ? nullptr : Unknown(*run, *site);
   }
   if (site->kind == NXRT_SITE_IO_CALLBACK) {
     if (ABSL_PREDICT_FALSE(!AliasesOperands(args, nargs, results, nresults)))

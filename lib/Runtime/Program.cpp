@@ -16,6 +16,10 @@ namespace {
 
 absl::Status Configure(nxrt_site &site, const uint8_t *attrs,
                        size_t attrs_len) {
+  if (site.kind == NXRT_SITE_OPTIONAL_IO_CALLBACK) {
+    site.kind = NXRT_SITE_IO_CALLBACK;
+    site.optional = true;
+  }
   switch (site.kind) {
   case NXRT_SITE_ELIXIR_CALL:
   case NXRT_SITE_IO_CALLBACK:
@@ -92,9 +96,12 @@ nxrt_site_t *nxrt_program_add_site(nxrt_program_t *program,
   site->location = location && *location ? location : "<unknown>";
   if (absl::Status s = Configure(*site, attrs, attrs_len); !s.ok())
     return fail(s);
-  if (kind == NXRT_SITE_ELIXIR_CALL || kind == NXRT_SITE_IO_CALLBACK)
+  // Configure normalized the kind (an optional io_callback is an
+  // io_callback site with `optional` set).
+  if (site->kind == NXRT_SITE_ELIXIR_CALL ||
+      site->kind == NXRT_SITE_IO_CALLBACK)
     site->handler = program->runtime->registry.FindCallback(site->name);
-  else if (kind == NXRT_SITE_CUSTOM_CALL)
+  else if (site->kind == NXRT_SITE_CUSTOM_CALL)
     site->handler = program->runtime->registry.FindTarget(site->name);
   site->id = static_cast<uint32_t>(program->sites.size());
   program->sites.push_back(std::move(site));

@@ -28,6 +28,9 @@ struct nxrt_site {
   // Resolved at load; a site whose name was unbound then retries on each
   // invocation until the name is registered, then caches the result.
   std::atomic<const nxrt::Handler *> handler{nullptr};
+  // NXRT_SITE_OPTIONAL_IO_CALLBACK, stored as an io_callback site: with no
+  // handler bound, invoking it is a no-op.
+  bool optional = false;
 
   // "callback @f at loc failed: <message>", keeping the code.
   absl::Status Failed(const absl::Status &status) const;

@@ -154,7 +154,8 @@ TEST_F(NxOpsTest, IoCallbackInfersPassthroughTypes) {
   // The builder without result types infers them from the operands.
   auto io = IoCallbackOp::create(builder, builder.getUnknownLoc(), "log",
                                  func.getArguments(), /*ordered=*/true,
-                                 /*static_args=*/DictionaryAttr());
+                                 /*static_args=*/DictionaryAttr(),
+                                 /*optional=*/false);
   EXPECT_TRUE(verifies());
   EXPECT_EQ(io.getResultTypes(), func.getArgumentTypes());
   EXPECT_TRUE(io.getOrdered());
@@ -166,7 +167,8 @@ TEST_F(NxOpsTest, IoCallbackRejectsCalleeWithResults) {
   callback("f", {tensor({2})}, {tensor({2})});
   func::FuncOp func = function("use", {tensor({2})});
   IoCallbackOp::create(builder, builder.getUnknownLoc(), "f",
-                       func.getArguments(), false, DictionaryAttr());
+                       func.getArguments(), false, DictionaryAttr(),
+                       false);
   EXPECT_FALSE(verifies());
   ASSERT_EQ(diagnostics.size(), 1u);
   EXPECT_EQ(diagnostics[0],
@@ -192,7 +194,8 @@ TEST_F(NxOpsTest, BlockEffectsAreThoseOfItsRegion) {
   callback("log", {tensor({2})}, {});
   builder.setInsertionPoint(block.getYield());
   IoCallbackOp::create(builder, builder.getUnknownLoc(), "log",
-                       ValueRange{neg}, false, DictionaryAttr());
+                       ValueRange{neg}, false, DictionaryAttr(),
+                       false);
   EXPECT_TRUE(verifies());
   EXPECT_FALSE(isMemoryEffectFree(block));
   EXPECT_FALSE(wouldOpBeTriviallyDead(block));

@@ -162,6 +162,26 @@ TEST_F(NxrtInvoke, InvokeWithoutRunIsAnError) {
   EXPECT_EQ(nxrt_status_code(e2.get()), NXRT_INVALID_ARGUMENT);
 }
 
+TEST_F(NxrtInvoke, OptionalIoCallbackWithoutHandlerDoesNothing) {
+  nxrt_site_t *site =
+      AddSite(NXRT_SITE_OPTIONAL_IO_CALLBACK, "hook", "m.mlir:5:6");
+  ASSERT_NE(site, nullptr);
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  EXPECT_EQ(nxrt_invoke(run, site, nullptr, 0, nullptr, 0), nullptr);
+  Status end(nxrt_run_end(run));
+  EXPECT_EQ(end.get(), nullptr);
+
+  // Once bound, it runs like any io_callback, failures included.
+  int calls = 0;
+  RegisterInline("hook", Fails, &calls);
+  run = nxrt_run_begin(rt, nullptr);
+  Status s(nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(Message(s), "callback @hook at m.mlir:5:6 failed: boom");
+  Status failed(nxrt_run_end(run));
+  EXPECT_NE(failed.get(), nullptr);
+}
+
 TEST_F(NxrtInvoke, SiteFromAnotherRuntimeIsRejected) {
   int calls = 0;
   RegisterInline("f", Count, &calls);

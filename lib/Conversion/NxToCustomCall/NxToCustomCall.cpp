@@ -263,6 +263,8 @@ LogicalResult ConvertNxToCustomCallPass::lowerIoCallback(IoCallbackOp op) {
     config.emplace_back(b.getStringAttr("ordered"), b.getBoolAttr(true));
   if (DictionaryAttr staticArgs = op.getStaticArgsAttr())
     config.emplace_back(b.getStringAttr("static_args"), staticArgs);
+  if (op.getOptional())
+    config.emplace_back(b.getStringAttr("optional"), b.getBoolAttr(true));
   CustomCallOp call = createCustomCall(
       b, loc, ioCallbackTarget, resultTypes, operands, config,
       /*hasSideEffect=*/true,

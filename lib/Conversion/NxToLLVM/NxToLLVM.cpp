@@ -39,6 +39,8 @@ static_assert(static_cast<int>(InvokeKind::IoCallback) == NXRT_SITE_IO_CALLBACK)
 static_assert(static_cast<int>(InvokeKind::CustomCall) == NXRT_SITE_CUSTOM_CALL);
 static_assert(static_cast<int>(InvokeKind::Outfeed) == NXRT_SITE_OUTFEED);
 static_assert(static_cast<int>(InvokeKind::Infeed) == NXRT_SITE_INFEED);
+static_assert(static_cast<int>(InvokeKind::OptionalIoCallback) ==
+              NXRT_SITE_OPTIONAL_IO_CALLBACK);
 
 namespace {
 

@@ -82,3 +82,15 @@ func.func @labelled(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %a = nx.io_callback @log(%x) static_args {hook = "metrics", label = "loss"} : tensor<2x3xf32>
   return %a : tensor<2x3xf32>
 }
+
+// -----
+
+// An optional hook says so in its backend_config.
+nx.callback @hook : (tensor<2x3xf32>) -> ()
+
+// CHECK-LABEL: func.func @optional_hook
+// CHECK: nx.custom_call @exla_io_callback(%{{.+}}) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 0>, callback_id_size = 8 : ui64, optional = true}, has_side_effect = true
+func.func @optional_hook(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %a = nx.io_callback optional @hook(%x) : tensor<2x3xf32>
+  return %a : tensor<2x3xf32>
+}

@@ -703,6 +703,14 @@ func.func @invoke_io_outputs(%m: memref<4xf32>) {
 
 // -----
 
+func.func @invoke_optional_io_outputs(%m: memref<4xf32>) {
+  // expected-error @+1 {{'nx.invoke' op of kind optional_io_callback expects no outputs, got 1}}
+  nx.invoke optional_io_callback @log(%m) outs(%m) : (memref<4xf32>) -> (memref<4xf32>)
+  return
+}
+
+// -----
+
 func.func @invoke_infeed_inputs(%m: memref<4xf32>) {
   // expected-error @+1 {{'nx.invoke' op of kind infeed expects no inputs, got 1}}
   nx.invoke infeed @s(%m) outs(%m) : (memref<4xf32>) -> (memref<4xf32>)
@@ -720,7 +728,7 @@ func.func @invoke_element_type(%m: memref<4xindex>) {
 // -----
 
 func.func @invoke_unknown_kind(%m: memref<4xf32>) {
-  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [elixir_call, io_callback, custom_call, outfeed, infeed]}}
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [elixir_call, io_callback, custom_call, outfeed, infeed, optional_io_callback]}}
   nx.invoke teleport @f(%m) outs() : (memref<4xf32>) -> ()
   return
 }

@@ -37,16 +37,19 @@ func.func @elixir_call(%x: tensor<4xf32>, %m: tensor<2x3xf64>) -> (tensor<4xf32>
 // CHECK: %[[A:.+]]:2 = nx.io_callback @log(%[[X]], %[[P]]) : tensor<4xf32>, tensor<i1>
 // CHECK: %[[B:.+]]:2 = nx.io_callback ordered @log(%[[A]]#0, %[[A]]#1) : tensor<4xf32>, tensor<i1>
 // CHECK: %[[C:.+]]:2 = nx.io_callback ordered @log(%[[B]]#0, %[[B]]#1) static_args {hook = "metrics", label = "step"} : tensor<4xf32>, tensor<i1>
-// CHECK: return %[[C]]#0
+// CHECK: %[[D:.+]]:2 = nx.io_callback ordered optional @log(%[[C]]#0, %[[C]]#1) : tensor<4xf32>, tensor<i1>
+// CHECK: return %[[D]]#0
 // GENERIC-LABEL: sym_name = "io_callback"
 // GENERIC: "nx.io_callback"(%{{.+}}, %{{.+}}) <{callee = @log}> : (tensor<4xf32>, tensor<i1>) -> (tensor<4xf32>, tensor<i1>)
 // GENERIC: "nx.io_callback"(%{{.+}}, %{{.+}}) <{callee = @log, ordered}> : (tensor<4xf32>, tensor<i1>) -> (tensor<4xf32>, tensor<i1>)
 // GENERIC: "nx.io_callback"(%{{.+}}, %{{.+}}) <{callee = @log, ordered, static_args = {hook = "metrics", label = "step"}}> : (tensor<4xf32>, tensor<i1>) -> (tensor<4xf32>, tensor<i1>)
+// GENERIC: "nx.io_callback"(%{{.+}}, %{{.+}}) <{callee = @log, optional, ordered}> : (tensor<4xf32>, tensor<i1>) -> (tensor<4xf32>, tensor<i1>)
 func.func @io_callback(%x: tensor<4xf32>, %p: tensor<i1>) -> tensor<4xf32> {
   %a:2 = nx.io_callback @log(%x, %p) : tensor<4xf32>, tensor<i1>
   %b:2 = nx.io_callback ordered @log(%a#0, %a#1) : tensor<4xf32>, tensor<i1>
   %c:2 = nx.io_callback ordered @log(%b#0, %b#1) static_args {hook = "metrics", label = "step"} : tensor<4xf32>, tensor<i1>
-  return %c#0 : tensor<4xf32>
+  %d:2 = nx.io_callback ordered optional @log(%c#0, %c#1) : tensor<4xf32>, tensor<i1>
+  return %d#0 : tensor<4xf32>
 }
 
 // -----

@@ -435,8 +435,9 @@ LogicalResult InvokeOp::verify() {
       failed(checkBuffers(getOutputs(), "output")))
     return failure();
   InvokeKind kind = getKind();
-  bool passesThrough =
-      kind == InvokeKind::IoCallback || kind == InvokeKind::Outfeed;
+  bool passesThrough = kind == InvokeKind::IoCallback ||
+                       kind == InvokeKind::OptionalIoCallback ||
+                       kind == InvokeKind::Outfeed;
   if (passesThrough && !getOutputs().empty())
     return emitOpError() << "of kind " << stringifyInvokeKind(kind)
                          << " expects no outputs, got "

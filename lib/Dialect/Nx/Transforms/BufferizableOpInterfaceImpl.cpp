@@ -162,7 +162,8 @@ struct PassthroughModel
     StringRef name;
     DictionaryAttr attrs = rewriter.getDictionaryAttr({});
     if (auto io = dyn_cast<IoCallbackOp>(op)) {
-      kind = InvokeKind::IoCallback;
+      kind = io.getOptional() ? InvokeKind::OptionalIoCallback
+                              : InvokeKind::IoCallback;
       name = io.getCallee();
       if (DictionaryAttr staticArgs = io.getStaticArgsAttr())
         attrs = staticArgs;

@@ -199,7 +199,8 @@ LogicalResult HooksToIoCallbackPass::migrateChain(Operation *start) {
                                      ValueRange(hook.tensors).getTypes(),
                                      *callee, hook.tensors,
                                      builder.getUnitAttr(),
-                                     /*static_args=*/DictionaryAttr());
+                                     /*static_args=*/DictionaryAttr(),
+                                     /*optional=*/UnitAttr());
     // Later work reads the passthrough values, so it depends on the hook.
     for (auto [tensor, result] : llvm::zip(hook.tensors, call.getResults())) {
       for (auto &[original, current] : latest)

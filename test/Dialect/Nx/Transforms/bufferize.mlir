@@ -104,3 +104,18 @@ func.func @custom_call_dictionary(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = nx.custom_call @t(%x) {api_version = 4 : i32, backend_config = {mode = "complete", n = 3}} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// An optional io_callback becomes an optional_io_callback invoke; its static
+// args become the invoke's attributes.
+nx.callback @hook : (tensor<4xf32>) -> ()
+
+// CHECK-LABEL: func.func @optional_hook
+// CHECK-SAME: (%[[X:.+]]: memref<4xf32>)
+// CHECK: nx.invoke optional_io_callback @hook(%[[X]]) outs() attrs {label = "h"} {has_side_effect} : (memref<4xf32>) -> ()
+// CHECK: return %[[X]]
+func.func @optional_hook(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = nx.io_callback optional @hook(%x) static_args {label = "h"} : tensor<4xf32>
+  return %y : tensor<4xf32>
+}

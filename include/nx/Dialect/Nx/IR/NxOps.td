@@ -138,6 +138,9 @@ def Nx_IoCallbackOp : Nx_Op<"io_callback", [
     lowering to also keep program order among io_callbacks that do not
     depend on each other. Optional `static_args`, as on `nx.elixir_call`,
     are compile-time values handed to the callback (a label, a hook name).
+    An `optional` call is a hook the host may leave unbound: with no handler
+    registered under the callee's name it does nothing (EXLA's optional
+    hooks); otherwise it runs as usual.
 
     ```mlir
     nx.callback @print : (tensor<2x3xf32>) -> ()
@@ -145,17 +148,19 @@ def Nx_IoCallbackOp : Nx_Op<"io_callback", [
     %y = nx.io_callback @print(%x) : tensor<2x3xf32>
     %z = nx.io_callback @print(%x) static_args {label = "logits"} : tensor<2x3xf32>
     %a, %b = nx.io_callback ordered @print2(%p, %q) : tensor<2xf32>, tensor<i64>
+    %h = nx.io_callback optional @trace(%x) : tensor<2x3xf32>
     ```
   }];
   let arguments = (ins
     FlatSymbolRefAttr:$callee,
     Variadic<Nx_HostTensor>:$args,
     UnitAttr:$ordered,
-    OptionalAttr<DictionaryAttr>:$static_args
+    OptionalAttr<DictionaryAttr>:$static_args,
+    UnitAttr:$optional
   );
   let results = (outs Variadic<Nx_HostTensor>:$results);
   let assemblyFormat = [{
-    (`ordered` $ordered^)? $callee `(` $args `)`
+    (`ordered` $ordered^)? (`optional` $optional^)? $callee `(` $args `)`
     (`static_args` $static_args^)? attr-dict (`:` type($args)^)?
   }];
 }
@@ -382,7 +387,8 @@ def Nx_InvokeKind : I32EnumAttr<"InvokeKind",
   I32EnumAttrCase<"IoCallback", 1, "io_callback">,
   I32EnumAttrCase<"CustomCall", 2, "custom_call">,
   I32EnumAttrCase<"Outfeed", 3, "outfeed">,
-  I32EnumAttrCase<"Infeed", 4, "infeed">]> {
+  I32EnumAttrCase<"Infeed", 4, "infeed">,
+  I32EnumAttrCase<"OptionalIoCallback", 5, "optional_io_callback">]> {
   let cppNamespace = "::mlir::nx";
 }
 
