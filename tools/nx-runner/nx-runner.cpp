@@ -346,6 +346,8 @@ static int runMain() {
           return fail("outfeed " + name + ": " +
                       llvm::toString(std::move(err)));
         size_t n = nxrt_value_size(value);
+        if (n == 0)
+          llvm::outs() << "outfeed \"" << name << "\" #" << k << ": ()\n";
         for (size_t j = 0; j < n; ++j) {
           const nxrt_tensor_t *t = nxrt_value_tensor(value, j);
           llvm::outs() << "outfeed \"" << name << "\" #" << k;

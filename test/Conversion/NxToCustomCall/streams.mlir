@@ -28,3 +28,14 @@ func.func @infeeds() -> (tensor<8x4xf32>, tensor<i64>, tensor<f32>) {
   %y = nx.infeed from "batches" : tensor<f32>
   return %x, %n, %y : tensor<8x4xf32>, tensor<i64>, tensor<f32>
 }
+
+// -----
+
+// An outfeed of no tensors passes the stream handle only.
+// CHECK-LABEL: func.func @empty_outfeed
+// CHECK: %[[H:.+]] = arith.constant dense<{{.*}}> : tensor<{{[0-9]+}}xui8>
+// CHECK: nx.custom_call @{{.+}}(%[[H]])
+func.func @empty_outfeed() {
+  nx.outfeed to "done"
+  return
+}

@@ -364,14 +364,6 @@ func.func @yield_outside_block(%x: tensor<2xf32>) {
 
 // -----
 
-func.func @outfeed_nothing() {
-  // expected-error @+1 {{'nx.outfeed' op expects at least one input}}
-  "nx.outfeed"() : () -> ()
-  return
-}
-
-// -----
-
 func.func @outfeed_empty_stream(%x: tensor<2xf32>) {
   // expected-error @+1 {{'nx.outfeed' op expects a non-empty stream name}}
   nx.outfeed %x to "" : tensor<2xf32>

@@ -122,15 +122,18 @@ func.func @block_misc(%d: tensor<?xf32>) -> tensor<?xf32> {
 // CHECK-SAME: (%[[X:.+]]: tensor<4xf32>, %[[N:.+]]: tensor<i64>)
 // CHECK: nx.outfeed %[[X]], %[[N]] to "metrics" : tensor<4xf32>, tensor<i64>
 // CHECK: nx.outfeed %[[X]] : tensor<4xf32>
+// CHECK: nx.outfeed to "done"{{$}}
 // CHECK: %[[A:.+]]:2 = nx.infeed from "batches" : tensor<8x4xf32>, tensor<i64>
 // CHECK: %[[B:.+]] = nx.infeed : tensor<ui8>
 // CHECK: return %[[A]]#0, %[[B]]
 // GENERIC-LABEL: sym_name = "streams"
 // GENERIC: "nx.outfeed"(%{{.+}}, %{{.+}}) <{stream = "metrics"}> : (tensor<4xf32>, tensor<i64>) -> ()
+// GENERIC: "nx.outfeed"() <{stream = "done"}> : () -> ()
 // GENERIC: "nx.infeed"() <{stream = "batches"}> : () -> (tensor<8x4xf32>, tensor<i64>)
 func.func @streams(%x: tensor<4xf32>, %n: tensor<i64>) -> (tensor<8x4xf32>, tensor<ui8>) {
   nx.outfeed %x, %n to "metrics" : tensor<4xf32>, tensor<i64>
   nx.outfeed %x : tensor<4xf32>
+  nx.outfeed to "done"
   %a:2 = nx.infeed from "batches" : tensor<8x4xf32>, tensor<i64>
   %b = nx.infeed : tensor<ui8>
   return %a#0, %b : tensor<8x4xf32>, tensor<ui8>

@@ -247,8 +247,6 @@ static LogicalResult verifyStreamName(Operation *op,
 }
 
 LogicalResult OutfeedOp::verify() {
-  if (getInputs().empty())
-    return emitOpError() << "expects at least one input";
   return verifyStreamName(*this, getStream());
 }
 

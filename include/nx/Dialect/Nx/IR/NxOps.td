@@ -240,10 +240,12 @@ def Nx_OutfeedOp : Nx_Op<"outfeed", [
     Appends `inputs`, as one entry, to the outfeed queue of the host stream
     `stream`. Without `stream`, the stream is chosen when lowering (the
     `stream-name` option of `convert-nx-to-custom-call`). Never eliminated;
-    outfeeds and infeeds keep their program order.
+    outfeeds and infeeds keep their program order. An outfeed of no tensors
+    sends an empty entry (a signal, as in EXLA's stream tests).
 
     ```mlir
     nx.outfeed %x, %y to "metrics" : tensor<4xf32>, tensor<i64>
+    nx.outfeed to "done"
     ```
   }];
   let arguments = (ins
@@ -251,7 +253,7 @@ def Nx_OutfeedOp : Nx_Op<"outfeed", [
     OptionalAttr<StrAttr>:$stream
   );
   let assemblyFormat = [{
-    $inputs (`to` $stream^)? attr-dict `:` type($inputs)
+    $inputs (`to` $stream^)? attr-dict (`:` type($inputs)^)?
   }];
   let hasVerifier = 1;
 }
