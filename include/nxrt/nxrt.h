@@ -468,7 +468,10 @@ NXRT_API void nxrt_invoke_failed(nxrt_run_t *run, nxrt_status_t *status);
  * malloc, aligned_alloc (alignment, size) and free, plus a record in the
  * calling thread's current run that lets nxrt_run_end free what a failed
  * run left behind. Outside a run they are the plain libc functions.
- * Buffers are compatible with free(). Thread-safe. */
+ * Buffers are compatible with free(). Thread-safe; a buffer allocated in a
+ * run and released through _mlir_memref_to_llvm_free must be released on
+ * that run's thread before the run ends (compiled code does), or the failed
+ * run would free it again. */
 NXRT_API void *_mlir_memref_to_llvm_alloc(size_t size);
 NXRT_API void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
                                                   size_t size);

@@ -3,9 +3,11 @@
 // The record of a run's live heap buffers sits on compiled code's allocation
 // path: one insert per allocation, one erase per free. Open addressing with
 // linear probing over a power-of-two table, a multiplicative hash of the
-// address and tombstones for erased slots: a few nanoseconds per operation,
-// about a third of a general-purpose hash set's, as AllocationBench shows.
-// Not thread-safe: a run's record is only touched by the run's thread.
+// address and tombstones for erased slots: a few nanoseconds per operation
+// (NxrtAllocationBench measures the record against plain malloc/free: about
+// +10 ns per allocated and freed buffer, where absl::flat_hash_set added
+// about +27 ns). Not thread-safe: a run's record is only touched by the
+// run's thread.
 //
 //===----------------------------------------------------------------------===//
 
