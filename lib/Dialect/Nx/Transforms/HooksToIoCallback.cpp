@@ -85,6 +85,15 @@ HooksToIoCallbackPass::analyzeChain(Operation *start,
                                     SmallVectorImpl<Operation *> &chainOps) {
   if (start->getNumOperands() != 0 || start->getNumResults() != 1)
     return start->emitOpError() << "expects no operands and one token result";
+  // The chain is erased once migrated: an op of it that ends its block (an
+  // unregistered op may be the terminator) would leave the block without one.
+  auto endsBlock = [](Operation *op) {
+    return op == &op->getBlock()->back() &&
+           op->mightHaveTrait<OpTrait::IsTerminator>();
+  };
+  if (endsBlock(start))
+    return start->emitOpError()
+           << "ends its block, so the hook chain cannot be replaced";
   chainOps.push_back(start);
   Operation *last = start;
   Value token = start->getResult(0);
@@ -111,6 +120,9 @@ HooksToIoCallbackPass::analyzeChain(Operation *start,
     if (user->getBlock() != start->getBlock())
       return user->emitOpError()
              << "continues a hook chain started in another block";
+    if (endsBlock(user))
+      return user->emitOpError()
+             << "ends its block, so the hook chain cannot be replaced";
     OperandRange data = user->getOperands().drop_back();
     if (data.empty())
       return user->emitOpError() << "sends no data in a hook chain";

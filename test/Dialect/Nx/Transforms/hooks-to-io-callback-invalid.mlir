@@ -79,3 +79,15 @@ func.func @signature_mismatch(%x: tensor<f32>) {
   %t2 = "stablehlo.outfeed"(%f0, %t1) : (tensor<ui16>, !stablehlo.token) -> !stablehlo.token
   return
 }
+
+// -----
+
+// Found by nx-opt-fuzzer: the chain's last outfeed ends the block (an
+// unregistered op may be its terminator); erasing the chain would leave the
+// block without one.
+func.func @chain_ends_block() {
+  %t0 = "stablehlo.create_token"() : () -> !stablehlo.token
+  %f0 = "stablehlo.constant"() {value = dense<0> : tensor<ui16>} : () -> tensor<ui16>
+  // expected-error @+1 {{'stablehlo.outfeed' op ends its block, so the hook chain cannot be replaced}}
+  %t1 = "stablehlo.outfeed"(%f0, %t0) : (tensor<ui16>, !stablehlo.token) -> !stablehlo.token
+}
