@@ -27,8 +27,15 @@ protected:
   std::optional<CustomCallSpec> lower(StringRef kind, Type element,
                                       StringRef platform = "host",
                                       DictionaryAttr config = {}) {
-    SmallVector<Type> inputs{tensor(element)};
-    SmallVector<Type> results{tensor(element), tensor(element)};
+    return lowerTypes(kind, {tensor(element)},
+                      {tensor(element), tensor(element)}, platform, config);
+  }
+
+  std::optional<CustomCallSpec> lowerTypes(StringRef kind,
+                                           ArrayRef<Type> inputs,
+                                           ArrayRef<Type> results,
+                                           StringRef platform = "host",
+                                           DictionaryAttr config = {}) {
     BlockLoweringRequest request;
     request.kind = kind;
     request.config = config ? config : b.getDictionaryAttr({});
@@ -65,20 +72,10 @@ TEST_F(BlockLoweringTest, QRAndEighPickTheKernelOfTheElementType) {
   EXPECT_EQ(eigh->callTargetName, "eigh_cpu_custom_call_f64");
 }
 
-TEST_F(BlockLoweringTest, HalfPrecisionGoesThroughF32) {
-  for (Type element : {Type(b.getF16Type()), Type(b.getBF16Type())}) {
-    std::optional<CustomCallSpec> spec = lower(kQRBlockKind, element);
-    ASSERT_TRUE(spec);
-    EXPECT_EQ(spec->callTargetName, "qr_cpu_custom_call_f32");
-    ASSERT_EQ(spec->operandElementTypes.size(), 1u);
-    EXPECT_TRUE(spec->operandElementTypes[0].isF32());
-    ASSERT_EQ(spec->resultElementTypes.size(), 2u);
-    EXPECT_TRUE(spec->resultElementTypes[1].isF32());
-  }
-}
-
-TEST_F(BlockLoweringTest, IntegersGoThroughF32) {
-  for (Type element : {Type(b.getI8Type()), Type(b.getI32Type()),
+// f16/bf16 and signless integers (as in EXLA) run the f32 kernel.
+TEST_F(BlockLoweringTest, HalfPrecisionAndIntegersGoThroughF32) {
+  for (Type element : {Type(b.getF16Type()), Type(b.getBF16Type()),
+                       Type(b.getI8Type()), Type(b.getI32Type()),
                        Type(b.getI64Type())}) {
     std::optional<CustomCallSpec> spec = lower(kQRBlockKind, element);
     ASSERT_TRUE(spec);
@@ -87,18 +84,12 @@ TEST_F(BlockLoweringTest, IntegersGoThroughF32) {
     EXPECT_TRUE(spec->operandElementTypes[0].isF32());
     ASSERT_EQ(spec->resultElementTypes.size(), 2u);
     EXPECT_TRUE(spec->resultElementTypes[0].isF32());
+    EXPECT_TRUE(spec->resultElementTypes[1].isF32());
   }
   // As Nx declares them: integer input, f32 results.
-  SmallVector<Type> inputs{tensor(b.getI32Type(), {3, 3})};
-  SmallVector<Type> results{tensor(b.getF32Type(), {3}),
-                            tensor(b.getF32Type(), {3, 3})};
-  BlockLoweringRequest request;
-  request.kind = kEighBlockKind;
-  request.inputTypes = inputs;
-  request.resultTypes = results;
-  request.platform = "host";
-  std::optional<CustomCallSpec> spec =
-      BlockLoweringRegistry::get().lookup(request);
+  std::optional<CustomCallSpec> spec = lowerTypes(
+      kEighBlockKind, {tensor(b.getI32Type(), {3, 3})},
+      {tensor(b.getF32Type(), {3}), tensor(b.getF32Type(), {3, 3})});
   ASSERT_TRUE(spec);
   EXPECT_EQ(spec->callTargetName, "eigh_cpu_custom_call_f32");
 }
@@ -113,15 +104,9 @@ TEST_F(BlockLoweringTest, BuiltinsSkipWhatTheyCannotRun) {
   EXPECT_FALSE(lower("No.Such.Block", b.getF32Type()));
 
   // Eigh needs square matrices.
-  SmallVector<Type> inputs{tensor(b.getF32Type(), {3, 2})};
-  SmallVector<Type> results{tensor(b.getF32Type(), {3}),
-                            tensor(b.getF32Type(), {3, 2})};
-  BlockLoweringRequest request;
-  request.kind = kEighBlockKind;
-  request.inputTypes = inputs;
-  request.resultTypes = results;
-  request.platform = "host";
-  EXPECT_FALSE(BlockLoweringRegistry::get().lookup(request));
+  EXPECT_FALSE(lowerTypes(
+      kEighBlockKind, {tensor(b.getF32Type(), {3, 2})},
+      {tensor(b.getF32Type(), {3}), tensor(b.getF32Type(), {3, 2})}));
 }
 
 TEST_F(BlockLoweringTest, ConfigBecomesBackendConfigEntries) {
