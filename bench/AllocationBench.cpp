@@ -41,8 +41,9 @@ void carryBuffer(benchmark::State &state, Alloc alloc, Free free) {
 }
 
 void BM_Malloc(benchmark::State &state) {
-  carryBuffer(state, [](size_t n) { return std::malloc(n); },
-              [](void *p) { std::free(p); });
+  carryBuffer(
+      state, [](size_t n) { return std::malloc(n); },
+      [](void *p) { std::free(p); });
 }
 BENCHMARK(BM_Malloc)->Arg(0)->Arg(16)->Arg(1024);
 

@@ -25,8 +25,8 @@ void *_mlir_memref_to_llvm_alloc(size_t size) {
 
 void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
   // aligned_alloc wants a size that is a multiple of the alignment.
-  size_t rounded = alignment ? (size + alignment - 1) / alignment * alignment
-                             : size;
+  size_t rounded =
+      alignment ? (size + alignment - 1) / alignment * alignment : size;
   void *ptr = std::aligned_alloc(alignment, rounded);
   if (nxrt_run_t *run = nxrt::tls_current_run; run && ptr)
     run->TrackAllocation(ptr);

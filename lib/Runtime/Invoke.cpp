@@ -94,9 +94,9 @@ extern "C" nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
                                       const nxrt_tensor_t *args, size_t nargs,
                                       nxrt_tensor_t *results, size_t nresults) {
   if (ABSL_PREDICT_FALSE(!run))
-    return nxrt::ToC(absl::FailedPreconditionError(absl::StrFormat(
-        "%s invoked outside a run (call nxrt_run_begin first)",
-        site ? site->what : std::string("a call site"))));
+    return nxrt::ToC(absl::FailedPreconditionError(
+        absl::StrFormat("%s invoked outside a run (call nxrt_run_begin first)",
+                        site ? site->what : std::string("a call site"))));
   if (ABSL_PREDICT_FALSE(!site))
     return run->Fail(absl::NotFoundError("unknown call site (null site)"));
   if (ABSL_PREDICT_FALSE(run->failed.load(std::memory_order_acquire)))

@@ -278,8 +278,8 @@ static int runMain() {
           outcome = "ok\n";
           if (!quiet)
             for (auto [i, t] : llvm::enumerate(*results))
-              outcome += "  result #" + std::to_string(i) + ": " +
-                         t.toString() + "\n";
+              outcome +=
+                  "  result #" + std::to_string(i) + ": " + t.toString() + "\n";
           continue;
         }
         if (!results) {

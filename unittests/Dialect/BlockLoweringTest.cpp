@@ -31,11 +31,9 @@ protected:
                       {tensor(element), tensor(element)}, platform, config);
   }
 
-  std::optional<CustomCallSpec> lowerTypes(StringRef kind,
-                                           ArrayRef<Type> inputs,
-                                           ArrayRef<Type> results,
-                                           StringRef platform = "host",
-                                           DictionaryAttr config = {}) {
+  std::optional<CustomCallSpec>
+  lowerTypes(StringRef kind, ArrayRef<Type> inputs, ArrayRef<Type> results,
+             StringRef platform = "host", DictionaryAttr config = {}) {
     BlockLoweringRequest request;
     request.kind = kind;
     request.config = config ? config : b.getDictionaryAttr({});
@@ -74,9 +72,9 @@ TEST_F(BlockLoweringTest, QRAndEighPickTheKernelOfTheElementType) {
 
 // f16/bf16 and signless integers (as in EXLA) run the f32 kernel.
 TEST_F(BlockLoweringTest, HalfPrecisionAndIntegersGoThroughF32) {
-  for (Type element : {Type(b.getF16Type()), Type(b.getBF16Type()),
-                       Type(b.getI8Type()), Type(b.getI32Type()),
-                       Type(b.getI64Type())}) {
+  for (Type element :
+       {Type(b.getF16Type()), Type(b.getBF16Type()), Type(b.getI8Type()),
+        Type(b.getI32Type()), Type(b.getI64Type())}) {
     std::optional<CustomCallSpec> spec = lower(kQRBlockKind, element);
     ASSERT_TRUE(spec);
     EXPECT_EQ(spec->callTargetName, "qr_cpu_custom_call_f32");
@@ -87,9 +85,9 @@ TEST_F(BlockLoweringTest, HalfPrecisionAndIntegersGoThroughF32) {
     EXPECT_TRUE(spec->resultElementTypes[1].isF32());
   }
   // As Nx declares them: integer input, f32 results.
-  std::optional<CustomCallSpec> spec = lowerTypes(
-      kEighBlockKind, {tensor(b.getI32Type(), {3, 3})},
-      {tensor(b.getF32Type(), {3}), tensor(b.getF32Type(), {3, 3})});
+  std::optional<CustomCallSpec> spec =
+      lowerTypes(kEighBlockKind, {tensor(b.getI32Type(), {3, 3})},
+                 {tensor(b.getF32Type(), {3}), tensor(b.getF32Type(), {3, 3})});
   ASSERT_TRUE(spec);
   EXPECT_EQ(spec->callTargetName, "eigh_cpu_custom_call_f32");
 }
@@ -97,8 +95,8 @@ TEST_F(BlockLoweringTest, HalfPrecisionAndIntegersGoThroughF32) {
 TEST_F(BlockLoweringTest, BuiltinsSkipWhatTheyCannotRun) {
   EXPECT_FALSE(lower(kQRBlockKind, b.getF32Type(), "cuda"));
   EXPECT_FALSE(lower(kQRBlockKind, b.getI1Type()));
-  EXPECT_FALSE(lower(kQRBlockKind, IntegerType::get(
-                                       &context, 32, IntegerType::Unsigned)));
+  EXPECT_FALSE(lower(kQRBlockKind,
+                     IntegerType::get(&context, 32, IntegerType::Unsigned)));
   EXPECT_FALSE(lower(kQRBlockKind, ComplexType::get(b.getF32Type())));
   EXPECT_FALSE(lower(kEighBlockKind, b.getF32Type(), "rocm"));
   EXPECT_FALSE(lower("No.Such.Block", b.getF32Type()));

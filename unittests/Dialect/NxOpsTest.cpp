@@ -167,8 +167,7 @@ TEST_F(NxOpsTest, IoCallbackRejectsCalleeWithResults) {
   callback("f", {tensor({2})}, {tensor({2})});
   func::FuncOp func = function("use", {tensor({2})});
   IoCallbackOp::create(builder, builder.getUnknownLoc(), "f",
-                       func.getArguments(), false, DictionaryAttr(),
-                       false);
+                       func.getArguments(), false, DictionaryAttr(), false);
   EXPECT_FALSE(verifies());
   ASSERT_EQ(diagnostics.size(), 1u);
   EXPECT_EQ(diagnostics[0],
@@ -193,9 +192,8 @@ TEST_F(NxOpsTest, BlockEffectsAreThoseOfItsRegion) {
   // An io_callback in the default implementation makes the block effectful.
   callback("log", {tensor({2})}, {});
   builder.setInsertionPoint(block.getYield());
-  IoCallbackOp::create(builder, builder.getUnknownLoc(), "log",
-                       ValueRange{neg}, false, DictionaryAttr(),
-                       false);
+  IoCallbackOp::create(builder, builder.getUnknownLoc(), "log", ValueRange{neg},
+                       false, DictionaryAttr(), false);
   EXPECT_TRUE(verifies());
   EXPECT_FALSE(isMemoryEffectFree(block));
   EXPECT_FALSE(wouldOpBeTriviallyDead(block));

@@ -129,11 +129,10 @@ using NxrtFailureDeathTest = NxrtFailure;
 TEST_F(NxrtFailureDeathTest, FailureOutsideARunAborts) {
   RegisterInline("f", Fails);
   nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f", "m.mlir:4:5");
-  EXPECT_DEATH(
-      nxrt_invoke_failed(nullptr,
-                         nxrt_invoke(nullptr, site, nullptr, 0, nullptr, 0)),
-      "nxrt: fatal: callback @f at m.mlir:4:5 invoked outside a run "
-      "\\(call nxrt_run_begin first\\)");
+  EXPECT_DEATH(nxrt_invoke_failed(
+                   nullptr, nxrt_invoke(nullptr, site, nullptr, 0, nullptr, 0)),
+               "nxrt: fatal: callback @f at m.mlir:4:5 invoked outside a run "
+               "\\(call nxrt_run_begin first\\)");
 }
 
 } // namespace

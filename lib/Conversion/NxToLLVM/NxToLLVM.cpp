@@ -111,8 +111,7 @@ public:
         continue;
       InFlightDiagnostic diag = existing->emitOpError()
                                 << "uses the name of libnxrt's '" << name
-                                << "', which compiled code calls as "
-                                << type;
+                                << "', which compiled code calls as " << type;
       if (func)
         diag << ", but it has type " << func.getFunctionType();
       return diag;
@@ -127,14 +126,17 @@ public:
       if (known != name)
         continue;
       OpBuilder builder = atModuleEnd();
-      auto func = LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
+      auto func =
+          LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
       symbols.insert(func);
       return func;
     }
     llvm_unreachable("not a runtime function");
   }
 
-  LLVM::LLVMFuncOp runCurrent() { return runtimeFunction(symbols::kRunCurrent); }
+  LLVM::LLVMFuncOp runCurrent() {
+    return runtimeFunction(symbols::kRunCurrent);
+  }
   LLVM::LLVMFuncOp invoke() { return runtimeFunction(symbols::kInvoke); }
   LLVM::LLVMFuncOp runFailed() { return runtimeFunction(symbols::kRunFailed); }
   LLVM::LLVMFuncOp invokeFailed() {
@@ -680,9 +682,9 @@ struct ConvertNxToLLVMPass final
     // return early is reported once, at its first host call.
     IRRewriter rewriter(&getContext());
     for (Operation *invoke : invokes)
-      if (failed(exits.exitOf(
-              rewriter, cast<FunctionOpInterface>(invoke->getParentOp()),
-              invoke->getLoc())))
+      if (failed(exits.exitOf(rewriter,
+                              cast<FunctionOpInterface>(invoke->getParentOp()),
+                              invoke->getLoc())))
         return signalPassFailure();
     buildInit(module, sites);
 

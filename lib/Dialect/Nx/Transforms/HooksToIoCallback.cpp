@@ -207,12 +207,11 @@ LogicalResult HooksToIoCallbackPass::migrateChain(Operation *start) {
     if (failed(callee))
       return failure();
     OpBuilder builder(at);
-    auto call = IoCallbackOp::create(builder, at->getLoc(),
-                                     ValueRange(hook.tensors).getTypes(),
-                                     *callee, hook.tensors,
-                                     builder.getUnitAttr(),
-                                     /*static_args=*/DictionaryAttr(),
-                                     /*optional=*/UnitAttr());
+    auto call = IoCallbackOp::create(
+        builder, at->getLoc(), ValueRange(hook.tensors).getTypes(), *callee,
+        hook.tensors, builder.getUnitAttr(),
+        /*static_args=*/DictionaryAttr(),
+        /*optional=*/UnitAttr());
     // Later work reads the passthrough values, so it depends on the hook.
     for (auto [tensor, result] : llvm::zip(hook.tensors, call.getResults())) {
       for (auto &[original, current] : latest)

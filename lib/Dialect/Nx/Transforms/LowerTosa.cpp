@@ -43,14 +43,14 @@ struct LowerTosaPass final : nx::impl::NxLowerTosaBase<LowerTosaPass> {
   }
 
   void runOnOperation() final {
-    bool hasTosa = getOperation()
-                       ->walk([](Operation *op) {
-                         return isa_and_present<tosa::TosaDialect>(
-                                    op->getDialect())
-                                    ? WalkResult::interrupt()
-                                    : WalkResult::advance();
-                       })
-                       .wasInterrupted();
+    bool hasTosa =
+        getOperation()
+            ->walk([](Operation *op) {
+              return isa_and_present<tosa::TosaDialect>(op->getDialect())
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
+            .wasInterrupted();
     if (!hasTosa) {
       markAllAnalysesPreserved();
       return;

@@ -282,14 +282,10 @@ nx_register_callbacks(nxrt_runtime_t *runtime) {
     nxrt_handler_fn fn;
   };
   const Entry entries[] = {
-      {"test.scale", scale},
-      {"test.scale64", scale},
-      {"test.add_sub", addSub},
-      {"test.stats", stats},
-      {"test.describe", describe},
-      {"test.check_positive", checkPositive},
-      {"test.fail_at", failAt},
-      {"test.every_other", everyOther},
+      {"test.scale", scale},       {"test.scale64", scale},
+      {"test.add_sub", addSub},    {"test.stats", stats},
+      {"test.describe", describe}, {"test.check_positive", checkPositive},
+      {"test.fail_at", failAt},    {"test.every_other", everyOther},
   };
   for (const Entry &e : entries) {
     nxrt_callback_desc_t desc{};
