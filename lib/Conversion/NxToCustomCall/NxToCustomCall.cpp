@@ -153,9 +153,10 @@ CustomCallOp ConvertNxToCustomCallPass::createCustomCall(
                      b.getStringAttr(target));
   attrs.emplace_back(b.getStringAttr("api_version"),
                      b.getI32IntegerAttr(kTypedFfiApiVersion));
-  if (!config.empty())
-    attrs.emplace_back(b.getStringAttr("backend_config"),
-                       b.getDictionaryAttr(config));
+  // Typed FFI always gets a dictionary, even an empty one: that is what
+  // StableHLO and XLA expect for api_version 4, and what importers check.
+  attrs.emplace_back(b.getStringAttr("backend_config"),
+                     b.getDictionaryAttr(config));
   if (hasSideEffect)
     attrs.emplace_back(b.getStringAttr("has_side_effect"), b.getBoolAttr(true));
   if (!aliases.empty())

@@ -16,7 +16,7 @@ nx.callback @split : (tensor<4xf32>, tensor<i64>) -> (tensor<2xf32>, tensor<2xf3
 // OPERAND: %[[ID0:.+]] = arith.constant dense<0> : tensor<i64>
 // OPERAND: %[[A:.+]] = nx.custom_call @exla_elixir_callback(%[[X]], %[[ID0]]) {api_version = 4 : i32, backend_config = {static_args = {factor = 2.000000e+00 : f64, mode = "fast"}}, has_side_effect = true} : (tensor<4xf32>, tensor<i64>) -> tensor<4xf32>
 // OPERAND: %[[ID1:.+]] = arith.constant dense<1> : tensor<i64>
-// OPERAND: %[[B:.+]]:2 = nx.custom_call @exla_elixir_callback(%[[A]], %[[N]], %[[ID1]]) {api_version = 4 : i32} : (tensor<4xf32>, tensor<i64>, tensor<i64>) -> (tensor<2xf32>, tensor<2xf32>)
+// OPERAND: %[[B:.+]]:2 = nx.custom_call @exla_elixir_callback(%[[A]], %[[N]], %[[ID1]]) {api_version = 4 : i32, backend_config = {}} : (tensor<4xf32>, tensor<i64>, tensor<i64>) -> (tensor<2xf32>, tensor<2xf32>)
 // OPERAND: return %[[B]]#0, %[[B]]#1
 
 // HANDLE-LABEL: func.func @calls
@@ -38,7 +38,7 @@ nx.callback @notify : (tensor<i1>) -> ()
 // CHECK: nx.custom_call @exla_elixir_callback(%{{.+}}) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 0>, callback_id_size = 8 : ui64}, has_side_effect = true} : (tensor<i1>) -> ()
 // OPERAND-LABEL: func.func @no_results
 // OPERAND: %[[ID:.+]] = arith.constant dense<0> : tensor<i64>
-// OPERAND: nx.custom_call @exla_elixir_callback(%{{.+}}, %[[ID]]) {api_version = 4 : i32, has_side_effect = true} : (tensor<i1>, tensor<i64>) -> ()
+// OPERAND: nx.custom_call @exla_elixir_callback(%{{.+}}, %[[ID]]) {api_version = 4 : i32, backend_config = {}, has_side_effect = true} : (tensor<i1>, tensor<i64>) -> ()
 func.func @no_results(%p: tensor<i1>) {
   nx.elixir_call @notify(%p) : (tensor<i1>) -> ()
   return

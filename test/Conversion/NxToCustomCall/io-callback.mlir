@@ -15,9 +15,9 @@ nx.callback @log2 : (tensor<2x3xf32>, tensor<4xi32>) -> ()
 // OPERAND-LABEL: func.func @unordered
 // OPERAND-SAME: (%[[X:.+]]: tensor<2x3xf32>, %[[Y:.+]]: tensor<4xi32>)
 // OPERAND: %[[ID0:.+]] = arith.constant dense<0> : tensor<i64>
-// OPERAND: %[[A:.+]] = nx.custom_call @my_io(%[[X]], %[[ID0]]) {api_version = 4 : i32, has_side_effect = true, output_operand_aliases = [#nx.output_operand_alias<output_tuple_indices = [], operand_index = 0, operand_tuple_indices = []>]} : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
+// OPERAND: %[[A:.+]] = nx.custom_call @my_io(%[[X]], %[[ID0]]) {api_version = 4 : i32, backend_config = {}, has_side_effect = true, output_operand_aliases = [#nx.output_operand_alias<output_tuple_indices = [], operand_index = 0, operand_tuple_indices = []>]} : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
 // OPERAND: %[[ID1:.+]] = arith.constant dense<1> : tensor<i64>
-// OPERAND: %[[B:.+]]:2 = nx.custom_call @my_io(%[[A]], %[[Y]], %[[ID1]]) {api_version = 4 : i32, has_side_effect = true, output_operand_aliases = [#nx.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>, #nx.output_operand_alias<output_tuple_indices = [1], operand_index = 1, operand_tuple_indices = []>]} : (tensor<2x3xf32>, tensor<4xi32>, tensor<i64>) -> (tensor<2x3xf32>, tensor<4xi32>)
+// OPERAND: %[[B:.+]]:2 = nx.custom_call @my_io(%[[A]], %[[Y]], %[[ID1]]) {api_version = 4 : i32, backend_config = {}, has_side_effect = true, output_operand_aliases = [#nx.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>, #nx.output_operand_alias<output_tuple_indices = [1], operand_index = 1, operand_tuple_indices = []>]} : (tensor<2x3xf32>, tensor<4xi32>, tensor<i64>) -> (tensor<2x3xf32>, tensor<4xi32>)
 func.func @unordered(%x: tensor<2x3xf32>, %y: tensor<4xi32>) -> (tensor<2x3xf32>, tensor<4xi32>) {
   %a = nx.io_callback @log(%x) : tensor<2x3xf32>
   %b:2 = nx.io_callback @log2(%a, %y) : tensor<2x3xf32>, tensor<4xi32>

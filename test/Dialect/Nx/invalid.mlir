@@ -579,7 +579,7 @@ func.func @called_computation_kind(%x: tensor<2xf32>) {
 // -----
 
 func.func @custom_call_unranked(%x: tensor<*xf32>) {
-  // expected-error @+1 {{'nx.custom_call' op operand #0 must be variadic of ranked tensor of any type values, but got 'tensor<*xf32>'}}
+  // expected-error @+1 {{'nx.custom_call' op operand #0 must be variadic of ranked tensor or token, but got 'tensor<*xf32>'}}
   %0 = nx.custom_call @t(%x) : (tensor<*xf32>) -> tensor<2xf32>
   return
 }

@@ -19,6 +19,47 @@ void NxDialect::initialize() {
 #include "nx/Dialect/Nx/IR/NxOps.cpp.inc"
       >();
   registerAttributes();
+  registerTypes();
+}
+
+/// The record of callback `name` in `op`'s `nx.callbacks`, if any.
+static DictionaryAttr findExportedCallback(Operation *op, StringRef name) {
+  auto records =
+      op->getAttrOfType<ArrayAttr>(NxDialect::getExportedCallbacksAttrName());
+  if (!records)
+    return {};
+  // Runs before the records themselves may have been verified.
+  for (Attribute attr : records)
+    if (auto record = dyn_cast<DictionaryAttr>(attr))
+      if (auto symbol = record.getAs<StringAttr>("sym_name");
+          symbol && symbol.getValue() == name)
+        return record;
+  return {};
+}
+
+/// `nx.callbacks`: on a symbol table, an array of `nx.callback` attribute
+/// dictionaries, each with a string `sym_name` and a function `function_type`.
+static LogicalResult verifyExportedCallbacks(Operation *op, Attribute value) {
+  StringLiteral name = NxDialect::getExportedCallbacksAttrName();
+  if (!op->hasTrait<OpTrait::SymbolTable>())
+    return op->emitError() << "'" << name
+                           << "' must be on a symbol table operation";
+  auto records = dyn_cast<ArrayAttr>(value);
+  if (!records)
+    return op->emitError() << "'" << name << "' must be an array, got "
+                           << value;
+  for (auto [index, attr] : llvm::enumerate(records)) {
+    auto record = dyn_cast<DictionaryAttr>(attr);
+    auto type = record ? record.getAs<TypeAttr>("function_type") : TypeAttr();
+    if (!record || !record.getAs<StringAttr>("sym_name") || !type ||
+        !isa<FunctionType>(type.getValue()))
+      return op->emitError()
+             << "'" << name << "' entry #" << index
+             << " must be a dictionary with a string 'sym_name' and a "
+                "function type 'function_type', got "
+             << attr;
+  }
+  return success();
 }
 
 /// Checks `nx.callback_ids` on a symbol table: a dictionary from callback
@@ -51,6 +92,8 @@ LogicalResult NxDialect::verifyOperationAttribute(Operation *op,
                              << op->getName() << "'";
     return success();
   }
+  if (attr.getName() == getExportedCallbacksAttrName())
+    return verifyExportedCallbacks(op, attr.getValue());
   if (attr.getName() != getCallbackIdsAttrName())
     return op->emitError() << "unknown nx dialect attribute '"
                            << attr.getName().getValue() << "'";
@@ -78,20 +121,27 @@ LogicalResult NxDialect::verifyOperationAttribute(Operation *op,
                              << "' gives id " << id.getInt() << " to both '"
                              << it->second.getValue() << "' and '"
                              << entry.getName().getValue() << "'";
-    auto callback = dyn_cast_or_null<CallbackOp>(
-        SymbolTable::lookupSymbolIn(op, entry.getName()));
-    if (!callback)
+    // The callback is declared, or recorded by nx-export-stablehlo.
+    Attribute declaredId;
+    if (auto callback = dyn_cast_or_null<CallbackOp>(
+            SymbolTable::lookupSymbolIn(op, entry.getName())))
+      declaredId = callback.getIdAttr();
+    else if (DictionaryAttr record =
+                 findExportedCallback(op, entry.getName().getValue()))
+      declaredId = record.get("id");
+    else
       return op->emitError() << "'" << getCallbackIdsAttrName() << "' entry '"
                              << entry.getName().getValue()
                              << "' does not name an nx.callback";
-    if (callback.getIdAttr() != id)
+    if (declaredId != id)
       return op->emitError() << "'" << getCallbackIdsAttrName()
                              << "' gives @" << entry.getName().getValue()
                              << " id " << id.getInt()
                              << ", but the callback has id "
-                             << (callback.getId()
-                                     ? std::to_string(*callback.getId())
-                                     : std::string("<none>"));
+                             << (declaredId ? std::to_string(
+                                                  cast<IntegerAttr>(declaredId)
+                                                      .getInt())
+                                            : std::string("<none>"));
   }
   return success();
 }

@@ -277,7 +277,9 @@ static LogicalResult verifyLayouts(Operation *op, ArrayAttr layouts,
              << "expects " << kind << " layout #" << index
              << " to be a 1-D dense elements attribute of index type, got "
              << layout;
-    int64_t rank = cast<RankedTensorType>(type).getRank();
+    // A token's layout is empty, as in StableHLO.
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    int64_t rank = tensor ? tensor.getRank() : 0;
     SmallVector<int64_t> dims = llvm::to_vector(dense.getValues<int64_t>());
     SmallVector<int64_t> sorted = dims;
     llvm::sort(sorted);

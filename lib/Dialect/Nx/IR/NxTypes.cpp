@@ -1,11 +1,25 @@
 //===- NxTypes.cpp - type rules for the host boundary ---------------------===//
 
 #include "nx/Dialect/Nx/IR/NxTypes.h"
+#include "nx/Dialect/Nx/IR/NxDialect.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
+using namespace mlir::nx;
+
+#define GET_TYPEDEF_CLASSES
+#include "nx/Dialect/Nx/IR/NxTypes.cpp.inc"
+
+void NxDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "nx/Dialect/Nx/IR/NxTypes.cpp.inc"
+      >();
+}
 
 bool nx::isHostElementType(Type type) {
   if (auto complex = dyn_cast<ComplexType>(type))

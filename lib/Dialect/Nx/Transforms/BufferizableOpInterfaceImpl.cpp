@@ -244,6 +244,12 @@ struct CustomCallModel
         return call.emitOpError()
                << "cannot run on the host runtime: result type " << type
                << " is not a statically shaped tensor of a host element type";
+    for (Type type : op->getOperandTypes())
+      if (isa<TokenType>(type))
+        return call.emitOpError()
+               << "cannot run on the host runtime: it takes a token, which "
+                  "only orders StableHLO effects; raise the call with "
+                  "nx-import-stablehlo{raise-callbacks} or drop the token";
     FailureOr<SmallVector<Value>> inputs =
         getHostBuffers(rewriter, loc, call.getInputs(), options, state);
     if (failed(inputs))

@@ -1,11 +1,18 @@
 //===- ExportStableHLO.cpp - nx.custom_call -> stablehlo.custom_call ------===//
+//
+// Produces a module a StableHLO consumer loads as it is: every nx op, type
+// and attribute is either rewritten to its StableHLO form or rejected.
+//
+//===----------------------------------------------------------------------===//
 
 #include "StableHLOCommon.h"
 
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
 
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::nx {
@@ -22,55 +29,179 @@ namespace {
 /// an opaque attribute of the (unloaded) stablehlo dialect whose body is the
 /// nx attribute's own syntax, which is StableHLO's.
 Attribute exportAlias(OutputOperandAliasAttr alias) {
-  std::string body;
-  llvm::raw_string_ostream os(body);
-  os << "output_operand_alias";
-  // The nx printer writes `<output_tuple_indices = [..], ...>`.
   std::string full;
-  llvm::raw_string_ostream fullOs(full);
-  fullOs << alias;
+  llvm::raw_string_ostream os(full);
+  os << alias;
   StringRef text(full);
-  text.consume_front("#nx.output_operand_alias");
-  os << text;
+  text.consume_front("#nx.");
   MLIRContext *context = alias.getContext();
-  return OpaqueAttr::get(StringAttr::get(context, kStableHLODialect), body,
+  return OpaqueAttr::get(StringAttr::get(context, kStableHLODialect), text,
                          NoneType::get(context));
+}
+
+/// Why an nx op other than the exportable ones has no StableHLO form.
+StringRef whyNotExportable(Operation *op) {
+  if (isa<ElixirCallOp, IoCallbackOp, InfeedOp, OutfeedOp, BlockOp, YieldOp>(
+          op))
+    return "it has no StableHLO form until convert-nx-to-custom-call lowers "
+           "it to nx.custom_call; run that pass first";
+  if (isa<InvokeOp>(op))
+    return "it is the bufferized form of a host call, which StableHLO cannot "
+           "express; export the module before bufferization";
+  if (isa<ToDeviceOp, ToHostOp>(op))
+    return "host-device transfers are placed by nx-segment-callbacks, whose "
+           "output is not a StableHLO program; export the module before "
+           "segmenting it";
+  return "StableHLO has no such op";
+}
+
+/// Replaces `op` by the unregistered generic op `name` with the same
+/// operands, results and attributes.
+Operation *replaceByGeneric(Operation *op, StringRef name,
+                            NamedAttrList attrs) {
+  OpBuilder builder(op);
+  OperationState state(op->getLoc(), name);
+  state.addOperands(op->getOperands());
+  state.addTypes(op->getResultTypes());
+  state.addAttributes(attrs);
+  Operation *exported = builder.create(state);
+  op->replaceAllUsesWith(exported->getResults());
+  op->erase();
+  return exported;
+}
+
+void exportCustomCall(CustomCallOp op) {
+  // Inherent attributes (properties) and discardable ones alike.
+  NamedAttrList attrs(op->getAttrDictionary());
+  if (ArrayAttr aliases = op.getOutputOperandAliasesAttr();
+      aliases && !aliases.empty()) {
+    SmallVector<Attribute> exported;
+    for (Attribute alias : aliases)
+      exported.push_back(exportAlias(cast<OutputOperandAliasAttr>(alias)));
+    attrs.set("output_operand_aliases",
+              ArrayAttr::get(op.getContext(), exported));
+  }
+  replaceByGeneric(op, kStableHLOCustomCall, attrs);
+}
+
+/// Reports the first nx attribute or type left anywhere in `op`'s
+/// attributes, operand, result or block argument types.
+LogicalResult checkNoNxLeft(Operation *op, Dialect *nx) {
+  auto fromNx = [&](auto entity) { return &entity.getDialect() == nx; };
+  for (NamedAttribute attr : op->getAttrs()) {
+    bool found = false;
+    attr.getValue().walk([&](Attribute inner) { found |= fromNx(inner); },
+                         [&](Type inner) { found |= fromNx(inner); });
+    if (found)
+      return op->emitOpError()
+             << "cannot be exported to StableHLO: attribute '"
+             << attr.getName() << "' holds an nx attribute or type ("
+             << attr.getValue() << "), which StableHLO consumers cannot load";
+  }
+  auto checkTypes = [&](TypeRange types, StringRef what) -> LogicalResult {
+    for (auto [index, type] : llvm::enumerate(types)) {
+      bool found = false;
+      type.walk([&](Type inner) { found |= fromNx(inner); });
+      if (found)
+        return op->emitOpError()
+               << "cannot be exported to StableHLO: " << what << " #" << index
+               << " has type " << type
+               << ", which StableHLO consumers cannot load";
+    }
+    return success();
+  };
+  if (failed(checkTypes(op->getOperandTypes(), "operand")) ||
+      failed(checkTypes(op->getResultTypes(), "result")))
+    return failure();
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (failed(checkTypes(block.getArgumentTypes(), "block argument")))
+        return failure();
+  return success();
 }
 
 struct ExportStableHLOPass final
     : nx::impl::NxExportStableHLOBase<ExportStableHLOPass> {
   void runOnOperation() final {
     ModuleOp module = getOperation();
-    SmallVector<CustomCallOp> calls;
-    module.walk([&](CustomCallOp op) { calls.push_back(op); });
-    if (calls.empty())
-      return;
-    if (!getContext().allowsUnregisteredDialects()) {
-      calls.front().emitOpError()
+    MLIRContext *context = &getContext();
+    Dialect *nx = context->getLoadedDialect<NxDialect>();
+
+    // Reject what StableHLO cannot express before changing anything.
+    SmallVector<Operation *> exportable;
+    SmallVector<CallbackOp> callbacks;
+    WalkResult walk = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op->getDialect() != nx)
+        return WalkResult::advance();
+      if (auto callback = dyn_cast<CallbackOp>(op)) {
+        callbacks.push_back(callback);
+        return WalkResult::advance();
+      }
+      if (isa<CustomCallOp, CreateTokenOp, AfterAllOp>(op)) {
+        exportable.push_back(op);
+        return WalkResult::advance();
+      }
+      op->emitOpError() << "cannot be exported to StableHLO: "
+                        << whyNotExportable(op);
+      return WalkResult::interrupt();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+    if (!exportable.empty() && !context->allowsUnregisteredDialects()) {
+      exportable.front()->emitOpError()
           << "cannot be exported: the stablehlo dialect is not loaded, so "
              "nx-export-stablehlo emits unregistered ops; run with "
              "--allow-unregistered-dialect";
       return signalPassFailure();
     }
-    for (CustomCallOp op : calls) {
-      OpBuilder builder(op);
-      OperationState state(op.getLoc(), kStableHLOCustomCall);
-      state.addOperands(op.getInputs());
-      state.addTypes(op.getResultTypes());
-      // Inherent attributes (properties) and discardable ones alike.
-      NamedAttrList attrs(op->getAttrDictionary());
-      if (auto aliases = op.getOutputOperandAliasesAttr();
-          aliases && !aliases.empty()) {
-        SmallVector<Attribute> exported;
-        for (Attribute alias : aliases)
-          exported.push_back(exportAlias(cast<OutputOperandAliasAttr>(alias)));
-        attrs.set("output_operand_aliases", builder.getArrayAttr(exported));
-      }
-      state.addAttributes(attrs);
-      Operation *exported = builder.create(state);
-      op->replaceAllUsesWith(exported->getResults());
-      op->erase();
+
+    for (Operation *op : exportable) {
+      if (auto call = dyn_cast<CustomCallOp>(op))
+        exportCustomCall(call);
+      else if (isa<CreateTokenOp>(op))
+        replaceByGeneric(op, kStableHLOCreateToken,
+                         op->getDiscardableAttrDictionary().getValue());
+      else
+        replaceByGeneric(op, kStableHLOAfterAll,
+                         op->getDiscardableAttrDictionary().getValue());
     }
+    // The declarations are nx syntax, and every use was lowered (a
+    // remaining call was rejected above). They become records in the
+    // builtin attribute `nx.callbacks`, which StableHLO tools keep and
+    // nx-import-stablehlo declares again; `nx.callback_ids` stays as it is.
+    StringLiteral recordsName = NxDialect::getExportedCallbacksAttrName();
+    llvm::MapVector<Operation *, SmallVector<Attribute>> records;
+    for (CallbackOp callback : callbacks) {
+      Operation *table = callback->getParentOp();
+      auto [it, inserted] = records.try_emplace(table);
+      if (inserted)
+        if (auto existing = table->getAttrOfType<ArrayAttr>(recordsName))
+          llvm::append_range(it->second, existing);
+      it->second.push_back(callback->getAttrDictionary());
+      callback.erase();
+    }
+    for (auto &[table, list] : records)
+      table->setAttr(recordsName, ArrayAttr::get(context, list));
+
+    // `!nx.token` -> `!stablehlo.token` everywhere: results, block
+    // arguments, function types.
+    Type token = OpaqueType::get(StringAttr::get(context, kStableHLODialect),
+                                 kStableHLOTokenMnemonic);
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([&](TokenType) { return token; });
+    replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
+                                          /*replaceLocs=*/false,
+                                          /*replaceTypes=*/true);
+
+    // Anything left in nx syntax would stop a StableHLO tool from loading
+    // the module.
+    if (module
+            .walk([&](Operation *op) {
+              return failed(checkNoNxLeft(op, nx)) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
+            })
+            .wasInterrupted())
+      return signalPassFailure();
   }
 };
 

@@ -6,6 +6,7 @@
 #include "nx/Dialect/Nx/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
@@ -97,91 +98,130 @@ LogicalResult checkUI64(Operation *op, DictionaryAttr config, StringRef name,
   return success();
 }
 
+/// The first operand that is not a token: ordered calls take the token
+/// first.
+RankedTensorType getFirstTensorOperand(Operation *op) {
+  for (Type type : op->getOperandTypes())
+    if (!isa<TokenType>(type))
+      return dyn_cast<RankedTensorType>(type);
+  return {};
+}
+
 /// Validates the callback protocols of EXLA and JAX (see the pass
 /// description). Other targets are accepted as they are.
-LogicalResult checkProtocol(Operation *op, StringRef target, Attribute config,
-                            int64_t apiVersion) {
+LogicalResult checkProtocol(Operation *op, StringRef target,
+                            const NamedAttrList &attrs) {
+  Attribute config = attrs.get("backend_config");
   auto dict = dyn_cast_or_null<DictionaryAttr>(config);
-  if (target == "exla_runtime_callback" || target == "exla_io_callback" ||
-      target == "exla_elixir_callback") {
+  if (isExlaCallbackTarget(target)) {
+    // Without a backend_config the id travels as an operand.
+    if (!config)
+      return success();
     if (!dict)
       return op->emitOpError() << "expects a dictionary backend_config for "
                                   "target \""
-                               << target << "\"";
-    bool runtimeCallback = target == "exla_runtime_callback";
+                               << target << "\", got " << config;
+    bool runtimeCallback = target == kExlaRuntimeCallback;
     if (failed(checkWords(op, dict, "callback_id", runtimeCallback)) ||
         failed(checkWords(op, dict, "callback_server_pid", false)) ||
         failed(checkUI64(op, dict, "num_aliased_data_outputs",
                          "backend_config")))
       return failure();
     if (runtimeCallback) {
-      auto handle = op->getNumOperands()
-                        ? dyn_cast<RankedTensorType>(op->getOperand(0).getType())
-                        : RankedTensorType();
+      RankedTensorType handle = getFirstTensorOperand(op);
       if (!handle || handle.getRank() != 1 ||
           !handle.getElementType().isUnsignedInteger(8))
         return op->emitOpError()
                << "expects the callback server handle, a 1-D ui8 tensor, as "
-                  "operand #0 of target \""
+                  "its first tensor operand for target \""
                << target << "\"";
     }
     return success();
   }
-  if (target == "xla_ffi_python_cpu_callback") {
+  if (isJaxFfiCallbackTarget(target)) {
+    // JAX puts the dictionary in `mhlo.backend_config` (with api_version 1
+    // and an empty string backend_config) or, with api_version 4, in
+    // backend_config itself.
     StringRef where = "backend_config";
-    if (apiVersion != 4) {
-      dict = op->getAttrOfType<DictionaryAttr>("mhlo.backend_config");
+    if (!dict) {
+      dict = dyn_cast_or_null<DictionaryAttr>(attrs.get("mhlo.backend_config"));
       where = "mhlo.backend_config";
     }
     if (!dict || !(dict.get("index") || dict.get("descriptor")))
       return op->emitOpError()
-             << "expects an 'index' (or 'descriptor') entry in its " << where
-             << " dictionary for target \"" << target << "\"";
+             << "expects an 'index' (or 'descriptor') entry in a "
+                "backend_config or mhlo.backend_config dictionary for target "
+                "\""
+             << target << "\"";
     for (StringRef key : {"index", "descriptor"})
       if (Attribute value = dict.get(key); value && !isa<IntegerAttr>(value))
         return op->emitOpError() << "expects " << where << " entry '" << key
                                  << "' to be an integer, got " << value;
     return success();
   }
-  if (target == "xla_python_cpu_callback") {
-    auto descriptor =
-        op->getNumOperands()
-            ? dyn_cast<RankedTensorType>(op->getOperand(0).getType())
-            : RankedTensorType();
+  if (target == kJaxLegacyCpuCallback) {
+    auto descriptor = op->getNumOperands()
+                          ? dyn_cast<RankedTensorType>(op->getOperandTypes()[0])
+                          : RankedTensorType();
     if (!descriptor || descriptor.getRank() != 0 ||
-        !descriptor.getElementType().isSignlessInteger(64))
+        !descriptor.getElementType().isInteger(64) ||
+        descriptor.getElementType().isSignedInteger())
       return op->emitOpError() << "expects the callback descriptor, a "
-                                  "tensor<i64>, as operand #0 of target \""
+                                  "tensor<i64> or tensor<ui64>, as operand "
+                                  "#0 of target \""
                                << target << "\"";
     return success();
   }
   return success();
 }
 
-LogicalResult importCall(Operation *op) {
+/// A portable artifact (VHLO) has no `array<i64>`: a serialize/deserialize
+/// round trip turns the id words into `dense<...> : tensor<Nxi64>`. Both
+/// forms become the array nx and the runtime read.
+DictionaryAttr normalizeWords(DictionaryAttr config) {
+  NamedAttrList entries(config);
+  for (StringRef name : {"callback_id", "callback_server_pid"}) {
+    auto dense = dyn_cast_or_null<DenseIntElementsAttr>(entries.get(name));
+    if (!dense || dense.getType().getRank() != 1 ||
+        !dense.getElementType().isSignlessInteger(64))
+      continue;
+    entries.set(name,
+                DenseI64ArrayAttr::get(config.getContext(),
+                                       llvm::to_vector(
+                                           dense.getValues<int64_t>())));
+  }
+  return entries.getDictionary(config.getContext());
+}
+
+FailureOr<CustomCallOp> importCall(Operation *op, NamedAttrList attrs) {
   if (op->getNumRegions() != 0)
     return op->emitOpError() << "has " << op->getNumRegions()
                              << " regions; nx.custom_call has none";
+  auto isCallValue = [](Type type) {
+    return isa<RankedTensorType, TokenType>(type);
+  };
   for (auto [index, type] : llvm::enumerate(op->getOperandTypes()))
-    if (!isa<RankedTensorType>(type))
-      return op->emitOpError() << "operand #" << index << " has type " << type
-                               << "; nx.custom_call takes ranked tensors only";
+    if (!isCallValue(type))
+      return op->emitOpError()
+             << "operand #" << index << " has type " << type
+             << "; nx.custom_call takes ranked tensors and tokens only";
   for (auto [index, type] : llvm::enumerate(op->getResultTypes()))
-    if (!isa<RankedTensorType>(type))
-      return op->emitOpError() << "result #" << index << " has type " << type
-                               << "; nx.custom_call returns ranked tensors only";
+    if (!isCallValue(type))
+      return op->emitOpError()
+             << "result #" << index << " has type " << type
+             << "; nx.custom_call returns ranked tensors and tokens only";
 
-  NamedAttrList attrs(op->getAttrDictionary());
+  for (StringRef name : {"backend_config", "mhlo.backend_config"})
+    if (auto config = dyn_cast_or_null<DictionaryAttr>(attrs.get(name)))
+      attrs.set(name, normalizeWords(config));
   auto target = dyn_cast_or_null<StringAttr>(attrs.get("call_target_name"));
   if (!target)
     return op->emitOpError() << "expects a string call_target_name, got "
                              << attrs.get("call_target_name");
-  int64_t apiVersion = 1;
   if (Attribute version = attrs.get("api_version")) {
     auto integer = dyn_cast<IntegerAttr>(version);
     if (!integer || !integer.getType().isInteger(32))
       return op->emitOpError() << "expects an i32 api_version, got " << version;
-    apiVersion = integer.getInt();
   }
   if (Attribute aliases = attrs.get("output_operand_aliases")) {
     auto array = dyn_cast<ArrayAttr>(aliases);
@@ -198,8 +238,7 @@ LogicalResult importCall(Operation *op) {
     attrs.set("output_operand_aliases",
               ArrayAttr::get(op->getContext(), imported));
   }
-  if (failed(checkProtocol(op, target.getValue(), attrs.get("backend_config"),
-                           apiVersion)))
+  if (failed(checkProtocol(op, target.getValue(), attrs)))
     return failure();
 
   OpBuilder builder(op);
@@ -214,23 +253,149 @@ LogicalResult importCall(Operation *op) {
   }
   op->replaceAllUsesWith(call->getResults());
   op->erase();
+  return cast<CustomCallOp>(call);
+}
+
+/// The attributes of a generic op: MLIR 22 prints inherent attributes as
+/// properties (`<{...}>`), older printers and hand-written text put them in
+/// the attribute dictionary. Either or both.
+FailureOr<NamedAttrList> getGenericAttributes(Operation *op) {
+  NamedAttrList attrs;
+  if (Attribute properties = op->getPropertiesAsAttribute()) {
+    auto dict = dyn_cast<DictionaryAttr>(properties);
+    if (!dict)
+      return op->emitOpError() << "expects its properties to be a dictionary, "
+                                  "got "
+                               << properties;
+    attrs.append(dict.getValue());
+  }
+  for (NamedAttribute attr : op->getAttrs()) {
+    if (attrs.get(attr.getName()))
+      return op->emitOpError() << "has '" << attr.getName().getValue()
+                               << "' both as a property and as an attribute";
+    attrs.push_back(attr);
+  }
+  return attrs;
+}
+
+/// `stablehlo.create_token` / `stablehlo.after_all` -> `nx.create_token` /
+/// `nx.after_all`.
+LogicalResult importTokenOp(Operation *op, const NamedAttrList &attrs) {
+  bool createToken = op->getName().getStringRef() == kStableHLOCreateToken;
+  if (op->getNumRegions() != 0 || op->getNumResults() != 1 ||
+      !isa<TokenType>(op->getResult(0).getType()) ||
+      (createToken && op->getNumOperands() != 0))
+    return op->emitOpError() << "expects "
+                             << (createToken ? "no operands" : "token operands")
+                             << " and one !stablehlo.token result";
+  for (auto [index, type] : llvm::enumerate(op->getOperandTypes()))
+    if (!isa<TokenType>(type))
+      return op->emitOpError() << "operand #" << index << " has type " << type
+                               << ", expected !stablehlo.token";
+  OpBuilder builder(op);
+  Operation *token;
+  if (createToken)
+    token = CreateTokenOp::create(builder, op->getLoc(),
+                                  TokenType::get(op->getContext()));
+  else
+    token = AfterAllOp::create(builder, op->getLoc(), op->getOperands());
+  token->setDiscardableAttrs(attrs.getDictionary(op->getContext()));
+  op->replaceAllUsesWith(token->getResults());
+  op->erase();
+  return success();
+}
+
+/// Declares again the callbacks `nx-export-stablehlo` recorded in
+/// `nx.callbacks`, in order, before the table's first op.
+LogicalResult restoreCallbacks(Operation *table) {
+  StringLiteral name = NxDialect::getExportedCallbacksAttrName();
+  auto records = table->getAttrOfType<ArrayAttr>(name);
+  if (!records)
+    return success();
+  Block &body = table->getRegion(0).front();
+  OpBuilder builder = OpBuilder::atBlockBegin(&body);
+  for (Attribute record : records) {
+    auto attrs = cast<DictionaryAttr>(record);
+    auto symbol = attrs.getAs<StringAttr>("sym_name");
+    if (SymbolTable::lookupSymbolIn(table, symbol))
+      return table->emitOpError()
+             << "declares @" << symbol.getValue() << " and records it in '"
+             << name << "'";
+    OperationState state(table->getLoc(), CallbackOp::getOperationName());
+    state.addAttributes(attrs.getValue());
+    Operation *callback = builder.create(state);
+    if (failed(verify(callback)))
+      return failure();
+  }
+  table->removeAttr(name);
   return success();
 }
 
 struct ImportStableHLOPass final
     : nx::impl::NxImportStableHLOBase<ImportStableHLOPass> {
+  using Base::Base;
+
   void runOnOperation() final {
-    SmallVector<Operation *> calls;
-    getOperation().walk([&](Operation *op) {
-      if (!op->isRegistered() &&
-          op->getName().getStringRef() == kStableHLOCustomCall)
-        calls.push_back(op);
-    });
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
     bool failed = false;
-    for (Operation *op : calls)
-      failed |= mlir::failed(importCall(op));
+    module->walk([&](Operation *op) {
+      if (op->hasTrait<OpTrait::SymbolTable>() && op->getNumRegions() == 1 &&
+          !op->getRegion(0).empty())
+        failed |= mlir::failed(restoreCallbacks(op));
+    });
     if (failed)
-      signalPassFailure();
+      return signalPassFailure();
+
+    // `!stablehlo.token` -> `!nx.token` everywhere: results, block
+    // arguments, function types, unregistered ops that keep their names.
+    Type token = TokenType::get(context);
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([&](OpaqueType type) -> std::optional<Type> {
+      if (type.getDialectNamespace() == kStableHLODialect &&
+          type.getTypeData() == kStableHLOTokenMnemonic)
+        return token;
+      return std::nullopt;
+    });
+    replacer.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/true,
+                                          /*replaceLocs=*/false,
+                                          /*replaceTypes=*/true);
+
+    SmallVector<Operation *> ops;
+    module.walk([&](Operation *op) {
+      StringRef name = op->getName().getStringRef();
+      if (!op->isRegistered() &&
+          (name == kStableHLOCustomCall || name == kStableHLOCreateToken ||
+           name == kStableHLOAfterAll))
+        ops.push_back(op);
+    });
+    SmallVector<CustomCallOp> calls;
+    for (Operation *op : ops) {
+      FailureOr<NamedAttrList> attrs = getGenericAttributes(op);
+      if (mlir::failed(attrs)) {
+        failed = true;
+        continue;
+      }
+      if (op->getName().getStringRef() != kStableHLOCustomCall) {
+        failed |= mlir::failed(importTokenOp(op, *attrs));
+        continue;
+      }
+      FailureOr<CustomCallOp> call = importCall(op, std::move(*attrs));
+      if (mlir::failed(call)) {
+        failed = true;
+        continue;
+      }
+      calls.push_back(*call);
+      ++numImported;
+    }
+    if (failed)
+      return signalPassFailure();
+    if (raiseCallbacks) {
+      FailureOr<int64_t> raised = raiseCallbackCalls(module, calls);
+      if (mlir::failed(raised))
+        return signalPassFailure();
+      numRaised += *raised;
+    }
   }
 };
 

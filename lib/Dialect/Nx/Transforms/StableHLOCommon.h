@@ -3,6 +3,9 @@
 #ifndef NX_LIB_DIALECT_NX_TRANSFORMS_STABLEHLOCOMMON_H
 #define NX_LIB_DIALECT_NX_TRANSFORMS_STABLEHLOCOMMON_H
 
+#include "nx/Dialect/Nx/IR/NxOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace mlir::nx {
@@ -12,6 +15,41 @@ inline constexpr llvm::StringLiteral kStableHLOCustomCall =
     "stablehlo.custom_call";
 inline constexpr llvm::StringLiteral kStableHLOAliasMnemonic =
     "output_operand_alias";
+inline constexpr llvm::StringLiteral kStableHLOCreateToken =
+    "stablehlo.create_token";
+inline constexpr llvm::StringLiteral kStableHLOAfterAll = "stablehlo.after_all";
+/// `!stablehlo.token`, held as an opaque type of the unloaded dialect.
+inline constexpr llvm::StringLiteral kStableHLOTokenMnemonic = "token";
+
+
+// The callback targets of the peers.
+inline constexpr llvm::StringLiteral kExlaElixirCallback =
+    "exla_elixir_callback";
+inline constexpr llvm::StringLiteral kExlaIoCallback = "exla_io_callback";
+inline constexpr llvm::StringLiteral kExlaRuntimeCallback =
+    "exla_runtime_callback";
+inline constexpr llvm::StringLiteral kJaxLegacyCpuCallback =
+    "xla_python_cpu_callback";
+
+inline bool isExlaCallbackTarget(llvm::StringRef target) {
+  return target == kExlaElixirCallback || target == kExlaIoCallback ||
+         target == kExlaRuntimeCallback;
+}
+
+/// JAX's typed-FFI host callbacks, which carry their `index` in a
+/// dictionary config.
+inline bool isJaxFfiCallbackTarget(llvm::StringRef target) {
+  return target == "xla_ffi_python_cpu_callback" ||
+         target == "xla_ffi_python_gpu_callback" ||
+         target == "xla_ffi_partitioned_python_cpu_callback" ||
+         target == "xla_ffi_partitioned_python_gpu_callback";
+}
+
+/// Turns the JAX and EXLA callback custom calls among `calls` into
+/// nx.elixir_call / nx.io_callback, declaring their nx.callbacks; the others
+/// stay. Returns how many were raised.
+FailureOr<int64_t> raiseCallbackCalls(ModuleOp module,
+                                      ArrayRef<CustomCallOp> calls);
 
 } // namespace mlir::nx
 

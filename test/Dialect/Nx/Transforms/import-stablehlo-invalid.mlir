@@ -1,8 +1,67 @@
 // RUN: nx-opt %s -split-input-file --allow-unregistered-dialect -nx-import-stablehlo -verify-diagnostics
 
-func.func @token(%t: !stablehlo.token) {
-  // expected-error @+1 {{'stablehlo.custom_call' op operand #0 has type '!stablehlo.token'; nx.custom_call takes ranked tensors only}}
-  "stablehlo.custom_call"(%t) {call_target_name = "f"} : (!stablehlo.token) -> ()
+// Tokens are imported; other non-tensor types are not.
+func.func @not_a_tensor(%t: !stablehlo.future<tensor<f32>>) {
+  // expected-error @+1 {{'stablehlo.custom_call' op operand #0 has type '!stablehlo.future<tensor<f32>>'; nx.custom_call takes ranked tensors and tokens only}}
+  "stablehlo.custom_call"(%t) {call_target_name = "f"} : (!stablehlo.future<tensor<f32>>) -> ()
+  return
+}
+
+// -----
+
+func.func @not_a_tensor_result() {
+  // expected-error @+1 {{'stablehlo.custom_call' op result #0 has type 'f32'; nx.custom_call returns ranked tensors and tokens only}}
+  %0 = "stablehlo.custom_call"() {call_target_name = "f"} : () -> f32
+  return
+}
+
+// -----
+
+// MLIR 22 prints inherent attributes as properties; the same name in both
+// places is ambiguous.
+func.func @property_and_attribute(%x: tensor<f32>) {
+  // expected-error @+1 {{'stablehlo.custom_call' op has 'call_target_name' both as a property and as an attribute}}
+  "stablehlo.custom_call"(%x) <{call_target_name = "f"}> {call_target_name = "g"} : (tensor<f32>) -> ()
+  return
+}
+
+// -----
+
+func.func @properties_not_a_dictionary(%x: tensor<f32>) {
+  // expected-error @+1 {{'stablehlo.custom_call' op expects its properties to be a dictionary, got "f"}}
+  "stablehlo.custom_call"(%x) <"f"> : (tensor<f32>) -> ()
+  return
+}
+
+// -----
+
+func.func @exla_string_config(%x: tensor<f32>) {
+  // expected-error @+1 {{'stablehlo.custom_call' op expects a dictionary backend_config for target "exla_io_callback", got "1"}}
+  "stablehlo.custom_call"(%x) {backend_config = "1", call_target_name = "exla_io_callback", has_side_effect = true} : (tensor<f32>) -> ()
+  return
+}
+
+// -----
+
+func.func @create_token_operands(%t: !stablehlo.token) {
+  // expected-error @+1 {{'stablehlo.create_token' op expects no operands and one !stablehlo.token result}}
+  %0 = "stablehlo.create_token"(%t) : (!stablehlo.token) -> !stablehlo.token
+  return
+}
+
+// -----
+
+func.func @after_all_tensor(%t: !stablehlo.token, %x: tensor<f32>) {
+  // expected-error @+1 {{'stablehlo.after_all' op operand #1 has type 'tensor<f32>', expected !stablehlo.token}}
+  %0 = "stablehlo.after_all"(%t, %x) : (!stablehlo.token, tensor<f32>) -> !stablehlo.token
+  return
+}
+
+// -----
+
+func.func @after_all_no_token() {
+  // expected-error @+1 {{'stablehlo.after_all' op expects token operands and one !stablehlo.token result}}
+  %0 = "stablehlo.after_all"() : () -> tensor<f32>
   return
 }
 
@@ -59,7 +118,7 @@ func.func @exla_size_type(%x: tensor<f32>) -> tensor<f32> {
 // -----
 
 func.func @exla_no_handle(%x: tensor<f32>) -> tensor<f32> {
-  // expected-error @+1 {{'stablehlo.custom_call' op expects the callback server handle, a 1-D ui8 tensor, as operand #0 of target "exla_runtime_callback"}}
+  // expected-error @+1 {{'stablehlo.custom_call' op expects the callback server handle, a 1-D ui8 tensor, as its first tensor operand for target "exla_runtime_callback"}}
   %0 = "stablehlo.custom_call"(%x) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 1>, callback_id_size = 8 : ui64}, call_target_name = "exla_runtime_callback", has_side_effect = true} : (tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -67,7 +126,7 @@ func.func @exla_no_handle(%x: tensor<f32>) -> tensor<f32> {
 // -----
 
 func.func @jax_no_index(%x: tensor<f32>) {
-  // expected-error @+1 {{'stablehlo.custom_call' op expects an 'index' (or 'descriptor') entry in its backend_config dictionary for target "xla_ffi_python_cpu_callback"}}
+  // expected-error @+1 {{'stablehlo.custom_call' op expects an 'index' (or 'descriptor') entry in a backend_config or mhlo.backend_config dictionary for target "xla_ffi_python_cpu_callback"}}
   "stablehlo.custom_call"(%x) {api_version = 4 : i32, backend_config = {}, call_target_name = "xla_ffi_python_cpu_callback", has_side_effect = true} : (tensor<f32>) -> ()
   return
 }
@@ -75,7 +134,7 @@ func.func @jax_no_index(%x: tensor<f32>) {
 // -----
 
 func.func @jax_legacy_no_descriptor(%x: tensor<f64>) {
-  // expected-error @+1 {{'stablehlo.custom_call' op expects the callback descriptor, a tensor<i64>, as operand #0 of target "xla_python_cpu_callback"}}
+  // expected-error @+1 {{'stablehlo.custom_call' op expects the callback descriptor, a tensor<i64> or tensor<ui64>, as operand #0 of target "xla_python_cpu_callback"}}
   "stablehlo.custom_call"(%x) {api_version = 2 : i32, backend_config = "1", call_target_name = "xla_python_cpu_callback", has_side_effect = true} : (tensor<f64>) -> ()
   return
 }

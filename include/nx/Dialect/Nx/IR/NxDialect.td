@@ -40,14 +40,24 @@ def Nx_Dialect : Dialect {
     ui8-ui64, f16, bf16, f32, f64, complex<f32>, complex<f64>).
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
+    void registerTypes();
 
     /// Name of the module attribute written by `nx-assign-callback-ids`: a
     /// dictionary from callback symbol name to its integer id.
     static constexpr ::llvm::StringLiteral getCallbackIdsAttrName() {
       return ::llvm::StringLiteral("nx.callback_ids");
+    }
+
+    /// Name of the module attribute `nx-export-stablehlo` writes in place
+    /// of the `nx.callback` declarations (nx syntax a StableHLO tool cannot
+    /// load): an array with each declaration's attribute dictionary, in
+    /// order. `nx-import-stablehlo` declares them again.
+    static constexpr ::llvm::StringLiteral getExportedCallbacksAttrName() {
+      return ::llvm::StringLiteral("nx.callbacks");
     }
 
     /// Name of the string attribute naming the device a function runs on

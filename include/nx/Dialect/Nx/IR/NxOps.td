@@ -5,6 +5,7 @@
 
 include "nx/Dialect/Nx/IR/NxDialect.td"
 include "nx/Dialect/Nx/IR/NxAttrs.td"
+include "nx/Dialect/Nx/IR/NxTypes.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/SymbolInterfaces.td"
@@ -283,6 +284,10 @@ def Nx_InfeedOp : Nx_Op<"infeed", [
 // nx.custom_call
 //===----------------------------------------------------------------------===//
 
+// What a custom call exchanges: tensors, and tokens that order it.
+def Nx_CustomCallValue : AnyTypeOf<[AnyRankedTensor, Nx_TokenType],
+                                   "ranked tensor or token">;
+
 def Nx_CustomCallOp : Nx_Op<"custom_call", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
@@ -302,6 +307,9 @@ def Nx_CustomCallOp : Nx_Op<"custom_call", [
     * `operand_layouts` / `result_layouts`: both or neither, one
       minor-to-major permutation per operand and result.
 
+    Operands and results are ranked tensors or `!nx.token`s (as in StableHLO,
+    where token-threaded custom calls order ordered effects).
+
     ```mlir
     %r = nx.custom_call @exla_io_callback(%x) {
       api_version = 4 : i32, has_side_effect = true,
@@ -312,7 +320,7 @@ def Nx_CustomCallOp : Nx_Op<"custom_call", [
     ```
   }];
   let arguments = (ins
-    Variadic<AnyRankedTensor>:$inputs,
+    Variadic<Nx_CustomCallValue>:$inputs,
     StrAttr:$call_target_name,
     DefaultValuedOptionalAttr<BoolAttr, "false">:$has_side_effect,
     OptionalAttr<AnyAttrOf<[StrAttr, DictionaryAttr]>>:$backend_config,
@@ -323,7 +331,7 @@ def Nx_CustomCallOp : Nx_Op<"custom_call", [
     DefaultValuedOptionalAttr<TypedArrayAttrBase<Nx_OutputOperandAlias,
         "aliasing attribute array">, "{}">:$output_operand_aliases
   );
-  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let results = (outs Variadic<Nx_CustomCallValue>:$results);
   let assemblyFormat = [{
     custom<CallTarget>($call_target_name) `(` $inputs `)` attr-dict
     `:` functional-type($inputs, results)
@@ -331,6 +339,47 @@ def Nx_CustomCallOp : Nx_Op<"custom_call", [
   let hasVerifier = 1;
 }
 
+
+//===----------------------------------------------------------------------===//
+// nx.create_token / nx.after_all
+//===----------------------------------------------------------------------===//
+
+def Nx_CreateTokenOp : Nx_Op<"create_token", [Pure]> {
+  let summary = "makes a fresh ordering token, mirroring stablehlo.create_token";
+  let description = [{
+    Returns a token that depends on nothing, to start a chain of ordered
+    effects. `nx-import-stablehlo` and `nx-export-stablehlo` map it to and
+    from `stablehlo.create_token`.
+
+    ```mlir
+    %t = nx.create_token : !nx.token
+    ```
+  }];
+  let results = (outs Nx_TokenType:$token);
+  let assemblyFormat = "attr-dict `:` type($token)";
+}
+
+def Nx_AfterAllOp : Nx_Op<"after_all", [Pure]> {
+  let summary = "joins ordering tokens, mirroring stablehlo.after_all";
+  let description = [{
+    Returns a token that comes after all of `inputs`: an op that takes it
+    runs after every op that produced one of them. `nx-import-stablehlo`
+    and `nx-export-stablehlo` map it to and from `stablehlo.after_all`.
+
+    ```mlir
+    %t = nx.after_all %a, %b : !nx.token
+    ```
+  }];
+  let arguments = (ins Variadic<Nx_TokenType>:$inputs);
+  let results = (outs Nx_TokenType:$token);
+  let assemblyFormat = "$inputs attr-dict `:` type($token)";
+  let builders = [
+    OpBuilder<(ins "::mlir::ValueRange":$inputs), [{
+      build($_builder, $_state, ::mlir::nx::TokenType::get($_builder.getContext()),
+            inputs);
+    }]>
+  ];
+}
 
 //===----------------------------------------------------------------------===//
 // nx.to_device / nx.to_host (host <-> device transfers, nx-segment-callbacks)

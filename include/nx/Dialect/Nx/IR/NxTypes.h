@@ -4,7 +4,11 @@
 #define NX_DIALECT_NX_IR_NXTYPES_H
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Types.h"
 #include "mlir/Support/LLVM.h"
+
+#define GET_TYPEDEF_CLASSES
+#include "nx/Dialect/Nx/IR/NxTypes.h.inc"
 
 namespace mlir::nx {
 

@@ -227,6 +227,17 @@ def NxImportStableHLO : Pass<"nx-import-stablehlo", "::mlir::ModuleOp"> {
         : (tensor<27xui8>, tensor<2xf32>) -> (tensor<2xf32>, tensor<i64>)
     ```
   }];
+  let options = [
+    Option<"raiseCallbacks", "raise-callbacks", "bool", /*default=*/"false",
+           "Turn recognized JAX and EXLA callback custom calls into "
+           "nx.elixir_call / nx.io_callback with nx.callback declarations">
+  ];
+  let statistics = [
+    Statistic<"numImported", "imported-custom-calls",
+              "Number of stablehlo.custom_call ops imported">,
+    Statistic<"numRaised", "raised-callbacks",
+              "Number of custom calls raised to nx callbacks">
+  ];
   let dependentDialects = ["::mlir::nx::NxDialect"];
 }
 
