@@ -1,0 +1,57 @@
+// RUN: nx-opt %s -split-input-file --allow-unregistered-dialect "-nx-import-stablehlo=raise-callbacks" -verify-diagnostics
+
+func.func @legacy_descriptor_not_constant(%d: tensor<ui64>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised: its callback descriptor (operand #0) is not a constant}}
+  %0 = "stablehlo.custom_call"(%d, %x) {api_version = 2 : i32, backend_config = "", call_target_name = "xla_python_cpu_callback", has_side_effect = true} : (tensor<ui64>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @operand_id_not_constant(%x: tensor<2xf32>, %id: tensor<i64>) -> tensor<2xf32> {
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised: it has no backend_config callback_id and its last operand is not a constant id}}
+  %0 = "stablehlo.custom_call"(%x, %id) {api_version = 4 : i32, backend_config = {}, call_target_name = "exla_elixir_callback"} : (tensor<2xf32>, tensor<i64>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @not_a_passthrough(%x: tensor<2xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised as nx.io_callback: its results do not pass its arguments through}}
+  %0 = "stablehlo.custom_call"(%x) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 1>, callback_id_size = 8 : ui64}, call_target_name = "exla_io_callback", has_side_effect = true} : (tensor<2xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @ordered_without_token() {
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised: it is ordered but has no ordering token operand}}
+  "stablehlo.custom_call"() {api_version = 4 : i32, backend_config = {callback_id = array<i64: 1>, callback_id_size = 8 : ui64, ordered = true}, call_target_name = "exla_io_callback", has_side_effect = true} : () -> ()
+  return
+}
+
+// -----
+
+// The same callback used with two signatures.
+func.func @two_signatures(%x: tensor<2xf32>, %y: tensor<3xf32>) {
+  "stablehlo.custom_call"(%x) {backend_config = "", call_target_name = "xla_ffi_python_cpu_callback", has_side_effect = true, mhlo.backend_config = {index = 0 : ui64}} : (tensor<2xf32>) -> ()
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised: callback @jax_callback_0 is used as '(tensor<3xf32>) -> ()' here but declared as '(tensor<2xf32>) -> ()'}}
+  "stablehlo.custom_call"(%y) {backend_config = "", call_target_name = "xla_ffi_python_cpu_callback", has_side_effect = true, mhlo.backend_config = {index = 0 : ui64}} : (tensor<3xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @jax_callback_0() {
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised: @jax_callback_0 is already a 'func.func'}}
+  "stablehlo.custom_call"() {backend_config = "", call_target_name = "xla_ffi_python_cpu_callback", has_side_effect = true, mhlo.backend_config = {index = 0 : ui64}} : () -> ()
+  return
+}
+
+// -----
+
+func.func @token_argument(%t: !stablehlo.token) {
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised: callback argument of type '!nx.token' is not a tensor}}
+  "stablehlo.custom_call"(%t, %t) {backend_config = "", call_target_name = "xla_ffi_python_cpu_callback", has_side_effect = true, mhlo.backend_config = {index = 0 : ui64}} : (!stablehlo.token, !stablehlo.token) -> ()
+  return
+}
