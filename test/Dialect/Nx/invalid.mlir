@@ -724,3 +724,58 @@ func.func @invoke_unknown_kind(%m: memref<4xf32>) {
   nx.invoke teleport @f(%m) outs() : (memref<4xf32>) -> ()
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tokens
+//===----------------------------------------------------------------------===//
+
+func.func @after_all_tensor(%x: tensor<f32>) {
+  // expected-error @+1 {{'nx.after_all' op operand #0 must be variadic of an ordering token, mirroring !stablehlo.token, but got 'tensor<f32>'}}
+  %0 = "nx.after_all"(%x) : (tensor<f32>) -> !nx.token
+  return
+}
+
+// -----
+
+func.func @create_token_tensor() {
+  // expected-error @+1 {{'nx.create_token' op result #0 must be an ordering token, mirroring !stablehlo.token, but got 'tensor<f32>'}}
+  %0 = "nx.create_token"() : () -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @token_layout(%t: !nx.token) {
+  // expected-error @+1 {{'nx.custom_call' op expects operand layout #0 to be a permutation of [0, 0), got [0]}}
+  nx.custom_call @f(%t) {operand_layouts = [dense<0> : tensor<1xindex>], result_layouts = []} : (!nx.token) -> ()
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// nx.callbacks (module attribute written by nx-export-stablehlo)
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{'nx.callbacks' must be an array, got {a = 1 : i64}}}
+module attributes {nx.callbacks = {a = 1 : i64}} {}
+
+// -----
+
+// expected-error @+1 {{'nx.callbacks' entry #0 must be a dictionary with a string 'sym_name' and a function type 'function_type', got {sym_name = "a"}}}
+module attributes {nx.callbacks = [{sym_name = "a"}]} {}
+
+// -----
+
+// expected-error @+1 {{'nx.callbacks' must be on a symbol table operation}}
+func.func @records_on_function() attributes {nx.callbacks = []} {
+  return
+}
+
+// -----
+
+// A recorded callback's id must agree with nx.callback_ids.
+// expected-error @+1 {{'nx.callback_ids' gives @a id 0, but the callback has id 1}}
+module attributes {nx.callback_ids = {a = 0 : i64}, nx.callbacks = [{function_type = () -> (), id = 1 : i64, sym_name = "a"}]} {}

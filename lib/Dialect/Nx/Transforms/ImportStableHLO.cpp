@@ -391,7 +391,7 @@ struct ImportStableHLOPass final
     if (failed)
       return signalPassFailure();
     if (raiseCallbacks) {
-      FailureOr<int64_t> raised = raiseCallbackCalls(module, calls);
+      FailureOr<int64_t> raised = raiseCallbackCalls(module, calls, *jaxCallbackNames);
       if (mlir::failed(raised))
         return signalPassFailure();
       numRaised += *raised;

@@ -87,8 +87,8 @@ std::string nameFromExlaId(ModuleOp module, int64_t id) {
 /// Splits `call`'s operands and results into token, handle and data for
 /// the protocol of its target. Returns std::nullopt for calls that are not
 /// host callbacks, and failure for callbacks whose shape is broken.
-FailureOr<std::optional<CallbackCall>> recognize(ModuleOp module,
-                                                 CustomCallOp call) {
+FailureOr<std::optional<CallbackCall>>
+recognize(ModuleOp module, CustomCallOp call, ArrayRef<std::string> jaxNames) {
   StringRef target = call.getCallTargetName();
   auto config = dyn_cast_or_null<DictionaryAttr>(call.getBackendConfigAttr());
   CallbackCall result;
@@ -127,7 +127,9 @@ FailureOr<std::optional<CallbackCall>> recognize(ModuleOp module,
           index = value.getValue().getZExtValue();
       takeLeadingToken(0);
     }
-    result.name = "jax_callback_" + std::to_string(*index);
+    result.name = *index < jaxNames.size()
+                      ? jaxNames[*index]
+                      : "jax_callback_" + std::to_string(*index);
     result.pure = !call.getHasSideEffect();
     // JAX's io_callback returns new values; with none, it is a side effect
     // on its operands.
@@ -227,13 +229,14 @@ FailureOr<FlatSymbolRefAttr> declareCallback(OpBuilder &declarations,
 } // namespace
 
 FailureOr<int64_t> nx::raiseCallbackCalls(ModuleOp module,
-                                          ArrayRef<CustomCallOp> calls) {
+                                          ArrayRef<CustomCallOp> calls,
+                                          ArrayRef<std::string> jaxNames) {
   SymbolTable symbols(module);
   // New declarations go first in the module, in the order of their calls.
   OpBuilder declarations = OpBuilder::atBlockBegin(module.getBody());
   int64_t raised = 0;
   for (CustomCallOp call : calls) {
-    FailureOr<std::optional<CallbackCall>> recognized = recognize(module, call);
+    FailureOr<std::optional<CallbackCall>> recognized = recognize(module, call, jaxNames);
     if (failed(recognized))
       return failure();
     if (!*recognized)

@@ -47,9 +47,11 @@ inline bool isJaxFfiCallbackTarget(llvm::StringRef target) {
 
 /// Turns the JAX and EXLA callback custom calls among `calls` into
 /// nx.elixir_call / nx.io_callback, declaring their nx.callbacks; the others
-/// stay. Returns how many were raised.
+/// stay. JAX's callback with index `i` is named `jaxNames[i]`, or
+/// `jax_callback_<i>` past its end. Returns how many were raised.
 FailureOr<int64_t> raiseCallbackCalls(ModuleOp module,
-                                      ArrayRef<CustomCallOp> calls);
+                                      ArrayRef<CustomCallOp> calls,
+                                      ArrayRef<std::string> jaxNames);
 
 } // namespace mlir::nx
 
