@@ -72,6 +72,10 @@ static const char *const kPipelines[] = {
     "nx-lower-to-cpu",
     "nx-lower-to-cpu{max-function-ops=3 lower-blocks=false}",
     "nx-segment-callbacks{device=cuda},nx-lower-to-cpu",
+    "nx-import-stablehlo{raise-callbacks=true}",
+    "nx-import-stablehlo,nx-export-stablehlo",
+    "nx-import-stablehlo{raise-callbacks=true jax-callback-names=a,b},"
+    "nx-lower-to-cpu",
 };
 static constexpr size_t kNumPipelines = std::size(kPipelines);
 

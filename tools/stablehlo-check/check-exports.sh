@@ -33,7 +33,7 @@ for path in sorted(root.rglob("*.mlir")):
         (out / f"{name}.{index}.in.mlir").write_text(chunk)
 PY
 
-modules=0 accepted=0 rejected=0 same=0 differ=0 vhlo_same=0 vhlo_differ=0
+modules=0 accepted=0 rejected=0 same=0 differ=0 vhlo_same=0 vhlo_differ=0 vhlo_unserializable=0
 for chunk in "$work"/*.in.mlir; do
   "$nx_opt" "$chunk" >/dev/null 2>&1 || continue
   for encoding in backend-config operand; do
@@ -56,8 +56,12 @@ for chunk in "$work"/*.in.mlir; do
       differ=$((differ + 1)); echo "DIFFERS $(basename "$base")"; head -n 3 "$base.err"
     fi
     grep -qE '\b(arith|linalg|tensor|tosa|scf|math|memref|bufferization)\.' "$base.export.mlir" && continue
-    if "$shlo_translate" --serialize --target=current "$base.export.mlir" -o "$base.vhlo" 2>"$base.err" &&
-       "$shlo_translate" --deserialize "$base.vhlo" | "$shlo_opt" --mlir-print-op-generic |
+    # VHLO serializes only StableHLO programs: scalar function types or cf
+    # branches (some tests' plumbing) are not, whatever nx emits.
+    if ! "$shlo_translate" --serialize --target=current "$base.export.mlir" -o "$base.vhlo" 2>/dev/null; then
+      vhlo_unserializable=$((vhlo_unserializable + 1)); continue
+    fi
+    if "$shlo_translate" --deserialize "$base.vhlo" | "$shlo_opt" --mlir-print-op-generic |
          "$nx_opt" --allow-unregistered-dialect -nx-import-stablehlo -o "$base.vback.mlir" 2>>"$base.err" &&
        diff -q <(sort "$base.nx.mlir") <(sort "$base.vback.mlir") >/dev/null; then
       vhlo_same=$((vhlo_same + 1))
@@ -68,5 +72,5 @@ for chunk in "$work"/*.in.mlir; do
 done
 echo "exported modules: $modules; stablehlo-opt accepted $accepted, rejected $rejected"
 echo "generic print re-imported to the same nx: $same, differently: $differ"
-echo "VHLO round trips (pure StableHLO modules) re-imported to the same nx: $vhlo_same, differently: $vhlo_differ"
+echo "VHLO round trips (pure StableHLO modules) re-imported to the same nx: $vhlo_same, differently: $vhlo_differ ($vhlo_unserializable not serializable as VHLO)"
 [ "$rejected" = 0 ] && [ "$differ" = 0 ] && [ "$vhlo_differ" = 0 ]
