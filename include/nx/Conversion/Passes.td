@@ -59,13 +59,13 @@ def ConvertNxToCustomCall
     The callback id is encoded as for elixir_call.
 
     `has_side_effect` alone does not order custom calls in StableHLO, so
-    `ordered` io_callbacks are chained by data: within each block, ordered
-    io_callbacks thread an ordering token, a `tensor<ui8>` that is the last
-    operand and the last result (aliased like the other operands). The
-    first one in a block takes `arith.constant dense<0> : tensor<ui8>`, each
-    next one the previous token result. backend_config gets `ordered = true`,
-    which tells the runtime that the last operand is the token, not a
-    callback argument.
+    `ordered` io_callbacks and elixir_calls are chained by data: within each
+    block, they thread an ordering token, a `tensor<ui8>` that is the last
+    operand (before an operand-encoded id) and the last result, which
+    aliases it. The first one in a block takes `arith.constant dense<0> :
+    tensor<ui8>`, each next one the previous token result. backend_config
+    gets `ordered = true`, which tells the target that the last operand is
+    the token, not a callback argument.
 
     ```mlir
     // Before:

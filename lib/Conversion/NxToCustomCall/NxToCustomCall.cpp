@@ -126,6 +126,9 @@ private:
                         SmallVectorImpl<Value> &operands);
   FailureOr<Value> getStreamHandle(OpBuilder &b, Operation *op,
                                    StringAttr stream);
+  /// The ordering token the next ordered callback in `block` takes (the
+  /// first one takes a zero `tensor<ui8>` constant).
+  Value getOrderingToken(OpBuilder &b, Location loc, Block *block);
   CustomCallOp createCustomCall(OpBuilder &b, Location loc, StringRef target,
                                 TypeRange resultTypes, ValueRange operands,
                                 ArrayRef<NamedAttribute> config,
@@ -221,17 +224,46 @@ LogicalResult ConvertNxToCustomCallPass::lowerElixirCall(ElixirCallOp op) {
   if (failed(id))
     return failure();
   OpBuilder b(op);
+  Location loc = op.getLoc();
   SmallVector<Value> operands(op.getArgs());
+  SmallVector<Type> resultTypes(op.getResultTypes());
   SmallVector<NamedAttribute> config;
-  encodeCallbackId(b, op.getLoc(), *id, config, operands);
+  SmallVector<Attribute> aliases;
+  if (op.getOrdered()) {
+    // The token is the last argument and the last result, which aliases it.
+    operands.push_back(getOrderingToken(b, loc, op->getBlock()));
+    resultTypes.push_back(operands.back().getType());
+    aliases.push_back(OutputOperandAliasAttr::get(
+        &getContext(),
+        resultTypes.size() == 1
+            ? ArrayRef<int64_t>{}
+            : ArrayRef<int64_t>{static_cast<int64_t>(resultTypes.size() - 1)},
+        operands.size() - 1, {}));
+  }
+  encodeCallbackId(b, loc, *id, config, operands);
+  if (op.getOrdered())
+    config.emplace_back(b.getStringAttr("ordered"), b.getBoolAttr(true));
   if (DictionaryAttr staticArgs = op.getStaticArgsAttr())
     config.emplace_back(b.getStringAttr("static_args"), staticArgs);
   CustomCallOp call =
-      createCustomCall(b, op.getLoc(), callbackTarget, op.getResultTypes(),
-                       operands, config, /*hasSideEffect=*/!op.getPure());
-  op.replaceAllUsesWith(call.getResults());
+      createCustomCall(b, loc, callbackTarget, resultTypes, operands, config,
+                       /*hasSideEffect=*/!op.getPure(), aliases);
+  if (op.getOrdered())
+    state->orderingTokens[op->getBlock()] = call.getResults().back();
+  op.replaceAllUsesWith(call.getResults().take_front(op.getNumResults()));
   op.erase();
   return success();
+}
+
+Value ConvertNxToCustomCallPass::getOrderingToken(OpBuilder &b, Location loc,
+                                                  Block *block) {
+  Value &token = state->orderingTokens[block];
+  if (!token) {
+    auto type = RankedTensorType::get({}, b.getIntegerType(8, false));
+    token = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, ArrayRef<uint8_t>{0}));
+  }
+  return token;
 }
 
 LogicalResult ConvertNxToCustomCallPass::lowerIoCallback(IoCallbackOp op) {
@@ -247,15 +279,8 @@ LogicalResult ConvertNxToCustomCallPass::lowerIoCallback(IoCallbackOp op) {
   SmallVector<NamedAttribute> config;
   Block *block = op->getBlock();
   if (op.getOrdered()) {
-    Value &token = state->orderingTokens[block];
-    if (!token) {
-      auto type = RankedTensorType::get({}, b.getIntegerType(8, false));
-      token = arith::ConstantOp::create(
-          b, loc,
-          DenseElementsAttr::get(type, ArrayRef<uint8_t>{0}));
-    }
-    operands.push_back(token);
-    resultTypes.push_back(token.getType());
+    operands.push_back(getOrderingToken(b, loc, block));
+    resultTypes.push_back(operands.back().getType());
   }
   unsigned numAliased = operands.size();
   // The id operand (if any) comes last and is not passed through.

@@ -779,3 +779,13 @@ func.func @records_on_function() attributes {nx.callbacks = []} {
 // A recorded callback's id must agree with nx.callback_ids.
 // expected-error @+1 {{'nx.callback_ids' gives @a id 0, but the callback has id 1}}
 module attributes {nx.callback_ids = {a = 0 : i64}, nx.callbacks = [{function_type = () -> (), id = 1 : i64, sym_name = "a"}]} {}
+
+// -----
+
+nx.callback @f : (tensor<2xf32>) -> tensor<2xf32>
+
+func.func @pure_and_ordered(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'nx.elixir_call' op cannot be both pure and ordered: a pure call may be removed or reordered}}
+  %0 = nx.elixir_call pure ordered @f(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

@@ -133,6 +133,13 @@ LogicalResult CallbackOp::verify() {
 // ElixirCallOp
 //===----------------------------------------------------------------------===//
 
+LogicalResult ElixirCallOp::verify() {
+  if (getPure() && getOrdered())
+    return emitOpError() << "cannot be both pure and ordered: a pure call may "
+                            "be removed or reordered";
+  return success();
+}
+
 LogicalResult
 ElixirCallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   CallbackOp callback = resolveCallback(*this, getCalleeAttr(),

@@ -260,16 +260,15 @@ FailureOr<int64_t> nx::raiseCallbackCalls(ModuleOp module,
           builder, call.getLoc(), argTypes, *callee, callback.args,
           unit(callback.ordered), callback.staticArgs, unit(callback.optional));
     else
-      replacement = ElixirCallOp::create(builder, call.getLoc(), resultTypes,
-                                         *callee, callback.args,
-                                         callback.staticArgs,
-                                         unit(callback.pure));
+      replacement = ElixirCallOp::create(
+          builder, call.getLoc(), resultTypes, *callee, callback.args,
+          callback.staticArgs, unit(callback.pure),
+          unit(callback.ordered && !callback.pure));
     for (auto [old, now] :
          llvm::zip(callback.results, replacement->getResults()))
       old.replaceAllUsesWith(now);
-    // The raised op keeps its place in program order (`ordered`, or the
-    // effects of a non-pure call); ops that waited on its token now wait
-    // on what it waited on.
+    // The raised op keeps its place in program order (`ordered`); ops that
+    // waited on its token now wait on what it waited on.
     if (callback.tokenOut)
       callback.tokenOut.replaceAllUsesWith(callback.tokenIn);
     llvm::SetVector<Operation *> inputs;

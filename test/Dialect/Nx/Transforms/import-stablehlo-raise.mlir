@@ -23,6 +23,19 @@ func.func public @main(%arg0: !stablehlo.token, %arg1: tensor<3xf32>) -> (!stabl
 
 // -----
 
+// An ordered io_callback with results: an ordered elixir_call.
+// CHECK: nx.callback @jax_callback_0 : (tensor<3xf32>) -> tensor<i32>
+// CHECK-LABEL: func.func @ordered_with_results
+// CHECK-SAME: (%[[T:.+]]: !nx.token, %[[X:.+]]: tensor<3xf32>)
+// CHECK: %[[N:.+]] = nx.elixir_call ordered @jax_callback_0(%[[X]]) : (tensor<3xf32>) -> tensor<i32>
+// CHECK: return %[[T]], %[[N]] : !nx.token, tensor<i32>
+func.func @ordered_with_results(%t: !stablehlo.token, %x: tensor<3xf32>) -> (!stablehlo.token, tensor<i32>) {
+  %0:2 = "stablehlo.custom_call"(%t, %x) <{api_version = 1 : i32, backend_config = "", call_target_name = "xla_ffi_python_cpu_callback", has_side_effect = true}> {mhlo.backend_config = {index = 0 : ui64}} : (!stablehlo.token, tensor<3xf32>) -> (!stablehlo.token, tensor<i32>)
+  return %0#0, %0#1 : !stablehlo.token, tensor<i32>
+}
+
+// -----
+
 // The legacy form: the descriptor constant names the callback and goes away.
 // CHECK: nx.callback @jax_callback_7 : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK-LABEL: func.func @legacy

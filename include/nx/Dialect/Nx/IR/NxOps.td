@@ -96,7 +96,10 @@ def Nx_ElixirCallOp : Nx_Op<"elixir_call", [
     the tensor arguments. A call marked `pure` promises that the callback has
     no observable side effects, so it may be removed when unused and
     deduplicated by CSE; any other call is kept and ordered like a write to
-    host state.
+    host state. `ordered` (JAX's `io_callback(..., ordered=True)` with
+    results) also asks the StableHLO lowering to keep its program order
+    among the other ordered callbacks with an ordering token, as for
+    `nx.io_callback ordered`; a call cannot be both `pure` and `ordered`.
 
     ```mlir
     nx.callback @scale : (tensor<4xf32>) -> tensor<4xf32>
@@ -104,19 +107,22 @@ def Nx_ElixirCallOp : Nx_Op<"elixir_call", [
     %0 = nx.elixir_call @scale(%x) static_args {factor = 2.0 : f64}
         : (tensor<4xf32>) -> tensor<4xf32>
     %1 = nx.elixir_call pure @scale(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    %2 = nx.elixir_call ordered @scale(%x) : (tensor<4xf32>) -> tensor<4xf32>
     ```
   }];
   let arguments = (ins
     FlatSymbolRefAttr:$callee,
     Variadic<Nx_HostTensor>:$args,
     OptionalAttr<DictionaryAttr>:$static_args,
-    UnitAttr:$pure
+    UnitAttr:$pure,
+    UnitAttr:$ordered
   );
   let results = (outs Variadic<Nx_HostTensor>:$results);
   let assemblyFormat = [{
-    (`pure` $pure^)? $callee `(` $args `)`
+    (`pure` $pure^)? (`ordered` $ordered^)? $callee `(` $args `)`
     (`static_args` $static_args^)? attr-dict `:` functional-type($args, results)
   }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

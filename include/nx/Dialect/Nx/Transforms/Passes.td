@@ -252,16 +252,17 @@ def NxImportStableHLO : Pass<"nx-import-stablehlo", "::mlir::ModuleOp"> {
     * JAX: the callback is `jax-callback-names[index]`, or
       `jax_callback_<index>`; `has_side_effect = false` gives a `pure`
       `nx.elixir_call`, a side effect with results an `nx.elixir_call`, one
-      without results an `nx.io_callback` (`ordered` when token-threaded);
+      without results an `nx.io_callback`, both `ordered` when
+      token-threaded;
     * EXLA: an 8-byte id names the `nx.callback` with that id (what nx
       exported), any other id a callback named `exla_callback_<hex bytes>`;
       `exla_io_callback` gives an `nx.io_callback` (with its `static_args`,
-      `ordered`, `optional`), the others an `nx.elixir_call`; the server
-      handle and an operand-encoded id are not callback arguments.
+      `optional`), the others an `nx.elixir_call`, both `ordered` when
+      token-threaded or `ordered = true`; the server handle and an
+      operand-encoded id are not callback arguments.
 
-    A raised call's token result is replaced by its token operand. The
-    callback keeps its place in program order: `ordered` for io_callbacks,
-    and the host effects of a non-pure elixir_call, which nx never reorders.
+    A raised call's token result is replaced by its token operand; the
+    `ordered` call keeps its place in program order.
 
     Before (raise-callbacks):
 
