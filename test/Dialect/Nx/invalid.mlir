@@ -789,3 +789,8 @@ func.func @pure_and_ordered(%x: tensor<2xf32>) -> tensor<2xf32> {
   %0 = nx.elixir_call pure ordered @f(%x) : (tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// expected-error @+1 {{'nx.callback_ids' gives @a id 0, but the callback has id "one"}}
+module attributes {nx.callback_ids = {a = 0 : i64}, nx.callbacks = [{function_type = () -> (), id = "one", sym_name = "a"}]} {}

@@ -22,6 +22,18 @@ void NxDialect::initialize() {
   registerTypes();
 }
 
+/// How a callback's id reads in a diagnostic.
+static std::string describeId(Attribute id) {
+  if (!id)
+    return "<none>";
+  if (auto integer = dyn_cast<IntegerAttr>(id))
+    return std::to_string(integer.getInt());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << id;
+  return text;
+}
+
 /// The record of callback `name` in `op`'s `nx.callbacks`, if any.
 static DictionaryAttr findExportedCallback(Operation *op, StringRef name) {
   auto records =
@@ -138,10 +150,7 @@ LogicalResult NxDialect::verifyOperationAttribute(Operation *op,
                              << "' gives @" << entry.getName().getValue()
                              << " id " << id.getInt()
                              << ", but the callback has id "
-                             << (declaredId ? std::to_string(
-                                                  cast<IntegerAttr>(declaredId)
-                                                      .getInt())
-                                            : std::string("<none>"));
+                             << describeId(declaredId);
   }
   return success();
 }

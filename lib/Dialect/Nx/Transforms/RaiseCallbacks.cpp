@@ -54,7 +54,8 @@ std::optional<uint64_t> getScalarConstant(Value value) {
     }
   }
   auto dense = dyn_cast_or_null<DenseIntElementsAttr>(attr);
-  if (!dense || !dense.isSplat() || dense.getType().getRank() != 0)
+  if (!dense || !dense.isSplat() || dense.getType().getRank() != 0 ||
+      dense.getElementType().getIntOrFloatBitWidth() > 64)
     return std::nullopt;
   return dense.getSplatValue<APInt>().getZExtValue();
 }
@@ -124,12 +125,16 @@ recognize(ModuleOp module, CustomCallOp call, ArrayRef<std::string> jaxNames) {
         config = call->getAttrOfType<DictionaryAttr>("mhlo.backend_config");
       for (StringRef key : {"index", "descriptor"})
         if (auto value = config ? config.getAs<IntegerAttr>(key) : nullptr)
-          index = value.getValue().getZExtValue();
+          index = value.getValue().getLimitedValue();
       takeLeadingToken(0);
     }
     result.name = *index < jaxNames.size()
                       ? jaxNames[*index]
                       : "jax_callback_" + std::to_string(*index);
+    if (result.name.empty())
+      return call.emitOpError() << "cannot be raised: jax-callback-names "
+                                   "gives callback index "
+                                << *index << " an empty name";
     result.pure = !call.getHasSideEffect();
     // JAX's io_callback returns new values; with none, it is a side effect
     // on its operands.
@@ -186,11 +191,25 @@ recognize(ModuleOp module, CustomCallOp call, ArrayRef<std::string> jaxNames) {
     result.args.push_back(call->getOperand(index));
   for (unsigned index = firstResult; index < lastResult; ++index)
     result.results.push_back(call->getResult(index));
-  for (Value value : result.args)
-    if (!isa<RankedTensorType>(value.getType()))
-      return call.emitOpError() << "cannot be raised: callback argument of "
-                                   "type "
-                                << value.getType() << " is not a tensor";
+  // Callbacks exchange host tensors only.
+  auto emitError = [&]() -> InFlightDiagnostic {
+    InFlightDiagnostic diag = call.emitOpError();
+    diag << "cannot be raised: ";
+    return diag;
+  };
+  for (auto [index, value] : llvm::enumerate(result.args))
+    if (failed(verifyHostTensorType(emitError, value.getType(),
+                                    "callback argument #" + Twine(index))))
+      return failure();
+  for (auto [index, value] : llvm::enumerate(result.results))
+    if (failed(verifyHostTensorType(emitError, value.getType(),
+                                    "callback result #" + Twine(index))))
+      return failure();
+  if (result.tokenIn && result.tokenIn.getType() != result.tokenOut.getType())
+    return call.emitOpError()
+           << "cannot be raised: its token operand has type "
+           << result.tokenIn.getType() << " but its token result "
+           << result.tokenOut.getType();
   if (result.io) {
     // A passthrough: results, if any, are the arguments.
     if (!result.results.empty() &&

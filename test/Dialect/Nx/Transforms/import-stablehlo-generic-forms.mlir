@@ -21,3 +21,15 @@ func.func @forms(%x: tensor<2xf32>) -> tensor<2xf32> {
   %3 = "stablehlo.custom_call"(%2) <{api_version = 4 : i32, call_target_name = "exla_io_callback", has_side_effect = true, output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [], operand_index = 0, operand_tuple_indices = []>]}> {backend_config = {callback_id = array<i64: 3>, callback_id_size = 8 : ui64}, mhlo.frontend_attributes = {a = "b"}} : (tensor<2xf32>) -> tensor<2xf32>
   return %3 : tensor<2xf32>
 }
+
+// A plain XLA FFI call (not a callback): api_version 1 with its attributes
+// in `mhlo.backend_config` (how JAX builds every ffi_call), and the typed
+// form with a dictionary backend_config. Both are imported as they are.
+// CHECK-LABEL: func.func @ffi_calls
+// CHECK: %[[A:.+]] = nx.custom_call @my_ffi_kernel(%{{.+}}) {backend_config = "", has_side_effect = true, mhlo.backend_config = {alpha = 2.500000e-01 : f32, mode = "fast"}, operand_layouts = [dense<[1, 0]> : tensor<2xindex>], result_layouts = [dense<[1, 0]> : tensor<2xindex>]} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: nx.custom_call @my_ffi_kernel(%[[A]]) {api_version = 4 : i32, backend_config = {alpha = 2.500000e-01 : f32, mode = "fast"}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+func.func @ffi_calls(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = "stablehlo.custom_call"(%x) <{api_version = 1 : i32, backend_config = "", call_target_name = "my_ffi_kernel", has_side_effect = true, operand_layouts = [dense<[1, 0]> : tensor<2xindex>], result_layouts = [dense<[1, 0]> : tensor<2xindex>]}> {mhlo.backend_config = {alpha = 2.500000e-01 : f32, mode = "fast"}} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = "stablehlo.custom_call"(%0) <{api_version = 4 : i32, backend_config = {alpha = 2.500000e-01 : f32, mode = "fast"}, call_target_name = "my_ffi_kernel"}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}

@@ -51,7 +51,42 @@ func.func @jax_callback_0() {
 // -----
 
 func.func @token_argument(%t: !stablehlo.token) {
-  // expected-error @+1 {{'nx.custom_call' op cannot be raised: callback argument of type '!nx.token' is not a tensor}}
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised: callback argument #0 must be a ranked tensor, got '!nx.token'}}
   "stablehlo.custom_call"(%t, %t) {backend_config = "", call_target_name = "xla_ffi_python_cpu_callback", has_side_effect = true, mhlo.backend_config = {index = 0 : ui64}} : (!stablehlo.token, !stablehlo.token) -> ()
+  return
+}
+
+// -----
+
+func.func @not_a_host_type(%x: tensor<4xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised: callback result #0 must have a static shape, got 'tensor<?xf32>'}}
+  %0 = "stablehlo.custom_call"(%x) {backend_config = "", call_target_name = "xla_ffi_python_cpu_callback", has_side_effect = true, mhlo.backend_config = {index = 0 : ui64}} : (tensor<4xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @token_types_differ(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %t = arith.constant dense<0> : tensor<ui8>
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised: its token operand has type 'tensor<ui8>' but its token result 'tensor<i8>'}}
+  %0:2 = "stablehlo.custom_call"(%x, %t) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 1>, callback_id_size = 8 : ui64, ordered = true}, call_target_name = "exla_elixir_callback", has_side_effect = true} : (tensor<2xf32>, tensor<ui8>) -> (tensor<2xf32>, tensor<i8>)
+  return %0#0 : tensor<2xf32>
+}
+
+// -----
+
+// An id wider than 64 bits is not an id.
+func.func @wide_operand_id(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %id = arith.constant dense<1> : tensor<i128>
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised: it has no backend_config callback_id and its last operand is not a constant id}}
+  %0 = "stablehlo.custom_call"(%x, %id) {api_version = 4 : i32, backend_config = {}, call_target_name = "exla_elixir_callback"} : (tensor<2xf32>, tensor<i128>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @not_a_host_element_type(%x: tensor<4xi4>) {
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised: callback argument #0 has unsupported element type 'i4'; expected i1, i8-i64, ui8-ui64, f16, bf16, f32, f64, complex<f32> or complex<f64>}}
+  "stablehlo.custom_call"(%x) {backend_config = "", call_target_name = "xla_ffi_python_cpu_callback", has_side_effect = true, mhlo.backend_config = {index = 0 : ui64}} : (tensor<4xi4>) -> ()
   return
 }
