@@ -417,3 +417,23 @@ func.func @host_while(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// Ordered callbacks stay ordered, in program order, in the orchestrator.
+nx.callback @print : (tensor<3xf32>) -> ()
+nx.callback @step : (tensor<3xf32>) -> tensor<3xf32>
+
+// CHECK-LABEL: func.func @ordered(
+// CHECK-SAME:      %[[X:.+]]: tensor<3xf32>, %[[Y:.+]]: tensor<3xf32>)
+// CHECK: nx.elixir_call ordered @print(%[[Y]])
+// CHECK: %[[A:.+]] = nx.io_callback ordered @print(%[[X]])
+// CHECK: %[[S:.+]] = call @ordered_stage0(%[[A]])
+// CHECK: nx.elixir_call ordered @step(%[[S]])
+func.func @ordered(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<3xf32> {
+  nx.elixir_call ordered @print(%y) : (tensor<3xf32>) -> ()
+  %a = nx.io_callback ordered @print(%x) : tensor<3xf32>
+  %d = arith.addf %a, %a : tensor<3xf32>
+  %b = nx.elixir_call ordered @step(%d) : (tensor<3xf32>) -> tensor<3xf32>
+  return %b : tensor<3xf32>
+}
