@@ -40,8 +40,9 @@ extern "C" {
 /* Bumped whenever this header or what compiled code expects of the library
  * changes incompatibly. 2: compiled code stops at a failure
  * (nxrt_run_failed, nxrt_invoke_failed) and allocates its heap buffers
- * through the library (_mlir_memref_to_llvm_*). */
-#define NXRT_API_VERSION 2
+ * through the library (_mlir_memref_to_llvm_*). 3: typed integer and float
+ * attributes (INT, FLOAT). */
+#define NXRT_API_VERSION 3
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -160,7 +161,21 @@ NXRT_API size_t nxrt_tensor_byte_size(const nxrt_tensor_t *tensor);
  *   tag 0x06 DICT   payload: u32 count, then `count` entries:
  *                   entry := u32 name length, name bytes (UTF-8, non-empty,
  *                   no NUL), value; names are unique within a dict
+ *   tag 0x07 INT    payload: u8 signedness (nxrt_signedness_t), u8 bit width
+ *                   (1-64), 8 bytes: the value sign-extended (signless,
+ *                   signed) or zero-extended (unsigned) to 64 bits, within
+ *                   the range of its type
+ *   tag 0x08 FLOAT  payload: u8 dtype (NXRT_F16, NXRT_BF16, NXRT_F32 or
+ *                   NXRT_F64), 8 bytes: the value as IEEE-754 binary64,
+ *                   exactly representable in that dtype
  *   Nesting deeper than NXRT_ATTR_MAX_DEPTH levels is invalid.
+ *
+ * The compiler writes a signless i64 as I64, an f64 as F64, an i1 (and a
+ * unit attribute) as BOOL, any other integer (i8, si16, ui64, i3, ...) as
+ * INT and any other float (f16, bf16, f32) as FLOAT, so a handler reads back
+ * the type it was given; dense arrays (array<i32: ...>, dense<...>) are
+ * arrays of their element type. Integers wider than 64 bits are a compile
+ * error.
  *
  * Example: {"mode": "complete"} encodes as
  *   06 01000000  04000000 "mode"  04 08000000 "complete"
@@ -173,8 +188,18 @@ typedef enum nxrt_attr_kind_t {
   NXRT_ATTR_STRING = 4,
   NXRT_ATTR_ARRAY = 5,
   NXRT_ATTR_DICT = 6,
+  NXRT_ATTR_INT = 7,
+  NXRT_ATTR_FLOAT = 8,
   NXRT_ATTR_KIND_MAX_ENUM = 0x7fffffff
 } nxrt_attr_kind_t;
+
+/* Signedness of an integer attribute, as in MLIR's i8 / si8 / ui8. */
+typedef enum nxrt_signedness_t {
+  NXRT_SIGNLESS = 0,
+  NXRT_SIGNED = 1,
+  NXRT_UNSIGNED = 2,
+  NXRT_SIGNEDNESS_MAX_ENUM = 0x7fffffff
+} nxrt_signedness_t;
 
 #define NXRT_ATTR_MAX_DEPTH 32
 
@@ -212,10 +237,25 @@ NXRT_API nxrt_attr_kind_t nxrt_attr_kind(const nxrt_attr_t *attr);
 
 /* Typed reads of a value. Each returns NULL and stores the value, or an
  * INVALID_ARGUMENT status ("attribute has type string, expected bool") when
- * the kind differs. Strings are NUL-terminated; *len (optional) excludes the
- * terminator. Arrays/dicts hand out pointers owned by the same owner. */
+ * the type differs. Strings are NUL-terminated; *len (optional) excludes the
+ * terminator. Arrays/dicts hand out pointers owned by the same owner.
+ *  - nxrt_attr_i64: signless and signed integers (I64, INT) of any width,
+ *    sign-extended; unsigned ones are rejected (read them with
+ *    nxrt_attr_u64, so 2^64-1 never reads as -1);
+ *  - nxrt_attr_u64: unsigned integers only;
+ *  - nxrt_attr_f64: every float (F64, FLOAT; widening is exact);
+ *  - nxrt_attr_f32: f32, f16 and bf16 (exact); an f64 is rejected.
+ * nxrt_attr_int_type / nxrt_attr_float_dtype tell the type itself: an I64 is
+ * a 64-bit signless integer, an F64 an NXRT_F64. */
 NXRT_API nxrt_status_t *nxrt_attr_i64(const nxrt_attr_t *attr, int64_t *out);
+NXRT_API nxrt_status_t *nxrt_attr_u64(const nxrt_attr_t *attr, uint64_t *out);
+NXRT_API nxrt_status_t *nxrt_attr_int_type(const nxrt_attr_t *attr,
+                                           uint32_t *width,
+                                           nxrt_signedness_t *signedness);
 NXRT_API nxrt_status_t *nxrt_attr_f64(const nxrt_attr_t *attr, double *out);
+NXRT_API nxrt_status_t *nxrt_attr_f32(const nxrt_attr_t *attr, float *out);
+NXRT_API nxrt_status_t *nxrt_attr_float_dtype(const nxrt_attr_t *attr,
+                                              nxrt_dtype_t *out);
 NXRT_API nxrt_status_t *nxrt_attr_bool(const nxrt_attr_t *attr, int *out);
 NXRT_API nxrt_status_t *nxrt_attr_string(const nxrt_attr_t *attr,
                                          const char **out, size_t *len);
@@ -232,8 +272,12 @@ NXRT_API nxrt_status_t *nxrt_attr_dict(const nxrt_attr_t *attr,
  * string") on a kind mismatch. */
 NXRT_API nxrt_status_t *nxrt_attrs_get_i64(const nxrt_attrs_t *attrs,
                                            const char *name, int64_t *out);
+NXRT_API nxrt_status_t *nxrt_attrs_get_u64(const nxrt_attrs_t *attrs,
+                                           const char *name, uint64_t *out);
 NXRT_API nxrt_status_t *nxrt_attrs_get_f64(const nxrt_attrs_t *attrs,
                                            const char *name, double *out);
+NXRT_API nxrt_status_t *nxrt_attrs_get_f32(const nxrt_attrs_t *attrs,
+                                           const char *name, float *out);
 NXRT_API nxrt_status_t *nxrt_attrs_get_bool(const nxrt_attrs_t *attrs,
                                             const char *name, int *out);
 NXRT_API nxrt_status_t *nxrt_attrs_get_string(const nxrt_attrs_t *attrs,

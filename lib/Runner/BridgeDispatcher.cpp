@@ -87,6 +87,36 @@ static void encodeValue(std::string &out, const nxrt_attr_t *attr) {
     encodeDict(out, dict);
     return;
   }
+  case NXRT_ATTR_INT: {
+    uint32_t width = 64;
+    nxrt_signedness_t signedness = NXRT_SIGNLESS;
+    nxrt_status_free(nxrt_attr_int_type(attr, &width, &signedness));
+    uint64_t bits = 0;
+    if (signedness == NXRT_UNSIGNED) {
+      nxrt_status_free(nxrt_attr_u64(attr, &bits));
+    } else {
+      int64_t v = 0;
+      nxrt_status_free(nxrt_attr_i64(attr, &v));
+      bits = static_cast<uint64_t>(v);
+    }
+    out += '\x07';
+    out += static_cast<char>(signedness);
+    out += static_cast<char>(width);
+    putU64(out, bits);
+    return;
+  }
+  case NXRT_ATTR_FLOAT: {
+    nxrt_dtype_t dtype = NXRT_F64;
+    nxrt_status_free(nxrt_attr_float_dtype(attr, &dtype));
+    double v = 0;
+    nxrt_status_free(nxrt_attr_f64(attr, &v));
+    uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    out += '\x08';
+    out += static_cast<char>(dtype);
+    putU64(out, bits);
+    return;
+  }
   default:
     return;
   }

@@ -2,6 +2,8 @@
 
 #include "Attributes.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "Status.h"
@@ -50,6 +52,10 @@ public:
       out.b = v;
       return absl::OkStatus();
     }
+    case NXRT_ATTR_INT:
+      return Int(out);
+    case NXRT_ATTR_FLOAT:
+      return Float(out);
     case NXRT_ATTR_STRING:
       out.kind = NXRT_ATTR_STRING;
       return String(out.s, /*allowEmpty=*/true);
@@ -77,6 +83,89 @@ public:
     default:
       return Error(absl::StrFormat("unknown value tag 0x%02x", tag), at);
     }
+  }
+
+  absl::Status Int(nxrt_attr &out) {
+    size_t at = pos_;
+    uint8_t signedness, width;
+    uint64_t bits;
+    if (!Byte(signedness) || !Byte(width) || !U64(bits))
+      return Error("truncated int");
+    if (signedness > NXRT_UNSIGNED)
+      return Error(absl::StrFormat("int signedness is %u, expected 0-2",
+                                   signedness),
+                   at);
+    if (width < 1 || width > 64)
+      return Error(absl::StrFormat("int width is %u, expected 1-64", width),
+                   at);
+    // The value must be the extension of a `width`-bit value.
+    if (width < 64) {
+      uint64_t high = bits >> (width - (signedness == NXRT_UNSIGNED ? 0 : 1));
+      uint64_t ones = ~uint64_t(0) >> (width - (signedness == NXRT_UNSIGNED
+                                                    ? 0
+                                                    : 1));
+      if (high != 0 && (signedness == NXRT_UNSIGNED || high != ones))
+        return Error(absl::StrFormat("int value 0x%x does not fit its %u-bit "
+                                     "type",
+                                     bits, width),
+                     at);
+    }
+    out.kind = NXRT_ATTR_INT;
+    out.signedness = static_cast<nxrt_signedness_t>(signedness);
+    out.width = width;
+    out.i = static_cast<int64_t>(bits);
+    return absl::OkStatus();
+  }
+
+  absl::Status Float(nxrt_attr &out) {
+    size_t at = pos_;
+    uint8_t dtype;
+    uint64_t bits;
+    if (!Byte(dtype) || !U64(bits))
+      return Error("truncated float");
+    double value;
+    std::memcpy(&value, &bits, sizeof(value));
+    if (dtype != NXRT_F16 && dtype != NXRT_BF16 && dtype != NXRT_F32 &&
+        dtype != NXRT_F64)
+      return Error(absl::StrFormat("float dtype is %u, expected f16, bf16, "
+                                   "f32 or f64",
+                                   dtype),
+                   at);
+    if (!FitsFloat(value, static_cast<nxrt_dtype_t>(dtype)))
+      return Error(absl::StrFormat("float value %g is not a %s", value,
+                                   nxrt_dtype_name(
+                                       static_cast<nxrt_dtype_t>(dtype))),
+                   at);
+    out.kind = NXRT_ATTR_FLOAT;
+    out.float_dtype = static_cast<nxrt_dtype_t>(dtype);
+    out.f = value;
+    return absl::OkStatus();
+  }
+
+  // Whether `value` is exactly a value of `dtype` (NaNs and infinities are
+  // in every float type).
+  static bool FitsFloat(double value, nxrt_dtype_t dtype) {
+    if (dtype == NXRT_F64 || std::isnan(value) || std::isinf(value) ||
+        value == 0)
+      return true;
+    if (static_cast<double>(static_cast<float>(value)) != value)
+      return false;
+    if (dtype == NXRT_F32)
+      return true;
+    // f16: 11 significant bits, largest 65504, smallest step 2^-24.
+    // bf16: 8 significant bits and f32's exponent range.
+    int significant = dtype == NXRT_F16 ? 11 : 8;
+    double magnitude = std::fabs(value);
+    if (dtype == NXRT_F16 && magnitude > 65504)
+      return false;
+    int exponent;
+    std::frexp(magnitude, &exponent);
+    int step = exponent - significant;
+    if (dtype == NXRT_F16)
+      step = std::max(step, -24);
+    else
+      step = std::max(step, -133); // bf16's smallest subnormal, 2^-133
+    return std::fmod(magnitude, std::ldexp(1.0, step)) == 0;
   }
 
   absl::Status Dict(nxrt_attrs &out, int depth) {
@@ -165,17 +254,21 @@ private:
   size_t pos_ = 0;
 };
 
-absl::Status KindError(const nxrt_attr *attr, nxrt_attr_kind_t want,
+absl::Status TypeError(const nxrt_attr *attr, const std::string &want,
                        const char *name) {
   if (!attr)
     return absl::InvalidArgumentError("attribute is null");
   if (name)
     return absl::InvalidArgumentError(
         absl::StrFormat("attribute '%s' has type %s, expected %s", name,
-                        AttrKindName(attr->kind), AttrKindName(want)));
-  return absl::InvalidArgumentError(
-      absl::StrFormat("attribute has type %s, expected %s",
-                      AttrKindName(attr->kind), AttrKindName(want)));
+                        AttrTypeName(*attr), want));
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "attribute has type %s, expected %s", AttrTypeName(*attr), want));
+}
+
+absl::Status KindError(const nxrt_attr *attr, nxrt_attr_kind_t want,
+                       const char *name) {
+  return TypeError(attr, AttrKindName(want), name);
 }
 
 } // namespace
@@ -194,9 +287,25 @@ const char *AttrKindName(nxrt_attr_kind_t kind) {
     return "array";
   case NXRT_ATTR_DICT:
     return "dict";
+  case NXRT_ATTR_INT:
+    return "integer";
+  case NXRT_ATTR_FLOAT:
+    return "float";
   default:
     return "invalid";
   }
+}
+
+std::string AttrTypeName(const nxrt_attr &attr) {
+  if (attr.kind == NXRT_ATTR_INT) {
+    const char *prefix = attr.signedness == NXRT_SIGNED     ? "si"
+                         : attr.signedness == NXRT_UNSIGNED ? "ui"
+                                                            : "i";
+    return prefix + std::to_string(attr.width);
+  }
+  if (attr.kind == NXRT_ATTR_FLOAT)
+    return nxrt_dtype_name(attr.float_dtype);
+  return AttrKindName(attr.kind);
 }
 
 absl::StatusOr<std::unique_ptr<nxrt_attrs>> ParseAttrs(const uint8_t *data,
@@ -227,20 +336,66 @@ absl::StatusOr<std::unique_ptr<nxrt_attrs>> ParseAttrs(const uint8_t *data,
 
 using nxrt::KindError;
 using nxrt::ToC;
+using nxrt::TypeError;
 
 namespace {
 
-template <typename Read>
-nxrt_status_t *GetByName(const nxrt_attrs_t *attrs, const char *name,
-                         nxrt_attr_kind_t kind, Read read) {
+// The typed reads, shared by the by-value and by-name accessors; `name`
+// (optional) only names the attribute in errors.
+absl::Status ReadI64(const nxrt_attr *attr, int64_t *out, const char *name) {
+  if (!attr || (attr->kind != NXRT_ATTR_I64 &&
+                (attr->kind != NXRT_ATTR_INT ||
+                 attr->signedness == NXRT_UNSIGNED)))
+    return TypeError(attr,
+                     attr && attr->kind == NXRT_ATTR_INT
+                         ? "a signless or signed integer (read unsigned "
+                           "integers with nxrt_attr_u64)"
+                         : "i64",
+                     name);
+  *out = attr->i;
+  return absl::OkStatus();
+}
+
+absl::Status ReadU64(const nxrt_attr *attr, uint64_t *out, const char *name) {
+  if (!attr || attr->kind != NXRT_ATTR_INT ||
+      attr->signedness != NXRT_UNSIGNED)
+    return TypeError(attr, "an unsigned integer", name);
+  *out = static_cast<uint64_t>(attr->i);
+  return absl::OkStatus();
+}
+
+absl::Status ReadF64(const nxrt_attr *attr, double *out, const char *name) {
+  if (!attr || (attr->kind != NXRT_ATTR_F64 && attr->kind != NXRT_ATTR_FLOAT))
+    return TypeError(attr, "f64", name);
+  *out = attr->f;
+  return absl::OkStatus();
+}
+
+absl::Status ReadF32(const nxrt_attr *attr, float *out, const char *name) {
+  if (!attr || attr->kind != NXRT_ATTR_FLOAT ||
+      attr->float_dtype == NXRT_F64)
+    return TypeError(attr,
+                     "f32, f16 or bf16 (read f64 with nxrt_attr_f64)", name);
+  *out = static_cast<float>(attr->f);
+  return absl::OkStatus();
+}
+
+template <typename T>
+nxrt_status_t *GetByName(const nxrt_attrs_t *attrs, const char *name, T *out,
+                         absl::Status (*read)(const nxrt_attr *, T *,
+                                              const char *)) {
   const nxrt_attr_t *attr = nxrt_attrs_find(attrs, name);
   if (!attr)
     return ToC(absl::NotFoundError(
         absl::StrFormat("missing attribute '%s'", name ? name : "")));
-  if (attr->kind != kind)
-    return ToC(KindError(attr, kind, name));
-  read(*attr);
-  return nullptr;
+  return ToC(read(attr, out, name));
+}
+
+absl::Status ReadBool(const nxrt_attr *attr, int *out, const char *name) {
+  if (!attr || attr->kind != NXRT_ATTR_BOOL)
+    return KindError(attr, NXRT_ATTR_BOOL, name);
+  *out = attr->b;
+  return absl::OkStatus();
 }
 
 } // namespace
@@ -292,24 +447,42 @@ nxrt_attr_kind_t nxrt_attr_kind(const nxrt_attr_t *attr) {
 }
 
 nxrt_status_t *nxrt_attr_i64(const nxrt_attr_t *attr, int64_t *out) {
-  if (!attr || attr->kind != NXRT_ATTR_I64)
-    return ToC(KindError(attr, NXRT_ATTR_I64, nullptr));
-  *out = attr->i;
+  return ToC(ReadI64(attr, out, nullptr));
+}
+
+nxrt_status_t *nxrt_attr_u64(const nxrt_attr_t *attr, uint64_t *out) {
+  return ToC(ReadU64(attr, out, nullptr));
+}
+
+nxrt_status_t *nxrt_attr_int_type(const nxrt_attr_t *attr, uint32_t *width,
+                                  nxrt_signedness_t *signedness) {
+  if (!attr || (attr->kind != NXRT_ATTR_I64 && attr->kind != NXRT_ATTR_INT))
+    return ToC(TypeError(attr, "an integer", nullptr));
+  if (width)
+    *width = attr->width;
+  if (signedness)
+    *signedness = attr->signedness;
   return nullptr;
 }
 
 nxrt_status_t *nxrt_attr_f64(const nxrt_attr_t *attr, double *out) {
-  if (!attr || attr->kind != NXRT_ATTR_F64)
-    return ToC(KindError(attr, NXRT_ATTR_F64, nullptr));
-  *out = attr->f;
+  return ToC(ReadF64(attr, out, nullptr));
+}
+
+nxrt_status_t *nxrt_attr_f32(const nxrt_attr_t *attr, float *out) {
+  return ToC(ReadF32(attr, out, nullptr));
+}
+
+nxrt_status_t *nxrt_attr_float_dtype(const nxrt_attr_t *attr,
+                                     nxrt_dtype_t *out) {
+  if (!attr || (attr->kind != NXRT_ATTR_F64 && attr->kind != NXRT_ATTR_FLOAT))
+    return ToC(TypeError(attr, "a float", nullptr));
+  *out = attr->float_dtype;
   return nullptr;
 }
 
 nxrt_status_t *nxrt_attr_bool(const nxrt_attr_t *attr, int *out) {
-  if (!attr || attr->kind != NXRT_ATTR_BOOL)
-    return ToC(KindError(attr, NXRT_ATTR_BOOL, nullptr));
-  *out = attr->b;
-  return nullptr;
+  return ToC(ReadBool(attr, out, nullptr));
 }
 
 nxrt_status_t *nxrt_attr_string(const nxrt_attr_t *attr, const char **out,
@@ -345,30 +518,42 @@ nxrt_status_t *nxrt_attr_dict(const nxrt_attr_t *attr,
 
 nxrt_status_t *nxrt_attrs_get_i64(const nxrt_attrs_t *attrs, const char *name,
                                   int64_t *out) {
-  return GetByName(attrs, name, NXRT_ATTR_I64,
-                   [&](const nxrt_attr &a) { *out = a.i; });
+  return GetByName(attrs, name, out, ReadI64);
+}
+
+nxrt_status_t *nxrt_attrs_get_u64(const nxrt_attrs_t *attrs, const char *name,
+                                  uint64_t *out) {
+  return GetByName(attrs, name, out, ReadU64);
 }
 
 nxrt_status_t *nxrt_attrs_get_f64(const nxrt_attrs_t *attrs, const char *name,
                                   double *out) {
-  return GetByName(attrs, name, NXRT_ATTR_F64,
-                   [&](const nxrt_attr &a) { *out = a.f; });
+  return GetByName(attrs, name, out, ReadF64);
+}
+
+nxrt_status_t *nxrt_attrs_get_f32(const nxrt_attrs_t *attrs, const char *name,
+                                  float *out) {
+  return GetByName(attrs, name, out, ReadF32);
 }
 
 nxrt_status_t *nxrt_attrs_get_bool(const nxrt_attrs_t *attrs, const char *name,
                                    int *out) {
-  return GetByName(attrs, name, NXRT_ATTR_BOOL,
-                   [&](const nxrt_attr &a) { *out = a.b; });
+  return GetByName(attrs, name, out, ReadBool);
 }
 
 nxrt_status_t *nxrt_attrs_get_string(const nxrt_attrs_t *attrs,
                                      const char *name, const char **out,
                                      size_t *len) {
-  return GetByName(attrs, name, NXRT_ATTR_STRING, [&](const nxrt_attr &a) {
-    *out = a.s.c_str();
-    if (len)
-      *len = a.s.size();
-  });
+  const nxrt_attr_t *attr = nxrt_attrs_find(attrs, name);
+  if (!attr)
+    return ToC(absl::NotFoundError(
+        absl::StrFormat("missing attribute '%s'", name ? name : "")));
+  if (attr->kind != NXRT_ATTR_STRING)
+    return ToC(KindError(attr, NXRT_ATTR_STRING, name));
+  *out = attr->s.c_str();
+  if (len)
+    *len = attr->s.size();
+  return nullptr;
 }
 
 } // extern "C"

@@ -21,8 +21,14 @@ struct nxrt_attrs;
 
 struct nxrt_attr {
   nxrt_attr_kind_t kind = NXRT_ATTR_I64;
+  // I64 and INT: the value extended to 64 bits (as unsigned for unsigned
+  // types), its width and signedness.
   int64_t i = 0;
+  uint32_t width = 64;
+  nxrt_signedness_t signedness = NXRT_SIGNLESS;
+  // F64 and FLOAT: the value, and the dtype it came as.
   double f = 0;
+  nxrt_dtype_t float_dtype = NXRT_F64;
   bool b = false;
   std::string s;
   std::vector<nxrt_attr> array;
@@ -42,6 +48,9 @@ absl::StatusOr<std::unique_ptr<nxrt_attrs>> ParseAttrs(const uint8_t *data,
                                                        size_t len);
 
 const char *AttrKindName(nxrt_attr_kind_t kind);
+
+// The MLIR spelling of a value's type: "i64", "ui8", "si3", "bf16", "string".
+std::string AttrTypeName(const nxrt_attr &attr);
 
 } // namespace nxrt
 

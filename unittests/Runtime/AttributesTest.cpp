@@ -1,5 +1,6 @@
 //===- AttributesTest.cpp - Typed attribute encoding ----------------------===//
 
+#include <cmath>
 #include <random>
 
 #include "TestUtil.h"
@@ -115,6 +116,126 @@ TEST(NxrtAttrs, KindMismatchAndMissingErrors) {
   EXPECT_EQ(Message(e7), "attribute 'n' has type i64, expected f64");
   Status e8(nxrt_attrs_get_i64(p.attrs, "s", &i));
   EXPECT_EQ(Message(e8), "attribute 's' has type string, expected i64");
+}
+
+TEST(NxrtAttrs, TypedIntegersAndFloatsReadBackTheirType) {
+  Parsed p(Attrs()
+               .Int("big", NXRT_UNSIGNED, 64, ~uint64_t(0))
+               .Int("small", NXRT_SIGNED, 8, static_cast<uint64_t>(-128))
+               .Int("odd", NXRT_SIGNLESS, 3, static_cast<uint64_t>(-4))
+               .Float("half", NXRT_F16, 0.5)
+               .Float("brain", NXRT_BF16, -1.5)
+               .Float("single", NXRT_F32, static_cast<double>(0.1f))
+               .F64("double", 0.1)
+               .I64("plain", -1)
+               .Encode());
+  ASSERT_EQ(p.status, nullptr);
+  const nxrt_attr_t *big = nxrt_attrs_find(p.attrs, "big");
+  EXPECT_EQ(nxrt_attr_kind(big), NXRT_ATTR_INT);
+  uint64_t u = 0;
+  EXPECT_EQ(nxrt_attr_u64(big, &u), nullptr);
+  EXPECT_EQ(u, ~uint64_t(0));
+  uint32_t width = 0;
+  nxrt_signedness_t signedness = NXRT_SIGNLESS;
+  EXPECT_EQ(nxrt_attr_int_type(big, &width, &signedness), nullptr);
+  EXPECT_EQ(width, 64u);
+  EXPECT_EQ(signedness, NXRT_UNSIGNED);
+  // 2^64-1 never reads as -1.
+  int64_t i = 0;
+  Status e1(nxrt_attr_i64(big, &i));
+  EXPECT_EQ(nxrt_status_code(e1.get()), NXRT_INVALID_ARGUMENT);
+  EXPECT_EQ(Message(e1), "attribute has type ui64, expected a signless or "
+                         "signed integer (read unsigned integers with "
+                         "nxrt_attr_u64)");
+  Status e2(nxrt_attrs_get_u64(p.attrs, "small", &u));
+  EXPECT_EQ(Message(e2),
+            "attribute 'small' has type si8, expected an unsigned integer");
+  EXPECT_EQ(nxrt_attrs_get_i64(p.attrs, "small", &i), nullptr);
+  EXPECT_EQ(i, -128);
+  EXPECT_EQ(nxrt_attrs_get_i64(p.attrs, "odd", &i), nullptr);
+  EXPECT_EQ(i, -4);
+  EXPECT_EQ(nxrt_attr_int_type(nxrt_attrs_find(p.attrs, "odd"), &width,
+                               &signedness),
+            nullptr);
+  EXPECT_EQ(width, 3u);
+  EXPECT_EQ(signedness, NXRT_SIGNLESS);
+  // A plain i64 is a 64-bit signless integer.
+  EXPECT_EQ(nxrt_attr_int_type(nxrt_attrs_find(p.attrs, "plain"), &width,
+                               &signedness),
+            nullptr);
+  EXPECT_EQ(width, 64u);
+  EXPECT_EQ(signedness, NXRT_SIGNLESS);
+
+  float f = 0;
+  double d = 0;
+  nxrt_dtype_t dtype = NXRT_DTYPE_INVALID;
+  EXPECT_EQ(nxrt_attrs_get_f32(p.attrs, "half", &f), nullptr);
+  EXPECT_EQ(f, 0.5f);
+  EXPECT_EQ(nxrt_attr_float_dtype(nxrt_attrs_find(p.attrs, "half"), &dtype),
+            nullptr);
+  EXPECT_EQ(dtype, NXRT_F16);
+  EXPECT_EQ(nxrt_attrs_get_f64(p.attrs, "brain", &d), nullptr);
+  EXPECT_EQ(d, -1.5);
+  EXPECT_EQ(nxrt_attrs_get_f32(p.attrs, "single", &f), nullptr);
+  EXPECT_EQ(f, 0.1f);
+  EXPECT_EQ(nxrt_attr_float_dtype(nxrt_attrs_find(p.attrs, "double"), &dtype),
+            nullptr);
+  EXPECT_EQ(dtype, NXRT_F64);
+  Status e3(nxrt_attrs_get_f32(p.attrs, "double", &f));
+  EXPECT_EQ(Message(e3), "attribute 'double' has type f64, expected f32, f16 "
+                         "or bf16 (read f64 with nxrt_attr_f64)");
+  Status e4(nxrt_attrs_get_f64(p.attrs, "big", &d));
+  EXPECT_EQ(Message(e4), "attribute 'big' has type ui64, expected f64");
+  Status e5(nxrt_attr_float_dtype(big, &dtype));
+  EXPECT_EQ(Message(e5), "attribute has type ui64, expected a float");
+}
+
+TEST(NxrtAttrs, MalformedTypedValuesAreRejected) {
+  struct {
+    Attrs attrs;
+    const char *message;
+  } cases[] = {
+      {Attrs().Int("x", NXRT_SIGNLESS, 0, 0),
+       "malformed attributes at byte 11 of 21: int width is 0, expected 1-64"},
+      {Attrs().Int("x", NXRT_SIGNLESS, 65, 0),
+       "malformed attributes at byte 11 of 21: int width is 65, expected "
+       "1-64"},
+      {Attrs().Int("x", static_cast<nxrt_signedness_t>(3), 8, 0),
+       "malformed attributes at byte 11 of 21: int signedness is 3, expected "
+       "0-2"},
+      {Attrs().Int("x", NXRT_UNSIGNED, 8, 256),
+       "malformed attributes at byte 11 of 21: int value 0x100 does not fit "
+       "its 8-bit type"},
+      {Attrs().Int("x", NXRT_SIGNED, 8, 128),
+       "malformed attributes at byte 11 of 21: int value 0x80 does not fit "
+       "its 8-bit type"},
+      {Attrs().Float("x", NXRT_I32, 1.0),
+       "malformed attributes at byte 11 of 20: float dtype is 4, expected "
+       "f16, bf16, f32 or f64"},
+      {Attrs().Float("x", NXRT_F16, 0.1),
+       "malformed attributes at byte 11 of 20: float value 0.1 is not a f16"},
+      {Attrs().Float("x", NXRT_F16, 65536.0),
+       "malformed attributes at byte 11 of 20: float value 65536 is not a "
+       "f16"},
+      {Attrs().Float("x", NXRT_BF16, 1.0 + 1.0 / 256),
+       "malformed attributes at byte 11 of 20: float value 1.00391 is not a "
+       "bf16"},
+      {Attrs().Float("x", NXRT_F32, 0.1),
+       "malformed attributes at byte 11 of 20: float value 0.1 is not a f32"},
+  };
+  for (const auto &c : cases) {
+    Parsed p(c.attrs.Encode());
+    EXPECT_EQ(nxrt_status_code(p.status.get()), NXRT_INVALID_ARGUMENT);
+    EXPECT_EQ(Message(p.status), c.message);
+  }
+  // Every f16 and bf16 the compiler can write is accepted.
+  Parsed ok(Attrs()
+                .Float("max", NXRT_F16, 65504.0)
+                .Float("tiny", NXRT_F16, std::ldexp(1.0, -24))
+                .Float("b", NXRT_BF16, 1.0 + 1.0 / 128)
+                .Float("bt", NXRT_BF16, std::ldexp(1.0, -133))
+                .Encode());
+  EXPECT_EQ(ok.status, nullptr);
 }
 
 TEST(NxrtAttrs, MalformedBlobsAreRejectedWithOffsets) {

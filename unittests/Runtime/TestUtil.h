@@ -78,6 +78,24 @@ public:
     Raw64(bits);
     return *this;
   }
+  Attrs &Int(const std::string &name, nxrt_signedness_t signedness,
+             uint8_t width, uint64_t bits) {
+    Key(name);
+    bytes_.push_back(NXRT_ATTR_INT);
+    bytes_.push_back(static_cast<uint8_t>(signedness));
+    bytes_.push_back(width);
+    Raw64(bits);
+    return *this;
+  }
+  Attrs &Float(const std::string &name, nxrt_dtype_t dtype, double v) {
+    Key(name);
+    bytes_.push_back(NXRT_ATTR_FLOAT);
+    bytes_.push_back(static_cast<uint8_t>(dtype));
+    uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    Raw64(bits);
+    return *this;
+  }
   Attrs &Bool(const std::string &name, bool v) {
     Key(name);
     bytes_.push_back(NXRT_ATTR_BOOL);

@@ -4,8 +4,13 @@
 
 #include "nxrt/nxrt.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/APInt.h"
 #include "llvm/Support/Endian.h"
+
+#include <algorithm>
+#include <cstring>
 
 using namespace mlir;
 
@@ -34,7 +39,7 @@ public:
     if (auto integer = dyn_cast<IntegerAttr>(attr))
       return encodeInteger(integer.getType(), integer.getValue());
     if (auto floating = dyn_cast<FloatAttr>(attr))
-      return f64(floating.getValueAsDouble());
+      return encodeFloat(floating.getType(), floating.getValue(), path);
     if (auto str = dyn_cast<StringAttr>(attr)) {
       tag(NXRT_ATTR_STRING);
       string(str.getValue());
@@ -53,29 +58,33 @@ public:
           return failure();
       return success();
     }
-    if (auto dense = dyn_cast<DenseI64ArrayAttr>(attr))
-      return integers(dense.asArrayRef());
-    if (auto dense = dyn_cast<DenseI32ArrayAttr>(attr))
-      return integers(dense.asArrayRef());
-    if (auto dense = dyn_cast<DenseBoolArrayAttr>(attr)) {
+    // Dense arrays (array<i8: ...>, array<f32: ...>) are arrays of their
+    // element type.
+    if (auto dense = dyn_cast<DenseArrayAttr>(attr)) {
+      Type elementType = dense.getElementType();
+      unsigned width = elementType.getIntOrFloatBitWidth();
+      ArrayRef<char> raw = dense.getRawData();
       tag(NXRT_ATTR_ARRAY);
       u32(dense.size());
-      for (bool value : dense.asArrayRef())
-        (void)boolean(value);
-      return success();
-    }
-    if (auto dense = dyn_cast<DenseF64ArrayAttr>(attr)) {
-      tag(NXRT_ATTR_ARRAY);
-      u32(dense.size());
-      for (double value : dense.asArrayRef())
-        (void)f64(value);
-      return success();
-    }
-    if (auto dense = dyn_cast<DenseF32ArrayAttr>(attr)) {
-      tag(NXRT_ATTR_ARRAY);
-      u32(dense.size());
-      for (float value : dense.asArrayRef())
-        (void)f64(value);
+      for (int64_t index = 0; index < dense.size(); ++index) {
+        // Elements are stored in host byte order, i1 as one byte.
+        unsigned bytes = std::max(1u, width / 8);
+        APInt value(std::max(8u, width), 0);
+        llvm::LoadIntFromMemory(
+            value, reinterpret_cast<const uint8_t *>(raw.data()) + index * bytes,
+            bytes);
+        value = value.trunc(width);
+        LogicalResult encoded =
+            isa<FloatType>(elementType)
+                ? encodeFloat(elementType,
+                              APFloat(cast<FloatType>(elementType)
+                                          .getFloatSemantics(),
+                                      value),
+                              path)
+                : encodeInteger(elementType, value);
+        if (failed(encoded))
+          return failure();
+      }
       return success();
     }
     if (auto elements = dyn_cast<DenseIntOrFPElementsAttr>(attr)) {
@@ -84,9 +93,15 @@ public:
       u32(elements.getNumElements());
       if (isa<FloatType>(elementType)) {
         for (const APFloat &value : elements.getValues<APFloat>())
-          (void)f64(value.convertToDouble());
+          if (failed(encodeFloat(elementType, value, path)))
+            return failure();
         return success();
       }
+      if (!elementType.isIntOrIndex())
+        return emitError(loc) << "cannot pass attribute '" << path << "' = "
+                              << attr
+                              << " to the host: its elements are not "
+                                 "integers or floats";
       for (const APInt &value : elements.getValues<APInt>())
         if (failed(encodeInteger(elementType, value)))
           return failure();
@@ -101,27 +116,53 @@ public:
   std::string take() { return std::move(bytes); }
 
 private:
+  /// A signless i64 is I64 and a signless i1 BOOL, as before typed
+  /// integers existed; every other integer type keeps its width and
+  /// signedness (INT). `index` is a signless i64.
   LogicalResult encodeInteger(Type type, const APInt &value) {
-    if (type.isInteger(1))
+    if (type.isSignlessInteger(1))
       return boolean(value.getBoolValue());
     if (value.getBitWidth() > 64)
       return emitError(loc) << "cannot pass a " << value.getBitWidth()
                             << "-bit integer to the host: at most 64 bits";
     bool isUnsigned = type.isUnsignedInteger();
-    int64_t word = isUnsigned ? static_cast<int64_t>(value.getZExtValue())
-                              : value.getSExtValue();
-    tag(NXRT_ATTR_I64);
-    append<uint64_t>(static_cast<uint64_t>(word));
+    uint64_t word = isUnsigned ? value.getZExtValue()
+                               : static_cast<uint64_t>(value.getSExtValue());
+    if (type.isIndex() || type.isSignlessInteger(64)) {
+      tag(NXRT_ATTR_I64);
+      append<uint64_t>(word);
+      return success();
+    }
+    tag(NXRT_ATTR_INT);
+    bytes.push_back(static_cast<char>(isUnsigned ? NXRT_UNSIGNED
+                                      : type.isSignedInteger() ? NXRT_SIGNED
+                                                               : NXRT_SIGNLESS));
+    bytes.push_back(static_cast<char>(value.getBitWidth()));
+    append<uint64_t>(word);
     return success();
   }
 
-  template <typename T> LogicalResult integers(ArrayRef<T> values) {
-    tag(NXRT_ATTR_ARRAY);
-    u32(values.size());
-    for (T value : values) {
-      tag(NXRT_ATTR_I64);
-      append<uint64_t>(static_cast<uint64_t>(static_cast<int64_t>(value)));
-    }
+  /// f64 is F64; f32, f16 and bf16 are FLOAT with their dtype (their value
+  /// widens to f64 exactly). Other float types have no host dtype.
+  LogicalResult encodeFloat(Type type, const APFloat &value, StringRef path) {
+    nxrt_dtype_t dtype = type.isF64()    ? NXRT_F64
+                         : type.isF32()  ? NXRT_F32
+                         : type.isF16()  ? NXRT_F16
+                         : type.isBF16() ? NXRT_BF16
+                                         : NXRT_DTYPE_INVALID;
+    if (dtype == NXRT_DTYPE_INVALID)
+      return emitError(loc) << "cannot pass attribute '" << path
+                            << "' of type " << type
+                            << " to the host: floats must be f16, bf16, f32 "
+                               "or f64";
+    double wide = value.convertToDouble();
+    if (dtype == NXRT_F64)
+      return f64(wide);
+    tag(NXRT_ATTR_FLOAT);
+    bytes.push_back(static_cast<char>(dtype));
+    uint64_t bits;
+    std::memcpy(&bits, &wide, sizeof(bits));
+    append<uint64_t>(bits);
     return success();
   }
 

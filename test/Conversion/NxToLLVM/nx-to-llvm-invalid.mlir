@@ -8,6 +8,22 @@ func.func @unsupported_attribute(%x: memref<4xf32>) {
 
 // -----
 
+func.func @no_host_float(%x: memref<4xf32>) {
+  // expected-error @+1 {{cannot pass attribute 'attrs.scale' of type 'f80' to the host: floats must be f16, bf16, f32 or f64}}
+  nx.invoke elixir_call @f(%x) outs() attrs {scale = 1.5 : f80} : (memref<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @complex_elements(%x: memref<4xf32>) {
+  // expected-error @+1 {{cannot pass attribute 'attrs.z' = dense<(1.000000e+00,2.000000e+00)> : tensor<1xcomplex<f32>> to the host: its elements are not integers or floats}}
+  nx.invoke elixir_call @f(%x) outs() attrs {z = dense<(1.0, 2.0)> : tensor<1xcomplex<f32>>} : (memref<4xf32>) -> ()
+  return
+}
+
+// -----
+
 func.func @too_wide(%x: memref<4xf32>) {
   // expected-error @+1 {{cannot pass a 128-bit integer to the host: at most 64 bits}}
   nx.invoke custom_call @t(%x) outs() attrs {big = 1 : i128} : (memref<4xf32>) -> ()

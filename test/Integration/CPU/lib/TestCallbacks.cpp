@@ -172,6 +172,33 @@ void describeValue(std::string &out, const nxrt_attr_t *attr) {
     out += v ? "true" : "false";
     return;
   }
+  case NXRT_ATTR_INT: {
+    uint32_t width;
+    nxrt_signedness_t signedness;
+    nxrt_status_free(nxrt_attr_int_type(attr, &width, &signedness));
+    if (signedness == NXRT_UNSIGNED) {
+      uint64_t v;
+      nxrt_status_free(nxrt_attr_u64(attr, &v));
+      std::snprintf(buffer, sizeof(buffer), "%" PRIu64 " : ui%u", v, width);
+    } else {
+      int64_t v;
+      nxrt_status_free(nxrt_attr_i64(attr, &v));
+      std::snprintf(buffer, sizeof(buffer), "%" PRId64 " : %si%u", v,
+                    signedness == NXRT_SIGNED ? "s" : "", width);
+    }
+    out += buffer;
+    return;
+  }
+  case NXRT_ATTR_FLOAT: {
+    nxrt_dtype_t dtype;
+    nxrt_status_free(nxrt_attr_float_dtype(attr, &dtype));
+    double v;
+    nxrt_status_free(nxrt_attr_f64(attr, &v));
+    std::snprintf(buffer, sizeof(buffer), "%.9g : %s", v,
+                  nxrt_dtype_name(dtype));
+    out += buffer;
+    return;
+  }
   case NXRT_ATTR_STRING: {
     const char *s;
     nxrt_status_free(nxrt_attr_string(attr, &s, nullptr));
