@@ -123,7 +123,8 @@ recognize(ModuleOp module, CustomCallOp call, ArrayRef<std::string> jaxNames) {
     } else {
       if (!config)
         config = call->getAttrOfType<DictionaryAttr>("mhlo.backend_config");
-      for (StringRef key : {"index", "descriptor"})
+      // `index` (today's JAX) wins over the older `descriptor`.
+      for (StringRef key : {"descriptor", "index"})
         if (auto value = config ? config.getAs<IntegerAttr>(key) : nullptr)
           index = value.getValue().getLimitedValue();
       takeLeadingToken(0);
