@@ -30,6 +30,7 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // nx: ids for the host to bind callbacks by.
   pm.addPass(createNxAssignCallbackIds());
   pm.addPass(createNxPrepareEntryPoints());
+  pm.addPass(createNxEraseTokens());
   // Segmented programs: on the CPU a device's memory is host memory, so the
   // host <-> device copies are identities.
   pm.addPass(createNxStripTransfers());

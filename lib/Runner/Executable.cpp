@@ -122,7 +122,12 @@ static EntrySignature getSignature(func::FuncOp func) {
   EntrySignature sig;
   sig.name = func.getSymName().str();
   FunctionType type = func.getFunctionType();
+  // nx-lower-to-cpu drops tokens from signatures (nx-erase-tokens): they are
+  // neither passed nor returned.
+  auto isToken = [](Type t) { return isa<nx::TokenType>(t); };
   for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+    if (isToken(t))
+      continue;
     TensorSpec spec;
     std::string reason;
     if (!toSpec(t, spec, reason) && sig.unsupported.empty())
@@ -130,6 +135,8 @@ static EntrySignature getSignature(func::FuncOp func) {
     sig.args.push_back(std::move(spec));
   }
   for (auto [i, t] : llvm::enumerate(type.getResults())) {
+    if (isToken(t))
+      continue;
     TensorSpec spec;
     std::string reason;
     if (!toSpec(t, spec, reason) && sig.unsupported.empty())

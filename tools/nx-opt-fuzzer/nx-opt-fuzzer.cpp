@@ -76,6 +76,7 @@ static const char *const kPipelines[] = {
     "nx-import-stablehlo,nx-export-stablehlo",
     "nx-import-stablehlo{raise-callbacks=true jax-callback-names=a,b},"
     "nx-lower-to-cpu",
+    "nx-erase-tokens",
 };
 static constexpr size_t kNumPipelines = std::size(kPipelines);
 

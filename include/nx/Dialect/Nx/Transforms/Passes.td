@@ -299,6 +299,47 @@ def NxImportStableHLO : Pass<"nx-import-stablehlo", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::nx::NxDialect"];
 }
 
+def NxEraseTokens : Pass<"nx-erase-tokens", "::mlir::ModuleOp"> {
+  let summary = "Drops !nx.token arguments and results from functions";
+  let description = [{
+    Tokens carry no data. Compiled for the CPU, a program runs its effects
+    in program order, so a token passed into or out of a function has
+    nothing left to order. This pass removes the `!nx.token` arguments and
+    results of every `func.func` of the module and of its `func.call`s: a
+    dropped argument's uses take a fresh `nx.create_token`, a dropped call
+    result likewise. That lets a program imported from JAX, whose entry
+    function takes and returns its ordered-effects token, be compiled and
+    called with its data only (`nx-runner` neither takes nor prints
+    tokens). A function used other than by `func.call` keeps its tokens.
+    Part of `nx-lower-to-cpu`, after `nx-import-stablehlo{raise-callbacks}`
+    has turned the token-threaded callbacks into nx callbacks.
+
+    Before:
+
+    ```mlir
+    func.func @main(%t: !nx.token, %x: tensor<3xf32>) -> (!nx.token, tensor<3xf32>) {
+      %0 = nx.elixir_call ordered @cb(%x) : (tensor<3xf32>) -> tensor<3xf32>
+      return %t, %0 : !nx.token, tensor<3xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+      %0 = nx.elixir_call ordered @cb(%x) : (tensor<3xf32>) -> tensor<3xf32>
+      return %0 : tensor<3xf32>
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numFunctions", "functions",
+              "Number of functions whose tokens were dropped">
+  ];
+  let dependentDialects = ["::mlir::nx::NxDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def NxHooksToIoCallback : Pass<"nx-hooks-to-io-callback", "::mlir::ModuleOp"> {
   let summary = "Migrates outfeed/token hooks to nx.io_callback chains";
   let description = [{
