@@ -41,10 +41,10 @@ Value createToken(OpBuilder &builder, Location loc) {
 }
 
 /// Drops the token arguments and results of `func` and of its calls.
-/// Returns whether it did: a function without tokens, or used other than by
-/// func.call (whose users would break), is left alone; compiling its tokens
-/// then fails with a located error.
-bool eraseTokens(func::FuncOp func, ModuleOp module) {
+/// Returns whether there were any. A function used other than by func.call
+/// (a `func.constant`, say) is an error: its users would break, and
+/// lowering would leave them pointing at a function it cannot convert.
+FailureOr<bool> eraseTokens(func::FuncOp func, ModuleOp module) {
   FunctionType type = func.getFunctionType();
   llvm::BitVector args = tokenPositions(type.getInputs());
   llvm::BitVector results = tokenPositions(type.getResults());
@@ -53,11 +53,16 @@ bool eraseTokens(func::FuncOp func, ModuleOp module) {
   SmallVector<func::CallOp> calls;
   std::optional<SymbolTable::UseRange> uses = func.getSymbolUses(module);
   if (!uses)
-    return false;
+    return func.emitOpError()
+           << "has !nx.token arguments or results, and its uses cannot be "
+              "found to drop them";
   for (const SymbolTable::SymbolUse &use : *uses) {
     auto call = dyn_cast<func::CallOp>(use.getUser());
     if (!call)
-      return false;
+      return func.emitOpError()
+             << "has !nx.token arguments or results, which cannot be "
+                "dropped: it is used by '"
+             << use.getUser()->getName() << "', not only by func.call";
     calls.push_back(call);
   }
 
@@ -78,7 +83,8 @@ bool eraseTokens(func::FuncOp func, ModuleOp module) {
     });
   }
   if (failed(func.eraseArguments(args)) || failed(func.eraseResults(results)))
-    return false;
+    return func.emitOpError() << "cannot drop its !nx.token arguments or "
+                                 "results";
 
   for (func::CallOp call : calls) {
     OpBuilder builder(call);
@@ -105,9 +111,14 @@ struct EraseTokensPass final
     : nx::impl::NxEraseTokensBase<EraseTokensPass> {
   void runOnOperation() final {
     ModuleOp module = getOperation();
-    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-      if (eraseTokens(func, module))
+    for (auto func :
+         llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+      FailureOr<bool> erased = eraseTokens(func, module);
+      if (failed(erased))
+        return signalPassFailure();
+      if (*erased)
         ++numFunctions;
+    }
   }
 };
 

@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -nx-erase-tokens | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -nx-erase-tokens | FileCheck %s --enable-var-scope
 
 // The entry function's token argument and result go, and so do those of
 // the functions it calls; a call's dropped token result becomes a fresh
@@ -22,16 +22,3 @@ func.func private @helper(%t: !nx.token, %y: tensor<3xf32>) -> (!nx.token, tenso
   return %t, %y : !nx.token, tensor<3xf32>
 }
 func.func private @external(!nx.token, tensor<2xf32>) -> tensor<2xf32>
-
-// -----
-
-// A function used other than by func.call keeps its tokens.
-// CHECK-LABEL: func.func @referenced
-// CHECK-SAME: (%{{.+}}: !nx.token) -> !nx.token
-func.func @referenced(%t: !nx.token) -> !nx.token {
-  return %t : !nx.token
-}
-func.func @user() -> ((!nx.token) -> !nx.token) {
-  %f = func.constant @referenced : (!nx.token) -> !nx.token
-  return %f : (!nx.token) -> !nx.token
-}

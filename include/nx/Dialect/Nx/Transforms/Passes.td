@@ -310,7 +310,8 @@ def NxEraseTokens : Pass<"nx-erase-tokens", "::mlir::ModuleOp"> {
     result likewise. That lets a program imported from JAX, whose entry
     function takes and returns its ordered-effects token, be compiled and
     called with its data only (`nx-runner` neither takes nor prints
-    tokens). A function used other than by `func.call` keeps its tokens.
+    tokens). A function with tokens used other than by `func.call` (a
+    `func.constant`) is an error.
     Part of `nx-lower-to-cpu`, after `nx-import-stablehlo{raise-callbacks}`
     has turned the token-threaded callbacks into nx callbacks.
 
