@@ -270,6 +270,10 @@ TEST(NxrtAttrs, MalformedBlobsAreRejectedWithOffsets) {
        "malformed attributes at byte 12 of 19: duplicate key 'x'"},
       {{0x06, 1, 0, 0, 0, 1, 0, 0, 0, 'x', 0x01, 1, 2},
        "malformed attributes at byte 11 of 13: truncated i64"},
+      {{0x06, 1, 0, 0, 0, 1, 0, 0, 0, 'x', 0x07, 2, 8, 1},
+       "malformed attributes at byte 13 of 14: truncated int"},
+      {{0x06, 1, 0, 0, 0, 1, 0, 0, 0, 'x', 0x08, 12, 0, 0},
+       "malformed attributes at byte 12 of 14: truncated float"},
   };
   for (const auto &c : cases) {
     Parsed p(c.bytes);

@@ -794,3 +794,9 @@ func.func @pure_and_ordered(%x: tensor<2xf32>) -> tensor<2xf32> {
 
 // expected-error @+1 {{'nx.callback_ids' gives @a id 0, but the callback has id "one"}}
 module attributes {nx.callback_ids = {a = 0 : i64}, nx.callbacks = [{function_type = () -> (), id = "one", sym_name = "a"}]} {}
+
+// -----
+
+// A record whose id is not an i64 would lose it when declared again.
+// expected-error @+1 {{'nx.callbacks' entry #0 has id "x", expected an i64}}
+module attributes {nx.callbacks = [{function_type = () -> (), id = "x", sym_name = "a"}]} {}

@@ -70,6 +70,12 @@ static LogicalResult verifyExportedCallbacks(Operation *op, Attribute value) {
              << " must be a dictionary with a string 'sym_name' and a "
                 "function type 'function_type', got "
              << attr;
+    // nx-import-stablehlo declares it again; a mistyped id would be lost.
+    if (Attribute id = record.get("id");
+        id && !(isa<IntegerAttr>(id) &&
+                cast<IntegerAttr>(id).getType().isSignlessInteger(64)))
+      return op->emitError() << "'" << name << "' entry #" << index
+                             << " has id " << id << ", expected an i64";
   }
   return success();
 }

@@ -84,39 +84,20 @@ void exportCustomCall(CustomCallOp op) {
   replaceByGeneric(op, kStableHLOCustomCall, attrs);
 }
 
-/// Reports the first nx attribute or type left anywhere in `op`'s
-/// attributes, operand, result or block argument types.
+/// Reports the first nx attribute left in `op`'s attributes. (nx's only
+/// type, the token, has been replaced everywhere by then, attributes
+/// included.)
 LogicalResult checkNoNxLeft(Operation *op, Dialect *nx) {
-  auto fromNx = [&](auto entity) { return &entity.getDialect() == nx; };
   for (NamedAttribute attr : op->getAttrs()) {
     bool found = false;
-    attr.getValue().walk([&](Attribute inner) { found |= fromNx(inner); },
-                         [&](Type inner) { found |= fromNx(inner); });
+    attr.getValue().walk(
+        [&](Attribute inner) { found |= &inner.getDialect() == nx; });
     if (found)
       return op->emitOpError()
              << "cannot be exported to StableHLO: attribute '"
-             << attr.getName() << "' holds an nx attribute or type ("
+             << attr.getName().getValue() << "' holds an nx attribute ("
              << attr.getValue() << "), which StableHLO consumers cannot load";
   }
-  auto checkTypes = [&](TypeRange types, StringRef what) -> LogicalResult {
-    for (auto [index, type] : llvm::enumerate(types)) {
-      bool found = false;
-      type.walk([&](Type inner) { found |= fromNx(inner); });
-      if (found)
-        return op->emitOpError()
-               << "cannot be exported to StableHLO: " << what << " #" << index
-               << " has type " << type
-               << ", which StableHLO consumers cannot load";
-    }
-    return success();
-  };
-  if (failed(checkTypes(op->getOperandTypes(), "operand")) ||
-      failed(checkTypes(op->getResultTypes(), "result")))
-    return failure();
-  for (Region &region : op->getRegions())
-    for (Block &block : region)
-      if (failed(checkTypes(block.getArgumentTypes(), "block argument")))
-        return failure();
   return success();
 }
 
@@ -193,8 +174,8 @@ struct ExportStableHLOPass final
                                           /*replaceLocs=*/false,
                                           /*replaceTypes=*/true);
 
-    // Anything left in nx syntax would stop a StableHLO tool from loading
-    // the module.
+    // An nx attribute left on another op would stop a StableHLO tool from
+    // loading the module.
     if (module
             .walk([&](Operation *op) {
               return failed(checkNoNxLeft(op, nx)) ? WalkResult::interrupt()

@@ -185,9 +185,6 @@ recognize(ModuleOp module, CustomCallOp call, ArrayRef<std::string> jaxNames) {
     return std::optional<CallbackCall>();
   }
 
-  if (firstArg > lastArg)
-    return call.emitOpError() << "cannot be raised: it lacks the operands its "
-                                 "protocol requires";
   for (unsigned index = firstArg; index < lastArg; ++index)
     result.args.push_back(call->getOperand(index));
   for (unsigned index = firstResult; index < lastResult; ++index)

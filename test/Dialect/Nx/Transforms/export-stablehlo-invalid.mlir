@@ -32,3 +32,11 @@ func.func @segmented(%x: tensor<2xf32>) -> tensor<2xf32> {
   %0 = nx.to_device %x to "cuda" : tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// nx attributes elsewhere than on a custom call have no StableHLO spelling.
+// expected-error @+1 {{'func.func' op cannot be exported to StableHLO: attribute 'why' holds an nx attribute ([#nx.output_operand_alias<output_tuple_indices = [], operand_index = 0, operand_tuple_indices = []>]), which StableHLO consumers cannot load}}
+func.func @stray_alias() attributes {why = [#nx.output_operand_alias<output_tuple_indices = [], operand_index = 0, operand_tuple_indices = []>]} {
+  return
+}

@@ -148,3 +148,14 @@ func.func @malformed_alias(%x: tensor<f32>) -> tensor<f32> {
   %0 = "stablehlo.custom_call"(%x) {call_target_name = "f", output_operand_aliases = [#stablehlo.output_operand_alias<bogus>]} : (tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// The callbacks nx-export-stablehlo recorded are declared again; a name
+// that is already taken is an error.
+// expected-error @+1 {{'builtin.module' op declares @a and records it in 'nx.callbacks'}}
+module attributes {nx.callbacks = [{function_type = () -> (), sym_name = "a"}]} {
+  func.func @a() {
+    return
+  }
+}
