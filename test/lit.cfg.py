@@ -19,6 +19,9 @@ config.substitutions.append(("%nx_libs", config.nx_lib_dir))
 config.substitutions.append(
     ("%nx_test_callbacks", os.path.join(config.nx_lib_dir, "libNxTestCallbacks.so")))
 config.substitutions.append(
+    ("%nx_test_bridge_host",
+     os.path.join(config.nx_lib_dir, "libNxTestBridgeHost.so")))
+config.substitutions.append(
     ("%nx_example_callbacks",
      os.path.join(config.nx_lib_dir, "libNxExampleCallbacks.so")))
 config.substitutions.append(("%nx_src_root", config.nx_src_root))

@@ -41,8 +41,9 @@ extern "C" {
  * changes incompatibly. 2: compiled code stops at a failure
  * (nxrt_run_failed, nxrt_invoke_failed) and allocates its heap buffers
  * through the library (_mlir_memref_to_llvm_*). 3: typed integer and float
- * attributes (INT, FLOAT). */
-#define NXRT_API_VERSION 3
+ * attributes (INT, FLOAT). 4: callbacks bound INLINE can be routed through
+ * the bridge (nxrt_runtime_set_callback_dispatch, nxrt_request_serve). */
+#define NXRT_API_VERSION 4
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -369,6 +370,24 @@ NXRT_API nxrt_status_t *nxrt_register_custom_call(nxrt_runtime_t *runtime,
                                                   nxrt_handler_fn fn,
                                                   void *user_data);
 
+/* Chooses where callbacks bound INLINE run, for runs begun after the call:
+ *  - NXRT_DISPATCH_INLINE (the default): on the compute thread.
+ *  - NXRT_DISPATCH_BRIDGE: each call becomes a bridge request, exactly like
+ *    a call of a callback bound BRIDGE (hook if one is installed, else the
+ *    pull queue); whoever receives it runs the bound handler with
+ *    nxrt_request_serve, on its own thread. `timeout_ms` bounds the wait for
+ *    each reply (<= 0: only the run deadline). A host uses this to keep
+ *    every callback off its compute threads - including those that a
+ *    callback library binds inline - while the library's streams and bridge
+ *    hook keep serving the program, all on one runtime.
+ * Callbacks bound BRIDGE and custom-call targets are not affected (targets
+ * are native kernels and always run inline). INVALID_ARGUMENT for an
+ * unknown mode. Thread-safe. */
+NXRT_API nxrt_status_t *
+nxrt_runtime_set_callback_dispatch(nxrt_runtime_t *runtime,
+                                   nxrt_dispatch_mode_t mode,
+                                   int64_t timeout_ms);
+
 /*===----------------------------------------------------------------------===*
  * Programs and call sites (used by compiled code at load time)
  *===----------------------------------------------------------------------===*/
@@ -593,6 +612,23 @@ NXRT_API const nxrt_tensor_t *
 nxrt_request_result_template(const nxrt_request_t *request, size_t i);
 /* Drops the caller's reference. NULL is a no-op. */
 NXRT_API void nxrt_request_release(nxrt_request_t *request);
+
+/* Serves `request` on the calling thread with the handler its callback is
+ * bound to (see nxrt_runtime_set_callback_dispatch), then answers it. The
+ * handler sees what an inline call would - arguments, attributes, name,
+ * location - except that the arguments are copies (the compute thread stops
+ * waiting at its deadline and may then free its buffers while the handler
+ * still runs) and `call->run` is a run of the same runtime begun on the
+ * calling thread for this call. Its results are written to buffers owned
+ * by this function and copied into the program's on success; a failure is
+ * answered as the handler's status.
+ * Returns NULL once the answer was delivered; DEADLINE_EXCEEDED (handler
+ * not run) or NOT_FOUND when the request was no longer pending; and
+ * FAILED_PRECONDITION, leaving the request unanswered, when the callback is
+ * bound BRIDGE and has no handler - the caller answers it with
+ * nxrt_bridge_reply. Does not release the request. Thread-safe: several
+ * threads may serve different requests at once. */
+NXRT_API nxrt_status_t *nxrt_request_serve(nxrt_request_t *request);
 
 /*===----------------------------------------------------------------------===*
  * Streams (seed 002)

@@ -2,6 +2,8 @@
 
 #include "nx/Runner/Runner.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <dlfcn.h>
 
 using namespace mlir::nx::runner;
@@ -24,16 +26,24 @@ std::unique_ptr<Runtime> Runtime::create() {
   return runtime;
 }
 
-Runtime::~Runtime() {
+void Runtime::shutdown() {
   nxrt_bridge_close(runtime_);
+  // Last loaded, first released: a library may use what an earlier one set
+  // up.
+  for (ReleaseCallbacksFn release : llvm::reverse(releases_))
+    release(runtime_);
+  releases_.clear();
+}
+
+Runtime::~Runtime() {
+  shutdown();
   nxrt_runtime_destroy(runtime_);
   // Handlers of the libraries are gone with the runtime; the libraries stay
   // loaded (unloading code that may still be referenced by static
   // destructors or threads is not worth the risk).
 }
 
-llvm::Error Runtime::loadCallbackLibrary(llvm::StringRef path,
-                                         nxrt_runtime_t *target) {
+llvm::Error Runtime::loadCallbackLibrary(llvm::StringRef path) {
   std::string pathStr = path.str();
   void *handle = dlopen(pathStr.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
@@ -48,7 +58,11 @@ llvm::Error Runtime::loadCallbackLibrary(llvm::StringRef path,
     return makeError("callback library '" + path + "' does not export " +
                      kRegisterCallbacksSymbol);
   auto fn = reinterpret_cast<RegisterCallbacksFn>(symbol);
-  if (nxrt_status_t *status = fn(target ? target : runtime_)) {
+  // Recorded before registering: a registration that fails half way may
+  // already hold resources.
+  if (void *release = dlsym(handle, kReleaseCallbacksSymbol.data()))
+    releases_.push_back(reinterpret_cast<ReleaseCallbacksFn>(release));
+  if (nxrt_status_t *status = fn(runtime_)) {
     std::string message = nxrt_status_message(status);
     nxrt_status_free(status);
     return makeError("callback library '" + path +

@@ -69,7 +69,8 @@ absl::Status Describe(nxrt_request &req, const nxrt_tensor_t *args,
 Bridge::~Bridge() { Close(); }
 
 absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
-                          absl::Time run_deadline, absl::Duration run_timeout,
+                          absl::Duration timeout, absl::Time run_deadline,
+                          absl::Duration run_timeout,
                           const nxrt_tensor_t *args, size_t nargs,
                           nxrt_tensor_t *results, size_t nresults) {
   if (closed_.load(std::memory_order_acquire))
@@ -84,7 +85,7 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
     return site.Failed(s);
   }
 
-  absl::Time callback_deadline = DeadlineAfter(handler.timeout);
+  absl::Time callback_deadline = DeadlineAfter(timeout);
   bool run_binds = run_deadline < callback_deadline;
   absl::Time deadline = run_binds ? run_deadline : callback_deadline;
 
@@ -136,7 +137,7 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
         run_binds ? absl::StrFormat("%s timed out after %d ms (run deadline)",
                                     site.what, Ms(run_timeout))
                   : absl::StrFormat("%s timed out after %d ms", site.what,
-                                    Ms(handler.timeout)));
+                                    Ms(timeout)));
   else if (req->reply_code != absl::StatusCode::kOk)
     result = site.Failed(absl::Status(req->reply_code, req->reply_message));
   if (expired)

@@ -92,10 +92,11 @@ public:
   ~Bridge();
 
   // Runs one bridge call for `site` and blocks until it is answered or
-  // the earlier of the run deadline and the callback's own timeout passes. The
-  // returned error carries the full message.
+  // the earlier of the run deadline and `timeout` (the callback's own)
+  // passes. The returned error carries the full message.
   absl::Status Call(const nxrt_site &site, const Handler &handler,
-                    absl::Time run_deadline, absl::Duration run_timeout,
+                    absl::Duration timeout, absl::Time run_deadline,
+                    absl::Duration run_timeout,
                     const nxrt_tensor_t *args, size_t nargs,
                     nxrt_tensor_t *results, size_t nresults);
 

@@ -78,9 +78,13 @@ InvokeSlow(nxrt_run &run, nxrt_site &site, const nxrt::Handler *h,
                              nargs, results, nresults);
     break;
   default:
-    // Bridge callback (inline ones never get here).
-    status = rt.bridge.Call(site, *h, run.deadline, run.timeout, args, nargs,
-                            results, nresults);
+    // A callback bound BRIDGE, or one bound INLINE that the run routes
+    // through the bridge (nxrt_runtime_set_callback_dispatch).
+    status = rt.bridge.Call(site, *h,
+                            h->mode == NXRT_DISPATCH_BRIDGE ? h->timeout
+                                                            : run.routed_timeout,
+                            run.deadline, run.timeout, args, nargs, results,
+                            nresults);
     break;
   }
   if (ABSL_PREDICT_TRUE(status.ok()))
@@ -126,7 +130,9 @@ extern "C" nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
     results = nullptr;
     nresults = 0;
   }
-  if (h->mode != NXRT_DISPATCH_INLINE)
+  if (ABSL_PREDICT_FALSE(h->mode != NXRT_DISPATCH_INLINE ||
+                         (run->routes_callbacks &&
+                          site->kind != NXRT_SITE_CUSTOM_CALL)))
     return InvokeSlow(*run, *site, h, args, nargs, results, nresults);
 
   nxrt_call_t call{args,

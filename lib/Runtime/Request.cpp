@@ -1,11 +1,44 @@
 //===- Request.cpp - Host-side accessors of bridge requests ---------------===//
 
 #include <cstring>
+#include <new>
+#include <vector>
 
 #include "Bridge.h"
 #include "Program.h"
+#include "Runtime.h"
 #include "Status.h"
 #include "absl/strings/str_format.h"
+
+namespace {
+
+// Zero-filled scratch storage for one tensor that nxrt_request_serve hands
+// to a handler, aligned like the buffers of compiled code.
+class Scratch {
+public:
+  explicit Scratch(size_t bytes)
+      : data_(bytes ? ::operator new(bytes, kAlign) : nullptr) {
+    if (bytes)
+      std::memset(data_, 0, bytes);
+  }
+  Scratch(Scratch &&other) noexcept : data_(other.data_) {
+    other.data_ = nullptr;
+  }
+  Scratch(const Scratch &) = delete;
+  Scratch &operator=(const Scratch &) = delete;
+  Scratch &operator=(Scratch &&) = delete;
+  ~Scratch() {
+    if (data_)
+      ::operator delete(data_, kAlign);
+  }
+  void *data() const { return data_; }
+
+private:
+  static constexpr std::align_val_t kAlign{64};
+  void *data_;
+};
+
+} // namespace
 
 extern "C" {
 
@@ -82,6 +115,54 @@ const nxrt_tensor_t *nxrt_request_result_template(const nxrt_request_t *request,
 void nxrt_request_release(nxrt_request_t *request) {
   if (request)
     request->Unref();
+}
+
+nxrt_status_t *nxrt_request_serve(nxrt_request_t *request) {
+  if (!request)
+    return nxrt::ToC(absl::InvalidArgumentError("request is null"));
+  const nxrt::Handler &handler = *request->handler;
+  if (!handler.fn)
+    return nxrt::ToC(absl::FailedPreconditionError(absl::StrFormat(
+        "callback @%s is bound for bridge dispatch and has no handler to "
+        "serve request %d with",
+        handler.name, request->tag)));
+
+  // Copies first: once the compute thread's deadline passes it returns to
+  // compiled code, which may free the buffers the request points into.
+  std::vector<Scratch> storage;
+  storage.reserve(request->args.size() + request->templates.size());
+  absl::InlinedVector<nxrt_tensor_t, 2> args(request->args.begin(),
+                                            request->args.end());
+  for (size_t i = 0; i < args.size(); ++i) {
+    size_t bytes = nxrt_tensor_byte_size(&args[i]);
+    args[i].data = storage.emplace_back(bytes).data();
+    if (nxrt_status_t *st =
+            nxrt_request_copy_arg(request, i, args[i].data, bytes))
+      return st;
+  }
+  absl::InlinedVector<nxrt_tensor_t, 2> results(request->templates.begin(),
+                                               request->templates.end());
+  for (nxrt_tensor_t &r : results)
+    r.data = storage.emplace_back(nxrt_tensor_byte_size(&r)).data();
+
+  const nxrt_site &site = *request->site;
+  nxrt_run_t *run = nxrt_run_begin(site.runtime, nullptr);
+  nxrt_call_t call{args.data(),
+                   args.size(),
+                   results.data(),
+                   results.size(),
+                   site.attrs.get(),
+                   handler.name.c_str(),
+                   site.location.c_str(),
+                   run};
+  absl::Status outcome = nxrt::FromC(handler.fn(handler.user_data, &call));
+  // The handler's own status is the answer; a failure it left in the run
+  // without returning it is not the program's.
+  nxrt_status_free(nxrt_run_end(run));
+  bool ok = outcome.ok();
+  return nxrt::ToC(site.runtime->bridge.Reply(request->tag, std::move(outcome),
+                                              ok ? results.data() : nullptr,
+                                              ok ? results.size() : 0));
 }
 
 } // extern "C"

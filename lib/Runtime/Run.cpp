@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "Runtime.h"
 #include "Status.h"
 
 // Innermost run of the thread; each run links to the one it nests in, so a
@@ -45,6 +46,12 @@ nxrt_run_t *nxrt_run_begin(nxrt_runtime_t *runtime,
     run->timeout = absl::Milliseconds(options->timeout_ms);
     run->deadline = absl::Now() + run->timeout;
     run->has_deadline = true;
+  }
+  if (runtime->route_callbacks.load(std::memory_order_acquire)) {
+    run->routes_callbacks = true;
+    int64_t ms = runtime->routed_timeout_ms.load(std::memory_order_acquire);
+    if (ms > 0)
+      run->routed_timeout = absl::Milliseconds(ms);
   }
   run->outer = nxrt::tls_current_run;
   nxrt::tls_current_run = run;

@@ -17,6 +17,10 @@ struct nxrt_run {
   absl::Time deadline = absl::InfiniteFuture();
   absl::Duration timeout = absl::InfiniteDuration();
   bool has_deadline = false;
+  // Callbacks bound INLINE go through the bridge, each call waiting at most
+  // routed_timeout (nxrt_runtime_set_callback_dispatch, as of run begin).
+  bool routes_callbacks = false;
+  absl::Duration routed_timeout = absl::InfiniteDuration();
   // Checked without the lock on every invocation; set once, under mu.
   std::atomic<bool> failed{false};
 

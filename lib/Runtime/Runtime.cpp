@@ -3,6 +3,7 @@
 #include "Runtime.h"
 
 #include "Status.h"
+#include "absl/strings/str_format.h"
 
 namespace {
 absl::Duration FromMs(int64_t ms) {
@@ -34,6 +35,21 @@ nxrt_status_t *nxrt_register_custom_call(nxrt_runtime_t *runtime,
   if (!runtime)
     return nxrt::ToC(absl::InvalidArgumentError("runtime is null"));
   return nxrt::ToC(runtime->registry.AddTarget(target, fn, user_data));
+}
+
+nxrt_status_t *nxrt_runtime_set_callback_dispatch(nxrt_runtime_t *runtime,
+                                                   nxrt_dispatch_mode_t mode,
+                                                   int64_t timeout_ms) {
+  if (!runtime)
+    return nxrt::ToC(absl::InvalidArgumentError("runtime is null"));
+  if (mode != NXRT_DISPATCH_INLINE && mode != NXRT_DISPATCH_BRIDGE)
+    return nxrt::ToC(absl::InvalidArgumentError(
+        absl::StrFormat("unknown dispatch mode %d", static_cast<int>(mode))));
+  // The timeout first: a run that sees the new mode sees its timeout.
+  runtime->routed_timeout_ms.store(timeout_ms, std::memory_order_release);
+  runtime->route_callbacks.store(mode == NXRT_DISPATCH_BRIDGE,
+                                 std::memory_order_release);
+  return nullptr;
 }
 
 void nxrt_bridge_set_hook(nxrt_runtime_t *runtime, nxrt_bridge_hook_fn fn,

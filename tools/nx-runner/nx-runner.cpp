@@ -148,16 +148,15 @@ struct Stream {
 static int runMain() {
   auto runtime = Runtime::create();
   std::unique_ptr<BridgeDispatcher> dispatcher;
-  nxrt_runtime_t *handlerRuntime = runtime->get();
   if (dispatch == Dispatch::Bridge) {
-    auto d = BridgeDispatcher::create(runtime->get(), dispatchThreads);
+    auto d = BridgeDispatcher::create(runtime->get(), dispatchThreads,
+                                      callbackTimeoutMs);
     if (!d)
       return fail(llvm::toString(d.takeError()));
     dispatcher = std::move(*d);
-    handlerRuntime = dispatcher->handlers();
   }
   for (const std::string &lib : callbackLibs)
-    if (auto err = runtime->loadCallbackLibrary(lib, handlerRuntime))
+    if (auto err = runtime->loadCallbackLibrary(lib))
       return fail(llvm::toString(std::move(err)));
 
   // Inputs and infeeds are parsed before compiling, so bad flags fail fast.
@@ -208,10 +207,7 @@ static int runMain() {
   // Built-ins after compiling, to bind the aliases the module declares (an
   // unbound name only fails once a run calls it).
   if (debugCallbacks)
-    if (auto err = registerDebugCallbacks(handlerRuntime, exe->callbackNames()))
-      return fail(llvm::toString(std::move(err)));
-  if (dispatcher)
-    if (auto err = dispatcher->forward(exe->callbackNames(), callbackTimeoutMs))
+    if (auto err = registerDebugCallbacks(runtime->get(), exe->callbackNames()))
       return fail(llvm::toString(std::move(err)));
 
   // Streams.
@@ -377,8 +373,12 @@ static int runMain() {
     return 0;
   }();
   closeStreams();
-  exe.reset();
+  // Requests that outlived their calls (timed out, still being served by
+  // a dispatcher or a library's own threads) point into the program: stop
+  // serving before the program goes.
   dispatcher.reset();
+  runtime->shutdown();
+  exe.reset();
   return rc;
 }
 

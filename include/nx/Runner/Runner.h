@@ -82,6 +82,12 @@ namespace mlir::nx::runner {
 inline constexpr llvm::StringLiteral kRegisterCallbacksSymbol =
     "nx_register_callbacks";
 using RegisterCallbacksFn = nxrt_status_t *(*)(nxrt_runtime_t *);
+/// Optional second export: called once before the runtime is destroyed,
+/// after its bridge is closed and every run has ended, so that a library
+/// can close the streams and stop the threads it started for it.
+inline constexpr llvm::StringLiteral kReleaseCallbacksSymbol =
+    "nx_release_callbacks";
+using ReleaseCallbacksFn = void (*)(nxrt_runtime_t *);
 
 //===----------------------------------------------------------------------===//
 // HostTensor
@@ -170,15 +176,22 @@ public:
 
   nxrt_runtime_t *get() const { return runtime_; }
 
-  /// dlopens `path` and calls its nx_register_callbacks with `target` (this
-  /// runtime when null). Errors name the library and what went wrong.
-  llvm::Error loadCallbackLibrary(llvm::StringRef path,
-                                  nxrt_runtime_t *target = nullptr);
+  /// dlopens `path` and calls its nx_register_callbacks with this runtime;
+  /// its nx_release_callbacks, if it exports one, runs in the destructor.
+  /// Errors name the library and what went wrong.
+  llvm::Error loadCallbackLibrary(llvm::StringRef path);
+
+  /// Closes the bridge and releases the callback libraries (their
+  /// nx_release_callbacks, last loaded first), once; the destructor does it
+  /// too. Call it when every run has ended and before destroying the
+  /// programs, whose call sites requests still being served refer to.
+  void shutdown();
 
 private:
   Runtime() = default;
   nxrt_runtime_t *runtime_ = nullptr;
   std::vector<void *> libraries_;
+  std::vector<ReleaseCallbacksFn> releases_;
 };
 
 /// Registers the built-in nx.debug.* callbacks (see the top of this file) on
@@ -196,29 +209,23 @@ llvm::Error statusToError(nxrt_status_t *status);
 // Bridge dispatcher
 //===----------------------------------------------------------------------===//
 
-/// Serves host callbacks in bridge mode: callback handlers are bound on a
-/// private "handler" runtime (e.g. by loadCallbackLibrary / registerDebug-
-/// Callbacks with `handlers()` as target); `forward(names)` then binds each
-/// of those names on the serving runtime in NXRT_DISPATCH_BRIDGE mode, and
-/// `numThreads` dispatcher threads pull requests from the serving runtime,
-/// run the handler (arguments in place, results into fresh buffers) and
-/// reply by tag. Names the handler runtime does not define are left
-/// unbound, so they fail as unknown callbacks. Arguments are copied out of
-/// the request before the handler runs, so a call that timed out on the
-/// compute side never leaves a handler reading freed memory. Only host
-/// callbacks are forwarded: custom-call targets (always inline) must be
-/// bound on the serving runtime. The destructor closes the serving
-/// runtime's bridge and joins the threads.
+/// Serves host callbacks in bridge mode: routes every callback of
+/// `runtime` bound inline through its bridge, each call waiting at most
+/// `timeoutMs` for its reply (<= 0: only the run deadline), and starts
+/// `numThreads` dispatcher threads that pull the requests and run the bound
+/// handlers (nxrt_request_serve: arguments are copies, so a call that timed
+/// out on the compute side never leaves a handler reading freed memory).
+/// Callback libraries and the built-in debug callbacks bind their handlers
+/// on the same runtime: their streams serve the program, and a bridge hook
+/// a library installs takes the requests instead of these threads.
+/// Custom-call targets stay inline. The destructor closes the runtime's
+/// bridge and joins the threads.
 class BridgeDispatcher {
 public:
   static llvm::Expected<std::unique_ptr<BridgeDispatcher>>
-  create(nxrt_runtime_t *serving, unsigned numThreads);
+  create(nxrt_runtime_t *runtime, unsigned numThreads, int64_t timeoutMs);
   ~BridgeDispatcher();
 
-  nxrt_runtime_t *handlers() const;
-  /// Binds the names the handler runtime defines; `timeoutMs` is the
-  /// per-call reply timeout (<= 0: only the run deadline).
-  llvm::Error forward(llvm::ArrayRef<std::string> names, int64_t timeoutMs);
   /// Requests served so far.
   uint64_t numServed() const;
 

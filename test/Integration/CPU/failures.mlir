@@ -20,7 +20,10 @@
 // RUN:   | FileCheck %s --enable-var-scope --check-prefix=UNKNOWN
 // RUN: not nx-runner %s --entry=unknown_callback --dispatch=bridge --input='[1, 2, 3]:tensor<3xf32>' 2>&1 \
 // RUN:   | FileCheck %s --enable-var-scope --check-prefix=UNKNOWN
-// RUN: not nx-runner %s --entry=bridge_mismatch --callbacks=%nx_test_callbacks \
+// RUN: not nx-runner %s --entry=bridge_mismatch --callbacks=%nx_test_bridge_host \
+// RUN:   --input='[1, 2, 3]:tensor<3xf32>' 2>&1 \
+// RUN:   | FileCheck %s --enable-var-scope --check-prefix=MISMATCH
+// RUN: not nx-runner %s --entry=bridge_mismatch --callbacks=%nx_test_bridge_host --dispatch=bridge \
 // RUN:   --input='[1, 2, 3]:tensor<3xf32>' 2>&1 \
 // RUN:   | FileCheck %s --enable-var-scope --check-prefix=MISMATCH
 // RUN: not nx-runner %s --entry=missing_stream --input='[1, 2, 3]:tensor<3xf32>' 2>&1 \
@@ -76,7 +79,7 @@ func.func @unknown_callback(%x: tensor<3xf32>) -> tensor<3xf32> {
   return %y : tensor<3xf32>
 }
 
-// The test library answers this bridge callback with a tensor<4xf32>.
+// The test bridge host answers this bridge callback with a tensor<4xf32>.
 // MISMATCH: nx-runner: error: callback @test.bridge_wrong_shape at {{.*}}failures.mlir:[[@LINE+2]]:8 failed: expected the elixir_call function to match the given output template (tensor<3xf32>), got (tensor<4xf32>)
 func.func @bridge_mismatch(%x: tensor<3xf32>) -> tensor<3xf32> {
   %y = nx.elixir_call @test.bridge_wrong_shape(%x) : (tensor<3xf32>) -> tensor<3xf32>

@@ -19,9 +19,11 @@
 //   test.fail_at      elixir_call (x: i64[...]) -> x, failing instead once an
 //                     element equals static_args `at` (i64), to fail a loop
 //                     in its n-th iteration.
-//   test.bridge_wrong_shape  bridge-mode elixir_call whose reply (sent by a
-//                     bridge hook) has one more element than declared in
-//                     dimension 0, to exercise the runtime's reply check.
+//   test.loopback     io_callback: pushes its operands, as one value, to the
+//                     infeed of stream "test.loopback", which the library
+//                     opens on the runtime it is loaded into (and closes in
+//                     nx_release_callbacks), so the program can read them
+//                     back with an nx.infeed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -271,34 +273,14 @@ nxrt_status_t *checkPositive(void *, const nxrt_call_t *call) {
   return nullptr;
 }
 
-/// Bridge hook: answers test.bridge_wrong_shape with a result one element
-/// longer than its template; anything else gets an error reply.
-void wrongShapeHook(void *user_data, nxrt_request_t *request) {
-  auto *runtime = static_cast<nxrt_runtime_t *>(user_data);
-  uint64_t tag = nxrt_request_tag(request);
-  if (std::strcmp(nxrt_request_name(request), "test.bridge_wrong_shape") != 0 ||
-      nxrt_request_num_results(request) != 1) {
-    nxrt_status_free(nxrt_bridge_reply(
-        runtime, tag,
-        error(NXRT_UNIMPLEMENTED, "the test library's bridge hook only "
-                                  "serves test.bridge_wrong_shape"),
-        nullptr, 0));
-    nxrt_request_release(request);
-    return;
-  }
-  const nxrt_tensor_t *tmpl = nxrt_request_result_template(request, 0);
-  std::vector<int64_t> dims(tmpl->dims, tmpl->dims + tmpl->rank);
-  if (!dims.empty())
-    dims[0] += 1;
-  size_t n = 1;
-  for (int64_t d : dims)
-    n *= static_cast<size_t>(d);
-  std::vector<uint8_t> data(n * nxrt_dtype_size(tmpl->dtype));
-  nxrt_tensor_t result{tmpl->dtype, static_cast<int32_t>(dims.size()),
-                       dims.data(), data.data()};
-  nxrt_status_free(nxrt_bridge_reply(runtime, tag, nullptr, &result, 1));
-  nxrt_request_release(request);
+nxrt_status_t *loopback(void *user_data, const nxrt_call_t *call) {
+  auto *stream = static_cast<nxrt_stream_t *>(user_data);
+  return nxrt_stream_push_infeed(stream, call->args, call->nargs);
 }
+
+/// The loopback streams this library opened, by runtime.
+std::mutex streamsMutex;
+std::vector<std::pair<nxrt_runtime_t *, nxrt_stream_t *>> loopbackStreams;
 
 } // namespace
 
@@ -321,12 +303,29 @@ nx_register_callbacks(nxrt_runtime_t *runtime) {
     if (nxrt_status_t *st = nxrt_register_callback(runtime, e.name, &desc))
       return st;
   }
-  nxrt_callback_desc_t bridge{};
-  bridge.mode = NXRT_DISPATCH_BRIDGE;
-  bridge.timeout_ms = 5000;
-  if (nxrt_status_t *st =
-          nxrt_register_callback(runtime, "test.bridge_wrong_shape", &bridge))
+  nxrt_stream_t *stream = nullptr;
+  if (nxrt_status_t *st = nxrt_stream_open(runtime, "test.loopback", &stream))
     return st;
-  nxrt_bridge_set_hook(runtime, wrongShapeHook, runtime);
-  return nullptr;
+  {
+    std::lock_guard<std::mutex> lock(streamsMutex);
+    loopbackStreams.emplace_back(runtime, stream);
+  }
+  nxrt_callback_desc_t desc{};
+  desc.mode = NXRT_DISPATCH_INLINE;
+  desc.fn = loopback;
+  desc.user_data = stream;
+  return nxrt_register_callback(runtime, "test.loopback", &desc);
+}
+
+extern "C" __attribute__((visibility("default"))) void
+nx_release_callbacks(nxrt_runtime_t *runtime) {
+  std::lock_guard<std::mutex> lock(streamsMutex);
+  for (auto it = loopbackStreams.begin(); it != loopbackStreams.end();) {
+    if (it->first != runtime) {
+      ++it;
+      continue;
+    }
+    nxrt_stream_destroy(it->second);
+    it = loopbackStreams.erase(it);
+  }
 }

@@ -1,0 +1,294 @@
+//===- RoutedDispatchTest.cpp - Inline handlers served through the bridge -===//
+//
+// nxrt_runtime_set_callback_dispatch routes callbacks bound inline through
+// the bridge; nxrt_request_serve runs their handlers on the thread that
+// received the request.
+//
+//===----------------------------------------------------------------------===//
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "Dispatcher.h"
+#include "TestUtil.h"
+
+using namespace nxrt_test;
+
+namespace {
+
+struct Seen {
+  std::thread::id thread;
+  const void *arg_data = nullptr;
+  nxrt_run_t *run = nullptr;
+  bool run_is_current = false;
+  std::string name, location, label;
+  size_t nresults = 0;
+  int calls = 0;
+};
+
+// y = 2 x (f32), or nothing for io_callbacks; records what it saw.
+nxrt_status_t *Double(void *user, const nxrt_call_t *call) {
+  auto *seen = static_cast<Seen *>(user);
+  seen->calls++;
+  seen->thread = std::this_thread::get_id();
+  seen->arg_data = call->args[0].data;
+  seen->run = call->run;
+  seen->run_is_current = nxrt_run_current() == call->run;
+  seen->name = call->name;
+  seen->location = call->location;
+  seen->nresults = call->nresults;
+  const char *label = "";
+  if (nxrt_attrs_find(call->attrs, "label"))
+    nxrt_status_free(
+        nxrt_attrs_get_string(call->attrs, "label", &label, nullptr));
+  seen->label = label;
+  const float *x = static_cast<const float *>(call->args[0].data);
+  for (size_t i = 0; i < call->nresults; ++i) {
+    float *y = static_cast<float *>(call->results[i].data);
+    for (int64_t j = 0; j < call->args[0].dims[0]; ++j)
+      y[j] = 2 * x[j];
+  }
+  return nullptr;
+}
+
+nxrt_status_t *Fails(void *, const nxrt_call_t *) {
+  return nxrt_status_create(NXRT_INTERNAL, "boom");
+}
+
+// Bridge hook that keeps the request for the test to serve later.
+struct Kept {
+  std::mutex mutex;
+  std::vector<nxrt_request_t *> requests;
+};
+void Keep(void *user, nxrt_request_t *req) {
+  auto *kept = static_cast<Kept *>(user);
+  std::lock_guard<std::mutex> lock(kept->mutex);
+  kept->requests.push_back(req);
+}
+
+// Serves every request on the compute thread, from inside the hook.
+void ServeInHook(void *, nxrt_request_t *req) {
+  nxrt_status_free(nxrt_request_serve(req));
+  nxrt_request_release(req);
+}
+
+class NxrtRoutedDispatch : public RuntimeTest {
+protected:
+  Status RunOnce(nxrt_site_t *site, nxrt_tensor_t *x, nxrt_tensor_t *y,
+                 size_t nresults = 1) {
+    nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+    nxrt_status_free(nxrt_invoke(run, site, x, 1, y, nresults));
+    return Status(nxrt_run_end(run));
+  }
+  void Route(int64_t timeout_ms = 0) {
+    NXRT_ASSERT_OK(nxrt_runtime_set_callback_dispatch(
+        rt, NXRT_DISPATCH_BRIDGE, timeout_ms));
+  }
+  static void Serve(nxrt_request_t *req) {
+    NXRT_EXPECT_OK(nxrt_request_serve(req));
+  }
+};
+
+TEST_F(NxrtRoutedDispatch, InlineHandlerRunsOnTheDispatcherThread) {
+  Seen seen;
+  RegisterInline("double", Double, &seen);
+  Route();
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "double", "m.mlir:4:2",
+                              Attrs().Str("label", "twice").Encode());
+  Tensor<float> x(NXRT_F32, {3}, {1, 2, 3});
+  Tensor<float> y(NXRT_F32, {3});
+  {
+    Dispatcher d(rt, Serve);
+    Status s = RunOnce(site, &x.view, &y.view);
+    EXPECT_EQ(s, nullptr) << Message(s);
+  }
+  EXPECT_EQ(y.data, (std::vector<float>{2, 4, 6}));
+  EXPECT_EQ(seen.calls, 1);
+  EXPECT_NE(seen.thread, std::this_thread::get_id());
+  // The handler read a copy, in a run of its own that was current.
+  EXPECT_NE(seen.arg_data, x.view.data);
+  EXPECT_NE(seen.run, nullptr);
+  EXPECT_TRUE(seen.run_is_current);
+  EXPECT_EQ(seen.name, "double");
+  EXPECT_EQ(seen.location, "m.mlir:4:2");
+  EXPECT_EQ(seen.label, "twice");
+}
+
+TEST_F(NxrtRoutedDispatch, InlineUnlessRoutedAndOnlyForLaterRuns) {
+  Seen seen;
+  RegisterInline("double", Double, &seen);
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "double");
+  Tensor<float> x(NXRT_F32, {2}, {1, 2});
+  Tensor<float> y(NXRT_F32, {2});
+  Dispatcher d(rt, Serve);
+
+  Status s = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << Message(s);
+  EXPECT_EQ(seen.thread, std::this_thread::get_id());
+  EXPECT_EQ(seen.arg_data, x.view.data);
+
+  // A run begun before routing keeps calling inline.
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  Route();
+  seen.thread = {};
+  NXRT_EXPECT_OK(nxrt_invoke(run, site, &x.view, 1, &y.view, 1));
+  NXRT_EXPECT_OK(nxrt_run_end(run));
+  EXPECT_EQ(seen.thread, std::this_thread::get_id());
+
+  s = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << Message(s);
+  EXPECT_NE(seen.thread, std::this_thread::get_id());
+
+  NXRT_ASSERT_OK(
+      nxrt_runtime_set_callback_dispatch(rt, NXRT_DISPATCH_INLINE, 0));
+  s = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << Message(s);
+  EXPECT_EQ(seen.thread, std::this_thread::get_id());
+  EXPECT_EQ(seen.calls, 4);
+}
+
+TEST_F(NxrtRoutedDispatch, HandlerFailureNamesTheSite) {
+  RegisterInline("fails", Fails);
+  Route();
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "fails", "m.mlir:9:1");
+  Tensor<float> x(NXRT_F32, {1}, {1});
+  Tensor<float> y(NXRT_F32, {1});
+  Dispatcher d(rt, Serve);
+  Status s = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_INTERNAL);
+  EXPECT_EQ(Message(s), "callback @fails at m.mlir:9:1 failed: boom");
+}
+
+TEST_F(NxrtRoutedDispatch, IoCallbackGetsNoResults) {
+  Seen seen;
+  RegisterInline("log", Double, &seen);
+  Route();
+  nxrt_site_t *site = AddSite(NXRT_SITE_IO_CALLBACK, "log");
+  Tensor<float> x(NXRT_F32, {2}, {5, 6});
+  Dispatcher d(rt, Serve);
+  Status s = RunOnce(site, &x.view, &x.view);
+  EXPECT_EQ(s, nullptr) << Message(s);
+  EXPECT_EQ(seen.calls, 1);
+  EXPECT_EQ(seen.nresults, 0u);
+  EXPECT_EQ(x.data, (std::vector<float>{5, 6}));
+}
+
+TEST_F(NxrtRoutedDispatch, CustomCallTargetsStayInline) {
+  Seen seen;
+  NXRT_ASSERT_OK(nxrt_register_custom_call(rt, "kernel", Double, &seen));
+  Route();
+  nxrt_site_t *site = AddSite(NXRT_SITE_CUSTOM_CALL, "kernel");
+  Tensor<float> x(NXRT_F32, {2}, {1, 2});
+  Tensor<float> y(NXRT_F32, {2});
+  // No dispatcher: a routed call would wait forever.
+  Status s = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << Message(s);
+  EXPECT_EQ(seen.thread, std::this_thread::get_id());
+  EXPECT_EQ(y.data, (std::vector<float>{2, 4}));
+}
+
+TEST_F(NxrtRoutedDispatch, TimeoutBoundsEachCallAndExpiredRequestsAreNotRun) {
+  Seen seen;
+  RegisterInline("double", Double, &seen);
+  Route(/*timeout_ms=*/30);
+  Kept kept;
+  nxrt_bridge_set_hook(rt, Keep, &kept);
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "double", "m.mlir:2:2");
+  Tensor<float> x(NXRT_F32, {1}, {1});
+  Tensor<float> y(NXRT_F32, {1});
+  Status s = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_DEADLINE_EXCEEDED);
+  EXPECT_EQ(Message(s), "callback @double at m.mlir:2:2 timed out after 30 ms");
+  ASSERT_EQ(kept.requests.size(), 1u);
+  Status late(nxrt_request_serve(kept.requests[0]));
+  EXPECT_EQ(nxrt_status_code(late.get()), NXRT_DEADLINE_EXCEEDED);
+  EXPECT_EQ(seen.calls, 0);
+  nxrt_request_release(kept.requests[0]);
+}
+
+TEST_F(NxrtRoutedDispatch, BridgeBoundCallbackHasNoHandlerToServe) {
+  RegisterBridge("remote");
+  Route();
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "remote");
+  Tensor<float> x(NXRT_F32, {2}, {1, 2});
+  Tensor<float> y(NXRT_F32, {2});
+  std::string why;
+  {
+    Dispatcher d(rt, [&](nxrt_request_t *req) {
+      Status s(nxrt_request_serve(req));
+      EXPECT_EQ(nxrt_status_code(s.get()), NXRT_FAILED_PRECONDITION);
+      why = Message(s);
+      // Still pending: the caller answers it.
+      AddOne(rt, req);
+    });
+    Status s = RunOnce(site, &x.view, &y.view);
+    EXPECT_EQ(s, nullptr) << Message(s);
+  }
+  EXPECT_EQ(y.data, (std::vector<float>{2, 3}));
+  EXPECT_NE(why.find("callback @remote is bound for bridge dispatch and has "
+                     "no handler"),
+            std::string::npos)
+      << why;
+}
+
+TEST_F(NxrtRoutedDispatch, AHookMayServeRoutedRequests) {
+  Seen seen;
+  RegisterInline("double", Double, &seen);
+  Route();
+  nxrt_bridge_set_hook(rt, ServeInHook, nullptr);
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "double");
+  Tensor<float> x(NXRT_F32, {2}, {3, 4});
+  Tensor<float> y(NXRT_F32, {2});
+  Status s = RunOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << Message(s);
+  EXPECT_EQ(y.data, (std::vector<float>{6, 8}));
+  EXPECT_EQ(seen.calls, 1);
+}
+
+TEST_F(NxrtRoutedDispatch, ManyThreadsManyDispatchers) {
+  std::atomic<int> calls{0};
+  struct Counter {
+    static nxrt_status_t *Fn(void *user, const nxrt_call_t *call) {
+      static_cast<std::atomic<int> *>(user)->fetch_add(1);
+      const float *x = static_cast<const float *>(call->args[0].data);
+      *static_cast<float *>(call->results[0].data) = *x + 1;
+      return nullptr;
+    }
+  };
+  RegisterInline("inc", Counter::Fn, &calls);
+  Route();
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "inc");
+  Dispatcher d(rt, Serve, /*threads=*/3);
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 200; ++i) {
+        Tensor<float> x(NXRT_F32, {1}, {static_cast<float>(t * 1000 + i)});
+        Tensor<float> y(NXRT_F32, {1});
+        Status s = RunOnce(site, &x.view, &y.view);
+        if (s || y.data[0] != x.data[0] + 1)
+          wrong.fetch_add(1);
+      }
+    });
+  for (std::thread &t : threads)
+    t.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(calls.load(), 800);
+}
+
+TEST_F(NxrtRoutedDispatch, ArgumentErrors) {
+  Status bad(nxrt_runtime_set_callback_dispatch(
+      rt, static_cast<nxrt_dispatch_mode_t>(7), 0));
+  EXPECT_EQ(nxrt_status_code(bad.get()), NXRT_INVALID_ARGUMENT);
+  EXPECT_EQ(Message(bad), "unknown dispatch mode 7");
+  Status null_rt(
+      nxrt_runtime_set_callback_dispatch(nullptr, NXRT_DISPATCH_BRIDGE, 0));
+  EXPECT_EQ(nxrt_status_code(null_rt.get()), NXRT_INVALID_ARGUMENT);
+  Status null_req(nxrt_request_serve(nullptr));
+  EXPECT_EQ(nxrt_status_code(null_req.get()), NXRT_INVALID_ARGUMENT);
+}
+
+} // namespace
