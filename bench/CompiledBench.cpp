@@ -32,6 +32,15 @@
 //      the same without callbacks: one chain of <ops> elementwise ops, which
 //      nx-fuse-elementwise turns into one linalg.generic in linear time
 //      (upstream's pairwise fusion took 29 s for 10k ops).
+//  BM_CompileCallSites/<pairs>
+//      a function of nothing but <pairs> nx.elixir_call + nx.io_callback
+//      pairs compiled end to end as nx-runner does (Executable: parse,
+//      lower, translate, JIT, load); per_site is the time per call site
+//      (2 per pair), which must stay flat across sizes and under 1 ms.
+//      4000 pairs only with NX_BENCH_LARGE=1.
+//  BM_LowerCallSites/<pairs>
+//      the same chain, parse + nx-lower-to-cpu only: the baseline that
+//      shows what translation, code generation and loading add.
 //
 //   ninja -C <build> nx-bench-compiled
 //   <build>/bin/nx-bench-compiled --benchmark_repetitions=5 \
@@ -70,6 +79,7 @@
 #include <string>
 
 using namespace mlir;
+namespace runner = mlir::nx::runner;
 
 namespace {
 
@@ -138,11 +148,15 @@ void initializeNativeTarget() {
 
 std::unique_ptr<ExecutionEngine> jit(ModuleOp lowered) {
   initializeNativeTarget();
+  // What Executable does: the runner's target machine (-O2) and translation.
+  auto machine = runner::createHostTargetMachine(/*optLevel=*/2);
+  if (!machine)
+    die("cannot target the host: " + llvm::toString(machine.takeError()));
   ExecutionEngineOptions options;
-  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Default; // runner's -O2
+  options.llvmModuleBuilder = runner::translateForJit;
   options.enableGDBNotificationListener = false;
   options.enablePerfNotificationListener = false;
-  auto engine = ExecutionEngine::create(lowered, options);
+  auto engine = ExecutionEngine::create(lowered, options, std::move(*machine));
   if (!engine)
     die("JIT compilation failed: " + llvm::toString(engine.takeError()));
   (*engine)->registerSymbols(nxrtSymbols);
@@ -512,6 +526,64 @@ void BM_LowerAndJit(benchmark::State &state) {
   setOpCounters(state);
 }
 
+/// One function of `pairs` nx.elixir_call + nx.io_callback pairs on
+/// tensor<4xf32>, each call taking the previous one's result: nothing but
+/// call sites.
+std::string callSiteChain(int64_t pairs) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "nx.callback @bench.cb : (tensor<4xf32>) -> tensor<4xf32>\n"
+     << "nx.callback @bench.log : (tensor<4xf32>) -> ()\n"
+     << "func.func @main(%x0: tensor<4xf32>) -> tensor<4xf32> {\n";
+  for (int64_t i = 0; i < pairs; ++i)
+    os << "  %y" << i << " = nx.elixir_call @bench.cb(%x" << i
+       << ") static_args {factor = 2.0 : f64} : (tensor<4xf32>) -> "
+          "tensor<4xf32>\n"
+       << "  %x" << i + 1 << " = nx.io_callback @bench.log(%y" << i
+       << ") : tensor<4xf32>\n";
+  os << "  return %x" << pairs << " : tensor<4xf32>\n}\n";
+  return s;
+}
+
+void setCallSiteCounters(benchmark::State &state) {
+  int64_t sites = 2 * state.range(0);
+  state.SetItemsProcessed(state.iterations() * sites);
+  state.counters["sites"] = static_cast<double>(sites);
+  // Seconds per site, printed with an SI prefix (m, u).
+  state.counters["per_site"] = benchmark::Counter(
+      static_cast<double>(sites) * state.iterations(),
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+/// A chain of call-site pairs compiled end to end as nx-runner does
+/// (Executable::compileSource: parse, nx-lower-to-cpu, translation, JIT
+/// code generation, loading the sites into a program).
+void BM_CompileCallSites(benchmark::State &state) {
+  std::string source = callSiteChain(state.range(0));
+  nxrt_runtime_t *runtime = nxrt_runtime_create();
+  for (auto _ : state) {
+    auto exe = runner::Executable::compileSource(source, "chain.mlir",
+                                                 runtime, {});
+    if (!exe) {
+      state.SkipWithError(llvm::toString(exe.takeError()).c_str());
+      break;
+    }
+    state.PauseTiming();
+    exe->reset();
+    state.ResumeTiming();
+  }
+  nxrt_runtime_destroy(runtime);
+  setCallSiteCounters(state);
+}
+
+/// Its lowering alone (parse + nx-lower-to-cpu in a fresh context): what
+/// the rest of BM_CompileCallSites adds is translation, code generation and
+/// loading.
+void BM_LowerCallSites(benchmark::State &state) {
+  lowerInFreshContexts(state, callSiteChain(state.range(0)));
+  setCallSiteCounters(state);
+}
+
 // 100k ops take several seconds per compile, so they only run when
 // NX_BENCH_LARGE is set in the environment. One iteration per repetition:
 // use --benchmark_repetitions for statistics.
@@ -534,6 +606,15 @@ void registerCompileBenchmarks() {
       ->Arg(1000)
       ->Iterations(1)
       ->Unit(benchmark::kMillisecond);
+  for (auto [name, fn] :
+       {std::pair{"BM_CompileCallSites", BM_CompileCallSites},
+        std::pair{"BM_LowerCallSites", BM_LowerCallSites}}) {
+    auto *b = benchmark::RegisterBenchmark(name, fn);
+    b->Arg(500)->Arg(1000)->Arg(2000)->Iterations(1)->Unit(
+        benchmark::kMillisecond);
+    if (std::getenv("NX_BENCH_LARGE"))
+      b->Arg(4000);
+  }
 }
 
 } // namespace

@@ -17,9 +17,14 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Analysis/CFG.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -226,6 +231,73 @@ static Expected<OwningOpRef<ModuleOp>> extractStage(ModuleOp module,
   return result;
 }
 
+/// Marks for -O0 code generation (optnone, which needs noinline) every
+/// function that has no loop and makes at least kGlueHostCalls host calls:
+/// the glue of callback-heavy programs. Each of its instructions runs at
+/// most once per call, so the optimizing code generator saves little at run
+/// time, while it costs about three times as much at compile time there, and
+/// more than linearly in the function's size. Functions with loops, where
+/// compute lives, keep the requested level.
+static void generateHostGlueWithoutOptimization(llvm::Module &module) {
+  constexpr unsigned kGlueHostCalls = 8;
+  llvm::Function *invoke = module.getFunction(nx::runtime_symbols::kInvoke);
+  if (!invoke)
+    return;
+  llvm::DenseMap<llvm::Function *, unsigned> hostCalls;
+  for (llvm::User *user : invoke->users())
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(user))
+      ++hostCalls[call->getFunction()];
+  for (auto [function, calls] : hostCalls) {
+    if (calls < kGlueHostCalls ||
+        function->hasFnAttribute(llvm::Attribute::AlwaysInline))
+      continue;
+    llvm::SmallVector<std::pair<const llvm::BasicBlock *,
+                                const llvm::BasicBlock *>>
+        backEdges;
+    llvm::FindFunctionBackedges(*function, backEdges);
+    if (!backEdges.empty())
+      continue;
+    function->addFnAttr(llvm::Attribute::OptimizeNone);
+    function->addFnAttr(llvm::Attribute::NoInline);
+  }
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+nx::runner::createHostTargetMachine(unsigned optLevel) {
+  // The small code model and position-independent code rather than the
+  // JIT's default, the large code model: that one materializes every
+  // global's and callee's 64-bit address in a register and keeps the fast
+  // instruction selector from handling them, which made code generation of
+  // call-heavy functions take half again as long. The JIT's memory manager
+  // reserves an object's sections in one block, so 32-bit offsets within
+  // the object hold; calls and data of other libraries go through stubs
+  // and the GOT.
+  initializeNativeTarget();
+  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder)
+    return machineBuilder.takeError();
+  machineBuilder->setCodeGenOptLevel(
+      static_cast<llvm::CodeGenOptLevel>(std::min(optLevel, 3u)));
+  machineBuilder->setCodeModel(llvm::CodeModel::Small);
+  machineBuilder->setRelocationModel(llvm::Reloc::PIC_);
+  return machineBuilder->createTargetMachine();
+}
+
+std::unique_ptr<llvm::Module>
+nx::runner::translateForJit(Operation *module, llvm::LLVMContext &context) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context);
+  if (llvmModule)
+    generateHostGlueWithoutOptimization(*llvmModule);
+  return llvmModule;
+}
+
+/// A scope of `options.timing` named `name`, or a no-op scope.
+static TimingScope nestedTiming(const CompileOptions &options,
+                                StringRef name) {
+  return options.timing ? options.timing->nest(name) : TimingScope();
+}
+
 Expected<std::unique_ptr<Executable>>
 Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
                     const CompileOptions &options) {
@@ -290,8 +362,11 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     }
   }
   {
+    TimingScope timing = nestedTiming(options, "nx-lower-to-cpu");
     DiagnosticCollector diagnostics(context);
     PassManager pm(context);
+    if (options.timing)
+      pm.enableTiming(timing);
     nx::LowerToCpuOptions pipelineOptions;
     pipelineOptions.lowerBlocksToCustomCalls = options.lowerBlocks;
     pipelineOptions.maxFunctionOps = options.maxFunctionOps;
@@ -310,19 +385,28 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
   }
 
   // JIT.
-  initializeNativeTarget();
+  auto targetMachine = createHostTargetMachine(options.optLevel);
+  if (!targetMachine)
+    return makeError("cannot target the host: " +
+                     llvm::toString(targetMachine.takeError()));
   ExecutionEngineOptions engineOptions;
-  engineOptions.jitCodeGenOptLevel =
-      static_cast<llvm::CodeGenOptLevel>(std::min(options.optLevel, 3u));
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
+  auto translate = [&](Operation *module, llvm::LLVMContext &llvmContext) {
+    TimingScope timing = nestedTiming(options, "translate to LLVM IR");
+    return translateForJit(module, llvmContext);
+  };
+  engineOptions.llvmModuleBuilder = translate;
   std::string translateErrors;
   Expected<std::unique_ptr<ExecutionEngine>> engine = [&] {
     DiagnosticCollector diagnostics(context);
-    auto result = ExecutionEngine::create(*lowered, engineOptions);
+    auto result = ExecutionEngine::create(*lowered, engineOptions,
+                                          std::move(*targetMachine));
     translateErrors = diagnostics.take();
     return result;
   }();
+  // The JIT generates code for the whole module at the first lookup.
+  TimingScope codegenTiming = nestedTiming(options, "JIT code generation");
   if (!engine) {
     std::string message = llvm::toString(engine.takeError());
     if (!translateErrors.empty())
@@ -359,7 +443,10 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     exe->packed_.push_back(*fn);
   }
 
+  codegenTiming.stop();
+
   // Register the call sites.
+  TimingScope loadTiming = nestedTiming(options, "load (__nx_init)");
   exe->program_ = nxrt_program_create(runtime, options.programName.c_str());
   auto init = exe->engine_->lookup(nx::runtime_symbols::kInitFunction);
   if (!init) {
@@ -389,6 +476,7 @@ Executable::compileSource(StringRef source, StringRef bufferName,
   context->disableMultithreading(); // compile-time only; keep it simple
   OwningOpRef<ModuleOp> module;
   {
+    TimingScope timing = nestedTiming(options, "parse");
     DiagnosticCollector diagnostics(context.get());
     ParserConfig config(context.get());
     module = parseSourceString<ModuleOp>(source, config, bufferName);

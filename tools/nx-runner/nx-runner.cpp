@@ -14,12 +14,15 @@
 #include "nx/Runner/Runner.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -106,6 +109,12 @@ static cl::opt<int64_t> maxFunctionOps(
     cl::desc("Compile functions with more ops as pieces of at most this many "
              "(nx-lower-to-cpu's max-function-ops; 0: whole)"),
     cl::init(CompileOptions().maxFunctionOps), cl::cat(category));
+static cl::opt<bool> timing(
+    "timing",
+    cl::desc("Print to stderr how long each phase took (parse, nx-lower-to-cpu "
+             "and its passes, translation, JIT code generation, load, runs) "
+             "and each run"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> separateStages(
     "separate-stages",
     cl::desc("Compile and JIT every nx.device function (a segmented "
@@ -188,7 +197,12 @@ static int runMain() {
   }
 
   // Compile.
+  DefaultTimingManager timingManager;
+  timingManager.setEnabled(timing);
+  TimingScope rootTiming = timingManager.getRootScope();
   CompileOptions compileOptions;
+  if (timing)
+    compileOptions.timing = &rootTiming;
   compileOptions.programName = inputFile;
   compileOptions.lowerBlocks = lowerBlocks;
   compileOptions.separateStages = separateStages;
@@ -260,10 +274,17 @@ static int runMain() {
     // --keep-going: every run's outcome, by thread and repeat.
     std::vector<std::string> outcomes(numThreads * numRepeats);
     unsigned failedRuns = 0;
+    // --timing: each run's wall time, by thread and repeat.
+    std::vector<double> runSeconds(numThreads * numRepeats);
+    TimingScope runsTiming = rootTiming.nest("runs");
     auto worker = [&](unsigned thread) {
       for (unsigned r = 0; r < numRepeats; ++r) {
+        auto start = std::chrono::steady_clock::now();
         auto results = exe->run(entry, args, runOptions);
+        std::chrono::duration<double> elapsed =
+            std::chrono::steady_clock::now() - start;
         std::lock_guard<std::mutex> lock(mutex);
+        runSeconds[thread * numRepeats + r] = elapsed.count();
         if (keepGoing) {
           std::string &outcome = outcomes[thread * numRepeats + r];
           if (!results) {
@@ -305,7 +326,15 @@ static int runMain() {
       for (std::thread &t : pool)
         t.join();
     }
+    runsTiming.stop();
     unsigned total = numThreads * numRepeats;
+    if (timing)
+      for (auto [index, seconds] : llvm::enumerate(runSeconds)) {
+        llvm::errs() << "run " << index + 1;
+        if (numThreads > 1)
+          llvm::errs() << " (thread " << index / numRepeats + 1 << ")";
+        llvm::errs() << ": " << llvm::format("%.4f", seconds * 1e3) << " ms\n";
+      }
     if (keepGoing) {
       for (auto [index, outcome] : llvm::enumerate(outcomes)) {
         llvm::outs() << "run " << index + 1;

@@ -177,25 +177,32 @@ def ConvertNxToLLVM : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
   let summary = "Lowers nx.invoke to calls into the libnxrt runtime";
   let description = [{
     Runs after bufferization. Every `nx.invoke` becomes one `nxrt_invoke`
-    call on the current run (`nxrt_run_current`), with the operand and result
-    buffers passed in place as `nxrt_tensor_t` views. Nothing is looked up by
-    name at run time: the pass gives every invoke a call site, and defines
-    `__nx_init(nxrt_program_t *)`, which the host calls once after loading the
-    module to resolve all sites (callback and target names, decoded typed
-    attributes, the op's source location for error messages). Outfeed and
-    infeed get their stream handle as an embedded constant, and the infeeds
-    of a function thread one sequence tag. Runtime symbol names come from
-    `RuntimeSymbols.h`, enum values from `nxrt/nxrt.h`.
+    call on the function's run (`nxrt_run_current`, read once at entry),
+    with the operand and result buffers passed in place as `nxrt_tensor_t`
+    views (in one pair of arrays per function, at its entry). Nothing is
+    looked up by name at run time: the pass gives every invoke a call site,
+    a slot of `@__nx_sites`, and defines `__nx_init(nxrt_program_t *)`,
+    which the host calls once after loading the module to resolve all sites
+    (callback and target names, decoded typed attributes, the op's source
+    location for error messages). `__nx_init` is a loop over a constant
+    table (`@__nx_site_table`: kind and offsets into one string blob,
+    `@__nx_site_strings`), so its code does not grow with the program.
+    Outfeed and infeed get their stream handle as an embedded constant, and
+    the infeeds of a function thread one sequence tag. Runtime symbol names
+    come from `RuntimeSymbols.h`, enum values from `nxrt/nxrt.h`.
 
     Compiled code stops at the first failure. A failed `nxrt_invoke` left its
-    results unwritten, so the function branches to its failure exit, which
-    hands the status to `nxrt_invoke_failed` (it aborts with the message
-    when there is no run) and returns all-zero values. Every call of a
-    function that may stop this way (it invokes the host, calls such a
-    function, or is an external `func.func`) is followed by a check of
-    `nxrt_run_failed`, so the callers stop too, up to the entry point. Host
-    calls and such calls must therefore sit in the function's body, not in a
-    structured region: run `convert-scf-to-cf` first.
+    results unwritten, so the function stores the status in its status slot
+    and branches to its failure exit, which hands the status to
+    `nxrt_invoke_failed` (it aborts with the message when there is no run)
+    and returns all-zero values. Every call of a function that may stop this
+    way (it invokes the host, calls such a function, or is an external
+    `func.func`) is followed by a check of `nxrt_run_failed`, so the callers
+    stop too, up to the entry point. Host calls and such calls must
+    therefore sit in the function's body, not in a structured region: run
+    `convert-scf-to-cf` first. The work is linear in the number of call
+    sites: blocks are split from their end, and the exit takes the status
+    from a slot rather than as a block argument per call site.
 
     Before:
 
@@ -214,35 +221,45 @@ def ConvertNxToLLVM : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
     After (abbreviated):
 
     ```mlir
-    llvm.mlir.global internal @__nx_site_0() : !llvm.ptr
+    llvm.mlir.global internal constant @__nx_site_table(
+        dense<[0, 0, 16, 40, 20]> : tensor<5xi64>) : !llvm.array<5 x i64>
+    llvm.mlir.global internal constant @__nx_site_strings(
+        "normalize\00...f.mlir:2:3\00...<attrs>")
+    llvm.mlir.global internal @__nx_sites() : !llvm.array<1 x ptr> { ... }
     llvm.func @__nx_init(%program: !llvm.ptr) -> !llvm.ptr {
-      // nxrt_program_add_site(%program, 0 /*ELIXIR_CALL*/, "normalize",
-      //                       "f.mlir:2:3", <attrs blob>, <len>, %err)
-      // stored into @__nx_site_0; returns NULL or the error
+      // for each site i: nxrt_program_add_site(%program, kind, name,
+      //   location, attrs, length, %err) from the table, stored into
+      //   @__nx_sites[i]; returns NULL or the first error
     }
     func.func @f(%in: memref<4xf32>, %out: memref<4xf32>) -> memref<4xf32> {
       %args = llvm.alloca ... x !llvm.struct<(i32, i32, ptr, ptr)>
-      // fill {dtype, rank, dims, data} for %in and %out
+      %results = llvm.alloca ... x !llvm.struct<(i32, i32, ptr, ptr)>
       %run = llvm.call @nxrt_run_current() : () -> !llvm.ptr
-      %site = llvm.load @__nx_site_0
+      %slot = llvm.alloca ... x !llvm.ptr
+      // fill {dtype, rank, dims, data} for %in and %out
+      %site = llvm.load @__nx_sites[0]
       %status = llvm.call @nxrt_invoke(%run, %site, %args, 1, %results, 1)
       %failed = llvm.icmp "ne" %status, %null : !llvm.ptr
-      llvm.cond_br %failed, ^failed(%run, %status : !llvm.ptr, !llvm.ptr), ^ok
+      llvm.store %status, %slot : !llvm.ptr, !llvm.ptr
+      llvm.cond_br %failed, ^failed, ^ok
     ^ok:
       return %out : memref<4xf32>
-    ^failed(%r: !llvm.ptr, %s: !llvm.ptr):
-      llvm.call @nxrt_invoke_failed(%r, %s) : (!llvm.ptr, !llvm.ptr) -> ()
+    ^failed:
+      %s = llvm.load %slot : !llvm.ptr -> !llvm.ptr
+      llvm.call @nxrt_invoke_failed(%run, %s) : (!llvm.ptr, !llvm.ptr) -> ()
       %zero = llvm.mlir.zero : !llvm.struct<(ptr, ptr, i64, array<1 x i64>,
                                              array<1 x i64>)>
       %none = builtin.unrealized_conversion_cast %zero : ... to memref<4xf32>
       return %none : memref<4xf32>
     }
     func.func @g(%in: memref<4xf32>, %out: memref<4xf32>) -> memref<4xf32> {
-      %r = call @f(%in, %out) : (memref<4xf32>, memref<4xf32>) -> memref<4xf32>
       %run = llvm.call @nxrt_run_current() : () -> !llvm.ptr
+      %slot = llvm.alloca ... x !llvm.ptr
+      %r = call @f(%in, %out) : (memref<4xf32>, memref<4xf32>) -> memref<4xf32>
       %flag = llvm.call @nxrt_run_failed(%run) : (!llvm.ptr) -> i32
       %failed = llvm.icmp "ne" %flag, %c0 : i32
-      llvm.cond_br %failed, ^failed(%run, %null : !llvm.ptr, !llvm.ptr), ^ok
+      llvm.store %null, %slot : !llvm.ptr, !llvm.ptr
+      llvm.cond_br %failed, ^failed, ^ok
       ...
     }
     ```

@@ -70,9 +70,17 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class LLVMContext;
+class Module;
+class TargetMachine;
+} // namespace llvm
+
 namespace mlir {
 class ExecutionEngine;
+class Operation;
 class MLIRContext;
+class TimingScope;
 class Type;
 } // namespace mlir
 
@@ -266,6 +274,10 @@ struct CompileOptions {
   /// of its module, so it gets read-only arguments and returns buffers its
   /// caller owns and frees. Results are identical with and without.
   bool separateStages = false;
+  /// When set, the compilation's phases are timed as scopes nested in it:
+  /// parse, nx-lower-to-cpu (with a scope per pass), translate to LLVM IR,
+  /// JIT code generation and load (__nx_init).
+  TimingScope *timing = nullptr;
 };
 
 struct RunOptions {
@@ -345,6 +357,19 @@ private:
 /// Registers the dialects, interfaces and LLVM IR translations a context
 /// needs to parse and compile nx programs.
 void registerRunnerDialects(DialectRegistry &registry);
+
+/// The target machine Executable generates code with: the host's CPU and
+/// features at `optLevel` (0-3), the small code model and
+/// position-independent code.
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createHostTargetMachine(unsigned optLevel);
+
+/// Translates a lowered module to LLVM IR as Executable does before code
+/// generation: loop-free functions that make many host calls (the glue of
+/// callback-heavy programs) are marked for -O0 code generation. Null on
+/// failure, with diagnostics emitted at the module.
+std::unique_ptr<llvm::Module> translateForJit(Operation *module,
+                                              llvm::LLVMContext &context);
 
 } // namespace mlir::nx::runner
 

@@ -23,6 +23,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::nx {
 #define GEN_PASS_DEF_CONVERTNXTOLLVM
@@ -182,13 +183,31 @@ public:
     return constantBytes(bytes, "__nx_dims_");
   }
 
-  /// The zero-initialized slot where __nx_init stores site `index`.
-  LLVM::GlobalOp siteSlot(unsigned index) {
+  /// `@__nx_sites`, the zero-initialized array of `count` pointers where
+  /// __nx_init stores the sites in program order.
+  LLVM::GlobalOp siteSlots(size_t count) {
+    OpBuilder builder(context);
+    auto type = LLVM::LLVMArrayType::get(ptrType, count);
+    auto global = LLVM::GlobalOp::create(
+        builder, module.getLoc(), type, /*isConstant=*/false,
+        LLVM::Linkage::Internal, symbols::kSiteSlots, /*value=*/Attribute(),
+        /*alignment=*/alignof(void *));
+    Block *init = builder.createBlock(&global.getInitializerRegion());
+    builder.setInsertionPointToStart(init);
+    LLVM::ReturnOp::create(
+        builder, module.getLoc(),
+        LLVM::ZeroOp::create(builder, module.getLoc(), type).getResult());
+    insertAtModuleStart(global);
+    return global;
+  }
+
+  /// An internal constant global named `name` (renamed on a clash) holding
+  /// `value`, a dense attribute or string of `type`.
+  LLVM::GlobalOp constantGlobal(StringRef name, Type type, Attribute value) {
     OpBuilder builder(context);
     auto global = LLVM::GlobalOp::create(
-        builder, module.getLoc(), ptrType, /*isConstant=*/false,
-        LLVM::Linkage::Internal, ("__nx_site_" + Twine(index)).str(),
-        /*value=*/Attribute());
+        builder, module.getLoc(), type, /*isConstant=*/true,
+        LLVM::Linkage::Internal, name, value, /*alignment=*/alignof(int64_t));
     insertAtModuleStart(global);
     return global;
   }
@@ -232,52 +251,88 @@ static std::string notInFunctionBody(Operation *parent) {
 
 /// Where a function goes once a host call failed, so that compiled code
 /// stops at the first failure (a failed call leaves its results unwritten,
-/// and a loop steered by them could spin forever). Each function gets one
-/// exit block, ^failed(%run: !llvm.ptr, %status: !llvm.ptr), that hands the
-/// status to nxrt_invoke_failed (which aborts outside a run) and returns
-/// all-zero results. Its callers check nxrt_run_failed after the call and
-/// take their own exit. Heap buffers live at that point are freed by
+/// and a loop steered by them could spin forever). Each function that makes
+/// host calls reads its run once, at entry, and gets a status slot there
+/// and one exit block, ^failed, that hands the slot's status to
+/// nxrt_invoke_failed (which aborts outside a run) and returns all-zero
+/// results. A check stores its status (NULL after a call that may have
+/// stopped: the run already holds the failure) in the slot and branches to
+/// the exit when it failed; a slot rather than block arguments, because an
+/// exit block with an argument per check is a phi with an entry per call
+/// site, which costs the code generator more than linear time. Callers of a
+/// function that may stop check nxrt_run_failed after the call and take
+/// their own exit. Heap buffers live at that point are freed by
 /// nxrt_run_end, which tracks them.
 class FailureExits {
 public:
   FailureExits(RuntimeModuleBuilder &module, const LLVMTypeConverter &converter)
       : module(module), converter(converter) {}
 
-  /// Splits the block after `after` and branches to the exit of the
-  /// enclosing function when `failed` (an i1) holds; insertion continues at
-  /// the start of the rest of the block.
-  LogicalResult branchOnFailure(RewriterBase &rewriter, Operation *after,
-                                Value failed, Value run, Value status) {
+  /// The run `func` runs in, read once in its entry block: a function runs
+  /// on one thread, within one run, from entry to return (a handler's nested
+  /// runs end before it returns).
+  Value runOf(RewriterBase &rewriter, FunctionOpInterface func) {
+    return entryValues(rewriter, func).run;
+  }
+
+  /// Records that the function holding `after` must leave through its exit
+  /// right after `after` when `failed` (an i1) holds, with `status` (NULL:
+  /// none); `branchAll` makes the branches. Fails, reporting at the op,
+  /// when it is not in the body of a function or the function cannot
+  /// return early.
+  LogicalResult addCheck(RewriterBase &rewriter, Operation *after,
+                         Value failed, Value status) {
     Block *block = after->getBlock();
     auto func = dyn_cast<FunctionOpInterface>(block->getParentOp());
     if (!func)
       return after->emitOpError() << notInFunctionBody(block->getParentOp());
-    FailureOr<Block *> exit = exitOf(rewriter, func, after->getLoc());
-    if (::mlir::failed(exit))
+    if (::mlir::failed(exitOf(rewriter, func, after->getLoc())))
       return failure();
-    Block *rest = rewriter.splitBlock(block, std::next(after->getIterator()));
-    rewriter.setInsertionPointToEnd(block);
-    LLVM::CondBrOp::create(rewriter, after->getLoc(), failed, *exit,
-                           ValueRange{run, status}, rest, ValueRange{});
-    rewriter.setInsertionPointToStart(rest);
+    checks.insert({after, Check{func.getOperation(), failed, status}});
+    blocks.insert(block);
     return success();
   }
 
-  /// The exit block of `func`, created on first use; fails (reporting at
-  /// `loc`) when the function cannot return early.
-  FailureOr<Block *> exitOf(RewriterBase &rewriter, FunctionOpInterface func,
-                            Location loc) {
-    Block *&exit = exits[func];
-    if (exit)
-      return exit;
+  /// Splits each block after its recorded ops and branches to the exit of
+  /// its function when the check fails. Blocks are split from their end, so
+  /// every op moves once: splitting in program order moved the rest of the
+  /// block at every call site, which made the lowering quadratic in the
+  /// number of call sites.
+  void branchAll(RewriterBase &rewriter) {
+    for (Block *block : blocks) {
+      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block))) {
+        auto it = checks.find(&op);
+        if (it == checks.end())
+          continue;
+        const Check &check = it->second;
+        const Exit &exit = exits.find(check.func)->second;
+        Block *rest = rewriter.splitBlock(block, std::next(op.getIterator()));
+        rewriter.setInsertionPointToEnd(block);
+        LLVM::StoreOp::create(rewriter, op.getLoc(), check.status,
+                              exit.statusSlot);
+        LLVM::CondBrOp::create(rewriter, op.getLoc(), check.failed,
+                               exit.block, ValueRange{}, rest, ValueRange{});
+      }
+    }
+    checks.clear();
+    blocks.clear();
+  }
+
+  /// Creates the exit of `func` (and its entry values) on first use; fails
+  /// (reporting at `loc`) when the function cannot return early.
+  LogicalResult exitOf(RewriterBase &rewriter, FunctionOpInterface func,
+                       Location loc) {
+    Exit &exit = entryValues(rewriter, func);
+    if (exit.block)
+      return success();
     OpBuilder::InsertionGuard guard(rewriter);
     Region &body = func.getFunctionBody();
     Location funcLoc = func.getLoc();
-    Block *block = rewriter.createBlock(&body, body.end(),
-                                        {module.ptrType, module.ptrType},
-                                        {funcLoc, funcLoc});
+    Block *block = rewriter.createBlock(&body, body.end());
+    Value status = LLVM::LoadOp::create(rewriter, funcLoc, module.ptrType,
+                                        exit.statusSlot);
     LLVM::CallOp::create(rewriter, funcLoc, module.invokeFailed(),
-                         block->getArguments());
+                         ValueRange{exit.run, status});
     auto zeroOf = [&](Type type) -> Value {
       Type lowered = converter.convertType(type);
       if (!lowered || !LLVM::isCompatibleType(lowered))
@@ -311,14 +366,46 @@ public:
                             << "' after a failed host call: only func.func "
                                "and llvm.func are supported";
     }
-    exit = block;
-    return exit;
+    exit.block = block;
+    return success();
   }
 
 private:
+  struct Exit {
+    Value run;
+    Value statusSlot;
+    Block *block = nullptr;
+  };
+  struct Check {
+    Operation *func;
+    Value failed, status;
+  };
+
+  /// The run and the status slot of `func`, made in its entry block on
+  /// first use.
+  Exit &entryValues(RewriterBase &rewriter, FunctionOpInterface func) {
+    auto [it, inserted] = exits.try_emplace(func.getOperation());
+    Exit &exit = it->second;
+    if (!inserted)
+      return exit;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
+    Location loc = func.getLoc();
+    exit.run = LLVM::CallOp::create(rewriter, loc, module.runCurrent(),
+                                    ValueRange())
+                   .getResult();
+    Value one = LLVM::ConstantOp::create(rewriter, loc, module.i64Type,
+                                         rewriter.getI64IntegerAttr(1));
+    exit.statusSlot = LLVM::AllocaOp::create(rewriter, loc, module.ptrType,
+                                             module.ptrType, one);
+    return exit;
+  }
+
   RuntimeModuleBuilder &module;
   const LLVMTypeConverter &converter;
-  llvm::DenseMap<Operation *, Block *> exits;
+  llvm::DenseMap<Operation *, Exit> exits;
+  llvm::DenseMap<Operation *, Check> checks;
+  llvm::SetVector<Block *> blocks;
 };
 
 /// What __nx_init registers for one invoke.
@@ -327,24 +414,29 @@ struct Site {
   std::string name;
   std::string location;
   std::string attrs;
-  LLVM::GlobalOp slot;
 };
 
 /// Per-function state: the infeed tag all infeeds of the function thread.
 struct LoweringState {
   RuntimeModuleBuilder &module;
   FailureExits &exits;
-  llvm::DenseMap<Operation *, LLVM::GlobalOp> slots{};
+  /// @__nx_sites and each invoke's index into it.
+  LLVM::GlobalOp siteSlots{};
+  llvm::DenseMap<Operation *, int32_t> siteIndex{};
   llvm::DenseMap<Operation *, Value> infeedTags{};
+  /// Per function: how many views its invokes pass at most, as arguments
+  /// and as results, and the view arrays all its invokes share.
+  llvm::DenseMap<Operation *, std::pair<size_t, size_t>> maxViews{};
+  llvm::DenseMap<Operation *, std::pair<Value, Value>> views{};
 };
 
-/// Builds in `entry` of the enclosing function: allocas must not sit inside
-/// loops, where each iteration would grow the stack.
-OpBuilder atFunctionEntry(Operation *op) {
-  auto func = op->getParentOfType<FunctionOpInterface>();
-  OpBuilder builder(op->getContext());
-  builder.setInsertionPointToStart(&func.getFunctionBody().front());
-  return builder;
+/// How many views `op` passes as arguments and as results: stream ops pass
+/// the handle (and infeeds the tag) besides their buffers.
+static std::pair<size_t, size_t> viewCounts(InvokeOp op) {
+  bool infeed = op.getKind() == InvokeKind::Infeed;
+  bool stream = infeed || op.getKind() == InvokeKind::Outfeed;
+  return {op.getInputs().size() + (stream ? 1 : 0) + (infeed ? 1 : 0),
+          op.getOutputs().size() + (infeed ? 1 : 0)};
 }
 
 struct InvokeOpLowering final : public ConvertOpToLLVMPattern<InvokeOp> {
@@ -387,7 +479,7 @@ struct InvokeOpLowering final : public ConvertOpToLLVMPattern<InvokeOp> {
                       module.address(rewriter, loc, handle)});
     }
     if (kind == InvokeKind::Infeed) {
-      Value tag = getInfeedTag(op);
+      Value tag = getInfeedTag(op, rewriter);
       args.push_back({bytesType(kStreamTagSize), tag});
       results.push_back({bytesType(kStreamTagSize), tag});
     }
@@ -400,17 +492,7 @@ struct InvokeOpLowering final : public ConvertOpToLLVMPattern<InvokeOp> {
       results.push_back({cast<MemRefType>(type),
                          dataPointer(cast<MemRefType>(type), desc)});
 
-    // Stack space for the views lives in the entry block.
-    OpBuilder entry = atFunctionEntry(op);
-    auto allocateViews = [&](size_t count) -> Value {
-      Value size = LLVM::ConstantOp::create(
-          entry, loc, module.i64Type,
-          entry.getI64IntegerAttr(std::max<size_t>(count, 1)));
-      return LLVM::AllocaOp::create(entry, loc, module.ptrType,
-                                    module.tensorType, size);
-    };
-    Value argViews = allocateViews(args.size());
-    Value resultViews = allocateViews(results.size());
+    auto [argViews, resultViews] = getViews(op, rewriter);
 
     auto fillViews = [&](Value views,
                          ArrayRef<std::pair<MemRefType, Value>> buffers) {
@@ -419,10 +501,13 @@ struct InvokeOpLowering final : public ConvertOpToLLVMPattern<InvokeOp> {
         Value view = LLVM::GEPOp::create(
             rewriter, loc, module.ptrType, module.tensorType, views,
             ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
-        Value record = LLVM::UndefOp::create(rewriter, loc, module.tensorType);
-        auto field = [&](Value value, int64_t position) {
-          record = LLVM::InsertValueOp::create(rewriter, loc, record, value,
-                                               position);
+        // Field by field: the JIT's fast instruction selector handles
+        // scalar stores, but not a store of the whole struct.
+        auto field = [&](Value value, int32_t position) {
+          Value address = LLVM::GEPOp::create(
+              rewriter, loc, module.ptrType, module.tensorType, view,
+              ArrayRef<LLVM::GEPArg>{0, position});
+          LLVM::StoreOp::create(rewriter, loc, value, address);
         };
         field(LLVM::ConstantOp::create(
                   rewriter, loc, module.i32Type,
@@ -435,18 +520,18 @@ struct InvokeOpLowering final : public ConvertOpToLLVMPattern<InvokeOp> {
               1);
         field(module.address(rewriter, loc, module.dims(type.getShape())), 2);
         field(data, 3);
-        LLVM::StoreOp::create(rewriter, loc, record, view);
       }
     };
     fillViews(argViews, args);
     fillViews(resultViews, results);
 
-    Value run =
-        LLVM::CallOp::create(rewriter, loc, module.runCurrent(), ValueRange())
-            .getResult();
-    Value site = LLVM::LoadOp::create(
-        rewriter, loc, module.ptrType,
-        module.address(rewriter, loc, state.slots.lookup(op)));
+    Value run = state.exits.runOf(
+        rewriter, op->getParentOfType<FunctionOpInterface>());
+    Value slot = LLVM::GEPOp::create(
+        rewriter, loc, module.ptrType, state.siteSlots.getGlobalType(),
+        module.address(rewriter, loc, state.siteSlots),
+        ArrayRef<LLVM::GEPArg>{0, state.siteIndex.lookup(op)});
+    Value site = LLVM::LoadOp::create(rewriter, loc, module.ptrType, slot);
     auto count = [&](size_t n) -> Value {
       return LLVM::ConstantOp::create(rewriter, loc, module.i64Type,
                                       rewriter.getI64IntegerAttr(n));
@@ -461,80 +546,188 @@ struct InvokeOpLowering final : public ConvertOpToLLVMPattern<InvokeOp> {
     Value null = LLVM::ZeroOp::create(rewriter, loc, module.ptrType);
     Value failed = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
                                         status, null);
-    if (::mlir::failed(
-            state.exits.branchOnFailure(rewriter, op, failed, run, status)))
+    if (::mlir::failed(state.exits.addCheck(rewriter, failed.getDefiningOp(),
+                                            failed, status)))
       return failure();
     rewriter.eraseOp(op);
     return success();
   }
 
 private:
+  /// The arrays of argument and result views of the function holding `op`,
+  /// in its entry block (allocas in a loop would grow the stack at every
+  /// iteration). All its invokes share them: a view only has to live for
+  /// the call, and one pair of arrays per function rather than per call
+  /// keeps the frame small and the code generator's work linear.
+  std::pair<Value, Value> getViews(InvokeOp op,
+                                   ConversionPatternRewriter &rewriter) const {
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    auto [it, inserted] = state.views.try_emplace(func);
+    if (!inserted)
+      return it->second;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
+    Location loc = func.getLoc();
+    auto allocate = [&](size_t count) -> Value {
+      Value size = LLVM::ConstantOp::create(
+          rewriter, loc, state.module.i64Type,
+          rewriter.getI64IntegerAttr(std::max<size_t>(count, 1)));
+      return LLVM::AllocaOp::create(rewriter, loc, state.module.ptrType,
+                                    state.module.tensorType, size);
+    };
+    auto [numArgs, numResults] = state.maxViews.lookup(func);
+    it->second = {allocate(numArgs), allocate(numResults)};
+    return it->second;
+  }
+
   /// The function's infeed tag: 8 bytes on the stack, zero at entry, passed
   /// as tag and next tag to every infeed so they number the values read.
-  Value getInfeedTag(InvokeOp op) const {
+  Value getInfeedTag(InvokeOp op, ConversionPatternRewriter &rewriter) const {
     auto func = op->getParentOfType<FunctionOpInterface>();
     Value &tag = state.infeedTags[func];
     if (tag)
       return tag;
-    OpBuilder entry = atFunctionEntry(op);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
     Location loc = func.getLoc();
-    Value one = LLVM::ConstantOp::create(entry, loc, state.module.i64Type,
-                                         entry.getI64IntegerAttr(1));
-    tag = LLVM::AllocaOp::create(entry, loc, state.module.ptrType,
+    Value one = LLVM::ConstantOp::create(rewriter, loc, state.module.i64Type,
+                                         rewriter.getI64IntegerAttr(1));
+    tag = LLVM::AllocaOp::create(rewriter, loc, state.module.ptrType,
                                  state.module.i64Type, one);
-    Value zero = LLVM::ConstantOp::create(entry, loc, state.module.i64Type,
-                                          entry.getI64IntegerAttr(0));
-    LLVM::StoreOp::create(entry, loc, zero, tag);
+    Value zero = LLVM::ConstantOp::create(rewriter, loc, state.module.i64Type,
+                                          rewriter.getI64IntegerAttr(0));
+    LLVM::StoreOp::create(rewriter, loc, zero, tag);
     return tag;
   }
 
   LoweringState &state;
 };
 
-/// Defines __nx_init(program) -> status: adds every site to the program and
-/// stores it in its slot; returns the first error (NULL when all succeed).
-void buildInit(RuntimeModuleBuilder &module, ArrayRef<Site> sites) {
+/// The sites' static data as __nx_init reads it: `strings`, one blob of
+/// every distinct name, location (NUL-terminated) and attribute encoding
+/// (8-byte aligned), and `table`, kSiteFields i64 words per site: kind and
+/// the offsets of its name, location and attributes, and the attributes'
+/// length. Data instead of code: a straight-line __nx_init with one call per
+/// site took the JIT longer than everything else in call-heavy programs,
+/// and more than linearly so.
+constexpr int64_t kSiteFields = 5;
+static std::pair<std::string, SmallVector<int64_t>>
+encodeSiteTable(ArrayRef<Site> sites) {
+  std::string strings;
+  llvm::StringMap<int64_t> offsets;
+  auto intern = [&](StringRef bytes, bool cString) -> int64_t {
+    std::string key = (Twine(cString ? 's' : 'a') + bytes).str();
+    auto [it, inserted] = offsets.try_emplace(key, 0);
+    if (!inserted)
+      return it->second;
+    strings.resize(llvm::alignTo(strings.size(), alignof(int64_t)));
+    it->second = static_cast<int64_t>(strings.size());
+    strings.append(bytes.data(), bytes.size());
+    if (cString)
+      strings.push_back('\0');
+    return it->second;
+  };
+  SmallVector<int64_t> table;
+  table.reserve(sites.size() * kSiteFields);
+  for (const Site &site : sites) {
+    table.push_back(static_cast<int64_t>(site.kind));
+    table.push_back(intern(site.name, /*cString=*/true));
+    table.push_back(intern(site.location, /*cString=*/true));
+    table.push_back(intern(site.attrs, /*cString=*/false));
+    table.push_back(static_cast<int64_t>(site.attrs.size()));
+  }
+  if (strings.empty())
+    strings.push_back('\0');
+  return {std::move(strings), std::move(table)};
+}
+
+/// Defines __nx_init(program) -> status: a loop over the site table that
+/// adds every site to the program and stores it in @__nx_sites; returns the
+/// first error (NULL when all succeed).
+static void buildInit(RuntimeModuleBuilder &module, ArrayRef<Site> sites,
+                      LLVM::GlobalOp slots) {
   OpBuilder builder = module.atModuleEnd();
   Location loc = module.module.getLoc();
   auto init = LLVM::LLVMFuncOp::create(
       builder, loc, symbols::kInitFunction,
       LLVM::LLVMFunctionType::get(module.ptrType, {module.ptrType}));
   Block *entry = init.addEntryBlock(builder);
-  Block *failure = builder.createBlock(&init.getBody());
   builder.setInsertionPointToStart(entry);
+  auto i64 = [&](int64_t value) -> Value {
+    return LLVM::ConstantOp::create(builder, loc, module.i64Type,
+                                    builder.getI64IntegerAttr(value));
+  };
   Value program = entry->getArgument(0);
-  Value one = LLVM::ConstantOp::create(builder, loc, module.i64Type,
-                                       builder.getI64IntegerAttr(1));
   Value error = LLVM::AllocaOp::create(builder, loc, module.ptrType,
-                                       module.ptrType, one);
+                                       module.ptrType, i64(1));
   Value null = LLVM::ZeroOp::create(builder, loc, module.ptrType);
   LLVM::StoreOp::create(builder, loc, null, error);
-  for (const Site &site : sites) {
-    Value kind = LLVM::ConstantOp::create(
-        builder, loc, module.i32Type,
-        builder.getI32IntegerAttr(static_cast<int32_t>(site.kind)));
-    Value name = module.address(builder, loc, module.cString(site.name));
-    Value location =
-        module.address(builder, loc, module.cString(site.location));
-    Value attrs = module.address(
-        builder, loc, module.constantBytes(site.attrs, "__nx_attrs_"));
-    Value attrsLen = LLVM::ConstantOp::create(
-        builder, loc, module.i64Type,
-        builder.getI64IntegerAttr(site.attrs.size()));
-    Value handle =
-        LLVM::CallOp::create(builder, loc, module.programAddSite(),
-                             ValueRange{program, kind, name, location, attrs,
-                                        attrsLen, error})
-            .getResult();
-    LLVM::StoreOp::create(builder, loc, handle,
-                          module.address(builder, loc, site.slot));
-    Value failed = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq,
-                                        handle, null);
-    Block *next = builder.createBlock(&init.getBody(), Region::iterator(failure));
-    builder.setInsertionPointAfterValue(failed);
-    LLVM::CondBrOp::create(builder, loc, failed, failure, next);
-    builder.setInsertionPointToStart(next);
+  if (sites.empty()) {
+    LLVM::ReturnOp::create(builder, loc, null);
+    return;
   }
+
+  auto [strings, table] = encodeSiteTable(sites);
+  MLIRContext *context = module.context;
+  auto i8 = IntegerType::get(context, 8);
+  LLVM::GlobalOp stringsGlobal = module.constantGlobal(
+      symbols::kSiteStrings, LLVM::LLVMArrayType::get(i8, strings.size()),
+      StringAttr::get(context, strings));
+  auto tableType = RankedTensorType::get(
+      {static_cast<int64_t>(table.size())}, module.i64Type);
+  LLVM::GlobalOp tableGlobal = module.constantGlobal(
+      symbols::kSiteTable,
+      LLVM::LLVMArrayType::get(module.i64Type, table.size()),
+      DenseIntElementsAttr::get(tableType, ArrayRef<int64_t>(table)));
+
+  Block *header = builder.createBlock(&init.getBody(), {}, {module.i64Type},
+                                      {loc});
+  Block *body = builder.createBlock(&init.getBody());
+  Block *done = builder.createBlock(&init.getBody());
+  Block *failure = builder.createBlock(&init.getBody());
+  builder.setInsertionPointToEnd(entry);
+  LLVM::BrOp::create(builder, loc, ValueRange{i64(0)}, header);
+
+  builder.setInsertionPointToStart(header);
+  Value index = header->getArgument(0);
+  Value more = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult,
+                                    index, i64(sites.size()));
+  LLVM::CondBrOp::create(builder, loc, more, body, done);
+
+  builder.setInsertionPointToStart(body);
+  Value record = LLVM::GEPOp::create(
+      builder, loc, module.ptrType, module.i64Type,
+      module.address(builder, loc, tableGlobal),
+      ValueRange{LLVM::MulOp::create(builder, loc, index, i64(kSiteFields))});
+  auto field = [&](int32_t position) -> Value {
+    Value address =
+        LLVM::GEPOp::create(builder, loc, module.ptrType, module.i64Type,
+                            record, ArrayRef<LLVM::GEPArg>{position});
+    return LLVM::LoadOp::create(builder, loc, module.i64Type, address);
+  };
+  Value blob = module.address(builder, loc, stringsGlobal);
+  auto string = [&](int32_t position) -> Value {
+    return LLVM::GEPOp::create(builder, loc, module.ptrType, i8, blob,
+                               ValueRange{field(position)});
+  };
+  Value kind = LLVM::TruncOp::create(builder, loc, module.i32Type, field(0));
+  Value handle =
+      LLVM::CallOp::create(builder, loc, module.programAddSite(),
+                           ValueRange{program, kind, string(1), string(2),
+                                      string(3), field(4), error})
+          .getResult();
+  Value slot = LLVM::GEPOp::create(
+      builder, loc, module.ptrType, slots.getGlobalType(),
+      module.address(builder, loc, slots),
+      ArrayRef<LLVM::GEPArg>{0, index});
+  LLVM::StoreOp::create(builder, loc, handle, slot);
+  Value failed = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq,
+                                      handle, null);
+  Value next = LLVM::AddOp::create(builder, loc, index, i64(1));
+  LLVM::CondBrOp::create(builder, loc, failed, failure, ValueRange{}, header,
+                         ValueRange{next});
+
+  builder.setInsertionPointToStart(done);
   LLVM::ReturnOp::create(builder, loc, null);
   builder.setInsertionPointToStart(failure);
   LLVM::ReturnOp::create(
@@ -607,10 +800,8 @@ static LogicalResult stopAfterFailedCalls(RuntimeModuleBuilder &module,
     if (!isa<FunctionOpInterface>(call->getParentOp()))
       return call->emitOpError() << notInFunctionBody(call->getParentOp());
     Location loc = call.getLoc();
+    Value run = exits.runOf(rewriter, cast<FunctionOpInterface>(call->getParentOp()));
     rewriter.setInsertionPointAfter(call);
-    Value run =
-        LLVM::CallOp::create(rewriter, loc, module.runCurrent(), ValueRange())
-            .getResult();
     Value flag =
         LLVM::CallOp::create(rewriter, loc, module.runFailed(), ValueRange{run})
             .getResult();
@@ -619,10 +810,10 @@ static LogicalResult stopAfterFailedCalls(RuntimeModuleBuilder &module,
     Value noStatus = LLVM::ZeroOp::create(rewriter, loc, module.ptrType);
     auto failed = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
                                        flag, zero);
-    if (::mlir::failed(
-            exits.branchOnFailure(rewriter, failed, failed, run, noStatus)))
+    if (::mlir::failed(exits.addCheck(rewriter, failed, failed, noStatus)))
       return failure();
   }
+  exits.branchAll(rewriter);
   return success();
 }
 
@@ -669,10 +860,14 @@ struct ConvertNxToLLVMPass final
         op.emitOpError() << notInFunctionBody(op->getParentOp());
         return WalkResult::interrupt();
       }
-      LLVM::GlobalOp slot = module.siteSlot(sites.size());
-      state.slots[op] = slot;
+      auto [numArgs, numResults] = viewCounts(op);
+      auto &[maxArgs, maxResults] =
+          state.maxViews[op->getParentOfType<FunctionOpInterface>()];
+      maxArgs = std::max(maxArgs, numArgs);
+      maxResults = std::max(maxResults, numResults);
+      state.siteIndex[op] = static_cast<int32_t>(sites.size());
       sites.push_back({op.getKind(), op.getName().str(),
-                       formatLocation(op.getLoc()), std::move(*attrs), slot});
+                       formatLocation(op.getLoc()), std::move(*attrs)});
       invokes.push_back(op);
       return WalkResult::advance();
     });
@@ -686,7 +881,8 @@ struct ConvertNxToLLVMPass final
                               cast<FunctionOpInterface>(invoke->getParentOp()),
                               invoke->getLoc())))
         return signalPassFailure();
-    buildInit(module, sites);
+    state.siteSlots = module.siteSlots(sites.size());
+    buildInit(module, sites, state.siteSlots);
 
     RewritePatternSet patterns(&getContext());
     patterns.add<InvokeOpLowering>(converter, state);
@@ -700,6 +896,7 @@ struct ConvertNxToLLVMPass final
       stopping.push_back(invoke->getParentOp());
     if (failed(applyPartialConversion(invokes, target, std::move(patterns))))
       return signalPassFailure();
+    exits.branchAll(rewriter);
     if (failed(stopAfterFailedCalls(module, exits, stopping)))
       return signalPassFailure();
 

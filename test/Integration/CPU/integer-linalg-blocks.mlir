@@ -5,8 +5,8 @@
 // RUN: nx-runner %s --entry=qr_i32 --input='[[1, 2], [3, 4], [5, 6]]:tensor<3x2xi32>' | FileCheck %s --check-prefix=QR
 // RUN: nx-runner %s --entry=eigh_i64 --input='[[2, 1], [1, 2]]:tensor<2x2xi64>' | FileCheck %s --check-prefix=EIGH
 // RUN: nx-runner %s --print-lowered | FileCheck %s --check-prefix=LOWERED
-// LOWERED-DAG: "qr_cpu_custom_call_f32\00"
-// LOWERED-DAG: "eigh_cpu_custom_call_f32\00"
+// LOWERED-DAG: qr_cpu_custom_call_f32\00
+// LOWERED-DAG: eigh_cpu_custom_call_f32\00
 
 nx.callback @nx.debug.assert_close : (tensor<3x2xf32>, tensor<3x2xf32>) -> ()
 

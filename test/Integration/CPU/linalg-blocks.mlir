@@ -21,8 +21,8 @@
 // The LAPACK path really is a custom call, the default path is not.
 // RUN: nx-runner %s --print-lowered | FileCheck %s --check-prefix=LAPACK
 // RUN: nx-runner %s --print-lowered --lower-blocks=false | FileCheck %s --check-prefix=INLINED
-// LAPACK-DAG: "qr_cpu_custom_call_f32\00"
-// LAPACK-DAG: "eigh_cpu_custom_call_f64\00"
+// LAPACK-DAG: qr_cpu_custom_call_f32\00
+// LAPACK-DAG: eigh_cpu_custom_call_f64\00
 // INLINED-NOT: _cpu_custom_call_
 
 // |R| and |Q| x1000 (R[0][0] = |column 0| = sqrt(70)).

@@ -34,6 +34,13 @@ inline constexpr llvm::StringLiteral kGenericFree = "_mlir_memref_to_llvm_free";
 // decoded attributes) into `program`. Returns NULL on success.
 inline constexpr llvm::StringLiteral kInitFunction = "__nx_init";
 
+// Internal globals of those modules: the sites __nx_init adds, in program
+// order (what compiled code passes to nxrt_invoke), and the table and
+// string blob it adds them from.
+inline constexpr llvm::StringLiteral kSiteSlots = "__nx_sites";
+inline constexpr llvm::StringLiteral kSiteTable = "__nx_site_table";
+inline constexpr llvm::StringLiteral kSiteStrings = "__nx_site_strings";
+
 } // namespace mlir::nx::runtime_symbols
 
 #endif // NX_CONVERSION_NXTOLLVM_RUNTIMESYMBOLS_H
