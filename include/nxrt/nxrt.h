@@ -401,7 +401,7 @@ typedef enum nxrt_site_kind_t {
   /* args/results as declared by the custom call; `name` is the target. */
   NXRT_SITE_CUSTOM_CALL = 2,
   /* args[0]: stream handle (ui8[N]), args[1..]: payload (copied into the
-   * stream). results: none, or one i1/ui8 scalar set to 1 (seed-002 success
+   * stream). results: none, or one i1/ui8 scalar set to 1 (the outfeed's success
    * flag). `name` is ignored: the stream comes from the handle. */
   NXRT_SITE_OUTFEED = 3,
   /* args[0]: stream handle, args[1]: tag (ui8[8]). results[0]: next tag
@@ -631,7 +631,7 @@ NXRT_API void nxrt_request_release(nxrt_request_t *request);
 NXRT_API nxrt_status_t *nxrt_request_serve(nxrt_request_t *request);
 
 /*===----------------------------------------------------------------------===*
- * Streams (seed 002)
+ * Streams (docs/Design.md, "Streams")
  *
  * A named stream has an infeed queue (host -> program) and an outfeed queue
  * (program -> host). Compiled code refers to a stream by a handle: a ui8

@@ -1,9 +1,9 @@
 //===- Bridge.h - Host-dispatched callbacks with reply tags -----*- C++ -*-===//
 //
-// The seed-000 bridge: a bridge call becomes a request with a unique reply
-// tag, handed to a host-owned dispatcher (pulled, or pushed through a hook);
-// the compute thread waits natively until the host replies by tag or the
-// deadline passes. Requests are reference counted because the compute
+// The bridge (docs/Design.md, "Dispatch"): a bridge call becomes a request
+// with a unique reply tag, handed to a host-owned dispatcher (pulled, or
+// pushed through a hook); the compute thread waits natively until the host
+// replies by tag or the deadline passes. Requests are reference counted because the compute
 // thread, the pending-tag map, the pull queue and the host each hold one and
 // any of them may finish first (late replies, expired queued requests).
 //

@@ -1,4 +1,4 @@
-//===- Streams.h - Named infeed/outfeed streams (seed 002) ------*- C++ -*-===//
+//===- Streams.h - Named infeed/outfeed streams -----------------*- C++ -*-===//
 
 #ifndef NXRT_LIB_RUNTIME_STREAMS_H
 #define NXRT_LIB_RUNTIME_STREAMS_H

@@ -14,9 +14,9 @@ namespace mlir::nx {
 
 /// How `convert-nx-to-custom-call` passes a callback id to the callback.
 enum class CallbackIdEncoding {
-  /// `callback_id` / `callback_id_size` backend_config entries (seed 001).
+  /// `callback_id` / `callback_id_size` backend_config entries.
   BackendConfig,
-  /// A trailing `tensor<i64>` scalar operand (seed 000 §8.3).
+  /// A trailing `tensor<i64>` scalar operand.
   Operand,
 };
 

@@ -21,17 +21,17 @@ def ConvertNxToCustomCall
     All custom calls use `api_version = 4` (typed FFI) with a dictionary
     `backend_config`.
 
-    **elixir_call** (seed 000). Target `callback-target` (default
+    **elixir_call**. Target `callback-target` (default
     `exla_elixir_callback`); `has_side_effect = true` unless the call is
     `pure`; `static_args` are passed as the `static_args` backend_config
     entry. The callback id is encoded as selected by `callback-id-encoding`:
 
-    * `backend-config` (default, seed 001): `callback_id` holds the id's 8
+    * `backend-config` (default): `callback_id` holds the id's 8
       little-endian bytes packed into i64 words, `callback_id_size` the byte
       count. With `callback-server-handle`, the handle string's bytes are
       packed the same way into `callback_server_pid` /
       `callback_server_pid_size`.
-    * `operand` (seed 000 §8.3): a trailing `tensor<i64>` scalar operand
+    * `operand`: a trailing `tensor<i64>` scalar operand
       (an `arith.constant`) carries the id.
 
     ```mlir
@@ -51,7 +51,7 @@ def ConvertNxToCustomCall
         has_side_effect = true} : (tensor<4xf32>, tensor<i64>) -> tensor<4xf32>
     ```
 
-    **io_callback** (seed 001). Target `io-callback-target` (default
+    **io_callback**. Target `io-callback-target` (default
     `exla_io_callback`), `has_side_effect = true`, results of the operand
     types, and one `output_operand_aliases` entry per operand (result i
     aliases operand i; `output_tuple_indices = []` for a single result,
@@ -84,7 +84,7 @@ def ConvertNxToCustomCall
         : (tensor<2xf32>, tensor<ui8>) -> (tensor<2xf32>, tensor<ui8>)
     ```
 
-    **outfeed / infeed** (seed 002). The stream is the op's `stream`, else
+    **outfeed / infeed**. The stream is the op's `stream`, else
     `stream-name`; neither is an error. The stream handle is an
     `arith.constant` `tensor<Nxui8>` holding the bytes defined by the runtime
     ABI in `nxrt/nxrt.h` ("NXSH", version byte, 3 zero bytes, u32 LE name
@@ -110,7 +110,7 @@ def ConvertNxToCustomCall
         : (tensor<13xui8>, tensor<8xui8>) -> (tensor<8xui8>, tensor<4xf32>)
     ```
 
-    **block** (seeds 003/004). The block lowering registry
+    **block**. The block lowering registry
     (`nx/Dialect/Nx/BlockLowering.h`) is asked for the block's kind on the
     target `platform`. A custom-call spec becomes an `nx.custom_call` to its
     target with its attributes as backend_config; inputs whose element type

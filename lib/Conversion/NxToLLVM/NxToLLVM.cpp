@@ -416,7 +416,8 @@ struct Site {
   std::string attrs;
 };
 
-/// Per-function state: the infeed tag all infeeds of the function thread.
+/// What the invoke pattern shares: the site slots and, per function, the
+/// infeed tag all infeeds of the function thread and the view arrays.
 struct LoweringState {
   RuntimeModuleBuilder &module;
   FailureExits &exits;
@@ -800,7 +801,8 @@ static LogicalResult stopAfterFailedCalls(RuntimeModuleBuilder &module,
     if (!isa<FunctionOpInterface>(call->getParentOp()))
       return call->emitOpError() << notInFunctionBody(call->getParentOp());
     Location loc = call.getLoc();
-    Value run = exits.runOf(rewriter, cast<FunctionOpInterface>(call->getParentOp()));
+    Value run =
+        exits.runOf(rewriter, cast<FunctionOpInterface>(call->getParentOp()));
     rewriter.setInsertionPointAfter(call);
     Value flag =
         LLVM::CallOp::create(rewriter, loc, module.runFailed(), ValueRange{run})

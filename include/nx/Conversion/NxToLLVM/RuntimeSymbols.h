@@ -1,8 +1,9 @@
 //===- RuntimeSymbols.h - libnxrt symbols used by compiled code -*- C++ -*-===//
 //
 // Every symbol that code produced by convert-nx-to-llvm calls or defines, in
-// one place. Values of the runtime's enums come from include/nxrt/nxrt.h
-// itself (a C header) so the two cannot drift apart.
+// one place; the protocol they implement is described in docs/Design.md
+// ("Compiled code and the runtime"). Values of the runtime's enums come from
+// include/nxrt/nxrt.h itself (a C header) so the two cannot drift apart.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,6 @@
 //===- BlockLowering.h - the nx.block lowering registry ---------*- C++ -*-===//
 //
-// The C++ analogue of EXLA's `EXLA.CustomCall` protocol (seed 004). For each
+// The C++ analogue of EXLA's `EXLA.CustomCall` protocol. For each
 // block kind (the `name` of an `nx.block`, e.g. "Nx.Block.LinAlg.QR") an
 // implementation looks at the block (its configuration, input and result
 // types) and the target platform and returns either *skip* (std::nullopt:

@@ -13,7 +13,7 @@ func.func @exla_runtime_callback(%pid: tensor<27xui8>, %x: tensor<2xf32>) -> (te
 
 // -----
 
-// EXLA's io_callback (seed 001), written across lines as in the seed.
+// EXLA's io_callback, written across lines as EXLA prints it.
 // CHECK-LABEL: func.func @exla_io_callback
 // CHECK: nx.custom_call @exla_io_callback(%{{.+}}, %{{.+}}) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 1>, callback_id_size = 8 : ui64, callback_server_pid = array<i64: 1, 2, 3>, callback_server_pid_size = 20 : ui64}, has_side_effect = true, output_operand_aliases = [#nx.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>, #nx.output_operand_alias<output_tuple_indices = [1], operand_index = 1, operand_tuple_indices = []>]} : (tensor<2x3xf32>, tensor<4xf32>) -> (tensor<2x3xf32>, tensor<4xf32>)
 func.func @exla_io_callback(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> (tensor<2x3xf32>, tensor<4xf32>) {

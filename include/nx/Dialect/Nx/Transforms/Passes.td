@@ -344,7 +344,7 @@ def NxEraseTokens : Pass<"nx-erase-tokens", "::mlir::ModuleOp"> {
 def NxHooksToIoCallback : Pass<"nx-hooks-to-io-callback", "::mlir::ModuleOp"> {
   let summary = "Migrates outfeed/token hooks to nx.io_callback chains";
   let description = [{
-    Rewrites EXLA's legacy hook protocol (seed 001), given as generic
+    Rewrites EXLA's legacy hook protocol, given as generic
     unregistered StableHLO ops, into `nx.io_callback`s. In each function a
     chain starts at `"stablehlo.create_token"` and threads the token through
     `"stablehlo.outfeed"` ops. A hook is a flag outfeed, whose data operand
