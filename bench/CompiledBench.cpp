@@ -51,6 +51,7 @@
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
 #include "nx/Pipelines/Pipelines.h"
 #include "nx/Runner/Runner.h"
+#include "nx/Runner/RuntimeSymbolMap.h"
 #include "nxrt/nxrt.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -124,19 +125,6 @@ LogicalResult lower(ModuleOp module, bool split = true) {
   return pm.run(module);
 }
 
-/// The libnxrt entry points compiled code calls, by address (as the runner
-/// does), so the JIT resolves them however libnxrt was loaded.
-llvm::orc::SymbolMap nxrtSymbols(llvm::orc::MangleAndInterner interner) {
-  llvm::orc::SymbolMap map;
-  auto add = [&](llvm::StringRef name, void *address) {
-    map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                           llvm::JITSymbolFlags::Exported};
-  };
-#define NXRT_SYMBOL(fn) add(#fn, reinterpret_cast<void *>(&fn));
-#include "nxrt/nxrt_symbols.def"
-  return map;
-}
-
 void initializeNativeTarget() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -159,7 +147,7 @@ std::unique_ptr<ExecutionEngine> jit(ModuleOp lowered) {
   auto engine = ExecutionEngine::create(lowered, options, std::move(*machine));
   if (!engine)
     die("JIT compilation failed: " + llvm::toString(engine.takeError()));
-  (*engine)->registerSymbols(nxrtSymbols);
+  (*engine)->registerSymbols(runner::runtimeSymbolMap);
   (*engine)->initialize();
   return std::move(*engine);
 }

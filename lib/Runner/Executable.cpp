@@ -1,8 +1,10 @@
 //===- Executable.cpp - lower, JIT and run nx programs ---------------------===//
 
 #include "nx/Runner/Runner.h"
+#include "nx/Runner/RuntimeSymbolMap.h"
 
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
+#include "nx/Conversion/NxToLLVM/RuntimeTypes.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/InitNx.h"
 #include "nx/Pipelines/Pipelines.h"
@@ -37,10 +39,6 @@ using namespace mlir;
 using namespace mlir::nx::runner;
 using llvm::Expected;
 using llvm::StringRef;
-
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 void mlir::nx::runner::registerRunnerDialects(DialectRegistry &registry) {
   registerAllDialects(registry);
@@ -113,7 +111,7 @@ static bool toSpec(Type type, TensorSpec &spec, std::string &reason) {
              "' is not a ranked tensor (the runner passes tensors only)";
     return false;
   }
-  spec.dtype = getDType(tensor.getElementType());
+  spec.dtype = nx::getRuntimeDType(tensor.getElementType());
   if (spec.dtype == NXRT_DTYPE_INVALID) {
     reason = "unsupported element type in '" + typeToString(type) + "'";
     return false;
@@ -170,10 +168,8 @@ const EntrySignature *Executable::findEntry(StringRef name) const {
   return nullptr;
 }
 
-/// Every libnxrt entry point compiled code may call (and MLIR's memrefCopy),
-/// by address, so the JIT resolves them even when libnxrt was loaded with
-/// RTLD_LOCAL.
-static llvm::orc::SymbolMap nxrtSymbols(llvm::orc::MangleAndInterner interner) {
+llvm::orc::SymbolMap
+nx::runner::runtimeSymbolMap(llvm::orc::MangleAndInterner interner) {
   llvm::orc::SymbolMap map;
   auto add = [&](StringRef name, void *address) {
     map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
@@ -226,7 +222,7 @@ static Expected<OwningOpRef<ModuleOp>> extractStage(ModuleOp module,
   PassManager pm(module.getContext());
   pm.addPass(createSymbolDCEPass());
   if (failed(pm.run(*result)))
-    return makeError("cannot extract stage @" + stage + ": " +
+    return llvm::createStringError("cannot extract stage @" + stage + ": " +
                      diagnostics.take());
   return result;
 }
@@ -302,7 +298,7 @@ Expected<std::unique_ptr<Executable>>
 Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
                     const CompileOptions &options) {
   if (!runtime)
-    return makeError("no runtime given");
+    return llvm::createStringError("no runtime given");
   MLIRContext *context = module.getContext();
   {
     DialectRegistry registry;
@@ -346,11 +342,11 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
       stageOptions.loweredIR = options.loweredIR ? &stageIR[i] : nullptr;
       auto stageExe = compile(**stageModule, runtime, stageOptions);
       if (!stageExe)
-        return makeError("compiling stage @" + name + " separately failed: " +
+        return llvm::createStringError("compiling stage @" + name + " separately failed: " +
                          llvm::toString(stageExe.takeError()));
       auto address = (*stageExe)->engine_->lookup(name);
       if (!address)
-        return makeError(
+        return llvm::createStringError(
             "cannot find stage @" + name +
             " in its compiled unit: " + llvm::toString(address.takeError()));
       stageAddresses[name] = *address;
@@ -373,7 +369,7 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     nx::buildLowerToCpuPipeline(pm, pipelineOptions);
     if (failed(pm.run(*lowered))) {
       std::string text = diagnostics.take();
-      return makeError("nx-lower-to-cpu failed" +
+      return llvm::createStringError("nx-lower-to-cpu failed" +
                        (text.empty() ? llvm::Twine("") : ":\n" + text));
     }
   }
@@ -387,7 +383,7 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
   // JIT.
   auto targetMachine = createHostTargetMachine(options.optLevel);
   if (!targetMachine)
-    return makeError("cannot target the host: " +
+    return llvm::createStringError("cannot target the host: " +
                      llvm::toString(targetMachine.takeError()));
   ExecutionEngineOptions engineOptions;
   engineOptions.enableGDBNotificationListener = false;
@@ -411,10 +407,10 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     std::string message = llvm::toString(engine.takeError());
     if (!translateErrors.empty())
       message += "\n" + translateErrors;
-    return makeError("JIT compilation failed: " + message);
+    return llvm::createStringError("JIT compilation failed: " + message);
   }
   exe->engine_ = std::move(*engine);
-  exe->engine_->registerSymbols(nxrtSymbols);
+  exe->engine_->registerSymbols(runtimeSymbolMap);
   if (!stageAddresses.empty())
     exe->engine_->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
       llvm::orc::SymbolMap map;
@@ -438,7 +434,7 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
       engine = stage->engine_.get();
     auto fn = engine->lookupPacked("_mlir_ciface_" + sig.name);
     if (!fn)
-      return makeError("cannot find the C interface of @" + sig.name + ": " +
+      return llvm::createStringError("cannot find the C interface of @" + sig.name + ": " +
                        llvm::toString(fn.takeError()));
     exe->packed_.push_back(*fn);
   }
@@ -452,7 +448,7 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
   if (!init) {
     llvm::consumeError(init.takeError());
     if (!exe->callbacks_.empty())
-      return makeError("the lowered module defines no " +
+      return llvm::createStringError("the lowered module defines no " +
                        nx::runtime_symbols::kInitFunction +
                        " although it declares callbacks");
   } else {
@@ -460,7 +456,7 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     if (nxrt_status_t *status = initFn(exe->program_)) {
       std::string message = nxrt_status_message(status);
       nxrt_status_free(status);
-      return makeError("loading the program failed: " + message);
+      return llvm::createStringError("loading the program failed: " + message);
     }
   }
   return exe;
@@ -482,7 +478,7 @@ Executable::compileSource(StringRef source, StringRef bufferName,
     module = parseSourceString<ModuleOp>(source, config, bufferName);
     if (!module) {
       std::string text = diagnostics.take();
-      return makeError("cannot parse '" + bufferName + "'" +
+      return llvm::createStringError("cannot parse '" + bufferName + "'" +
                        (text.empty() ? llvm::Twine("") : ":\n" + text));
     }
   }
@@ -499,7 +495,7 @@ Executable::compileFile(StringRef path, nxrt_runtime_t *runtime,
                         const CompileOptions &options) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
   if (!buffer)
-    return makeError("cannot read '" + path +
+    return llvm::createStringError("cannot read '" + path +
                      "': " + buffer.getError().message());
   return compileSource((*buffer)->getBuffer(), path, runtime, options);
 }
@@ -580,19 +576,19 @@ Executable::run(StringRef entryName, llvm::ArrayRef<HostTensor> inputs,
     std::string available;
     for (const EntrySignature &e : entries_)
       available += (available.empty() ? "@" : ", @") + e.name;
-    return makeError("no public function @" + entryName +
+    return llvm::createStringError("no public function @" + entryName +
                      " in the program (available: " +
                      (available.empty() ? "none" : available) + ")");
   }
   if (!sig->unsupported.empty())
-    return makeError("@" + entryName + " cannot be run: " + sig->unsupported);
+    return llvm::createStringError("@" + entryName + " cannot be run: " + sig->unsupported);
   if (inputs.size() != sig->args.size())
-    return makeError("@" + entryName + " takes " +
+    return llvm::createStringError("@" + entryName + " takes " +
                      llvm::Twine(sig->args.size()) + " argument(s), got " +
                      llvm::Twine(inputs.size()));
   for (auto [i, input] : llvm::enumerate(inputs))
     if (!matchesSpec(input, sig->args[i]))
-      return makeError("argument #" + llvm::Twine(i) + " of @" + entryName +
+      return llvm::createStringError("argument #" + llvm::Twine(i) + " of @" + entryName +
                        " has type " + sig->args[i].type + ", got " +
                        input.typeString());
 

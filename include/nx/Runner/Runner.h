@@ -166,8 +166,6 @@ private:
 std::string formatValues(const nxrt_tensor_t &view);
 /// "tensor<2x3xf32>" for an nxrt view.
 std::string formatType(const nxrt_tensor_t &view);
-/// The dtype of an MLIR element type, NXRT_DTYPE_INVALID if it has none.
-nxrt_dtype_t getDType(Type elementType);
 
 //===----------------------------------------------------------------------===//
 // Runtime

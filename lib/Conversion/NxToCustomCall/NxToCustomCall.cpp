@@ -29,7 +29,6 @@ using namespace mlir::nx;
 
 namespace {
 
-constexpr int32_t kTypedFfiApiVersion = 4;
 constexpr StringLiteral kKnownPlatforms[] = {"host", "cuda", "rocm", "tpu"};
 
 /// Packs bytes into little-endian i64 words (the last word zero-padded), as

@@ -268,7 +268,6 @@ LogicalResult InfeedOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// The typed-FFI api_version: the one that takes a dictionary backend_config.
-static constexpr int32_t kTypedFfiApiVersion = 4;
 
 /// Checks that `layouts` holds one minor-to-major permutation per type.
 static LogicalResult verifyLayouts(Operation *op, ArrayAttr layouts,

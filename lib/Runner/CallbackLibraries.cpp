@@ -1,4 +1,4 @@
-//===- Runtime.cpp - nxrt runtime ownership and callback libraries --------===//
+//===- CallbackLibraries.cpp - a runtime and the libraries bound to it ----===//
 
 #include "nx/Runner/Runner.h"
 
@@ -8,16 +8,12 @@
 
 using namespace mlir::nx::runner;
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 llvm::Error mlir::nx::runner::statusToError(nxrt_status_t *status) {
   if (!status)
     return llvm::Error::success();
   std::string message = nxrt_status_message(status);
   nxrt_status_free(status);
-  return makeError(message);
+  return llvm::createStringError(message);
 }
 
 std::unique_ptr<Runtime> Runtime::create() {
@@ -48,14 +44,14 @@ llvm::Error Runtime::loadCallbackLibrary(llvm::StringRef path) {
   void *handle = dlopen(pathStr.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *why = dlerror();
-    return makeError("cannot load callback library '" + path +
+    return llvm::createStringError("cannot load callback library '" + path +
                      "': " + (why ? why : "unknown error"));
   }
   libraries_.push_back(handle);
   dlerror();
   void *symbol = dlsym(handle, kRegisterCallbacksSymbol.data());
   if (!symbol)
-    return makeError("callback library '" + path + "' does not export " +
+    return llvm::createStringError("callback library '" + path + "' does not export " +
                      kRegisterCallbacksSymbol);
   auto fn = reinterpret_cast<RegisterCallbacksFn>(symbol);
   // Recorded before registering: a registration that fails half way may
@@ -65,7 +61,7 @@ llvm::Error Runtime::loadCallbackLibrary(llvm::StringRef path) {
   if (nxrt_status_t *status = fn(runtime_)) {
     std::string message = nxrt_status_message(status);
     nxrt_status_free(status);
-    return makeError("callback library '" + path +
+    return llvm::createStringError("callback library '" + path +
                      "': " + kRegisterCallbacksSymbol + " failed: " + message);
   }
   return llvm::Error::success();

@@ -1,0 +1,22 @@
+//===- RuntimeSymbolMap.h - libnxrt's symbols for the JIT -------*- C++ -*-===//
+//
+// Every libnxrt entry point compiled code may call (nxrt_symbols.def) and
+// MLIR's memrefCopy, by address, so that a JIT resolves them however libnxrt
+// was loaded (RTLD_LOCAL included). Pass it to
+// ExecutionEngine::registerSymbols.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_RUNNER_RUNTIMESYMBOLMAP_H
+#define NX_RUNNER_RUNTIMESYMBOLMAP_H
+
+#include "llvm/ExecutionEngine/Orc/CoreContainers.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+
+namespace mlir::nx::runner {
+
+llvm::orc::SymbolMap runtimeSymbolMap(llvm::orc::MangleAndInterner interner);
+
+} // namespace mlir::nx::runner
+
+#endif // NX_RUNNER_RUNTIMESYMBOLMAP_H
