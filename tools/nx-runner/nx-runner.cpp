@@ -98,7 +98,7 @@ static cl::list<std::string>
                       "the runs (repeatable)"),
              cl::cat(category));
 static cl::list<std::string>
-    streams("stream", cl::desc("Open stream NAME (repeatable)"),
+    streamNames("stream", cl::desc("Open stream NAME (repeatable)"),
             cl::cat(category));
 static cl::opt<bool> lowerBlocks(
     "lower-blocks",
@@ -148,13 +148,301 @@ static llvm::SmallVector<llvm::StringRef> splitValues(llvm::StringRef text) {
 }
 
 namespace {
-struct Stream {
-  nxrt_stream_t *handle = nullptr;
-  bool printOutfeed = false;
+
+/// Inputs and infeed values, parsed before compiling so that bad flags fail
+/// fast.
+struct ParsedInputs {
+  std::vector<HostTensor> args;
+  std::vector<std::pair<std::string, std::vector<HostTensor>>> infeeds;
 };
+
+/// The streams nx-runner opened (--stream, --outfeed, --infeed); closes them
+/// when destroyed.
+class StreamSet {
+public:
+  explicit StreamSet(nxrt_runtime_t *runtime) : runtime(runtime) {}
+  StreamSet(const StreamSet &) = delete;
+  StreamSet &operator=(const StreamSet &) = delete;
+  ~StreamSet() {
+    for (auto &entry : streams)
+      nxrt_stream_destroy(entry.second.handle);
+  }
+
+  /// Opens the streams the flags name and pushes the infeed values.
+  llvm::Error open(const std::vector<std::pair<std::string,
+                                               std::vector<HostTensor>>> &feeds) {
+    for (const std::string &name : streamNames)
+      if (auto err = openStream(name))
+        return llvm::createStringError("--stream " + name + ": " +
+                                       llvm::toString(std::move(err)));
+    for (const std::string &name : outfeeds) {
+      if (auto err = openStream(name))
+        return llvm::createStringError("--outfeed " + name + ": " +
+                                       llvm::toString(std::move(err)));
+      streams[name].printOutfeed = true;
+    }
+    for (const auto &[name, tensors] : feeds) {
+      if (auto err = openStream(name))
+        return llvm::createStringError("--infeed " + name + ": " +
+                                       llvm::toString(std::move(err)));
+      std::vector<nxrt_tensor_t> views;
+      for (const HostTensor &t : tensors)
+        views.push_back(t.view());
+      if (auto err = statusToError(nxrt_stream_push_infeed(
+              streams[name].handle, views.data(), views.size())))
+        return llvm::createStringError("--infeed " + name + ": " +
+                                       llvm::toString(std::move(err)));
+    }
+    return llvm::Error::success();
+  }
+
+  /// Prints every value the --outfeed streams hold, then warns about infeed
+  /// values no run consumed.
+  llvm::Error drain() {
+    for (auto &[name, stream] : streams) {
+      if (!stream.printOutfeed)
+        continue;
+      for (size_t k = 0; nxrt_stream_outfeed_size(stream.handle) > 0; ++k) {
+        nxrt_value_t *value = nullptr;
+        if (auto err = statusToError(
+                nxrt_stream_pop_outfeed(stream.handle, 1000, &value)))
+          return llvm::createStringError("outfeed " + name + ": " +
+                                         llvm::toString(std::move(err)));
+        printValue(name, k, value);
+        nxrt_value_free(value);
+      }
+    }
+    for (auto &[name, stream] : streams)
+      if (size_t left = nxrt_stream_infeed_size(stream.handle))
+        llvm::errs() << "nx-runner: warning: " << left
+                     << " infeed value(s) left unconsumed in stream \"" << name
+                     << "\"\n";
+    return llvm::Error::success();
+  }
+
+private:
+  struct Stream {
+    nxrt_stream_t *handle = nullptr;
+    bool printOutfeed = false;
+  };
+
+  llvm::Error openStream(const std::string &name) {
+    Stream &stream = streams[name];
+    if (stream.handle)
+      return llvm::Error::success();
+    return statusToError(
+        nxrt_stream_open(runtime, name.c_str(), &stream.handle));
+  }
+
+  static void printValue(llvm::StringRef name, size_t k,
+                         const nxrt_value_t *value) {
+    size_t n = nxrt_value_size(value);
+    if (n == 0)
+      llvm::outs() << "outfeed \"" << name << "\" #" << k << ": ()\n";
+    for (size_t j = 0; j < n; ++j) {
+      const nxrt_tensor_t *t = nxrt_value_tensor(value, j);
+      llvm::outs() << "outfeed \"" << name << "\" #" << k;
+      if (n > 1)
+        llvm::outs() << "." << j;
+      llvm::outs() << ": " << formatType(*t) << " = " << formatValues(*t)
+                   << "\n";
+    }
+  }
+
+  nxrt_runtime_t *runtime;
+  std::map<std::string, Stream> streams;
+};
+
+/// What --threads x --repeat runs of the entry point produced.
+struct RunSummary {
+  unsigned numThreads = 1;
+  unsigned numRepeats = 1;
+  /// The first run's results; every later run is compared with them.
+  std::optional<std::vector<HostTensor>> reference;
+  std::string firstError;
+  unsigned mismatches = 0;
+  /// --keep-going: each run's outcome, by thread and repeat.
+  std::vector<std::string> outcomes;
+  unsigned failedRuns = 0;
+  /// --timing: each run's wall time, by thread and repeat.
+  std::vector<double> seconds;
+
+  unsigned total() const { return numThreads * numRepeats; }
+};
+
 } // namespace
 
+static llvm::Expected<ParsedInputs> parseInputs(MLIRContext &context) {
+  ParsedInputs parsed;
+  for (auto [i, text] : llvm::enumerate(inputs)) {
+    auto t = parseTensor(text, context);
+    if (!t)
+      return llvm::createStringError("--input #" + llvm::Twine(i) + ": " +
+                                     llvm::toString(t.takeError()));
+    parsed.args.push_back(std::move(*t));
+  }
+  for (const std::string &spec : infeeds) {
+    auto [name, values] = llvm::StringRef(spec).split('=');
+    if (name.empty() || values.empty())
+      return llvm::createStringError(
+          "--infeed expects NAME=VALUE[;VALUE...], got '" + spec + "'");
+    std::vector<HostTensor> tensors;
+    for (llvm::StringRef v : splitValues(values)) {
+      auto t = parseTensor(v, context);
+      if (!t)
+        return llvm::createStringError("--infeed " + name + ": " +
+                                       llvm::toString(t.takeError()));
+      tensors.push_back(std::move(*t));
+    }
+    parsed.infeeds.emplace_back(name.str(), std::move(tensors));
+  }
+  return parsed;
+}
+
+/// Runs the entry point --threads x --repeat times.
+static RunSummary runAll(Executable &exe, const std::vector<HostTensor> &args) {
+  RunSummary summary;
+  summary.numThreads = std::max(1u, threads.getValue());
+  summary.numRepeats = std::max(1u, repeat.getValue());
+  summary.outcomes.resize(summary.total());
+  summary.seconds.resize(summary.total());
+  RunOptions runOptions;
+  runOptions.timeoutMs = timeoutMs;
+  std::mutex mutex;
+  auto worker = [&](unsigned thread) {
+    for (unsigned r = 0; r < summary.numRepeats; ++r) {
+      auto start = std::chrono::steady_clock::now();
+      auto results = exe.run(entry, args, runOptions);
+      std::chrono::duration<double> elapsed =
+          std::chrono::steady_clock::now() - start;
+      unsigned index = thread * summary.numRepeats + r;
+      std::lock_guard<std::mutex> lock(mutex);
+      summary.seconds[index] = elapsed.count();
+      if (keepGoing) {
+        std::string &outcome = summary.outcomes[index];
+        if (!results) {
+          ++summary.failedRuns;
+          outcome = "error: " + llvm::toString(results.takeError()) + "\n";
+          continue;
+        }
+        outcome = "ok\n";
+        if (!quiet)
+          for (auto [i, t] : llvm::enumerate(*results))
+            outcome +=
+                "  result #" + std::to_string(i) + ": " + t.toString() + "\n";
+        continue;
+      }
+      if (!results) {
+        std::string message = llvm::toString(results.takeError());
+        if (summary.firstError.empty())
+          summary.firstError = message;
+        return;
+      }
+      if (!summary.reference) {
+        summary.reference = std::move(*results);
+        continue;
+      }
+      bool same = summary.reference->size() == results->size();
+      for (size_t i = 0; same && i < results->size(); ++i)
+        same = (*summary.reference)[i] == (*results)[i];
+      if (!same)
+        ++summary.mismatches;
+    }
+  };
+  if (summary.numThreads == 1) {
+    worker(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < summary.numThreads; ++t)
+      pool.emplace_back(worker, t);
+    for (std::thread &t : pool)
+      t.join();
+  }
+  return summary;
+}
+
+/// "run 3" or "run 3 (thread 2)".
+static std::string runName(const RunSummary &summary, size_t index) {
+  std::string name = "run " + std::to_string(index + 1);
+  if (summary.numThreads > 1)
+    name += " (thread " + std::to_string(index / summary.numRepeats + 1) + ")";
+  return name;
+}
+
+/// Prints what the runs produced; fails when a run failed (unless
+/// --keep-going) or results differed.
+static llvm::Error reportRuns(const RunSummary &summary) {
+  if (timing)
+    for (auto [index, seconds] : llvm::enumerate(summary.seconds))
+      llvm::errs() << runName(summary, index) << ": "
+                   << llvm::format("%.4f", seconds * 1e3) << " ms\n";
+  if (keepGoing) {
+    for (auto [index, outcome] : llvm::enumerate(summary.outcomes))
+      llvm::outs() << runName(summary, index) << ": " << outcome;
+    llvm::outs() << (summary.total() - summary.failedRuns) << " of "
+                 << summary.total() << " runs succeeded\n";
+    return llvm::Error::success();
+  }
+  if (!summary.firstError.empty())
+    return llvm::createStringError(summary.firstError);
+  if (summary.mismatches)
+    return llvm::createStringError(
+        llvm::Twine(summary.mismatches) + " of " +
+        llvm::Twine(summary.total()) +
+        " runs produced results different from the first run");
+  if (!quiet)
+    for (auto [i, r] : llvm::enumerate(*summary.reference))
+      llvm::outs() << "result #" << i << ": " << r.toString() << "\n";
+  if (summary.total() > 1)
+    llvm::outs() << "all " << summary.total() << " runs ("
+                 << summary.numThreads << " threads x " << summary.numRepeats
+                 << ") produced identical results\n";
+  return llvm::Error::success();
+}
+
+static llvm::Error writeOutputs(const std::vector<HostTensor> &results) {
+  if (outputs.size() > results.size())
+    return llvm::createStringError(llvm::Twine(outputs.size()) +
+                                   " --output paths for " +
+                                   llvm::Twine(results.size()) + " result(s)");
+  for (auto [i, path] : llvm::enumerate(outputs))
+    if (auto err = results[i].writeNpy(path))
+      return err;
+  return llvm::Error::success();
+}
+
+/// Opens the streams, runs the entry point and reports; the exit code.
+static int runAndReport(Executable &exe, nxrt_runtime_t *runtime,
+                        const ParsedInputs &parsed,
+                        const BridgeDispatcher *dispatcher,
+                        TimingScope &rootTiming) {
+  StreamSet streamSet(runtime);
+  if (auto err = streamSet.open(parsed.infeeds))
+    return fail(llvm::toString(std::move(err)));
+  if (keepGoing && !outputs.empty())
+    return fail("--output cannot be combined with --keep-going, whose runs "
+                "may produce different results");
+  TimingScope runsTiming = rootTiming.nest("runs");
+  RunSummary summary = runAll(exe, parsed.args);
+  runsTiming.stop();
+  if (auto err = reportRuns(summary))
+    return fail(llvm::toString(std::move(err)));
+  if (dispatcher)
+    llvm::outs() << "bridge: served " << dispatcher->numServed()
+                 << " callback request(s)\n";
+  if (auto err = streamSet.drain())
+    return fail(llvm::toString(std::move(err)));
+  llvm::outs().flush();
+  if (keepGoing)
+    return summary.failedRuns ? 1 : 0;
+  if (auto err = writeOutputs(*summary.reference))
+    return fail(llvm::toString(std::move(err)));
+  return 0;
+}
+
 static int runMain() {
+  // One runtime serves the program, the callback libraries and, in bridge
+  // mode, the dispatcher threads.
   auto runtime = Runtime::create();
   std::unique_ptr<BridgeDispatcher> dispatcher;
   if (dispatch == Dispatch::Bridge) {
@@ -168,35 +456,14 @@ static int runMain() {
     if (auto err = runtime->loadCallbackLibrary(lib))
       return fail(llvm::toString(std::move(err)));
 
-  // Inputs and infeeds are parsed before compiling, so bad flags fail fast.
   DialectRegistry registry;
   registerRunnerDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  std::vector<HostTensor> args;
-  for (auto [i, text] : llvm::enumerate(inputs)) {
-    auto t = parseTensor(text, context);
-    if (!t)
-      return fail("--input #" + llvm::Twine(i) + ": " +
-                  llvm::toString(t.takeError()));
-    args.push_back(std::move(*t));
-  }
-  std::vector<std::pair<std::string, std::vector<HostTensor>>> feedValues;
-  for (const std::string &spec : infeeds) {
-    auto [name, values] = llvm::StringRef(spec).split('=');
-    if (name.empty() || values.empty())
-      return fail("--infeed expects NAME=VALUE[;VALUE...], got '" + spec + "'");
-    std::vector<HostTensor> tensors;
-    for (llvm::StringRef v : splitValues(values)) {
-      auto t = parseTensor(v, context);
-      if (!t)
-        return fail("--infeed " + name + ": " + llvm::toString(t.takeError()));
-      tensors.push_back(std::move(*t));
-    }
-    feedValues.emplace_back(name.str(), std::move(tensors));
-  }
+  auto parsed = parseInputs(context);
+  if (!parsed)
+    return fail(llvm::toString(parsed.takeError()));
 
-  // Compile.
   DefaultTimingManager timingManager;
   timingManager.setEnabled(timing);
   TimingScope rootTiming = timingManager.getRootScope();
@@ -210,10 +477,9 @@ static int runMain() {
   std::string lowered;
   if (printLowered)
     compileOptions.loweredIR = &lowered;
-  auto exeOr = Executable::compileFile(inputFile, runtime->get(), compileOptions);
-  if (!exeOr)
-    return fail(llvm::toString(exeOr.takeError()));
-  std::unique_ptr<Executable> exe = std::move(*exeOr);
+  auto exe = Executable::compileFile(inputFile, runtime->get(), compileOptions);
+  if (!exe)
+    return fail(llvm::toString(exe.takeError()));
   if (printLowered) {
     llvm::outs() << lowered;
     return 0;
@@ -221,193 +487,18 @@ static int runMain() {
   // Built-ins after compiling, to bind the aliases the module declares (an
   // unbound name only fails once a run calls it).
   if (debugCallbacks)
-    if (auto err = registerDebugCallbacks(runtime->get(), exe->callbackNames()))
+    if (auto err =
+            registerDebugCallbacks(runtime->get(), (*exe)->callbackNames()))
       return fail(llvm::toString(std::move(err)));
 
-  // Streams.
-  std::map<std::string, Stream> openStreams;
-  auto openStream = [&](const std::string &name) -> llvm::Error {
-    Stream &s = openStreams[name];
-    if (s.handle)
-      return llvm::Error::success();
-    return statusToError(nxrt_stream_open(runtime->get(), name.c_str(), &s.handle));
-  };
-  auto closeStreams = [&] {
-    for (auto &entry : openStreams)
-      nxrt_stream_destroy(entry.second.handle);
-    openStreams.clear();
-  };
-  int rc = [&]() -> int {
-    for (const std::string &name : streams)
-      if (auto err = openStream(name))
-        return fail("--stream " + name + ": " + llvm::toString(std::move(err)));
-    for (const std::string &name : outfeeds) {
-      if (auto err = openStream(name))
-        return fail("--outfeed " + name + ": " +
-                    llvm::toString(std::move(err)));
-      openStreams[name].printOutfeed = true;
-    }
-    for (auto &[name, tensors] : feedValues) {
-      if (auto err = openStream(name))
-        return fail("--infeed " + name + ": " + llvm::toString(std::move(err)));
-      std::vector<nxrt_tensor_t> views;
-      for (const HostTensor &t : tensors)
-        views.push_back(t.view());
-      if (auto err = statusToError(nxrt_stream_push_infeed(
-              openStreams[name].handle, views.data(), views.size())))
-        return fail("--infeed " + name + ": " + llvm::toString(std::move(err)));
-    }
-
-    // Run.
-    if (keepGoing && !outputs.empty())
-      return fail("--output cannot be combined with --keep-going, whose runs "
-                  "may produce different results");
-    RunOptions runOptions;
-    runOptions.timeoutMs = timeoutMs;
-    unsigned numThreads = std::max(1u, threads.getValue());
-    unsigned numRepeats = std::max(1u, repeat.getValue());
-    std::mutex mutex;
-    std::optional<std::vector<HostTensor>> reference;
-    std::string firstError;
-    unsigned mismatches = 0;
-    std::atomic<unsigned> completed{0};
-    // --keep-going: every run's outcome, by thread and repeat.
-    std::vector<std::string> outcomes(numThreads * numRepeats);
-    unsigned failedRuns = 0;
-    // --timing: each run's wall time, by thread and repeat.
-    std::vector<double> runSeconds(numThreads * numRepeats);
-    TimingScope runsTiming = rootTiming.nest("runs");
-    auto worker = [&](unsigned thread) {
-      for (unsigned r = 0; r < numRepeats; ++r) {
-        auto start = std::chrono::steady_clock::now();
-        auto results = exe->run(entry, args, runOptions);
-        std::chrono::duration<double> elapsed =
-            std::chrono::steady_clock::now() - start;
-        std::lock_guard<std::mutex> lock(mutex);
-        runSeconds[thread * numRepeats + r] = elapsed.count();
-        if (keepGoing) {
-          std::string &outcome = outcomes[thread * numRepeats + r];
-          if (!results) {
-            ++failedRuns;
-            outcome = "error: " + llvm::toString(results.takeError()) + "\n";
-            continue;
-          }
-          outcome = "ok\n";
-          if (!quiet)
-            for (auto [i, t] : llvm::enumerate(*results))
-              outcome +=
-                  "  result #" + std::to_string(i) + ": " + t.toString() + "\n";
-          continue;
-        }
-        if (!results) {
-          std::string message = llvm::toString(results.takeError());
-          if (firstError.empty())
-            firstError = message;
-          return;
-        }
-        ++completed;
-        if (!reference) {
-          reference = std::move(*results);
-          continue;
-        }
-        bool same = reference->size() == results->size();
-        for (size_t i = 0; same && i < results->size(); ++i)
-          same = (*reference)[i] == (*results)[i];
-        if (!same)
-          ++mismatches;
-      }
-    };
-    if (numThreads == 1) {
-      worker(0);
-    } else {
-      std::vector<std::thread> pool;
-      for (unsigned t = 0; t < numThreads; ++t)
-        pool.emplace_back(worker, t);
-      for (std::thread &t : pool)
-        t.join();
-    }
-    runsTiming.stop();
-    unsigned total = numThreads * numRepeats;
-    if (timing)
-      for (auto [index, seconds] : llvm::enumerate(runSeconds)) {
-        llvm::errs() << "run " << index + 1;
-        if (numThreads > 1)
-          llvm::errs() << " (thread " << index / numRepeats + 1 << ")";
-        llvm::errs() << ": " << llvm::format("%.4f", seconds * 1e3) << " ms\n";
-      }
-    if (keepGoing) {
-      for (auto [index, outcome] : llvm::enumerate(outcomes)) {
-        llvm::outs() << "run " << index + 1;
-        if (numThreads > 1)
-          llvm::outs() << " (thread " << index / numRepeats + 1 << ")";
-        llvm::outs() << ": " << outcome;
-      }
-      llvm::outs() << (total - failedRuns) << " of " << total
-                   << " runs succeeded\n";
-    } else {
-      if (!firstError.empty())
-        return fail(firstError);
-      if (mismatches)
-        return fail(llvm::Twine(mismatches) + " of " + llvm::Twine(total) +
-                    " runs produced results different from the first run");
-      if (!quiet)
-        for (auto [i, r] : llvm::enumerate(*reference))
-          llvm::outs() << "result #" << i << ": " << r.toString() << "\n";
-      if (total > 1)
-        llvm::outs() << "all " << total << " runs (" << numThreads
-                     << " threads x " << numRepeats
-                     << ") produced identical results\n";
-    }
-    if (dispatcher)
-      llvm::outs() << "bridge: served " << dispatcher->numServed()
-                   << " callback request(s)\n";
-    for (auto &[name, stream] : openStreams) {
-      if (!stream.printOutfeed)
-        continue;
-      for (size_t k = 0; nxrt_stream_outfeed_size(stream.handle) > 0; ++k) {
-        nxrt_value_t *value = nullptr;
-        if (auto err = statusToError(
-                nxrt_stream_pop_outfeed(stream.handle, 1000, &value)))
-          return fail("outfeed " + name + ": " +
-                      llvm::toString(std::move(err)));
-        size_t n = nxrt_value_size(value);
-        if (n == 0)
-          llvm::outs() << "outfeed \"" << name << "\" #" << k << ": ()\n";
-        for (size_t j = 0; j < n; ++j) {
-          const nxrt_tensor_t *t = nxrt_value_tensor(value, j);
-          llvm::outs() << "outfeed \"" << name << "\" #" << k;
-          if (n > 1)
-            llvm::outs() << "." << j;
-          llvm::outs() << ": " << formatType(*t) << " = " << formatValues(*t)
-                       << "\n";
-        }
-        nxrt_value_free(value);
-      }
-    }
-    for (auto &[name, stream] : openStreams)
-      if (size_t left = nxrt_stream_infeed_size(stream.handle))
-        llvm::errs() << "nx-runner: warning: " << left
-                     << " infeed value(s) left unconsumed in stream \"" << name
-                     << "\"\n";
-    llvm::outs().flush();
-    if (keepGoing)
-      return failedRuns ? 1 : 0;
-    std::vector<HostTensor> &results = *reference;
-    if (outputs.size() > results.size())
-      return fail(llvm::Twine(outputs.size()) + " --output paths for " +
-                  llvm::Twine(results.size()) + " result(s)");
-    for (auto [i, path] : llvm::enumerate(outputs))
-      if (auto err = results[i].writeNpy(path))
-        return fail(llvm::toString(std::move(err)));
-    return 0;
-  }();
-  closeStreams();
+  int rc = runAndReport(**exe, runtime->get(), *parsed, dispatcher.get(),
+                        rootTiming);
   // Requests that outlived their calls (timed out, still being served by
   // a dispatcher or a library's own threads) point into the program: stop
   // serving before the program goes.
   dispatcher.reset();
   runtime->shutdown();
-  exe.reset();
+  exe->reset();
   return rc;
 }
 
