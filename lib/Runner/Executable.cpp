@@ -4,7 +4,7 @@
 #include "nx/Runner/RuntimeSymbolMap.h"
 
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
-#include "nx/Conversion/NxToLLVM/RuntimeTypes.h"
+#include "nx/Dialect/Nx/IR/RuntimeTypes.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/InitNx.h"
 #include "nx/Pipelines/Pipelines.h"

@@ -26,12 +26,11 @@ struct NpyType {
 };
 } // namespace
 
+// Types NumPy has no descriptor for (bf16) have an empty one, which no
+// header matches.
 static const NpyType kNpyTypes[] = {
-    {"|b1", NXRT_PRED}, {"|i1", NXRT_I8},   {"<i2", NXRT_I16},
-    {"<i4", NXRT_I32},  {"<i8", NXRT_I64},  {"|u1", NXRT_U8},
-    {"<u2", NXRT_U16},  {"<u4", NXRT_U32},  {"<u8", NXRT_U64},
-    {"<f2", NXRT_F16},  {"<f4", NXRT_F32},  {"<f8", NXRT_F64},
-    {"<c8", NXRT_C64},  {"<c16", NXRT_C128},
+#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width) {npy, dtype},
+#include "nxrt/nxrt_dtypes.def"
 };
 
 static nxrt_dtype_t npyDType(StringRef descr) {
@@ -42,6 +41,8 @@ static nxrt_dtype_t npyDType(StringRef descr) {
     descr = descr.drop_front();
   for (const NpyType &t : kNpyTypes) {
     StringRef d = t.descr;
+    if (d.empty())
+      continue;
     if (descr == d || (d[0] == '|' && descr == d.drop_front()) ||
         (d[0] == '<' && descr.size() == d.size() && descr[0] == '=' &&
          descr.drop_front() == d.drop_front()))
@@ -52,7 +53,7 @@ static nxrt_dtype_t npyDType(StringRef descr) {
 
 static const char *npyDescr(nxrt_dtype_t dtype) {
   for (const NpyType &t : kNpyTypes)
-    if (t.dtype == dtype)
+    if (t.dtype == dtype && *t.descr)
       return t.descr;
   return nullptr;
 }

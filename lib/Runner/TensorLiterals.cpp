@@ -7,7 +7,7 @@
 
 #include "nx/Runner/Runner.h"
 
-#include "nx/Conversion/NxToLLVM/RuntimeTypes.h"
+#include "nx/Dialect/Nx/IR/RuntimeTypes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -76,26 +76,10 @@ uint32_t nxrt_api_version(void) { return NXRT_API_VERSION; }
 
 size_t nxrt_dtype_size(nxrt_dtype_t dtype) {
   switch (dtype) {
-  case NXRT_PRED:
-  case NXRT_I8:
-  case NXRT_U8:
-    return 1;
-  case NXRT_I16:
-  case NXRT_U16:
-  case NXRT_F16:
-  case NXRT_BF16:
-    return 2;
-  case NXRT_I32:
-  case NXRT_U32:
-  case NXRT_F32:
-    return 4;
-  case NXRT_I64:
-  case NXRT_U64:
-  case NXRT_F64:
-  case NXRT_C64:
-    return 8;
-  case NXRT_C128:
-    return 16;
+#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width)                        \
+  case dtype:                                                                  \
+    return bytes;
+#include "nxrt/nxrt_dtypes.def"
   default:
     return 0;
   }
@@ -103,36 +87,10 @@ size_t nxrt_dtype_size(nxrt_dtype_t dtype) {
 
 const char *nxrt_dtype_name(nxrt_dtype_t dtype) {
   switch (dtype) {
-  case NXRT_PRED:
-    return "i1";
-  case NXRT_I8:
-    return "i8";
-  case NXRT_I16:
-    return "i16";
-  case NXRT_I32:
-    return "i32";
-  case NXRT_I64:
-    return "i64";
-  case NXRT_U8:
-    return "ui8";
-  case NXRT_U16:
-    return "ui16";
-  case NXRT_U32:
-    return "ui32";
-  case NXRT_U64:
-    return "ui64";
-  case NXRT_F16:
-    return "f16";
-  case NXRT_BF16:
-    return "bf16";
-  case NXRT_F32:
-    return "f32";
-  case NXRT_F64:
-    return "f64";
-  case NXRT_C64:
-    return "complex<f32>";
-  case NXRT_C128:
-    return "complex<f64>";
+#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width)                        \
+  case dtype:                                                                  \
+    return mlir;
+#include "nxrt/nxrt_dtypes.def"
   default:
     return "invalid";
   }

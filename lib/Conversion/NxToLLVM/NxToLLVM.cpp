@@ -3,7 +3,7 @@
 #include "AttributeEncoding.h"
 
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
-#include "nx/Conversion/NxToLLVM/RuntimeTypes.h"
+#include "nx/Dialect/Nx/IR/RuntimeTypes.h"
 #include "nx/Conversion/Passes.h"
 #include "nx/Conversion/StreamHandle.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"

@@ -2,6 +2,7 @@
 
 #include "nx/Dialect/Nx/IR/NxTypes.h"
 #include "nx/Dialect/Nx/IR/NxDialect.h"
+#include "nx/Dialect/Nx/IR/RuntimeTypes.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -22,24 +23,18 @@ void NxDialect::registerTypes() {
 }
 
 bool nx::isHostElementType(Type type) {
-  if (auto complex = dyn_cast<ComplexType>(type))
-    return complex.getElementType().isF32() || complex.getElementType().isF64();
-  if (type.isF16() || type.isBF16() || type.isF32() || type.isF64())
-    return true;
-  auto integer = dyn_cast<IntegerType>(type);
-  if (!integer || integer.isSigned())
-    return false;
-  unsigned width = integer.getWidth();
-  if (integer.isUnsigned())
-    return width == 8 || width == 16 || width == 32 || width == 64;
-  return width == 1 || width == 8 || width == 16 || width == 32 || width == 64;
+  return getRuntimeDType(type) != NXRT_DTYPE_INVALID;
 }
 
 int64_t nx::getHostElementByteSize(Type type) {
-  if (auto complex = dyn_cast<ComplexType>(type))
-    return 2 * getHostElementByteSize(complex.getElementType());
-  // i1 is stored as one byte, like XLA's PRED.
-  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+  switch (getRuntimeDType(type)) {
+#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width)                        \
+  case dtype:                                                                  \
+    return bytes;
+#include "nxrt/nxrt_dtypes.def"
+  default:
+    return 0;
+  }
 }
 
 /// Returns the byte size of a statically shaped tensor of host elements, or

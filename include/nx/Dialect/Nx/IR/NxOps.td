@@ -16,10 +16,10 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-// The element types a host callback can exchange with the runtime.
-def Nx_ElementType : AnyTypeOf<[I1, I8, I16, I32, I64, UI8, UI16, UI32, UI64,
-                                F16, BF16, F32, F64,
-                                Complex<F32>, Complex<F64>]>;
+// The element types a host callback can exchange with the runtime: those of
+// nxrt/nxrt_dtypes.def.
+def Nx_ElementType : Type<CPred<"::mlir::nx::isHostElementType($_self)">,
+    "i1, i8-i64, ui8-ui64, f16, bf16, f32, f64, complex<f32> or complex<f64>">;
 
 // Every tensor crossing the host boundary: ranked, statically shaped, of a
 // host element type, and small enough that its byte size fits in int64 (the
