@@ -171,6 +171,12 @@ def ConvertNxToCustomCall
            "Lower only nx.block ops and leave callbacks and streams as they "
            "are (nx-lower-to-cpu serves those through the runtime directly)">,
   ];
+  let statistics = [
+    Statistic<"numCallbacks", "callbacks", "Number of elixir_call and io_callback ops lowered">,
+    Statistic<"numStreamOps", "stream-ops", "Number of infeed and outfeed ops lowered">,
+    Statistic<"numNativeBlocks", "blocks-native", "Number of blocks lowered to a native kernel's custom call">,
+    Statistic<"numInlinedBlocks", "blocks-inlined", "Number of blocks replaced by their default implementation">
+  ];
 }
 
 def ConvertNxToLLVM : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
@@ -265,6 +271,9 @@ def ConvertNxToLLVM : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let statistics = [
+    Statistic<"numCallSites", "call-sites", "Number of call sites __nx_init registers">
+  ];
 }
 
 #endif // NX_CONVERSION_PASSES_TD

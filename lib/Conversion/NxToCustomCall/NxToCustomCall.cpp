@@ -19,6 +19,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#define DEBUG_TYPE "convert-nx-to-custom-call"
+
 namespace mlir::nx {
 #define GEN_PASS_DEF_CONVERTNXTOCUSTOMCALL
 #include "nx/Conversion/Passes.h.inc"
@@ -380,6 +382,7 @@ LogicalResult ConvertNxToCustomCallPass::lowerBlock(BlockOp op) {
   if (!spec) {
     // Skip: the default implementation replaces the block.
     op.inlineDefaultImplementation(rewriter);
+    ++numInlinedBlocks;
     return success();
   }
 
@@ -455,6 +458,7 @@ LogicalResult ConvertNxToCustomCallPass::lowerBlock(BlockOp op) {
     results.push_back(*converted);
   }
   rewriter.replaceOp(op, results);
+  ++numNativeBlocks;
   return success();
 }
 
@@ -498,6 +502,10 @@ void ConvertNxToCustomCallPass::runOnOperation() {
             .Case([&](OutfeedOp feed) { return lowerOutfeed(feed); })
             .Case([&](InfeedOp feed) { return lowerInfeed(feed); });
     failed |= mlir::failed(result);
+    if (isa<ElixirCallOp, IoCallbackOp>(op))
+      ++numCallbacks;
+    else
+      ++numStreamOps;
   }
   if (failed)
     signalPassFailure();

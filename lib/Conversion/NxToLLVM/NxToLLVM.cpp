@@ -25,6 +25,8 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
 
+#define DEBUG_TYPE "convert-nx-to-llvm"
+
 namespace mlir::nx {
 #define GEN_PASS_DEF_CONVERTNXTOLLVM
 #include "nx/Conversion/Passes.h.inc"
@@ -884,6 +886,7 @@ struct ConvertNxToLLVMPass final
                               invoke->getLoc())))
         return signalPassFailure();
     state.siteSlots = module.siteSlots(sites.size());
+    numCallSites += sites.size();
     buildInit(module, sites, state.siteSlots);
 
     RewritePatternSet patterns(&getContext());

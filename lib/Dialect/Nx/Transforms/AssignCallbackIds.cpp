@@ -5,6 +5,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#define DEBUG_TYPE "nx-assign-callback-ids"
+
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXASSIGNCALLBACKIDS
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"
@@ -34,6 +36,7 @@ struct AssignCallbackIdsPass final
     }
     module->setAttr(NxDialect::getCallbackIdsAttrName(),
                     builder.getDictionaryAttr(ids));
+    numCallbacks += callbacks.size();
   }
 };
 } // namespace

@@ -16,6 +16,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/BitVector.h"
 
+#define DEBUG_TYPE "nx-erase-tokens"
+
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXERASETOKENS
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"

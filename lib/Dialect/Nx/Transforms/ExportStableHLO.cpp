@@ -15,6 +15,8 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/raw_ostream.h"
 
+#define DEBUG_TYPE "nx-export-stablehlo"
+
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXEXPORTSTABLEHLO
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"

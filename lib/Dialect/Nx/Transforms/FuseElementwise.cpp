@@ -17,6 +17,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#define DEBUG_TYPE "nx-fuse-elementwise"
+
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXFUSEELEMENTWISE
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"

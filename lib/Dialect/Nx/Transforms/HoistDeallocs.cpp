@@ -13,6 +13,8 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
+#define DEBUG_TYPE "nx-hoist-deallocs"
+
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXHOISTDEALLOCS
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"
@@ -75,6 +77,7 @@ struct HoistDeallocsPass final
     });
     for (auto [dealloc, point] : moves)
       dealloc->moveAfter(point);
+    numHoisted += moves.size();
     if (moves.empty())
       markAllAnalysesPreserved();
   }

@@ -13,6 +13,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
 
+#define DEBUG_TYPE "nx-hooks-to-io-callback"
+
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXHOOKSTOIOCALLBACK
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"

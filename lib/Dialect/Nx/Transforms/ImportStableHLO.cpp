@@ -11,6 +11,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 
+#define DEBUG_TYPE "nx-import-stablehlo"
+
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXIMPORTSTABLEHLO
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"

@@ -5,6 +5,8 @@
 
 #include "mlir/IR/PatternMatch.h"
 
+#define DEBUG_TYPE "nx-inline-blocks"
+
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXINLINEBLOCKS
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"
@@ -25,6 +27,7 @@ struct InlineBlocksPass final : nx::impl::NxInlineBlocksBase<InlineBlocksPass> {
       rewriter.setInsertionPoint(block);
       block.inlineDefaultImplementation(rewriter);
     }
+    numBlocksInlined += blocks.size();
   }
 };
 } // namespace

@@ -16,6 +16,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 
+#define DEBUG_TYPE "nx-inline-pieces"
+
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXINLINEPIECES
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"
@@ -106,6 +108,7 @@ struct InlinePiecesPass final : nx::impl::NxInlinePiecesBase<InlinePiecesPass> {
     }
     for (auto [call, piece, ret] : plan)
       inlineCall(call, piece, ret);
+      ++numInlined;
     for (func::FuncOp piece : ordered)
       piece.erase();
   }

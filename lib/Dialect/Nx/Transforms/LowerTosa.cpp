@@ -9,6 +9,8 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Pass/PassManager.h"
 
+#define DEBUG_TYPE "nx-lower-tosa"
+
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXLOWERTOSA
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"

@@ -6,6 +6,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
+#define DEBUG_TYPE "nx-prepare-entry-points"
+
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXPREPAREENTRYPOINTS
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"

@@ -26,6 +26,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
+#define DEBUG_TYPE "nx-segment-callbacks"
+
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXSEGMENTCALLBACKS
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"
@@ -122,6 +124,12 @@ public:
     function->setAttr(NxDialect::getHostOrchestratorAttrName(),
                       UnitAttr::get(function.getContext()));
     return success();
+  }
+
+  /// What run() made.
+  unsigned numStages() const { return nextStage; }
+  size_t numTransfers() const {
+    return deviceCopies.size() + hostCopies.size();
   }
 
 private:
@@ -400,6 +408,9 @@ struct SegmentCallbacksPass final
                                                  : defaultDevice);
       if (failed(segmenter.run()))
         return signalPassFailure();
+      ++numOrchestrators;
+      numStages += segmenter.numStages();
+      numTransfers += segmenter.numTransfers();
     }
   }
 };

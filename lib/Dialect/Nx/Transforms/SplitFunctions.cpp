@@ -26,6 +26,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
+#define DEBUG_TYPE "nx-split-functions"
+
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXSPLITFUNCTIONS
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"
@@ -153,6 +155,9 @@ public:
   FunctionSplitter(func::FuncOp function, SymbolTable &symbols, int64_t maxOps)
       : function(function), symbols(symbols), maxOps(maxOps),
         lastFunction(function) {}
+
+  /// How many pieces run() outlined.
+  unsigned numPieces() const { return nextPart; }
 
   void run() {
     Block &block = function.getBody().front();
@@ -293,8 +298,11 @@ struct SplitFunctionsPass final
       if (size > maxOps)
         functions.push_back(function);
     }
-    for (func::FuncOp function : functions)
-      FunctionSplitter(function, symbols, maxOps).run();
+    for (func::FuncOp function : functions) {
+      FunctionSplitter splitter(function, symbols, maxOps);
+      splitter.run();
+      numPieces += splitter.numPieces();
+    }
   }
 };
 

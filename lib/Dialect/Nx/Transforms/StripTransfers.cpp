@@ -9,6 +9,8 @@
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
 
+#define DEBUG_TYPE "nx-strip-transfers"
+
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXSTRIPTRANSFERS
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"
@@ -21,12 +23,13 @@ namespace {
 struct StripTransfersPass final
     : nx::impl::NxStripTransfersBase<StripTransfersPass> {
   void runOnOperation() final {
-    getOperation().walk([](Operation *op) {
+    getOperation().walk([&](Operation *op) {
       if (!isa<ToDeviceOp, ToHostOp>(op))
         return;
       // Both ops have SameOperandsAndResultType: a plain value forward.
       op->getResult(0).replaceAllUsesWith(op->getOperand(0));
       op->erase();
+      ++numTransfers;
     });
   }
 };

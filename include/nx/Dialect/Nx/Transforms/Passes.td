@@ -34,6 +34,9 @@ def NxAssignCallbackIds : Pass<"nx-assign-callback-ids", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::nx::NxDialect"];
+  let statistics = [
+    Statistic<"numCallbacks", "callbacks", "Number of callbacks numbered">
+  ];
 }
 
 
@@ -137,6 +140,11 @@ def NxSegmentCallbacks : Pass<"nx-segment-callbacks", "::mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::nx::NxDialect",
                            "::mlir::func::FuncDialect"];
+  let statistics = [
+    Statistic<"numStages", "stages", "Number of stage functions made">,
+    Statistic<"numOrchestrators", "orchestrators", "Number of functions turned into host orchestrators">,
+    Statistic<"numTransfers", "transfers", "Number of nx.to_device / nx.to_host ops made">
+  ];
 }
 
 def NxExportStableHLO : Pass<"nx-export-stablehlo", "::mlir::ModuleOp"> {
@@ -449,6 +457,9 @@ def NxInlineBlocks : Pass<"nx-inline-blocks", "::mlir::ModuleOp"> {
     %r = arith.addf %x, %x : tensor<4xf32>
     ```
   }];
+  let statistics = [
+    Statistic<"numBlocksInlined", "blocks-inlined", "Number of nx.block ops replaced by their default implementation">
+  ];
 }
 
 def NxStripTransfers : Pass<"nx-strip-transfers", "::mlir::ModuleOp"> {
@@ -476,6 +487,9 @@ def NxStripTransfers : Pass<"nx-strip-transfers", "::mlir::ModuleOp"> {
     %1 = call @f_stage0(%x) : (tensor<4xf32>) -> tensor<4xf32>
     ```
   }];
+  let statistics = [
+    Statistic<"numTransfers", "transfers", "Number of nx.to_device / nx.to_host ops removed">
+  ];
 }
 
 def NxLowerTosa : Pass<"nx-lower-tosa", "::mlir::ModuleOp"> {
@@ -607,6 +621,9 @@ def NxHoistDeallocs : Pass<"nx-hoist-deallocs"> {
     return
     ```
   }];
+  let statistics = [
+    Statistic<"numHoisted", "deallocs-hoisted", "Number of deallocations moved to right after their buffer's last use">
+  ];
 }
 
 def NxSplitDeallocs : Pass<"nx-split-deallocs"> {
@@ -738,6 +755,9 @@ def NxSplitFunctions : Pass<"nx-split-functions", "::mlir::ModuleOp"> {
            "left whole, and of each piece">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
+  let statistics = [
+    Statistic<"numPieces", "pieces", "Number of pieces outlined">
+  ];
 }
 
 def NxInlinePieces : Pass<"nx-inline-pieces", "::mlir::ModuleOp"> {
@@ -779,6 +799,9 @@ def NxInlinePieces : Pass<"nx-inline-pieces", "::mlir::ModuleOp"> {
     }
     ```
   }];
+  let statistics = [
+    Statistic<"numInlined", "pieces-inlined", "Number of pieces inlined back into their callers">
+  ];
 }
 
 #endif // NX_DIALECT_NX_TRANSFORMS_PASSES_TD
