@@ -199,6 +199,26 @@ TEST_F(NxOpsTest, BlockEffectsAreThoseOfItsRegion) {
   EXPECT_FALSE(wouldOpBeTriviallyDead(block));
 }
 
+TEST_F(NxOpsTest, YieldIsReturnLike) {
+  func::FuncOp func = function("use", {tensor({2})});
+  auto block = BlockOp::create(
+      builder, builder.getUnknownLoc(), TypeRange{tensor({2})}, "K",
+      builder.getDictionaryAttr({}), func.getArguments());
+  Block *body = builder.createBlock(&block.getBody(), {}, {tensor({2})},
+                                    {builder.getUnknownLoc()});
+  builder.setInsertionPointToStart(body);
+  auto yield = YieldOp::create(builder, builder.getUnknownLoc(),
+                               ValueRange{body->getArgument(0)});
+  ASSERT_TRUE(verifies());
+  // Generic code (region analyses, inliners) treats it like any return: it
+  // hands every operand to the enclosing op's results.
+  EXPECT_TRUE(yield->hasTrait<OpTrait::ReturnLike>());
+  auto terminator = dyn_cast<RegionBranchTerminatorOpInterface>(*yield);
+  ASSERT_TRUE(terminator);
+  RegionSuccessor parent(block, block->getResults());
+  EXPECT_EQ(terminator.getSuccessorOperands(parent).size(), 1u);
+}
+
 TEST_F(NxOpsTest, StreamsAreNeverDead) {
   func::FuncOp func = function("use", {tensor({2})});
   auto outfeed = OutfeedOp::create(builder, builder.getUnknownLoc(),

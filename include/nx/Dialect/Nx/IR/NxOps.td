@@ -9,6 +9,7 @@ include "nx/Dialect/Nx/IR/NxTypes.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -221,7 +222,8 @@ def Nx_BlockOp : Nx_Op<"block", [
   let hasRegionVerifier = 1;
 }
 
-def Nx_YieldOp : Nx_Op<"yield", [Pure, Terminator, HasParent<"BlockOp">]> {
+def Nx_YieldOp : Nx_Op<"yield", [Pure, ReturnLike, Terminator,
+                                  HasParent<"BlockOp">]> {
   let summary = "returns the results of an nx.block default implementation";
   let description = [{
     Terminates the region of `nx.block`; its operands become the block's
