@@ -57,6 +57,20 @@ protected:
     return func;
   }
 
+  /// `nx.block "K"` on the argument of a new function @use(tensor<2xf32>),
+  /// with a body block of one tensor<2xf32> argument and no terminator yet,
+  /// where the builder is left.
+  BlockOp blockOverArgument() {
+    func::FuncOp func = function("use", {tensor({2})});
+    auto block = BlockOp::create(
+        builder, builder.getUnknownLoc(), TypeRange{tensor({2})}, "K",
+        builder.getDictionaryAttr({}), func.getArguments());
+    Block *body = builder.createBlock(&block.getBody(), {}, {tensor({2})},
+                                      {builder.getUnknownLoc()});
+    builder.setInsertionPointToStart(body);
+    return block;
+  }
+
   bool verifies() {
     diagnostics.clear();
     return succeeded(verify(*module));
@@ -175,13 +189,8 @@ TEST_F(NxOpsTest, IoCallbackRejectsCalleeWithResults) {
 }
 
 TEST_F(NxOpsTest, BlockEffectsAreThoseOfItsRegion) {
-  func::FuncOp func = function("use", {tensor({2})});
-  auto block = BlockOp::create(
-      builder, builder.getUnknownLoc(), TypeRange{tensor({2})}, "K",
-      builder.getDictionaryAttr({}), func.getArguments());
-  Block *body = builder.createBlock(&block.getBody(), {}, {tensor({2})},
-                                    {builder.getUnknownLoc()});
-  builder.setInsertionPointToStart(body);
+  BlockOp block = blockOverArgument();
+  Block *body = &block.getBody().front();
   Value neg = arith::NegFOp::create(builder, builder.getUnknownLoc(),
                                     body->getArgument(0));
   YieldOp::create(builder, builder.getUnknownLoc(), ValueRange{neg});
@@ -200,13 +209,8 @@ TEST_F(NxOpsTest, BlockEffectsAreThoseOfItsRegion) {
 }
 
 TEST_F(NxOpsTest, YieldIsReturnLike) {
-  func::FuncOp func = function("use", {tensor({2})});
-  auto block = BlockOp::create(
-      builder, builder.getUnknownLoc(), TypeRange{tensor({2})}, "K",
-      builder.getDictionaryAttr({}), func.getArguments());
-  Block *body = builder.createBlock(&block.getBody(), {}, {tensor({2})},
-                                    {builder.getUnknownLoc()});
-  builder.setInsertionPointToStart(body);
+  BlockOp block = blockOverArgument();
+  Block *body = &block.getBody().front();
   auto yield = YieldOp::create(builder, builder.getUnknownLoc(),
                                ValueRange{body->getArgument(0)});
   ASSERT_TRUE(verifies());
