@@ -50,6 +50,7 @@
 
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
 #include "nx/Pipelines/Pipelines.h"
+#include "nx/Runner/JitMemory.h"
 #include "nx/Runner/Runner.h"
 #include "nx/Runner/RuntimeSymbolMap.h"
 #include "nxrt/nxrt.h"
@@ -134,7 +135,8 @@ void initializeNativeTarget() {
   });
 }
 
-std::unique_ptr<ExecutionEngine> jit(ModuleOp lowered) {
+/// `memory` must outlive the engine.
+std::unique_ptr<ExecutionEngine> jit(ModuleOp lowered, runner::JitMemory &memory) {
   initializeNativeTarget();
   // What Executable does: the runner's target machine (-O2) and translation.
   auto machine = runner::createHostTargetMachine(/*optLevel=*/2);
@@ -142,6 +144,7 @@ std::unique_ptr<ExecutionEngine> jit(ModuleOp lowered) {
     die("cannot target the host: " + llvm::toString(machine.takeError()));
   ExecutionEngineOptions options;
   options.llvmModuleBuilder = runner::translateForJit;
+  options.sectionMemoryMapper = &memory;
   options.enableGDBNotificationListener = false;
   options.enablePerfNotificationListener = false;
   auto engine = ExecutionEngine::create(lowered, options, std::move(*machine));
@@ -164,7 +167,7 @@ public:
       die("cannot parse the benchmark module");
     if (failed(lower(*module)))
       die("nx-lower-to-cpu failed");
-    engine = jit(*module);
+    engine = jit(*module, memory);
     program = nxrt_program_create(runtime, "nx-bench-compiled");
     auto init = engine->lookup(nx::runtime_symbols::kInitFunction);
     if (!init)
@@ -188,6 +191,7 @@ public:
 
 private:
   std::unique_ptr<MLIRContext> context;
+  runner::JitMemory memory; // outlives engine
   std::unique_ptr<ExecutionEngine> engine;
   nxrt_program_t *program = nullptr;
 };
@@ -504,7 +508,8 @@ void BM_LowerAndJit(benchmark::State &state) {
       state.SkipWithError("parse or nx-lower-to-cpu failed");
       return;
     }
-    std::unique_ptr<ExecutionEngine> engine = jit(*module);
+    runner::JitMemory memory;
+    std::unique_ptr<ExecutionEngine> engine = jit(*module, memory);
     benchmark::DoNotOptimize(engine.get());
     state.PauseTiming();
     engine.reset();

@@ -1,6 +1,7 @@
 //===- Executable.cpp - lower, JIT and run nx programs ---------------------===//
 
 #include "nx/Runner/Runner.h"
+#include "nx/Runner/JitMemory.h"
 #include "nx/Runner/RuntimeSymbolMap.h"
 
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
@@ -264,10 +265,9 @@ nx::runner::createHostTargetMachine(unsigned optLevel) {
   // JIT's default, the large code model: that one materializes every
   // global's and callee's 64-bit address in a register and keeps the fast
   // instruction selector from handling them, which made code generation of
-  // call-heavy functions take half again as long. The JIT's memory manager
-  // reserves an object's sections in one block, so 32-bit offsets within
-  // the object hold; calls and data of other libraries go through stubs
-  // and the GOT.
+  // call-heavy functions take half again as long. The engine must then map
+  // the module within 2 GiB (JitMemory); calls and data of other libraries
+  // go through stubs and the GOT.
   initializeNativeTarget();
   auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!machineBuilder)
@@ -385,7 +385,9 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
   if (!targetMachine)
     return llvm::createStringError("cannot target the host: " +
                      llvm::toString(targetMachine.takeError()));
+  exe->jitMemory_ = std::make_unique<JitMemory>();
   ExecutionEngineOptions engineOptions;
+  engineOptions.sectionMemoryMapper = exe->jitMemory_.get();
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
   auto translate = [&](Operation *module, llvm::LLVMContext &llvmContext) {

@@ -86,6 +86,8 @@ class Type;
 
 namespace mlir::nx::runner {
 
+class JitMemory;
+
 /// Name of the entry point a callback library exports.
 inline constexpr llvm::StringLiteral kRegisterCallbacksSymbol =
     "nx_register_callbacks";
@@ -342,6 +344,8 @@ private:
   Executable();
   struct Entry;
   std::unique_ptr<MLIRContext> ownedContext_;
+  /// Where engine_ maps its code and data; outlives it.
+  std::unique_ptr<JitMemory> jitMemory_;
   std::unique_ptr<ExecutionEngine> engine_;
   nxrt_runtime_t *runtime_ = nullptr;
   nxrt_program_t *program_ = nullptr;
