@@ -495,6 +495,11 @@ void ConvertNxToCustomCallPass::runOnOperation() {
       ops.push_back(op);
   });
   for (Operation *op : ops) {
+    // Counted first: lowering erases the op.
+    if (isa<ElixirCallOp, IoCallbackOp>(op))
+      ++numCallbacks;
+    else
+      ++numStreamOps;
     LogicalResult result =
         llvm::TypeSwitch<Operation *, LogicalResult>(op)
             .Case([&](ElixirCallOp call) { return lowerElixirCall(call); })
@@ -502,10 +507,6 @@ void ConvertNxToCustomCallPass::runOnOperation() {
             .Case([&](OutfeedOp feed) { return lowerOutfeed(feed); })
             .Case([&](InfeedOp feed) { return lowerInfeed(feed); });
     failed |= mlir::failed(result);
-    if (isa<ElixirCallOp, IoCallbackOp>(op))
-      ++numCallbacks;
-    else
-      ++numStreamOps;
   }
   if (failed)
     signalPassFailure();
