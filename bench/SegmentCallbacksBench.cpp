@@ -115,7 +115,7 @@ void BM_SegmentCallbacksHost(benchmark::State &state) {
 void BM_SegmentCallbacksCuda(benchmark::State &state) {
   runPipeline(state, [](mlir::PassManager &pm) {
     mlir::nx::NxSegmentCallbacksOptions options;
-    options.device = "cuda";
+    options.device = mlir::nx::Platform::Cuda;
     pm.addPass(mlir::nx::createNxSegmentCallbacks(options));
   });
 }

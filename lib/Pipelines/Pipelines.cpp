@@ -40,7 +40,7 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // them into runtime invocations directly.
   if (options.lowerBlocksToCustomCalls) {
     ConvertNxToCustomCallOptions blockOptions;
-    blockOptions.platform = "host";
+    blockOptions.platform = nx::Platform::Host;
     blockOptions.blocksOnly = true;
     pm.addPass(createConvertNxToCustomCall(blockOptions));
   } else {

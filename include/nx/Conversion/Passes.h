@@ -4,6 +4,7 @@
 #define NX_CONVERSION_PASSES_H
 
 #include "nx/Dialect/Nx/IR/NxDialect.h"
+#include "nx/Dialect/Nx/Platform.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -142,8 +142,13 @@ def ConvertNxToCustomCall
     "::mlir::arith::ArithDialect",
   ];
   let options = [
-    Option<"platform", "platform", "std::string", /*default=*/"\"host\"",
-           "Target platform: host, cuda, rocm or tpu">,
+    Option<"platform", "platform", "::mlir::nx::Platform",
+           /*default=*/"::mlir::nx::Platform::Host", "Target platform",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::nx::Platform::Host, "host", "the CPU"),
+             clEnumValN(::mlir::nx::Platform::Cuda, "cuda", "an NVIDIA GPU"),
+             clEnumValN(::mlir::nx::Platform::Rocm, "rocm", "an AMD GPU"),
+             clEnumValN(::mlir::nx::Platform::Tpu, "tpu", "a TPU"))}]>,
     Option<"callbackTarget", "callback-target", "std::string",
            /*default=*/"\"exla_elixir_callback\"",
            "Custom-call target of nx.elixir_call">,

@@ -385,13 +385,6 @@ struct SegmentCallbacksPass final
   void runOnOperation() final {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    if (device.empty()) {
-      // At the module's location without the module attached: the option
-      // is wrong, not the IR.
-      mlir::emitError(module.getLoc())
-          << "nx-segment-callbacks expects a non-empty 'device' option";
-      return signalPassFailure();
-    }
     SymbolTable symbols(module);
     HostOpClassifier classifier(module, symbols, includeIo);
     SmallVector<func::FuncOp> functions;
@@ -399,7 +392,8 @@ struct SegmentCallbacksPass final
       if (!function.isDeclaration() && classifier.isHostFunction(function) &&
           !function->hasAttr(NxDialect::getHostOrchestratorAttrName()))
         functions.push_back(function);
-    StringAttr defaultDevice = StringAttr::get(context, device);
+    StringAttr defaultDevice =
+        StringAttr::get(context, stringifyPlatform(device));
     for (func::FuncOp function : functions) {
       auto functionDevice =
           function->getAttrOfType<StringAttr>(NxDialect::getDeviceAttrName());

@@ -131,9 +131,15 @@ def NxSegmentCallbacks : Pass<"nx-segment-callbacks", "::mlir::ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"device", "device", "std::string", /*default=*/"\"host\"",
+    Option<"device", "device", "::mlir::nx::Platform",
+           /*default=*/"::mlir::nx::Platform::Host",
            "Device the stages run on (a function's nx.device overrides it); "
-           "transfers are made explicit unless it is \"host\"">,
+           "transfers are made explicit unless it is the host",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::nx::Platform::Host, "host", "the CPU"),
+             clEnumValN(::mlir::nx::Platform::Cuda, "cuda", "an NVIDIA GPU"),
+             clEnumValN(::mlir::nx::Platform::Rocm, "rocm", "an AMD GPU"),
+             clEnumValN(::mlir::nx::Platform::Tpu, "tpu", "a TPU"))}]>,
     Option<"includeIo", "include-io", "bool", /*default=*/"true",
            "Also cut at nx.io_callback, nx.infeed and nx.outfeed (otherwise "
            "they stay inside stages)">,

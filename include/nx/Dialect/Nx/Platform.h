@@ -1,0 +1,34 @@
+//===- Platform.h - The platforms nx passes target --------------*- C++ -*-===//
+//
+// The value of convert-nx-to-custom-call's `platform` and
+// nx-segment-callbacks' `device` options. Its name is what the block
+// lowering registry is asked for and what `nx.device` attributes hold.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_DIALECT_NX_PLATFORM_H
+#define NX_DIALECT_NX_PLATFORM_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir::nx {
+
+enum class Platform { Host, Cuda, Rocm, Tpu };
+
+inline llvm::StringRef stringifyPlatform(Platform platform) {
+  switch (platform) {
+  case Platform::Host:
+    return "host";
+  case Platform::Cuda:
+    return "cuda";
+  case Platform::Rocm:
+    return "rocm";
+  case Platform::Tpu:
+    return "tpu";
+  }
+  return "host";
+}
+
+} // namespace mlir::nx
+
+#endif // NX_DIALECT_NX_PLATFORM_H
