@@ -155,25 +155,13 @@ public:
     auto it = constants.find(key);
     if (it != constants.end())
       return it->second;
-    OpBuilder builder(context);
     auto type = LLVM::LLVMArrayType::get(IntegerType::get(context, 8),
                                          std::max<size_t>(bytes.size(), 1));
-    // 8-byte aligned: the runtime reads dims as int64_t words in place.
-    auto global = LLVM::GlobalOp::create(
-        builder, module.getLoc(), type, /*isConstant=*/true,
-        LLVM::Linkage::Internal, (prefix + Twine(constants.size())).str(),
-        StringAttr::get(context, bytes.empty() ? StringRef("\0", 1) : bytes),
-        /*alignment=*/alignof(int64_t));
-    insertAtModuleStart(global);
+    LLVM::GlobalOp global = constantGlobal(
+        (prefix + Twine(constants.size())).str(), type,
+        StringAttr::get(context, bytes.empty() ? StringRef("\0", 1) : bytes));
     constants.try_emplace(key, global);
     return global;
-  }
-
-  /// A NUL-terminated C string constant.
-  LLVM::GlobalOp cString(StringRef value) {
-    std::string bytes = value.str();
-    bytes.push_back('\0');
-    return constantBytes(bytes, "__nx_str_");
   }
 
   /// The dims array of a shape, as little-endian int64 words.
@@ -204,7 +192,8 @@ public:
   }
 
   /// An internal constant global named `name` (renamed on a clash) holding
-  /// `value`, a dense attribute or string of `type`.
+  /// `value`, a dense attribute or string of `type`. 8-byte aligned: the
+  /// runtime reads dims and the site table as int64_t words in place.
   LLVM::GlobalOp constantGlobal(StringRef name, Type type, Attribute value) {
     OpBuilder builder(context);
     auto global = LLVM::GlobalOp::create(
