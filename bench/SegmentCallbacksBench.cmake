@@ -4,6 +4,6 @@
 if(NX_ENABLE_COMPILER)
   nx_add_benchmark(nx-bench-segment
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/SegmentCallbacksBench.cpp
-    LINK NxTransforms NxDialect MLIR)
+    LINK NxDialectTransforms NxDialect MLIR)
   add_dependencies(benchmarks nx-bench-segment)
 endif()

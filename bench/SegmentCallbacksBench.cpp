@@ -108,15 +108,15 @@ void runPipeline(benchmark::State &state,
 
 void BM_SegmentCallbacksHost(benchmark::State &state) {
   runPipeline(state, [](mlir::PassManager &pm) {
-    pm.addPass(mlir::nx::createNxSegmentCallbacks());
+    pm.addPass(mlir::nx::createNxSegmentCallbacksPass());
   });
 }
 
 void BM_SegmentCallbacksCuda(benchmark::State &state) {
   runPipeline(state, [](mlir::PassManager &pm) {
-    mlir::nx::NxSegmentCallbacksOptions options;
+    mlir::nx::NxSegmentCallbacksPassOptions options;
     options.device = mlir::nx::Platform::Cuda;
-    pm.addPass(mlir::nx::createNxSegmentCallbacks(options));
+    pm.addPass(mlir::nx::createNxSegmentCallbacksPass(options));
   });
 }
 

@@ -7,6 +7,7 @@
 #include "nx/Dialect/Nx/Transforms/BufferizableOpInterfaceImpl.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
 #include "nx/Pipelines/Pipelines.h"
+#include "nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -17,6 +18,7 @@ void mlir::nx::registerNxDialects(DialectRegistry &registry) {
 }
 
 void mlir::nx::registerNxPasses() {
+  registerNxDialectPasses();
   registerNxTransformsPasses();
   registerNxConversionPasses();
   registerNxPipelines();

@@ -22,39 +22,40 @@
 
 #include "nx/Conversion/Passes.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
+#include "nx/Transforms/Passes.h"
 
 using namespace mlir;
 
 void nx::buildLowerToCpuPipeline(OpPassManager &pm,
                                  const LowerToCpuOptions &options) {
   // nx: ids for the host to bind callbacks by.
-  pm.addPass(createNxAssignCallbackIds());
-  pm.addPass(createNxPrepareEntryPoints());
-  pm.addPass(createNxEraseTokens());
+  pm.addPass(createNxAssignCallbackIdsPass());
+  pm.addPass(createNxPrepareEntryPointsPass());
+  pm.addPass(createNxEraseTokensPass());
   // Segmented programs: on the CPU a device's memory is host memory, so the
   // host <-> device copies are identities.
-  pm.addPass(createNxStripTransfers());
+  pm.addPass(createNxStripTransfersPass());
   // Blocks become native kernels (e.g. LAPACK QR/Eigh custom calls served by
   // the runtime) where the registry offers one on the host, else their
   // default implementation. Callbacks and streams stay: bufferization turns
   // them into runtime invocations directly.
   if (options.lowerBlocksToCustomCalls) {
-    ConvertNxToCustomCallOptions blockOptions;
+    ConvertNxToCustomCallPassOptions blockOptions;
     blockOptions.platform = nx::Platform::Host;
     blockOptions.blocksOnly = true;
-    pm.addPass(createConvertNxToCustomCall(blockOptions));
+    pm.addPass(createConvertNxToCustomCallPass(blockOptions));
   } else {
-    pm.addPass(createNxInlineBlocks());
+    pm.addPass(createNxInlineBlocksPass());
   }
 
   // Front ends: tosa and elementwise tensor ops become linalg.
-  pm.addPass(nx::createNxLowerTosa());
+  pm.addPass(nx::createLowerTosaPass());
   // One linalg.generic per tree of elementwise ops, so bufferization and the
   // loop lowering see one op per chain between host calls, not one per
   // elementwise op. nx-fuse-elementwise does it in linear time; the upstream
   // passes after it handle what it leaves (dynamic shapes) and fuse the
   // generics of other front ends (tosa).
-  pm.addNestedPass<func::FuncOp>(nx::createNxFuseElementwise());
+  pm.addNestedPass<func::FuncOp>(nx::createFuseElementwisePass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
@@ -73,15 +74,15 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // later function pass runs nested on one piece at a time while it is in
   // the cache, so compile time is linear in program size. Those pieces
   // return no buffer they do not own, so deallocation needs no copies.
-  NxSplitFunctionsOptions splitOptions;
+  SplitFunctionsPassOptions splitOptions;
   splitOptions.maxOps = options.maxFunctionOps;
   bool split = options.maxFunctionOps != 0;
   if (split)
-    pm.addPass(createNxSplitFunctions(splitOptions));
+    pm.addPass(createSplitFunctionsPass(splitOptions));
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   if (split) {
-    pm.addPass(createNxInlinePieces());
-    pm.addPass(createNxSplitFunctions(splitOptions));
+    pm.addPass(createInlinePiecesPass());
+    pm.addPass(createSplitFunctionsPass(splitOptions));
   }
   // Upstream's buffer-deallocation-pipeline with nx-split-deallocs before
   // the simplification, which is quadratic in the buffers one dealloc frees,
@@ -94,12 +95,12 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(
       bufferization::createOwnershipBasedBufferDeallocationPass());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(nx::createNxSplitDeallocs());
+  pm.addNestedPass<func::FuncOp>(nx::createSplitDeallocsPass());
   pm.addNestedPass<func::FuncOp>(
       bufferization::createBufferDeallocationSimplificationPass());
   // Frees buffers after their last use rather than at their block's end, so
   // a long straight-line program does not hold every intermediate at once.
-  pm.addNestedPass<func::FuncOp>(nx::createNxHoistDeallocs());
+  pm.addNestedPass<func::FuncOp>(nx::createHoistDeallocsPass());
   pm.addPass(bufferization::createLowerDeallocationsPass());
   pm.addNestedPass<func::FuncOp>(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
@@ -124,7 +125,7 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   functionPm.addPass(createConvertIndexToLLVMPass());
   // Module passes: they declare runtime and libc functions, or convert
   // function signatures and calls.
-  pm.addPass(createConvertNxToLLVM());
+  pm.addPass(createConvertNxToLLVMPass());
   // Heap buffers come from libnxrt's definitions of MLIR's generic
   // allocation functions, which remember them per run: code that stops at a
   // failed host call skips its deallocations, and the run frees the rest.

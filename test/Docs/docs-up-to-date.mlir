@@ -4,3 +4,4 @@
 // RUN: diff %nx_obj_root/docs/Dialects/NxOps.md %nx_src_root/docs/Dialects/NxOps.md
 // RUN: diff %nx_obj_root/docs/Passes/NxPasses.md %nx_src_root/docs/Passes/NxPasses.md
 // RUN: diff %nx_obj_root/docs/Passes/NxConversionPasses.md %nx_src_root/docs/Passes/NxConversionPasses.md
+// RUN: diff %nx_obj_root/docs/Passes/NxTransformsPasses.md %nx_src_root/docs/Passes/NxTransformsPasses.md

@@ -5,7 +5,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def ConvertNxToCustomCall
+def ConvertNxToCustomCallPass
     : Pass<"convert-nx-to-custom-call", "::mlir::ModuleOp"> {
   let summary = "Lowers nx callbacks, streams and blocks to nx.custom_call";
   let description = [{
@@ -184,7 +184,7 @@ def ConvertNxToCustomCall
   ];
 }
 
-def ConvertNxToLLVM : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
+def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
   let summary = "Lowers nx.invoke to calls into the libnxrt runtime";
   let description = [{
     Runs after bufferization. Every `nx.invoke` becomes one `nxrt_invoke`
@@ -279,6 +279,217 @@ def ConvertNxToLLVM : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numCallSites", "call-sites", "Number of call sites __nx_init registers">
   ];
+}
+
+def NxExportStableHLOPass : Pass<"nx-export-stablehlo", "::mlir::ModuleOp"> {
+  let summary = "Rewrites the module into StableHLO a StableHLO tool loads as is";
+  let description = [{
+    Produces a module that StableHLO's parser and verifier (and XLA) accept
+    unchanged, with no nx op, type or attribute syntax left:
+
+    * every `nx.custom_call` becomes the generic op `"stablehlo.custom_call"`
+      with the same operands, results and attributes (`call_target_name`,
+      `has_side_effect`, `backend_config`, `api_version` as `N : i32`,
+      `called_computations`, `operand_layouts`, `result_layouts`), each
+      `#nx.output_operand_alias` becoming `#stablehlo.output_operand_alias`;
+    * `!nx.token` becomes `!stablehlo.token` everywhere (function types,
+      block arguments, results), `nx.create_token` / `nx.after_all` become
+      `stablehlo.create_token` / `stablehlo.after_all`;
+    * the `nx.callback` declarations become records in the module attribute
+      `nx.callbacks` (each declaration's attribute dictionary, in order), a
+      builtin attribute StableHLO tools keep; `nx.callback_ids` stays. The
+      host reads the ids there, and `nx-import-stablehlo` declares the
+      callbacks again.
+
+    Other ops and attributes are kept. nx ops that StableHLO cannot express
+    fail the pass with an error at the op: callbacks, streams and blocks not
+    yet lowered by `convert-nx-to-custom-call`, `nx.invoke` (bufferized
+    code) and `nx.to_device` / `nx.to_host` (segmented code). The stablehlo
+    dialect is not linked into nx, so the result uses unregistered ops and
+    attributes: run with `--allow-unregistered-dialect` (the pass reports an
+    error otherwise). `nx-import-stablehlo` is the inverse.
+
+    Before:
+
+    ```mlir
+    nx.callback @log : (tensor<2xf32>) -> () attributes {id = 0 : i64}
+    func.func @f(%t: !nx.token, %x: tensor<2xf32>) -> (!nx.token, tensor<2xf32>) {
+      %0 = nx.custom_call @exla_io_callback(%x) {api_version = 4 : i32,
+          backend_config = {callback_id = array<i64: 0>, callback_id_size = 8 : ui64},
+          has_side_effect = true,
+          output_operand_aliases = [#nx.output_operand_alias<output_tuple_indices = [],
+              operand_index = 0, operand_tuple_indices = []>]}
+          : (tensor<2xf32>) -> tensor<2xf32>
+      return %t, %0 : !nx.token, tensor<2xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    module attributes {nx.callbacks = [{function_type = (tensor<2xf32>) -> (),
+                                        id = 0 : i64, sym_name = "log"} ]} {
+    func.func @f(%t: !stablehlo.token, %x: tensor<2xf32>) -> (!stablehlo.token, tensor<2xf32>) {
+      %0 = "stablehlo.custom_call"(%x) {api_version = 4 : i32,
+          backend_config = {callback_id = array<i64: 0>, callback_id_size = 8 : ui64},
+          call_target_name = "exla_io_callback", has_side_effect = true,
+          output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [],
+              operand_index = 0, operand_tuple_indices = []>]}
+          : (tensor<2xf32>) -> tensor<2xf32>
+      return %t, %0 : !stablehlo.token, tensor<2xf32>
+    }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::nx::NxDialect"];
+}
+
+def NxImportStableHLOPass : Pass<"nx-import-stablehlo", "::mlir::ModuleOp"> {
+  let summary = "Rewrites generic StableHLO custom calls and tokens into nx";
+  let description = [{
+    The inverse of `nx-export-stablehlo`, for the generic form StableHLO
+    tools print (`stablehlo-opt --mlir-print-op-generic`, JAX's
+    `print_generic_op_form=True`). Inherent attributes may come as
+    properties (`<{...}>`, what MLIR 22 prints) or in the attribute
+    dictionary, or split between both.
+
+    * every `"stablehlo.custom_call"` becomes an `nx.custom_call` with the
+      same operands, results and attributes, `#stablehlo.output_operand_alias`
+      becoming `#nx.output_operand_alias`; other attributes (`mhlo.*`,
+      `sdy.*`, `xla_shape`, ...) are kept. Operands and results are ranked
+      tensors or tokens, and the result must pass the `nx.custom_call`
+      verifier;
+    * `!stablehlo.token` becomes `!nx.token` everywhere,
+      `stablehlo.create_token` / `stablehlo.after_all` become
+      `nx.create_token` / `nx.after_all`;
+    * callback ids in a portable artifact's form (`dense<...> :
+      tensor<Nxi64>`, what a VHLO round trip makes of `array<i64>`) become
+      `array<i64>`;
+    * the declarations recorded in `nx.callbacks` are declared again, first
+      in the module.
+
+    Export followed by import is the identity (up to where the callback
+    declarations stand). It accepts what the callback frontends emit and
+    checks their protocols:
+
+    * EXLA (`exla_runtime_callback`, `exla_io_callback`,
+      `exla_elixir_callback`): a dictionary backend_config (or none, when
+      the id is an operand) whose `callback_id` is an `array<i64>` and
+      `callback_id_size` a `ui64` byte count that fits in those words
+      (likewise `callback_server_pid` / `callback_server_pid_size`);
+      `num_aliased_data_outputs` is a `ui64`; `exla_runtime_callback` takes
+      the callback server handle, a 1-D `ui8` tensor, as its first tensor
+      operand (after the token when ordered).
+    * JAX (`xla_ffi_python_cpu_callback`, `xla_ffi_python_gpu_callback` and
+      their `partitioned` forms): an integer `index` (or the older
+      `descriptor`) in a dictionary backend_config or in
+      `mhlo.backend_config` (JAX's form: api_version 1 with
+      `backend_config = ""`); an ordered callback takes the token first and
+      returns the next one first. `xla_python_cpu_callback` (api_version 2):
+      the descriptor as a `tensor<i64>` or `tensor<ui64>` operand 0.
+
+    With `raise-callbacks`, those callbacks become nx callbacks, declared
+    with the signature of their use, so the program runs on nxrt:
+
+    * JAX: the callback is `jax-callback-names[index]`, or
+      `jax_callback_<index>`; `has_side_effect = false` gives a `pure`
+      `nx.elixir_call`, a side effect with results an `nx.elixir_call`, one
+      without results an `nx.io_callback`, both `ordered` when
+      token-threaded;
+    * EXLA: an 8-byte id names the `nx.callback` with that id (what nx
+      exported), any other id a callback named `exla_callback_<hex bytes>`;
+      `exla_io_callback` gives an `nx.io_callback` (with its `static_args`,
+      `optional`), the others an `nx.elixir_call`, both `ordered` when
+      token-threaded or `ordered = true`; the server handle and an
+      operand-encoded id are not callback arguments.
+
+    A raised call's token result is replaced by its token operand; the
+    `ordered` call keeps its place in program order.
+
+    Before (raise-callbacks):
+
+    ```mlir
+    %t1 = "stablehlo.custom_call"(%t0, %x) <{api_version = 1 : i32,
+        backend_config = "", call_target_name = "xla_ffi_python_cpu_callback",
+        has_side_effect = true}> {mhlo.backend_config = {index = 0 : ui64}}
+        : (!stablehlo.token, tensor<3xf32>) -> !stablehlo.token
+    ```
+
+    After:
+
+    ```mlir
+    nx.callback @jax_callback_0 : (tensor<3xf32>) -> ()
+    ...
+    %0 = nx.io_callback ordered @jax_callback_0(%x) : tensor<3xf32>
+    ```
+  }];
+  let options = [
+    Option<"raiseCallbacks", "raise-callbacks", "bool", /*default=*/"false",
+           "Turn recognized JAX and EXLA callback custom calls into "
+           "nx.elixir_call / nx.io_callback with nx.callback declarations">,
+    ListOption<"jaxCallbackNames", "jax-callback-names", "std::string",
+               "With raise-callbacks: the callback names of JAX's host "
+               "callbacks by index (what the host binds); an index without "
+               "one becomes jax_callback_<index>">
+  ];
+  let statistics = [
+    Statistic<"numImported", "imported-custom-calls",
+              "Number of stablehlo.custom_call ops imported">,
+    Statistic<"numRaised", "raised-callbacks",
+              "Number of custom calls raised to nx callbacks">
+  ];
+  let dependentDialects = ["::mlir::nx::NxDialect"];
+}
+
+def NxHooksToIoCallbackPass : Pass<"nx-hooks-to-io-callback", "::mlir::ModuleOp"> {
+  let summary = "Migrates outfeed/token hooks to nx.io_callback chains";
+  let description = [{
+    Rewrites EXLA's legacy hook protocol, given as generic
+    unregistered StableHLO ops, into `nx.io_callback`s. In each function a
+    chain starts at `"stablehlo.create_token"` and threads the token through
+    `"stablehlo.outfeed"` ops. A hook is a flag outfeed, whose data operand
+    is a `tensor<ui16>` constant (`"stablehlo.constant"` or
+    `arith.constant`) holding the hook's flag (1..65535), either followed by
+    the tensors of the same outfeed (`outfeed(%flag, %x, %y, %tok)`) or by
+    outfeeds of those tensors (`outfeed(%flag, %tok)`, `outfeed(%x, %tok)`,
+    ...), up to the next flag. A final flag 0 closes the chain.
+
+    Each hook becomes an `ordered` `nx.io_callback @hook_<flag>` on its
+    tensors, placed at its last outfeed; uses of the tensors after that point
+    use the io_callback's passthrough results instead, so later work depends
+    on the hook by data. One `nx.callback @hook_<flag> : (T...) -> ()` is
+    declared per flag. The tokens, outfeeds and now-unused flag constants are
+    erased.
+
+    Errors: a token used other than by the next outfeed (branching chains,
+    returned tokens), an outfeed whose token does not come from a chain,
+    data before the first flag, a flag that is not a constant scalar ui16,
+    payload after flag 0 or a missing final flag 0, and a flag reused with
+    other tensor types.
+
+    Before:
+
+    ```mlir
+    %t0 = "stablehlo.create_token"() : () -> !stablehlo.token
+    %f1 = "stablehlo.constant"() {value = dense<1> : tensor<ui16>} : () -> tensor<ui16>
+    %t1 = "stablehlo.outfeed"(%f1, %x, %t0) {outfeed_config = ""}
+        : (tensor<ui16>, tensor<3xf32>, !stablehlo.token) -> !stablehlo.token
+    %f0 = "stablehlo.constant"() {value = dense<0> : tensor<ui16>} : () -> tensor<ui16>
+    %t2 = "stablehlo.outfeed"(%f0, %t1) {outfeed_config = ""}
+        : (tensor<ui16>, !stablehlo.token) -> !stablehlo.token
+    %y = arith.addf %x, %x : tensor<3xf32>
+    ```
+
+    After:
+
+    ```mlir
+    nx.callback @hook_1 : (tensor<3xf32>) -> ()
+    ...
+    %h = nx.io_callback ordered @hook_1(%x) : tensor<3xf32>
+    %y = arith.addf %h, %h : tensor<3xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::nx::NxDialect"];
 }
 
 #endif // NX_CONVERSION_PASSES_TD

@@ -6,7 +6,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
-#include "nx/Dialect/Nx/Transforms/Passes.h"
+#include "nx/Transforms/Passes.h"
 
 namespace mlir::nx {
 
@@ -22,7 +22,7 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
       llvm::cl::desc("Functions with more ops are split into pieces of at "
                      "most this many ops (nx-split-functions); 0 keeps "
                      "them whole"),
-      llvm::cl::init(NxSplitFunctionsOptions().maxOps)};
+      llvm::cl::init(SplitFunctionsPassOptions().maxOps)};
 };
 
 /// Builds `nx-lower-to-cpu`: func, tensor, arith, math, linalg, tosa and nx

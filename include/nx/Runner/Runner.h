@@ -55,7 +55,7 @@
 
 #include "nxrt/nxrt.h"
 
-#include "nx/Dialect/Nx/Transforms/Passes.h"
+#include "nx/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -255,7 +255,7 @@ struct CompileOptions {
   bool lowerBlocks = true;
   /// Passed to nx-lower-to-cpu (max-function-ops): functions with more ops
   /// are compiled as pieces of at most this many (0: whole).
-  int64_t maxFunctionOps = nx::NxSplitFunctionsOptions().maxOps;
+  int64_t maxFunctionOps = nx::SplitFunctionsPassOptions().maxOps;
   /// JIT code generation level (0-3).
   unsigned optLevel = 2;
   /// When set, receives the lowered LLVM-dialect module as text (with

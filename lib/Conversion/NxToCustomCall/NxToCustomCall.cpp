@@ -22,7 +22,7 @@
 #define DEBUG_TYPE "convert-nx-to-custom-call"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_CONVERTNXTOCUSTOMCALL
+#define GEN_PASS_DEF_CONVERTNXTOCUSTOMCALLPASS
 #include "nx/Conversion/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -105,7 +105,7 @@ Value convertElementType(OpBuilder &b, Location loc, Value value, Type to) {
 }
 
 struct ConvertNxToCustomCallPass final
-    : nx::impl::ConvertNxToCustomCallBase<ConvertNxToCustomCallPass> {
+    : nx::impl::ConvertNxToCustomCallPassBase<ConvertNxToCustomCallPass> {
   using Base::Base;
 
   void runOnOperation() final;

@@ -3,10 +3,10 @@
 #include "AttributeEncoding.h"
 
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
-#include "nx/Dialect/Nx/IR/RuntimeTypes.h"
 #include "nx/Conversion/Passes.h"
 #include "nx/Conversion/StreamHandle.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
+#include "nx/Dialect/Nx/IR/RuntimeTypes.h"
 
 #include "nxrt/nxrt.h"
 
@@ -28,7 +28,7 @@
 #define DEBUG_TYPE "convert-nx-to-llvm"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_CONVERTNXTOLLVM
+#define GEN_PASS_DEF_CONVERTNXTOLLVMPASS
 #include "nx/Conversion/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -811,7 +811,7 @@ static LogicalResult stopAfterFailedCalls(RuntimeModuleBuilder &module,
 }
 
 struct ConvertNxToLLVMPass final
-    : nx::impl::ConvertNxToLLVMBase<ConvertNxToLLVMPass> {
+    : nx::impl::ConvertNxToLLVMPassBase<ConvertNxToLLVMPass> {
   void runOnOperation() final {
     ModuleOp moduleOp = getOperation();
     if (Operation *init = moduleOp.lookupSymbol(symbols::kInitFunction)) {

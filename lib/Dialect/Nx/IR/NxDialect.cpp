@@ -4,6 +4,7 @@
 
 #include "nx/Dialect/Nx/IR/NxAttrs.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
+#include "nx/Transforms/Pieces.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -97,8 +98,7 @@ LogicalResult NxDialect::verifyOperationAttribute(Operation *op,
   }
   // Unit markers of functions: the orchestrator nx-segment-callbacks
   // writes, and the pieces nx-split-functions outlines.
-  for (StringLiteral name :
-       {getHostOrchestratorAttrName(), getPieceAttrName()}) {
+  for (StringLiteral name : {getHostOrchestratorAttrName(), kPieceAttrName}) {
     if (attr.getName() != name)
       continue;
     if (!isa<UnitAttr>(attr.getValue()))

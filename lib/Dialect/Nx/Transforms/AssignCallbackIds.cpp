@@ -8,7 +8,7 @@
 #define DEBUG_TYPE "nx-assign-callback-ids"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_NXASSIGNCALLBACKIDS
+#define GEN_PASS_DEF_NXASSIGNCALLBACKIDSPASS
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -17,7 +17,7 @@ using namespace mlir::nx;
 
 namespace {
 struct AssignCallbackIdsPass final
-    : nx::impl::NxAssignCallbackIdsBase<AssignCallbackIdsPass> {
+    : nx::impl::NxAssignCallbackIdsPassBase<AssignCallbackIdsPass> {
   void runOnOperation() final {
     ModuleOp module = getOperation();
     // Sorting by name makes the ids a function of the callback names alone,

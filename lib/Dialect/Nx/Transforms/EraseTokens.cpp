@@ -19,7 +19,7 @@
 #define DEBUG_TYPE "nx-erase-tokens"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_NXERASETOKENS
+#define GEN_PASS_DEF_NXERASETOKENSPASS
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -110,7 +110,7 @@ FailureOr<bool> eraseTokens(func::FuncOp func, ModuleOp module) {
 }
 
 struct EraseTokensPass final
-    : nx::impl::NxEraseTokensBase<EraseTokensPass> {
+    : nx::impl::NxEraseTokensPassBase<EraseTokensPass> {
   void runOnOperation() final {
     ModuleOp module = getOperation();
     for (auto func :

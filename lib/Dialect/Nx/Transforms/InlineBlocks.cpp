@@ -8,7 +8,7 @@
 #define DEBUG_TYPE "nx-inline-blocks"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_NXINLINEBLOCKS
+#define GEN_PASS_DEF_NXINLINEBLOCKSPASS
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -16,7 +16,7 @@ using namespace mlir;
 using namespace mlir::nx;
 
 namespace {
-struct InlineBlocksPass final : nx::impl::NxInlineBlocksBase<InlineBlocksPass> {
+struct InlineBlocksPass final : nx::impl::NxInlineBlocksPassBase<InlineBlocksPass> {
   void runOnOperation() final {
     // Post-order: nested blocks are inlined into their parent's region
     // before the parent itself is inlined.

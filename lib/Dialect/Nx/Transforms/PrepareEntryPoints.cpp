@@ -9,7 +9,7 @@
 #define DEBUG_TYPE "nx-prepare-entry-points"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_NXPREPAREENTRYPOINTS
+#define GEN_PASS_DEF_NXPREPAREENTRYPOINTSPASS
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -17,7 +17,7 @@ using namespace mlir;
 
 namespace {
 struct PrepareEntryPointsPass final
-    : nx::impl::NxPrepareEntryPointsBase<PrepareEntryPointsPass> {
+    : nx::impl::NxPrepareEntryPointsPassBase<PrepareEntryPointsPass> {
   void runOnOperation() final {
     Builder builder(&getContext());
     for (auto func : getOperation().getOps<func::FuncOp>()) {

@@ -12,9 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Outlining.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
+#include "nx/Transforms/Outlining.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -29,7 +29,7 @@
 #define DEBUG_TYPE "nx-segment-callbacks"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_NXSEGMENTCALLBACKS
+#define GEN_PASS_DEF_NXSEGMENTCALLBACKSPASS
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -379,7 +379,7 @@ Value FunctionSegmenter::toHost(Value value, Operation *user) {
 }
 
 struct SegmentCallbacksPass final
-    : nx::impl::NxSegmentCallbacksBase<SegmentCallbacksPass> {
+    : nx::impl::NxSegmentCallbacksPassBase<SegmentCallbacksPass> {
   using Base::Base;
 
   void runOnOperation() final {

@@ -12,7 +12,7 @@
 #define DEBUG_TYPE "nx-strip-transfers"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_NXSTRIPTRANSFERS
+#define GEN_PASS_DEF_NXSTRIPTRANSFERSPASS
 #include "nx/Dialect/Nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -21,7 +21,7 @@ using namespace mlir::nx;
 
 namespace {
 struct StripTransfersPass final
-    : nx::impl::NxStripTransfersBase<StripTransfersPass> {
+    : nx::impl::NxStripTransfersPassBase<StripTransfersPass> {
   void runOnOperation() final {
     getOperation().walk([&](Operation *op) {
       if (!isa<ToDeviceOp, ToHostOp>(op))

@@ -73,12 +73,6 @@ def Nx_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getHostOrchestratorAttrName() {
       return ::llvm::StringLiteral("nx.host_orchestrator");
     }
-
-    /// Name of the unit attribute `nx-split-functions` puts on the private
-    /// functions it outlines; `nx-inline-pieces` inlines them back.
-    static constexpr ::llvm::StringLiteral getPieceAttrName() {
-      return ::llvm::StringLiteral("nx.piece");
-    }
   }];
 }
 

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FreshAllocation.h"
-#include "nx/Dialect/Nx/Transforms/Passes.h"
+#include "nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -20,8 +20,8 @@
 #define DEBUG_TYPE "nx-split-deallocs"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_NXSPLITDEALLOCS
-#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+#define GEN_PASS_DEF_SPLITDEALLOCSPASS
+#include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
 using namespace mlir;
@@ -121,7 +121,7 @@ bool splitDealloc(bufferization::DeallocOp dealloc, DominanceInfo &domInfo) {
 }
 
 struct SplitDeallocsPass final
-    : nx::impl::NxSplitDeallocsBase<SplitDeallocsPass> {
+    : nx::impl::SplitDeallocsPassBase<SplitDeallocsPass> {
   void runOnOperation() final {
     SmallVector<bufferization::DeallocOp> deallocs;
     getOperation()->walk(

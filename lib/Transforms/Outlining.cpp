@@ -1,6 +1,6 @@
 //===- Outlining.cpp - move a run of ops into a function ------------------===//
 
-#include "Outlining.h"
+#include "nx/Transforms/Outlining.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"

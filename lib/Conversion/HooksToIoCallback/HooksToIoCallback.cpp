@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nx/Conversion/Passes.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
-#include "nx/Dialect/Nx/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Dominance.h"
@@ -16,8 +16,8 @@
 #define DEBUG_TYPE "nx-hooks-to-io-callback"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_NXHOOKSTOIOCALLBACK
-#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+#define GEN_PASS_DEF_NXHOOKSTOIOCALLBACKPASS
+#include "nx/Conversion/Passes.h.inc"
 } // namespace mlir::nx
 
 using namespace mlir;
@@ -58,7 +58,7 @@ std::optional<uint16_t> getFlag(Value value) {
 }
 
 struct HooksToIoCallbackPass final
-    : nx::impl::NxHooksToIoCallbackBase<HooksToIoCallbackPass> {
+    : nx::impl::NxHooksToIoCallbackPassBase<HooksToIoCallbackPass> {
   void runOnOperation() final {
     SmallVector<Operation *> chains;
     getOperation().walk([&](Operation *op) {

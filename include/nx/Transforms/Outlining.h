@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NX_LIB_DIALECT_NX_TRANSFORMS_OUTLINING_H
-#define NX_LIB_DIALECT_NX_TRANSFORMS_OUTLINING_H
+#ifndef NX_TRANSFORMS_OUTLINING_H
+#define NX_TRANSFORMS_OUTLINING_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -42,4 +42,4 @@ Outlined outlineIntoFunction(ArrayRef<Operation *> ops, Block &block,
 
 } // namespace mlir::nx
 
-#endif // NX_LIB_DIALECT_NX_TRANSFORMS_OUTLINING_H
+#endif // NX_TRANSFORMS_OUTLINING_H

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nx/Dialect/Nx/Transforms/Passes.h"
+#include "nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -20,8 +20,8 @@
 #define DEBUG_TYPE "nx-fuse-elementwise"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_NXFUSEELEMENTWISE
-#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+#define GEN_PASS_DEF_FUSEELEMENTWISEPASS
+#include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
 using namespace mlir;
@@ -124,7 +124,7 @@ void rewriteGroup(const Group &group) {
 }
 
 struct FuseElementwisePass final
-    : nx::impl::NxFuseElementwiseBase<FuseElementwisePass> {
+    : nx::impl::FuseElementwisePassBase<FuseElementwisePass> {
   void runOnOperation() final {
     SmallVector<Block *> blocks;
     getOperation()->walk([&](Block *block) { blocks.push_back(block); });

@@ -14,10 +14,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "FreshAllocation.h"
-#include "Outlining.h"
-#include "nx/Dialect/Nx/IR/NxOps.h"
-#include "nx/Dialect/Nx/Transforms/Passes.h"
+#include "nx/Transforms/Outlining.h"
+#include "nx/Transforms/Passes.h"
+#include "nx/Transforms/Pieces.h"
 
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
@@ -29,8 +30,8 @@
 #define DEBUG_TYPE "nx-split-functions"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_NXSPLITFUNCTIONS
-#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+#define GEN_PASS_DEF_SPLITFUNCTIONSPASS
+#include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
 using namespace mlir;
@@ -119,8 +120,13 @@ Classified classify(Operation &op, Operation *function) {
 /// Pieces take and return identity-layout buffers, so a tensor passed
 /// across a piece boundary that bufferizes to a view would be copied: cuts
 /// are not made where such a tensor is live. `known` holds the answers for
-/// earlier values of the block.
-bool hasIdentityBuffer(OpResult value, const DenseMap<Value, bool> &known) {
+/// earlier values of the block. Ops of other dialects answer through their
+/// bufferization model: a result that bufferizes to an allocation, or to
+/// the very buffer of one operand (host calls returning fresh tensors or
+/// passing their operands through), needs no op-specific knowledge here.
+static bool hasIdentityBuffer(OpResult value,
+                              const DenseMap<Value, bool> &known,
+                              const bufferization::AnalysisState &state) {
   Operation *op = value.getOwner();
   auto lookup = [&](Value operand) {
     if (isa<BlockArgument>(operand))
@@ -130,14 +136,22 @@ bool hasIdentityBuffer(OpResult value, const DenseMap<Value, bool> &known) {
   };
   if (isRematerializable(op) ||
       isa<tensor::EmptyOp, tensor::FromElementsOp, tensor::GenerateOp,
-          tensor::PadOp, bufferization::AllocTensorOp, CallOpInterface,
-          ElixirCallOp, InfeedOp>(op))
+          tensor::PadOp, bufferization::AllocTensorOp, CallOpInterface>(op))
     return true;
-  if (auto io = dyn_cast<IoCallbackOp>(op))
-    return lookup(io->getOperand(value.getResultNumber()));
   if (auto dps = dyn_cast<DestinationStyleOpInterface>(op))
     return lookup(dps.getTiedOpOperand(value)->get());
-  return false;
+  auto bufferizable = dyn_cast<bufferization::BufferizableOpInterface>(op);
+  if (!bufferizable)
+    return false;
+  if (bufferizable.bufferizesToAllocation(value))
+    return true;
+  bufferization::AliasingOpOperandList aliases =
+      state.getAliasingOpOperands(value);
+  if (aliases.getNumAliases() != 1)
+    return false;
+  const bufferization::AliasingOpOperand &alias = *aliases.begin();
+  return alias.relation == bufferization::BufferRelation::Equivalent &&
+         lookup(alias.opOperand->get());
 }
 
 /// Splits one function's body into runs of consecutive top-level ops of at
@@ -199,11 +213,13 @@ private:
     int64_t end = ops.size(); // The terminator.
     SmallVector<int64_t> crossing(ops.size() + 2, 0);
     DenseMap<Value, bool> identity;
+    bufferization::BufferizationOptions options;
+    bufferization::AnalysisState state(options);
     for (auto [index, op] : llvm::enumerate(ops)) {
       for (OpResult result : op->getResults()) {
         if (!isa<TensorType>(result.getType()))
           continue;
-        bool plain = hasIdentityBuffer(result, identity);
+        bool plain = hasIdentityBuffer(result, identity, state);
         identity[result] = plain;
         if (plain)
           continue;
@@ -256,7 +272,7 @@ private:
           outlineIntoFunction(moved, block, name, symbols, lastFunction,
                               callBuilder, [](Value value) { return value; })
               .function;
-      piece->setAttr(NxDialect::getPieceAttrName(),
+      piece->setAttr(kPieceAttrName,
                      UnitAttr::get(function.getContext()));
       lastFunction = piece;
     }
@@ -273,7 +289,7 @@ private:
 };
 
 struct SplitFunctionsPass final
-    : nx::impl::NxSplitFunctionsBase<SplitFunctionsPass> {
+    : nx::impl::SplitFunctionsPassBase<SplitFunctionsPass> {
   using Base::Base;
 
   void runOnOperation() final {

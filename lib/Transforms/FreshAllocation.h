@@ -1,7 +1,7 @@
 //===- FreshAllocation.h - buffers no other value can alias -----*- C++ -*-===//
 
-#ifndef NX_LIB_DIALECT_NX_TRANSFORMS_FRESHALLOCATION_H
-#define NX_LIB_DIALECT_NX_TRANSFORMS_FRESHALLOCATION_H
+#ifndef NX_LIB_TRANSFORMS_FRESHALLOCATION_H
+#define NX_LIB_TRANSFORMS_FRESHALLOCATION_H
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -23,4 +23,4 @@ inline Operation *getAllocatingOp(Value value) {
 
 } // namespace mlir::nx
 
-#endif // NX_LIB_DIALECT_NX_TRANSFORMS_FRESHALLOCATION_H
+#endif // NX_LIB_TRANSFORMS_FRESHALLOCATION_H

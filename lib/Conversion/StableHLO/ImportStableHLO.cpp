@@ -2,8 +2,8 @@
 
 #include "StableHLOCommon.h"
 
+#include "nx/Conversion/Passes.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
-#include "nx/Dialect/Nx/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/AttrTypeSubElements.h"
@@ -14,8 +14,8 @@
 #define DEBUG_TYPE "nx-import-stablehlo"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_NXIMPORTSTABLEHLO
-#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+#define GEN_PASS_DEF_NXIMPORTSTABLEHLOPASS
+#include "nx/Conversion/Passes.h.inc"
 } // namespace mlir::nx
 
 using namespace mlir;
@@ -334,7 +334,7 @@ LogicalResult restoreCallbacks(Operation *table) {
 }
 
 struct ImportStableHLOPass final
-    : nx::impl::NxImportStableHLOBase<ImportStableHLOPass> {
+    : nx::impl::NxImportStableHLOPassBase<ImportStableHLOPass> {
   using Base::Base;
 
   void runOnOperation() final {

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nx/Dialect/Nx/IR/NxDialect.h"
-#include "nx/Dialect/Nx/Transforms/Passes.h"
+#include "nx/Transforms/Passes.h"
+#include "nx/Transforms/Pieces.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -19,8 +19,8 @@
 #define DEBUG_TYPE "nx-inline-pieces"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_NXINLINEPIECES
-#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+#define GEN_PASS_DEF_INLINEPIECESPASS
+#include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
 using namespace mlir;
@@ -43,14 +43,14 @@ void inlineCall(func::CallOp call, func::FuncOp piece, func::ReturnOp ret) {
   call.erase();
 }
 
-struct InlinePiecesPass final : nx::impl::NxInlinePiecesBase<InlinePiecesPass> {
+struct InlinePiecesPass final : nx::impl::InlinePiecesPassBase<InlinePiecesPass> {
   void runOnOperation() final {
     ModuleOp module = getOperation();
     // In module order, so diagnostics are deterministic.
     SmallVector<func::FuncOp> ordered;
     DenseMap<StringAttr, func::FuncOp> pieces;
     for (auto function : module.getOps<func::FuncOp>()) {
-      if (function->hasAttr(NxDialect::getPieceAttrName())) {
+      if (function->hasAttr(kPieceAttrName)) {
         ordered.push_back(function);
         pieces[function.getSymNameAttr()] = function;
       }
@@ -71,20 +71,20 @@ struct InlinePiecesPass final : nx::impl::NxInlinePiecesBase<InlinePiecesPass> {
     for (func::FuncOp piece : ordered) {
       SmallVector<func::CallOp> &sites = calls[piece];
       if (sites.size() != 1) {
-        piece.emitOpError() << "is a piece ('" << NxDialect::getPieceAttrName()
+        piece.emitOpError() << "is a piece ('" << kPieceAttrName
                             << "') and must be called exactly once, got "
                             << sites.size() << " calls";
         return signalPassFailure();
       }
       if (!piece.getBody().hasOneBlock()) {
-        piece.emitOpError() << "is a piece ('" << NxDialect::getPieceAttrName()
+        piece.emitOpError() << "is a piece ('" << kPieceAttrName
                             << "') and must have one block, got "
                             << piece.getBody().getBlocks().size();
         return signalPassFailure();
       }
       auto ret = dyn_cast<func::ReturnOp>(piece.getBody().front().back());
       if (!ret) {
-        piece.emitOpError() << "is a piece ('" << NxDialect::getPieceAttrName()
+        piece.emitOpError() << "is a piece ('" << kPieceAttrName
                             << "') and must end in 'func.return'";
         return signalPassFailure();
       }
@@ -100,7 +100,7 @@ struct InlinePiecesPass final : nx::impl::NxInlinePiecesBase<InlinePiecesPass> {
           break;
         if (caller == piece) {
           piece.emitOpError()
-              << "is a piece ('" << NxDialect::getPieceAttrName()
+              << "is a piece ('" << kPieceAttrName
               << "') and is called from itself, so it cannot be inlined";
           return signalPassFailure();
         }

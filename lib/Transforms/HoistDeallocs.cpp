@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FreshAllocation.h"
-#include "nx/Dialect/Nx/Transforms/Passes.h"
+#include "nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -16,8 +16,8 @@
 #define DEBUG_TYPE "nx-hoist-deallocs"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_NXHOISTDEALLOCS
-#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+#define GEN_PASS_DEF_HOISTDEALLOCSPASS
+#include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
 using namespace mlir;
@@ -65,7 +65,7 @@ Operation *getEarliestPoint(bufferization::DeallocOp dealloc) {
 }
 
 struct HoistDeallocsPass final
-    : nx::impl::NxHoistDeallocsBase<HoistDeallocsPass> {
+    : nx::impl::HoistDeallocsPassBase<HoistDeallocsPass> {
   void runOnOperation() final {
     // Every position is found before anything moves: a move invalidates the
     // block's cached op order, and the next isBeforeInBlock would renumber

@@ -7,8 +7,8 @@
 
 #include "StableHLOCommon.h"
 
+#include "nx/Conversion/Passes.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
-#include "nx/Dialect/Nx/Transforms/Passes.h"
 
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Builders.h"
@@ -18,8 +18,8 @@
 #define DEBUG_TYPE "nx-export-stablehlo"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_NXEXPORTSTABLEHLO
-#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+#define GEN_PASS_DEF_NXEXPORTSTABLEHLOPASS
+#include "nx/Conversion/Passes.h.inc"
 } // namespace mlir::nx
 
 using namespace mlir;
@@ -104,7 +104,7 @@ LogicalResult checkNoNxLeft(Operation *op, Dialect *nx) {
 }
 
 struct ExportStableHLOPass final
-    : nx::impl::NxExportStableHLOBase<ExportStableHLOPass> {
+    : nx::impl::NxExportStableHLOPassBase<ExportStableHLOPass> {
   void runOnOperation() final {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();

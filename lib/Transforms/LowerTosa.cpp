@@ -1,6 +1,6 @@
 //===- LowerTosa.cpp - the TOSA front end, only where there is TOSA -------===//
 
-#include "nx/Dialect/Nx/Transforms/Passes.h"
+#include "nx/Transforms/Passes.h"
 
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
@@ -12,8 +12,8 @@
 #define DEBUG_TYPE "nx-lower-tosa"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_NXLOWERTOSA
-#include "nx/Dialect/Nx/Transforms/Passes.h.inc"
+#define GEN_PASS_DEF_LOWERTOSAPASS
+#include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
 using namespace mlir;
@@ -29,7 +29,7 @@ void buildTosaFrontEnd(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
 }
 
-struct LowerTosaPass final : nx::impl::NxLowerTosaBase<LowerTosaPass> {
+struct LowerTosaPass final : nx::impl::LowerTosaPassBase<LowerTosaPass> {
   // The dialects the dynamic pipeline creates must be loaded before any
   // pass runs (multithreaded pass managers cannot load them later).
   void getDependentDialects(DialectRegistry &registry) const final {

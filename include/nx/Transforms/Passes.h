@@ -1,0 +1,28 @@
+//===- Passes.h - transforms generic to MLIR --------------------*- C++ -*-===//
+//
+// Passes over upstream dialects only; nothing here needs the nx dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_TRANSFORMS_PASSES_H
+#define NX_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::nx {
+
+#define GEN_PASS_DECL
+#include "nx/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "nx/Transforms/Passes.h.inc"
+
+} // namespace mlir::nx
+
+#endif // NX_TRANSFORMS_PASSES_H

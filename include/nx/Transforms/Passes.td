@@ -1,0 +1,326 @@
+//===- Passes.td - transforms generic to MLIR --------------*- tablegen -*-===//
+//
+// Passes that rewrite upstream dialects only (tensor, linalg, bufferization,
+// func, tosa). They live outside the nx dialect so that any MLIR pipeline
+// can use them; their flags keep the nx- prefix of the project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_TRANSFORMS_PASSES_TD
+#define NX_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def LowerTosaPass : Pass<"nx-lower-tosa", "::mlir::ModuleOp"> {
+  let summary = "Runs the TOSA to linalg/arith/tensor pipeline on modules that contain TOSA ops";
+  let description = [{
+    Runs upstream's TOSA front end (`addTosaToLinalgPasses`, then
+    `tosa-to-arith` and `tosa-to-tensor`) as a dynamic pipeline, and only
+    when the module contains a `tosa` op. The front end is a dozen passes
+    that each walk the whole module: on a module without TOSA they change
+    nothing but take about a tenth of `nx-lower-to-cpu`'s time. Part of
+    `nx-lower-to-cpu`.
+
+    Before:
+
+    ```mlir
+    %0 = tosa.abs %x : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %e = tensor.empty() : tensor<4xf32>
+    %0 = linalg.generic {...} ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %a = math.absf %in : f32
+      linalg.yield %a : f32
+    } -> tensor<4xf32>
+    ```
+  }];
+}
+
+def FuseElementwisePass : Pass<"nx-fuse-elementwise"> {
+  let summary = "Turns trees of elementwise tensor ops into one linalg.generic each, in linear time";
+  let description = [{
+    Lowers `ElementwiseMappable` ops on tensors (`arith`, `math`) to
+    `linalg.generic`, fusing as it goes. Upstream's
+    `convert-elementwise-to-linalg` followed by `linalg-fuse-elementwise-ops`
+    computes the same thing, but fuses one producer at a time: every step
+    clones the whole body fused so far, so a chain of `k` ops costs `O(k^2)`
+    (a 10,000-op chain takes about 30 s to compile). This pass clones each op
+    once.
+
+    An op is *eligible* when it is memory-effect free, has no regions, and
+    all its operands and results are ranked tensors of one static shape.
+    Walking each block bottom-up, an eligible op joins the group of its
+    users when all of them are eligible ops of one group in the same block;
+    otherwise it roots a group of its own. Each group therefore has a single
+    output, the root's result, and becomes one `linalg.generic` at the
+    root's position: identity indexing maps, parallel iterators, one input
+    per distinct outside operand, a `tensor.empty` init, and a body holding
+    the scalar form of every op of the group in program order. Ops that are
+    not eligible (dynamic shapes, scalars mixed with tensors) are left to
+    `convert-elementwise-to-linalg`. Part of `nx-lower-to-cpu`.
+
+    Before:
+
+    ```mlir
+    %0 = arith.addf %x, %y : tensor<4xf32>
+    %1 = arith.mulf %0, %0 : tensor<4xf32>
+    %2 = math.exp %1 : tensor<4xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %e = tensor.empty() : tensor<4xf32>
+    %2 = linalg.generic {indexing_maps = [#id, #id, #id],
+                         iterator_types = ["parallel"]}
+        ins(%x, %y : tensor<4xf32>, tensor<4xf32>)
+        outs(%e : tensor<4xf32>) {
+    ^bb0(%a: f32, %b: f32, %out: f32):
+      %s0 = arith.addf %a, %b : f32
+      %s1 = arith.mulf %s0, %s0 : f32
+      %s2 = math.exp %s1 : f32
+      linalg.yield %s2 : f32
+    } -> tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def HoistDeallocsPass : Pass<"nx-hoist-deallocs"> {
+  let summary = "Frees each fresh buffer right after its last use instead of at its block's end";
+  let description = [{
+    `ownership-based-buffer-deallocation` frees a block's buffers at the
+    block's end, so a straight-line function keeps every intermediate buffer
+    alive until it returns: a chain of 1,000 host callbacks on 1 MiB tensors
+    peaks at 1 GiB. This pass moves each `bufferization.dealloc` of a single
+    fresh allocation without retained values (the form
+    `buffer-deallocation-simplification` leaves, with `nx-split-deallocs`,
+    for most buffers) to just after the buffer's last use in its block.
+
+    A dealloc moves only when the buffer provably has no alias that could be
+    used later: it is allocated in the dealloc's block, and none of its
+    users (at any depth) is a terminator, has a memref or tensor result
+    (a view, `bufferization.to_tensor`), stores it
+    (`memref.store` of the buffer itself) or takes its address
+    (`memref.extract_aligned_pointer_as_index`). The new position is after
+    the last user's ancestor in the block and after the definition of the
+    dealloc's condition. Positions are computed before anything moves, so
+    the pass is linear in the size of the block. Run it after
+    `buffer-deallocation-simplification` and before
+    `bufferization-lower-deallocations`, as `nx-lower-to-cpu` does.
+
+    Before:
+
+    ```mlir
+    %a = memref.alloc() : memref<4xf32>
+    linalg.generic ... ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+    %b = memref.alloc() : memref<4xf32>
+    nx.invoke elixir_call @f(%a) outs(%b) : (memref<4xf32>) -> (memref<4xf32>)
+    "test.use"(%b) : (memref<4xf32>) -> ()
+    bufferization.dealloc (%a : memref<4xf32>) if (%true)
+    bufferization.dealloc (%b : memref<4xf32>) if (%true)
+    return
+    ```
+
+    After:
+
+    ```mlir
+    %a = memref.alloc() : memref<4xf32>
+    linalg.generic ... ins(%x : memref<4xf32>) outs(%a : memref<4xf32>)
+    %b = memref.alloc() : memref<4xf32>
+    nx.invoke elixir_call @f(%a) outs(%b) : (memref<4xf32>) -> (memref<4xf32>)
+    bufferization.dealloc (%a : memref<4xf32>) if (%true)
+    "test.use"(%b) : (memref<4xf32>) -> ()
+    bufferization.dealloc (%b : memref<4xf32>) if (%true)
+    return
+    ```
+  }];
+  let statistics = [
+    Statistic<"numHoisted", "deallocs-hoisted", "Number of deallocations moved to right after their buffer's last use">
+  ];
+}
+
+def SplitDeallocsPass : Pass<"nx-split-deallocs"> {
+  let summary = "Gives each fresh allocation its own bufferization.dealloc";
+  let description = [{
+    `ownership-based-buffer-deallocation` frees every buffer of a block with
+    one `bufferization.dealloc` at the block's end, and
+    `buffer-deallocation-simplification` then compares each pair of its
+    memrefs for aliasing: quadratic in the number of buffers a block
+    allocates (2,000 buffers in one function take over a second). This pass
+    splits those deallocs in linear time using a fact the simplification
+    would have to rediscover pair by pair: the result of an allocating op
+    `%a = X` cannot alias a value that was defined before `X` ran.
+
+    A memref of a `bufferization.dealloc` moves to a dealloc of its own
+    (same condition) when it is the result of an op with an `Allocate`
+    effect on it, it appears once in the list, and every other memref of
+    the list is either such a fresh allocation too or properly dominates
+    `X`. Retained values that properly dominate `X` are dropped from its
+    dealloc (they cannot alias it); for the others, the updated ownership
+    the original op returned is the `arith.ori` of what the pieces return.
+    Run it between `ownership-based-buffer-deallocation` and
+    `buffer-deallocation-simplification` (as `nx-lower-to-cpu` does), which
+    then resolves each piece against its few retained values.
+
+    Before (`%x` is a function argument, defined before both allocations):
+
+    ```mlir
+    %a = memref.alloc() : memref<4xf32>
+    %b = memref.alloc() : memref<4xf32>
+    %r = bufferization.dealloc (%x, %a, %b : memref<4xf32>, memref<4xf32>,
+        memref<4xf32>) if (%cx, %true, %true) retain (%a : memref<4xf32>)
+    ```
+
+    After:
+
+    ```mlir
+    %a = memref.alloc() : memref<4xf32>
+    %b = memref.alloc() : memref<4xf32>
+    %0 = bufferization.dealloc (%x : memref<4xf32>) if (%cx)
+        retain (%a : memref<4xf32>)
+    %1 = bufferization.dealloc (%a : memref<4xf32>) if (%true)
+        retain (%a : memref<4xf32>)
+    bufferization.dealloc (%b : memref<4xf32>) if (%true)
+    %r = arith.ori %0, %1 : i1
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect"];
+}
+
+def SplitFunctionsPass : Pass<"nx-split-functions", "::mlir::ModuleOp"> {
+  let summary = "Outlines runs of a large function's ops into private functions of bounded size";
+  let description = [{
+    A function pass visits every op of its function, and a nested pipeline
+    runs all its passes on one function before the next: when a function is
+    small, its IR stays in the cache from one pass to the next; when it is
+    large (100,000 ops are about 100 MB of IR), every pass streams it from
+    memory again, and compile time grows faster than the program. This pass
+    bounds the size of what the later passes see. In every function with a
+    single-block body of more than `max-ops` ops (counting nested ones), it
+    cuts the top-level ops into consecutive runs of at most `max-ops` ops
+    and moves each run of at least `max-ops / 2` ops into a new private
+    function, called where the run was: values the run uses become
+    arguments, values used after it become results. The pieces are also
+    independent units for a multi-threaded pass manager. Functions with
+    several blocks are left alone.
+
+    It is meant for buffers: `nx-lower-to-cpu` runs it right after One-Shot
+    Bufferize, before buffer deallocation, and the pieces are shaped so that
+    deallocation needs no copies and frees every buffer where it would have
+    without the split. A piece never returns a buffer it does not own, so
+    some top-level ops stay in the function and end the current run:
+
+    * ops that allocate in the function's frame (an `Allocate` effect on
+      the automatic allocation scope, such as `memref.alloca`, at any depth
+      outside a nested allocation scope): the memory would be freed when the
+      piece returns;
+    * ops returning a buffer they did not allocate (a view, a global, a
+      loop-carried buffer), and allocations with operands; calls are not
+      affected (the caller owns what a call returns).
+
+    Constants (`ConstantLike`, no operands) stay too and are cloned into each
+    piece that uses them. An operand-less allocation (`memref.alloc()`)
+    moves into its piece unless its buffer is used after the run; then it
+    stays in front of the call, so the caller owns it and can free it right
+    after its last use.
+
+    Before (`max-ops=3`):
+
+    ```mlir
+    func.func @f(%a: memref<4xf32>) -> memref<4xf32> {
+      %c0 = arith.constant 0 : index
+      %x = memref.load %a[%c0] : memref<4xf32>
+      %y = arith.addf %x, %x : f32
+      %z = arith.mulf %y, %y : f32
+      %b = memref.alloc() : memref<4xf32>
+      memref.store %z, %b[%c0] : memref<4xf32>
+      return %b : memref<4xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @f(%a: memref<4xf32>) -> memref<4xf32> {
+      %z = call @f_part0(%a) : (memref<4xf32>) -> f32
+      %b = memref.alloc() : memref<4xf32>
+      call @f_part1(%z, %b) : (f32, memref<4xf32>) -> ()
+      return %b : memref<4xf32>
+    }
+    func.func private @f_part0(%a: memref<4xf32>) -> f32 {
+      %c0 = arith.constant 0 : index
+      %x = memref.load %a[%c0] : memref<4xf32>
+      %y = arith.addf %x, %x : f32
+      %z = arith.mulf %y, %y : f32
+      return %z : f32
+    }
+    func.func private @f_part1(%z: f32, %b: memref<4xf32>) {
+      %c0 = arith.constant 0 : index
+      memref.store %z, %b[%c0] : memref<4xf32>
+      return
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxOps", "max-ops", "int64_t", /*default=*/"2048",
+           "Largest number of ops (counting nested ones) of a function "
+           "left whole, and of each piece">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let statistics = [
+    Statistic<"numPieces", "pieces", "Number of pieces outlined">
+  ];
+}
+
+def InlinePiecesPass : Pass<"nx-inline-pieces", "::mlir::ModuleOp"> {
+  let summary = "Inlines the pieces nx-split-functions outlined back into their callers";
+  let description = [{
+    Moves the body of every function marked `nx.piece` (the pieces
+    `nx-split-functions` outlines) back in place of its single call and
+    erases the piece. `nx-lower-to-cpu` splits functions before One-Shot
+    Bufferize as well as after it: One-Shot's analysis of an operand visits
+    every use of every alias of the operand's value, so a tensor read by `n`
+    ops of one function costs `O(n^2)` (a function argument read by each of
+    1,000 fused chains), while in pieces each function reads it a bounded
+    number of times. This pass then restores the bufferized function, so
+    that deallocation and the later split see it whole. Every piece must be
+    called exactly once, not from itself (directly or through other
+    pieces), and have one block ending in `func.return`.
+
+    Before:
+
+    ```mlir
+    func.func @f(%a: memref<4xf32>) -> f32 {
+      %0 = call @f_part0(%a) : (memref<4xf32>) -> f32
+      return %0 : f32
+    }
+    func.func private @f_part0(%a: memref<4xf32>) -> f32 attributes {nx.piece} {
+      %c0 = arith.constant 0 : index
+      %x = memref.load %a[%c0] : memref<4xf32>
+      return %x : f32
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @f(%a: memref<4xf32>) -> f32 {
+      %c0 = arith.constant 0 : index
+      %x = memref.load %a[%c0] : memref<4xf32>
+      return %x : f32
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numInlined", "pieces-inlined", "Number of pieces inlined back into their callers">
+  ];
+}
+
+#endif // NX_TRANSFORMS_PASSES_TD

@@ -1,0 +1,23 @@
+//===- Pieces.h - the marker of outlined pieces -----------------*- C++ -*-===//
+//
+// nx-split-functions marks the functions it outlines, and nx-inline-pieces
+// inlines exactly those. The name sits in the `nx.` attribute namespace, so
+// the nx dialect verifies the marker whenever it is loaded; this header
+// holds it alone so the dialect can check it without depending on the
+// passes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_TRANSFORMS_PIECES_H
+#define NX_TRANSFORMS_PIECES_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir::nx {
+
+/// Unit attribute on a private function that nx-split-functions outlined.
+inline constexpr llvm::StringLiteral kPieceAttrName = "nx.piece";
+
+} // namespace mlir::nx
+
+#endif // NX_TRANSFORMS_PIECES_H
