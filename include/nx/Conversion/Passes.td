@@ -18,6 +18,15 @@ def ConvertNxToCustomCallPass
     recorded in the module's `nx.callback_ids`). `nx.callback` declarations
     stay, as the record of names and signatures.
 
+    The callbacks and streams are a dialect conversion whose patterns are
+    public (`populateNxToCustomCallConversionPatterns` in
+    `nx/Conversion/NxToCustomCall/NxToCustomCall.h`); every host op is
+    checked first (`checkLowerableToCustomCall`), so each problem is
+    reported once, at its op. Blocks are lowered by their own pattern
+    (`populateNxBlockToCustomCallPatterns`), once each, innermost first: the
+    registry decides per block whether it becomes a custom call or its
+    default implementation.
+
     All custom calls use `api_version = 4` (typed FFI) with a dictionary
     `backend_config`.
 

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nx/Conversion/NxToCustomCall/NxToCustomCall.h"
 #include "nx/Conversion/Passes.h"
 #include "nx/Conversion/StreamHandle.h"
 #include "nx/Dialect/Nx/BlockLowering.h"
@@ -13,10 +14,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/ADT/StringExtras.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #define DEBUG_TYPE "convert-nx-to-custom-call"
@@ -29,12 +30,9 @@ namespace mlir::nx {
 using namespace mlir;
 using namespace mlir::nx;
 
-namespace {
-
-
 /// Packs bytes into little-endian i64 words (the last word zero-padded), as
 /// EXLA's term_to_int64_list does.
-SmallVector<int64_t> packWords(ArrayRef<uint8_t> bytes) {
+static SmallVector<int64_t> packWords(ArrayRef<uint8_t> bytes) {
   SmallVector<int64_t> words((bytes.size() + 7) / 8, 0);
   for (auto [i, byte] : llvm::enumerate(bytes))
     words[i / 8] = static_cast<int64_t>(static_cast<uint64_t>(words[i / 8]) |
@@ -44,7 +42,7 @@ SmallVector<int64_t> packWords(ArrayRef<uint8_t> bytes) {
 }
 
 /// Appends `<name> = array<i64: words>` and `<name>_size = bytes : ui64`.
-void appendWords(Builder &b, SmallVectorImpl<NamedAttribute> &config,
+static void appendWords(Builder &b, SmallVectorImpl<NamedAttribute> &config,
                  StringRef name, ArrayRef<uint8_t> bytes) {
   config.emplace_back(b.getStringAttr(name),
                       b.getDenseI64ArrayAttr(packWords(bytes)));
@@ -56,7 +54,7 @@ void appendWords(Builder &b, SmallVectorImpl<NamedAttribute> &config,
 
 /// One `#nx.output_operand_alias` per pair (result i, operand i), i < n,
 /// with StableHLO's tuple indexing: [] for a single result, [i] otherwise.
-SmallVector<Attribute> passthroughAliases(MLIRContext *context, unsigned n,
+static SmallVector<Attribute> passthroughAliases(MLIRContext *context, unsigned n,
                                           unsigned numResults) {
   SmallVector<Attribute> aliases;
   for (unsigned i = 0; i < n; ++i) {
@@ -71,7 +69,7 @@ SmallVector<Attribute> passthroughAliases(MLIRContext *context, unsigned n,
 
 /// Converts `value` (a ranked tensor) to element type `to`, or returns null
 /// when arith has no conversion between the two element types.
-Value convertElementType(OpBuilder &b, Location loc, Value value, Type to) {
+static Value convertElementType(OpBuilder &b, Location loc, Value value, Type to) {
   auto type = cast<RankedTensorType>(value.getType());
   Type from = type.getElementType();
   if (from == to)
@@ -104,53 +102,12 @@ Value convertElementType(OpBuilder &b, Location loc, Value value, Type to) {
   return nullptr;
 }
 
-struct ConvertNxToCustomCallPass final
-    : nx::impl::ConvertNxToCustomCallPassBase<ConvertNxToCustomCallPass> {
-  using Base::Base;
-
-  void runOnOperation() final;
-
-private:
-  // Each returns failure after reporting an error on the op.
-  LogicalResult lowerBlock(BlockOp op);
-  LogicalResult lowerElixirCall(ElixirCallOp op);
-  LogicalResult lowerIoCallback(IoCallbackOp op);
-  LogicalResult lowerOutfeed(OutfeedOp op);
-  LogicalResult lowerInfeed(InfeedOp op);
-
-  LogicalResult checkPlatform(Operation *op);
-  FailureOr<int64_t> getCallbackId(Operation *op, FlatSymbolRefAttr callee);
-  /// Adds the callback id (and server handle) to `config` or `operands`.
-  void encodeCallbackId(OpBuilder &b, Location loc, int64_t id,
-                        SmallVectorImpl<NamedAttribute> &config,
-                        SmallVectorImpl<Value> &operands);
-  FailureOr<Value> getStreamHandle(OpBuilder &b, Operation *op,
-                                   StringAttr stream);
-  /// The ordering token the next ordered callback in `block` takes (the
-  /// first one takes a zero `tensor<ui8>` constant).
-  Value getOrderingToken(OpBuilder &b, Location loc, Block *block);
-  CustomCallOp createCustomCall(OpBuilder &b, Location loc, StringRef target,
-                                TypeRange resultTypes, ValueRange operands,
-                                ArrayRef<NamedAttribute> config,
-                                bool hasSideEffect,
-                                ArrayRef<Attribute> aliases = {});
-
-  /// Per-run state (passes must stay copyable).
-  struct State {
-    SymbolTableCollection symbolTables;
-    /// The current ordering token / infeed tag of each block.
-    DenseMap<Block *, Value> orderingTokens;
-    DenseMap<Block *, Value> infeedTags;
-  };
-  State *state = nullptr;
-};
-
-} // namespace
-
-CustomCallOp ConvertNxToCustomCallPass::createCustomCall(
-    OpBuilder &b, Location loc, StringRef target, TypeRange resultTypes,
-    ValueRange operands, ArrayRef<NamedAttribute> config, bool hasSideEffect,
-    ArrayRef<Attribute> aliases) {
+static CustomCallOp createCustomCall(OpBuilder &b, Location loc,
+                                     StringRef target, TypeRange resultTypes,
+                                     ValueRange operands,
+                                     ArrayRef<NamedAttribute> config,
+                                     bool hasSideEffect,
+                                     ArrayRef<Attribute> aliases = {}) {
   SmallVector<NamedAttribute> attrs;
   attrs.emplace_back(b.getStringAttr("call_target_name"),
                      b.getStringAttr(target));
@@ -168,7 +125,52 @@ CustomCallOp ConvertNxToCustomCallPass::createCustomCall(
   return CustomCallOp::create(b, loc, resultTypes, operands, attrs);
 }
 
-LogicalResult ConvertNxToCustomCallPass::checkPlatform(Operation *op) {
+static constexpr StringLiteral kOutfeedTarget = "exla_beam_outfeed";
+static constexpr StringLiteral kInfeedTarget = "exla_beam_infeed";
+
+/// The ordering token `op` leaves for the next ordered callback of its
+/// block (its last result), if it is an ordered callback's custom call.
+static Value orderingTokenOf(Operation *op) {
+  auto call = dyn_cast<CustomCallOp>(op);
+  if (!call || call->getNumResults() == 0)
+    return {};
+  auto config = dyn_cast_if_present<DictionaryAttr>(call.getBackendConfigAttr());
+  if (!config || !config.get("ordered"))
+    return {};
+  return call->getResults().back();
+}
+
+/// The infeed tag `op` leaves for the next infeed of its block (its first
+/// result), if it is an infeed's custom call.
+static Value infeedTagOf(Operation *op) {
+  auto call = dyn_cast<CustomCallOp>(op);
+  if (!call || call.getCallTargetName() != kInfeedTarget)
+    return {};
+  return call->getResult(0);
+}
+
+/// The value the latest op before `op` in its block left, by `valueOf`, or
+/// null. Each search stops at the previous op of its chain, so the searches
+/// of one block's ops in program order visit each op once per chain.
+static Value findThreadedValue(Operation *op, Value (*valueOf)(Operation *)) {
+  for (Operation *previous = op->getPrevNode(); previous;
+       previous = previous->getPrevNode())
+    if (Value value = valueOf(previous))
+      return value;
+  return {};
+}
+
+/// The ordering token the ordered callback `op` takes: the last one of its
+/// block, or a zero `tensor<ui8>` for the first.
+static Value getOrderingToken(OpBuilder &b, Operation *op) {
+  if (Value token = findThreadedValue(op, orderingTokenOf))
+    return token;
+  auto type = RankedTensorType::get({}, b.getIntegerType(8, false));
+  return arith::ConstantOp::create(
+      b, op->getLoc(), DenseElementsAttr::get(type, ArrayRef<uint8_t>{0}));
+}
+
+static LogicalResult checkPlatform(Operation *op, Platform platform) {
   if (platform == Platform::Host)
     return success();
   auto func = op->getParentOfType<FunctionOpInterface>();
@@ -182,325 +184,487 @@ LogicalResult ConvertNxToCustomCallPass::checkPlatform(Operation *op) {
          << NxDialect::getHostOrchestratorAttrName() << ")";
 }
 
-FailureOr<int64_t>
-ConvertNxToCustomCallPass::getCallbackId(Operation *op,
-                                         FlatSymbolRefAttr callee) {
-  auto callback =
-      state->symbolTables.lookupNearestSymbolFrom<CallbackOp>(op, callee.getAttr());
+/// The callback `callee` names from `op`, or null.
+static CallbackOp lookupCallback(Operation *op, FlatSymbolRefAttr callee,
+                                 SymbolTableCollection *symbolTables) {
+  if (symbolTables)
+    return symbolTables->lookupNearestSymbolFrom<CallbackOp>(op,
+                                                            callee.getAttr());
+  return SymbolTable::lookupNearestSymbolFrom<CallbackOp>(op, callee.getAttr());
+}
+
+static LogicalResult checkCallbackId(Operation *op, FlatSymbolRefAttr callee,
+                                     SymbolTableCollection &symbolTables) {
+  CallbackOp callback = lookupCallback(op, callee, &symbolTables);
   if (!callback)
     return op->emitOpError() << "references unknown callback " << callee;
-  std::optional<int64_t> id = callback.getId();
-  if (!id)
+  if (!callback.getId())
     return op->emitOpError() << "calls callback " << callee
                              << ", which has no id; run "
                                 "nx-assign-callback-ids first";
-  return *id;
-}
-
-void ConvertNxToCustomCallPass::encodeCallbackId(
-    OpBuilder &b, Location loc, int64_t id,
-    SmallVectorImpl<NamedAttribute> &config, SmallVectorImpl<Value> &operands) {
-  if (idEncoding == CallbackIdEncoding::BackendConfig) {
-    SmallVector<uint8_t> bytes;
-    for (int i = 0; i < 8; ++i)
-      bytes.push_back(static_cast<uint8_t>(static_cast<uint64_t>(id) >> (8 * i)));
-    appendWords(b, config, "callback_id", bytes);
-  } else {
-    auto type = RankedTensorType::get({}, b.getI64Type());
-    operands.push_back(arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(type, b.getI64IntegerAttr(id))));
-  }
-  if (!callbackServerHandle.empty())
-    appendWords(b, config, "callback_server_pid",
-                ArrayRef(reinterpret_cast<const uint8_t *>(
-                             callbackServerHandle.data()),
-                         callbackServerHandle.size()));
-}
-
-LogicalResult ConvertNxToCustomCallPass::lowerElixirCall(ElixirCallOp op) {
-  if (failed(checkPlatform(op)))
-    return failure();
-  FailureOr<int64_t> id = getCallbackId(op, op.getCalleeAttr());
-  if (failed(id))
-    return failure();
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  SmallVector<Value> operands(op.getArgs());
-  SmallVector<Type> resultTypes(op.getResultTypes());
-  SmallVector<NamedAttribute> config;
-  SmallVector<Attribute> aliases;
-  if (op.getOrdered()) {
-    // The token is the last argument and the last result, which aliases it.
-    operands.push_back(getOrderingToken(b, loc, op->getBlock()));
-    resultTypes.push_back(operands.back().getType());
-    aliases.push_back(OutputOperandAliasAttr::get(
-        &getContext(),
-        resultTypes.size() == 1
-            ? ArrayRef<int64_t>{}
-            : ArrayRef<int64_t>{static_cast<int64_t>(resultTypes.size() - 1)},
-        operands.size() - 1, {}));
-  }
-  encodeCallbackId(b, loc, *id, config, operands);
-  if (op.getOrdered())
-    config.emplace_back(b.getStringAttr("ordered"), b.getBoolAttr(true));
-  if (DictionaryAttr staticArgs = op.getStaticArgsAttr())
-    config.emplace_back(b.getStringAttr("static_args"), staticArgs);
-  CustomCallOp call =
-      createCustomCall(b, loc, callbackTarget, resultTypes, operands, config,
-                       /*hasSideEffect=*/!op.getPure(), aliases);
-  if (op.getOrdered())
-    state->orderingTokens[op->getBlock()] = call.getResults().back();
-  op.replaceAllUsesWith(call.getResults().take_front(op.getNumResults()));
-  op.erase();
   return success();
 }
 
-Value ConvertNxToCustomCallPass::getOrderingToken(OpBuilder &b, Location loc,
-                                                  Block *block) {
-  Value &token = state->orderingTokens[block];
-  if (!token) {
-    auto type = RankedTensorType::get({}, b.getIntegerType(8, false));
-    token = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(type, ArrayRef<uint8_t>{0}));
-  }
-  return token;
+/// The stream a stream op uses: its own, else the options' default.
+static StringRef streamOf(StringAttr stream,
+                          const NxToCustomCallOptions &options) {
+  return stream ? stream.getValue() : StringRef(options.streamName);
 }
 
-LogicalResult ConvertNxToCustomCallPass::lowerIoCallback(IoCallbackOp op) {
-  if (failed(checkPlatform(op)))
-    return failure();
-  FailureOr<int64_t> id = getCallbackId(op, op.getCalleeAttr());
-  if (failed(id))
-    return failure();
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  SmallVector<Value> operands(op.getArgs());
-  SmallVector<Type> resultTypes(op.getArgs().getTypes());
-  SmallVector<NamedAttribute> config;
-  Block *block = op->getBlock();
-  if (op.getOrdered()) {
-    operands.push_back(getOrderingToken(b, loc, block));
-    resultTypes.push_back(operands.back().getType());
-  }
-  unsigned numAliased = operands.size();
-  // The id operand (if any) comes last and is not passed through.
-  encodeCallbackId(b, loc, *id, config, operands);
-  if (op.getOrdered())
-    config.emplace_back(b.getStringAttr("ordered"), b.getBoolAttr(true));
-  if (DictionaryAttr staticArgs = op.getStaticArgsAttr())
-    config.emplace_back(b.getStringAttr("static_args"), staticArgs);
-  if (op.getOptional())
-    config.emplace_back(b.getStringAttr("optional"), b.getBoolAttr(true));
-  CustomCallOp call = createCustomCall(
-      b, loc, ioCallbackTarget, resultTypes, operands, config,
-      /*hasSideEffect=*/true,
-      passthroughAliases(&getContext(), numAliased, resultTypes.size()));
-  if (op.getOrdered())
-    state->orderingTokens[block] = call.getResults().back();
-  op.replaceAllUsesWith(call.getResults().take_front(op.getNumResults()));
-  op.erase();
-  return success();
-}
-
-FailureOr<Value> ConvertNxToCustomCallPass::getStreamHandle(OpBuilder &b,
-                                                           Operation *op,
-                                                           StringAttr stream) {
-  StringRef name = stream ? stream.getValue() : StringRef(streamName);
+static LogicalResult checkStream(Operation *op, StringAttr stream,
+                                 const NxToCustomCallOptions &options) {
+  StringRef name = streamOf(stream, options);
   if (name.empty())
     return op->emitOpError()
            << "has no stream; set its stream attribute or the stream-name "
               "option of convert-nx-to-custom-call";
-  std::optional<SmallVector<uint8_t>> bytes = encodeStreamHandle(name);
-  if (!bytes)
+  if (!encodeStreamHandle(name))
     return op->emitOpError() << "has a stream name of " << name.size()
                              << " bytes, expected at most "
                              << NXRT_STREAM_NAME_MAX;
-  auto type = RankedTensorType::get({static_cast<int64_t>(bytes->size())},
-                                    b.getIntegerType(8, /*isSigned=*/false));
-  return arith::ConstantOp::create(
-             b, op->getLoc(), DenseElementsAttr::get(type, ArrayRef(*bytes)))
-      .getResult();
-}
-
-LogicalResult ConvertNxToCustomCallPass::lowerOutfeed(OutfeedOp op) {
-  if (failed(checkPlatform(op)))
-    return failure();
-  OpBuilder b(op);
-  FailureOr<Value> handle = getStreamHandle(b, op, op.getStreamAttr());
-  if (failed(handle))
-    return failure();
-  SmallVector<Value> operands{*handle};
-  llvm::append_range(operands, op.getInputs());
-  auto flagType = RankedTensorType::get({}, b.getIntegerType(8, false));
-  createCustomCall(b, op.getLoc(), "exla_beam_outfeed", flagType, operands,
-                   /*config=*/{}, /*hasSideEffect=*/true);
-  op.erase();
   return success();
 }
 
-LogicalResult ConvertNxToCustomCallPass::lowerInfeed(InfeedOp op) {
-  if (failed(checkPlatform(op)))
+LogicalResult
+nx::checkLowerableToCustomCall(Operation *op,
+                               const NxToCustomCallOptions &options,
+                               SymbolTableCollection &symbolTables) {
+  if (failed(checkPlatform(op, options.platform)))
     return failure();
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  FailureOr<Value> handle = getStreamHandle(b, op, op.getStreamAttr());
-  if (failed(handle))
-    return failure();
-  Value &tag = state->infeedTags[op->getBlock()];
-  auto tagType =
-      RankedTensorType::get({kStreamTagSize}, b.getIntegerType(8, false));
-  if (!tag) {
-    SmallVector<uint8_t> zero(kStreamTagSize, 0);
-    tag = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(tagType, ArrayRef<uint8_t>(zero)));
-  }
-  SmallVector<Type> resultTypes{tagType};
-  llvm::append_range(resultTypes, op.getResultTypes());
-  CustomCallOp call =
-      createCustomCall(b, loc, "exla_beam_infeed", resultTypes,
-                       ValueRange{*handle, tag}, /*config=*/{},
-                       /*hasSideEffect=*/true);
-  tag = call.getResult(0);
-  op.replaceAllUsesWith(call.getResults().drop_front());
-  op.erase();
-  return success();
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](ElixirCallOp call) {
+        return checkCallbackId(op, call.getCalleeAttr(), symbolTables);
+      })
+      .Case([&](IoCallbackOp call) {
+        return checkCallbackId(op, call.getCalleeAttr(), symbolTables);
+      })
+      .Case([&](OutfeedOp feed) {
+        return checkStream(op, feed.getStreamAttr(), options);
+      })
+      .Case([&](InfeedOp feed) {
+        return checkStream(op, feed.getStreamAttr(), options);
+      })
+      .Default([](Operation *) { return success(); });
 }
 
-LogicalResult ConvertNxToCustomCallPass::lowerBlock(BlockOp op) {
-  BlockLoweringRequest request;
-  request.kind = op.getName();
-  request.config = op.getConfig();
-  request.inputTypes = op.getInputs().getTypes();
-  request.resultTypes = op.getResultTypes();
-  request.platform = stringifyPlatform(platform);
-  request.op = op;
-  std::optional<CustomCallSpec> spec =
-      BlockLoweringRegistry::get().lookup(request);
-  IRRewriter rewriter(op);
+namespace {
 
-  if (!spec) {
-    // Skip: the default implementation replaces the block.
-    op.inlineDefaultImplementation(rewriter);
-    ++numInlinedBlocks;
+/// What the callback and stream patterns share: the options, and where
+/// they look callbacks up.
+template <typename OpTy>
+class HostOpLowering : public OpConversionPattern<OpTy> {
+public:
+  HostOpLowering(MLIRContext *context, const NxToCustomCallOptions &options,
+                 SymbolTableCollection *symbolTables)
+      : OpConversionPattern<OpTy>(context), options(options),
+        symbolTables(symbolTables) {}
+
+protected:
+  /// Checks what checkLowerableToCustomCall reports, without reporting:
+  /// patterns only decline to match.
+  LogicalResult matchHostOp(Operation *op, PatternRewriter &rewriter) const {
+    if (options.platform != Platform::Host) {
+      auto func = op->getParentOfType<FunctionOpInterface>();
+      if (!func || !func->hasAttr(NxDialect::getHostOrchestratorAttrName()))
+        return rewriter.notifyMatchFailure(op, "not on the host");
+    }
     return success();
   }
 
-  if (spec->callTargetName.empty())
-    return op.emitOpError() << "block lowering for \"" << op.getName()
-                            << "\" returned an empty call_target_name";
-  auto checkTypes = [&](ArrayRef<Type> elementTypes, TypeRange types,
-                        StringRef what) -> LogicalResult {
+  FailureOr<int64_t> getCallbackId(Operation *op, FlatSymbolRefAttr callee,
+                                   PatternRewriter &rewriter) const {
+    CallbackOp callback = lookupCallback(op, callee, symbolTables);
+    if (!callback || !callback.getId())
+      return rewriter.notifyMatchFailure(op, "no callback id");
+    return *callback.getId();
+  }
+
+  /// Adds the callback id (and server handle) to `config` or `operands`.
+  void encodeCallbackId(OpBuilder &b, Location loc, int64_t id,
+                        SmallVectorImpl<NamedAttribute> &config,
+                        SmallVectorImpl<Value> &operands) const {
+    if (options.idEncoding == CallbackIdEncoding::BackendConfig) {
+      SmallVector<uint8_t> bytes;
+      for (int i = 0; i < 8; ++i)
+        bytes.push_back(
+            static_cast<uint8_t>(static_cast<uint64_t>(id) >> (8 * i)));
+      appendWords(b, config, "callback_id", bytes);
+    } else {
+      auto type = RankedTensorType::get({}, b.getI64Type());
+      operands.push_back(arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(type, b.getI64IntegerAttr(id))));
+    }
+    if (!options.callbackServerHandle.empty())
+      appendWords(b, config, "callback_server_pid",
+                  ArrayRef(reinterpret_cast<const uint8_t *>(
+                               options.callbackServerHandle.data()),
+                           options.callbackServerHandle.size()));
+  }
+
+  /// The stream handle constant of a stream op.
+  FailureOr<Value> getStreamHandle(OpBuilder &b, Operation *op,
+                                   StringAttr stream,
+                                   PatternRewriter &rewriter) const {
+    std::optional<SmallVector<uint8_t>> bytes =
+        encodeStreamHandle(streamOf(stream, options));
+    if (!bytes || streamOf(stream, options).empty())
+      return rewriter.notifyMatchFailure(op, "no usable stream");
+    auto type = RankedTensorType::get({static_cast<int64_t>(bytes->size())},
+                                      b.getIntegerType(8, /*isSigned=*/false));
+    return arith::ConstantOp::create(
+               b, op->getLoc(), DenseElementsAttr::get(type, ArrayRef(*bytes)))
+        .getResult();
+  }
+
+  const NxToCustomCallOptions &options;
+  SymbolTableCollection *symbolTables;
+};
+
+struct ElixirCallLowering final : HostOpLowering<ElixirCallOp> {
+  using HostOpLowering::HostOpLowering;
+
+  LogicalResult
+  matchAndRewrite(ElixirCallOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (failed(matchHostOp(op, rewriter)))
+      return failure();
+    FailureOr<int64_t> id = getCallbackId(op, op.getCalleeAttr(), rewriter);
+    if (failed(id))
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> operands(adaptor.getArgs());
+    SmallVector<Type> resultTypes(op.getResultTypes());
+    SmallVector<NamedAttribute> config;
+    SmallVector<Attribute> aliases;
+    if (op.getOrdered()) {
+      // The token is the last argument and the last result, which aliases
+      // it.
+      operands.push_back(getOrderingToken(rewriter, op));
+      resultTypes.push_back(operands.back().getType());
+      aliases.push_back(OutputOperandAliasAttr::get(
+          getContext(),
+          resultTypes.size() == 1
+              ? ArrayRef<int64_t>{}
+              : ArrayRef<int64_t>{static_cast<int64_t>(resultTypes.size() - 1)},
+          operands.size() - 1, {}));
+    }
+    encodeCallbackId(rewriter, loc, *id, config, operands);
+    if (op.getOrdered())
+      config.emplace_back(rewriter.getStringAttr("ordered"),
+                          rewriter.getBoolAttr(true));
+    if (DictionaryAttr staticArgs = op.getStaticArgsAttr())
+      config.emplace_back(rewriter.getStringAttr("static_args"), staticArgs);
+    CustomCallOp call = createCustomCall(
+        rewriter, loc, options.callbackTarget, resultTypes, operands, config,
+        /*hasSideEffect=*/!op.getPure(), aliases);
+    rewriter.replaceOp(op, call.getResults().take_front(op.getNumResults()));
+    return success();
+  }
+};
+
+struct IoCallbackLowering final : HostOpLowering<IoCallbackOp> {
+  using HostOpLowering::HostOpLowering;
+
+  LogicalResult
+  matchAndRewrite(IoCallbackOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (failed(matchHostOp(op, rewriter)))
+      return failure();
+    FailureOr<int64_t> id = getCallbackId(op, op.getCalleeAttr(), rewriter);
+    if (failed(id))
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> operands(adaptor.getArgs());
+    SmallVector<Type> resultTypes(op.getArgs().getTypes());
+    SmallVector<NamedAttribute> config;
+    if (op.getOrdered()) {
+      operands.push_back(getOrderingToken(rewriter, op));
+      resultTypes.push_back(operands.back().getType());
+    }
+    unsigned numAliased = operands.size();
+    // The id operand (if any) comes last and is not passed through.
+    encodeCallbackId(rewriter, loc, *id, config, operands);
+    if (op.getOrdered())
+      config.emplace_back(rewriter.getStringAttr("ordered"),
+                          rewriter.getBoolAttr(true));
+    if (DictionaryAttr staticArgs = op.getStaticArgsAttr())
+      config.emplace_back(rewriter.getStringAttr("static_args"), staticArgs);
+    if (op.getOptional())
+      config.emplace_back(rewriter.getStringAttr("optional"),
+                          rewriter.getBoolAttr(true));
+    CustomCallOp call = createCustomCall(
+        rewriter, loc, options.ioCallbackTarget, resultTypes, operands, config,
+        /*hasSideEffect=*/true,
+        passthroughAliases(getContext(), numAliased, resultTypes.size()));
+    rewriter.replaceOp(op, call.getResults().take_front(op.getNumResults()));
+    return success();
+  }
+};
+
+struct OutfeedLowering final : HostOpLowering<OutfeedOp> {
+  using HostOpLowering::HostOpLowering;
+
+  LogicalResult
+  matchAndRewrite(OutfeedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (failed(matchHostOp(op, rewriter)))
+      return failure();
+    FailureOr<Value> handle =
+        getStreamHandle(rewriter, op, op.getStreamAttr(), rewriter);
+    if (failed(handle))
+      return failure();
+    SmallVector<Value> operands{*handle};
+    llvm::append_range(operands, adaptor.getInputs());
+    auto flagType = RankedTensorType::get({}, rewriter.getIntegerType(8, false));
+    createCustomCall(rewriter, op.getLoc(), kOutfeedTarget, flagType, operands,
+                     /*config=*/{}, /*hasSideEffect=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct InfeedLowering final : HostOpLowering<InfeedOp> {
+  using HostOpLowering::HostOpLowering;
+
+  LogicalResult
+  matchAndRewrite(InfeedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (failed(matchHostOp(op, rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    FailureOr<Value> handle =
+        getStreamHandle(rewriter, op, op.getStreamAttr(), rewriter);
+    if (failed(handle))
+      return failure();
+    // The infeeds of a block thread one tag, starting from zero.
+    auto tagType = RankedTensorType::get({kStreamTagSize},
+                                         rewriter.getIntegerType(8, false));
+    Value tag = findThreadedValue(op, infeedTagOf);
+    if (!tag) {
+      SmallVector<uint8_t> zero(kStreamTagSize, 0);
+      tag = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(tagType, ArrayRef<uint8_t>(zero)));
+    }
+    SmallVector<Type> resultTypes{tagType};
+    llvm::append_range(resultTypes, op.getResultTypes());
+    CustomCallOp call =
+        createCustomCall(rewriter, loc, kInfeedTarget, resultTypes,
+                         ValueRange{*handle, tag}, /*config=*/{},
+                         /*hasSideEffect=*/true);
+    rewriter.replaceOp(op, call.getResults().drop_front());
+    return success();
+  }
+};
+
+/// nx.block: the registry's custom call, or the default implementation.
+struct BlockLowering final : OpRewritePattern<BlockOp> {
+  BlockLowering(MLIRContext *context, Platform platform,
+                NxBlockLoweringCounts *counts)
+      : OpRewritePattern<BlockOp>(context), platform(platform),
+        counts(counts) {}
+
+  LogicalResult matchAndRewrite(BlockOp op,
+                                PatternRewriter &rewriter) const final {
+    BlockLoweringRequest request;
+    request.kind = op.getName();
+    request.config = op.getConfig();
+    request.inputTypes = op.getInputs().getTypes();
+    request.resultTypes = op.getResultTypes();
+    request.platform = stringifyPlatform(platform);
+    request.op = op;
+    std::optional<CustomCallSpec> spec =
+        BlockLoweringRegistry::get().lookup(request);
+    if (!spec) {
+      // Skip: the default implementation replaces the block.
+      op.inlineDefaultImplementation(rewriter);
+      if (counts)
+        ++counts->inlined;
+      return success();
+    }
+    if (failed(lowerToCustomCall(op, *spec, rewriter)))
+      return failure();
+    if (counts)
+      ++counts->native;
+    return success();
+  }
+
+private:
+  static LogicalResult checkTypes(BlockOp op, const CustomCallSpec &spec,
+                                  ArrayRef<Type> elementTypes, TypeRange types,
+                                  StringRef what) {
     for (auto [index, type] : llvm::enumerate(types))
       if (!isa<RankedTensorType>(type))
         return op.emitOpError() << "cannot lower to custom call \""
-                                << spec->callTargetName << "\": " << what
+                                << spec.callTargetName << "\": " << what
                                 << " #" << index << " has type " << type
                                 << ", expected a ranked tensor";
     if (!elementTypes.empty() && elementTypes.size() != types.size())
       return op.emitOpError()
              << "block lowering for \"" << op.getName() << "\" gave "
-             << elementTypes.size() << " " << what << " element types, expected "
-             << types.size();
+             << elementTypes.size() << " " << what
+             << " element types, expected " << types.size();
     return success();
-  };
-  if (failed(checkTypes(spec->operandElementTypes, op.getInputs().getTypes(),
-                        "input")) ||
-      failed(checkTypes(spec->resultElementTypes, op.getResultTypes(),
-                        "result")))
-    return failure();
+  }
 
-  Location loc = op.getLoc();
-  auto convert = [&](Value value, Type to, StringRef what,
-                     size_t index) -> FailureOr<Value> {
-    Value converted = convertElementType(rewriter, loc, value, to);
-    if (!converted)
-      return op.emitOpError()
-             << "cannot convert " << what << " #" << index << " from "
-             << cast<RankedTensorType>(value.getType()).getElementType()
-             << " to " << to << " for custom call \"" << spec->callTargetName
-             << "\"";
-    return converted;
-  };
-
-  SmallVector<Value> operands;
-  for (auto [index, input] : llvm::enumerate(op.getInputs())) {
-    if (spec->operandElementTypes.empty()) {
-      operands.push_back(input);
-      continue;
+  /// Converts every value in `values` to the matching element type of
+  /// `elementTypes` (none: left as is); reports at the block when arith has
+  /// no such conversion. Nothing is created unless all convert.
+  static FailureOr<SmallVector<Value>>
+  convertAll(BlockOp op, const CustomCallSpec &spec, ValueRange values,
+             ArrayRef<Type> elementTypes, StringRef what,
+             PatternRewriter &rewriter) {
+    SmallVector<Value> converted;
+    for (auto [index, value] : llvm::enumerate(values)) {
+      if (elementTypes.empty()) {
+        converted.push_back(value);
+        continue;
+      }
+      Type to = elementTypes[index];
+      Value result = convertElementType(rewriter, op.getLoc(), value, to);
+      if (!result)
+        return op.emitOpError()
+               << "cannot convert " << what << " #" << index << " from "
+               << cast<RankedTensorType>(value.getType()).getElementType()
+               << " to " << to << " for custom call \""
+               << spec.callTargetName << "\"";
+      converted.push_back(result);
     }
-    FailureOr<Value> converted =
-        convert(input, spec->operandElementTypes[index], "input", index);
-    if (failed(converted))
-      return failure();
-    operands.push_back(*converted);
+    return converted;
   }
-  SmallVector<Type> resultTypes;
-  for (auto [index, type] : llvm::enumerate(op.getResultTypes()))
-    resultTypes.push_back(spec->resultElementTypes.empty()
-                              ? type
-                              : cast<RankedTensorType>(type).clone(
-                                    spec->resultElementTypes[index]));
-  CustomCallOp call =
-      createCustomCall(rewriter, loc, spec->callTargetName, resultTypes,
-                       operands, spec->attributes, spec->hasSideEffect);
-  // createCustomCall omits an empty backend_config; a block custom call
-  // always carries its (possibly empty) dictionary, as EXLA's do.
-  if (spec->attributes.empty())
-    call.setBackendConfigAttr(rewriter.getDictionaryAttr({}));
-  SmallVector<Value> results;
-  for (auto [index, result] : llvm::enumerate(call.getResults())) {
-    Type wanted =
-        cast<RankedTensorType>(op.getResult(index).getType()).getElementType();
-    FailureOr<Value> converted = convert(result, wanted, "result", index);
-    if (failed(converted))
+
+  LogicalResult lowerToCustomCall(BlockOp op, const CustomCallSpec &spec,
+                                  PatternRewriter &rewriter) const {
+    if (spec.callTargetName.empty())
+      return op.emitOpError() << "block lowering for \"" << op.getName()
+                              << "\" returned an empty call_target_name";
+    if (failed(checkTypes(op, spec, spec.operandElementTypes,
+                          op.getInputs().getTypes(), "input")) ||
+        failed(checkTypes(op, spec, spec.resultElementTypes,
+                          op.getResultTypes(), "result")))
       return failure();
-    results.push_back(*converted);
+    FailureOr<SmallVector<Value>> operands = convertAll(
+        op, spec, op.getInputs(), spec.operandElementTypes, "input", rewriter);
+    if (failed(operands))
+      return failure();
+    SmallVector<Type> resultTypes;
+    for (auto [index, type] : llvm::enumerate(op.getResultTypes()))
+      resultTypes.push_back(spec.resultElementTypes.empty()
+                                ? type
+                                : cast<RankedTensorType>(type).clone(
+                                      spec.resultElementTypes[index]));
+    CustomCallOp call =
+        createCustomCall(rewriter, op.getLoc(), spec.callTargetName,
+                         resultTypes, *operands, spec.attributes,
+                         spec.hasSideEffect);
+    // createCustomCall omits an empty backend_config; a block custom call
+    // always carries its (possibly empty) dictionary, as EXLA's do.
+    if (spec.attributes.empty())
+      call.setBackendConfigAttr(rewriter.getDictionaryAttr({}));
+    SmallVector<Type> wanted;
+    for (Type type : op.getResultTypes())
+      wanted.push_back(cast<RankedTensorType>(type).getElementType());
+    FailureOr<SmallVector<Value>> results = convertAll(
+        op, spec, call.getResults(),
+        spec.resultElementTypes.empty() ? ArrayRef<Type>() : wanted, "result",
+        rewriter);
+    if (failed(results))
+      return failure();
+    rewriter.replaceOp(op, *results);
+    return success();
   }
-  rewriter.replaceOp(op, results);
-  ++numNativeBlocks;
-  return success();
+
+  Platform platform;
+  NxBlockLoweringCounts *counts;
+};
+
+} // namespace
+
+void nx::populateNxToCustomCallConversionPatterns(
+    RewritePatternSet &patterns, const NxToCustomCallOptions &options,
+    SymbolTableCollection *symbolTables) {
+  patterns.add<ElixirCallLowering, IoCallbackLowering, OutfeedLowering,
+               InfeedLowering>(patterns.getContext(), options, symbolTables);
 }
 
-void ConvertNxToCustomCallPass::runOnOperation() {
-  ModuleOp module = getOperation();
-
-  State runState;
-  state = &runState;
-  auto resetState = llvm::make_scope_exit([&] { state = nullptr; });
-
-  // Blocks first, innermost first, so callbacks inside inlined default
-  // implementations are lowered below like any other.
-  SmallVector<BlockOp> blocks;
-  module.walk([&](BlockOp op) { blocks.push_back(op); });
-  bool failed = false;
-  for (BlockOp op : blocks)
-    failed |= mlir::failed(lowerBlock(op));
-  if (failed)
-    return signalPassFailure();
-  if (blocksOnly)
-    return;
-
-  // Program order within each block matters for token and tag threading:
-  // the walk visits each block's ops in order.
-  SmallVector<Operation *> ops;
-  module.walk([&](Operation *op) {
-    if (isa<ElixirCallOp, IoCallbackOp, OutfeedOp, InfeedOp>(op))
-      ops.push_back(op);
-  });
-  for (Operation *op : ops) {
-    // Counted first: lowering erases the op.
-    if (isa<ElixirCallOp, IoCallbackOp>(op))
-      ++numCallbacks;
-    else
-      ++numStreamOps;
-    LogicalResult result =
-        llvm::TypeSwitch<Operation *, LogicalResult>(op)
-            .Case([&](ElixirCallOp call) { return lowerElixirCall(call); })
-            .Case([&](IoCallbackOp call) { return lowerIoCallback(call); })
-            .Case([&](OutfeedOp feed) { return lowerOutfeed(feed); })
-            .Case([&](InfeedOp feed) { return lowerInfeed(feed); });
-    failed |= mlir::failed(result);
-  }
-  if (failed)
-    signalPassFailure();
+void nx::populateNxBlockToCustomCallPatterns(RewritePatternSet &patterns,
+                                             Platform platform,
+                                             NxBlockLoweringCounts *counts) {
+  patterns.add<BlockLowering>(patterns.getContext(), platform, counts);
 }
+
+namespace {
+
+struct ConvertNxToCustomCallPass final
+    : nx::impl::ConvertNxToCustomCallPassBase<ConvertNxToCustomCallPass> {
+  using Base::Base;
+
+  void runOnOperation() final {
+    ModuleOp module = getOperation();
+    if (failed(lowerBlocks(module)))
+      return signalPassFailure();
+    if (blocksOnly)
+      return;
+
+    NxToCustomCallOptions options;
+    options.platform = platform;
+    options.callbackTarget = callbackTarget;
+    options.ioCallbackTarget = ioCallbackTarget;
+    options.idEncoding = idEncoding;
+    options.callbackServerHandle = callbackServerHandle;
+    options.streamName = streamName;
+
+    // Every problem is reported first, once, at its op; the conversion then
+    // cannot fail on a host op.
+    SymbolTableCollection symbolTables;
+    bool invalid = false;
+    module.walk([&](Operation *op) {
+      if (!isa<ElixirCallOp, IoCallbackOp, OutfeedOp, InfeedOp>(op))
+        return;
+      invalid |= failed(checkLowerableToCustomCall(op, options, symbolTables));
+      if (isa<ElixirCallOp, IoCallbackOp>(op))
+        ++numCallbacks;
+      else
+        ++numStreamOps;
+    });
+    if (invalid)
+      return signalPassFailure();
+
+    ConversionTarget target(getContext());
+    target.addIllegalOp<ElixirCallOp, IoCallbackOp, OutfeedOp, InfeedOp>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(&getContext());
+    populateNxToCustomCallConversionPatterns(patterns, options, &symbolTables);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+
+private:
+  /// Lowers every nx.block, innermost first, so that callbacks inside
+  /// inlined default implementations are lowered with the others.
+  LogicalResult lowerBlocks(ModuleOp module) {
+    SmallVector<Operation *> blocks;
+    module.walk([&](BlockOp op) { blocks.push_back(op); });
+    if (blocks.empty())
+      return success();
+    NxBlockLoweringCounts counts;
+    RewritePatternSet patterns(&getContext());
+    populateNxBlockToCustomCallPatterns(patterns, platform, &counts);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    PatternApplicator applicator(frozen);
+    applicator.applyDefaultCostModel();
+    // Once per block: the pattern reports why it declines, and a block it
+    // declined must not be tried (and reported) again.
+    PatternRewriter rewriter(&getContext());
+    bool allLowered = true;
+    for (Operation *op : blocks) {
+      rewriter.setInsertionPoint(op);
+      allLowered &= succeeded(applicator.matchAndRewrite(op, rewriter));
+    }
+    numNativeBlocks += counts.native;
+    numInlinedBlocks += counts.inlined;
+    return success(allLowered);
+  }
+};
+
+} // namespace
