@@ -26,11 +26,9 @@ namespace mlir::nx {
 
 using namespace mlir;
 
-namespace {
-
 /// The tensor type every operand and result of `op` shares the shape of, if
 /// `op` can be computed elementwise inside a linalg.generic body.
-RankedTensorType getEligibleShape(Operation *op) {
+static RankedTensorType getEligibleShape(Operation *op) {
   if (!op->hasTrait<OpTrait::Elementwise>() ||
       !op->hasTrait<OpTrait::Tensorizable>() || op->getNumResults() != 1 ||
       op->getNumRegions() != 0 || !isMemoryEffectFree(op))
@@ -50,11 +48,15 @@ RankedTensorType getEligibleShape(Operation *op) {
   return shapeType;
 }
 
+namespace {
+
 /// Ops of one group: the root (whose result leaves the group) first, then
 /// the others in reverse program order.
 using Group = SmallVector<Operation *>;
 
-SmallVector<Group> formGroups(Block &block) {
+} // namespace
+
+static SmallVector<Group> formGroups(Block &block) {
   SmallVector<Group> groups;
   llvm::DenseMap<Operation *, unsigned> groupOf;
   for (Operation &op : llvm::reverse(block)) {
@@ -81,7 +83,7 @@ SmallVector<Group> formGroups(Block &block) {
   return groups;
 }
 
-void rewriteGroup(const Group &group) {
+static void rewriteGroup(const Group &group) {
   Operation *root = group.front();
   auto shapeType = getEligibleShape(root);
   llvm::SmallPtrSet<Operation *, 16> members(group.begin(), group.end());
@@ -122,6 +124,8 @@ void rewriteGroup(const Group &group) {
   for (Operation *op : group)
     op->erase();
 }
+
+namespace {
 
 struct FuseElementwisePass final
     : nx::impl::FuseElementwisePassBase<FuseElementwisePass> {

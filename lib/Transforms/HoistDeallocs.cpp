@@ -22,11 +22,9 @@ namespace mlir::nx {
 
 using namespace mlir;
 
-namespace {
-
 /// Whether `user` uses `buffer` without creating anything through which the
 /// buffer could be reached after `user` ran.
-bool keepsNoAlias(Operation *user, Value buffer) {
+static bool keepsNoAlias(Operation *user, Value buffer) {
   if (user->hasTrait<OpTrait::IsTerminator>() ||
       isa<memref::ExtractAlignedPointerAsIndexOp>(user))
     return false;
@@ -41,7 +39,7 @@ bool keepsNoAlias(Operation *user, Value buffer) {
 }
 
 /// The op `dealloc` may move right after, or null if it must stay.
-Operation *getEarliestPoint(bufferization::DeallocOp dealloc) {
+static Operation *getEarliestPoint(bufferization::DeallocOp dealloc) {
   if (dealloc.getMemrefs().size() != 1 || !dealloc.getRetained().empty())
     return nullptr;
   Value buffer = dealloc.getMemrefs().front();
@@ -63,6 +61,8 @@ Operation *getEarliestPoint(bufferization::DeallocOp dealloc) {
       last = condition;
   return last->getNextNode() == dealloc ? nullptr : last;
 }
+
+namespace {
 
 struct HoistDeallocsPass final
     : nx::impl::HoistDeallocsPassBase<HoistDeallocsPass> {

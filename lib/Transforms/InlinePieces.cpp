@@ -26,12 +26,11 @@ namespace mlir::nx {
 using namespace mlir;
 using namespace mlir::nx;
 
-namespace {
-
 /// Replaces `call` by the body of `piece`, moved. The call's operand types
 /// are the piece's argument types (func.call verifies it), and the body is
 /// one block ending in `ret`.
-void inlineCall(func::CallOp call, func::FuncOp piece, func::ReturnOp ret) {
+static void inlineCall(func::CallOp call, func::FuncOp piece,
+                       func::ReturnOp ret) {
   Block &body = piece.getBody().front();
   for (auto [argument, operand] :
        llvm::zip_equal(body.getArguments(), call.getOperands()))
@@ -43,7 +42,10 @@ void inlineCall(func::CallOp call, func::FuncOp piece, func::ReturnOp ret) {
   call.erase();
 }
 
-struct InlinePiecesPass final : nx::impl::InlinePiecesPassBase<InlinePiecesPass> {
+namespace {
+
+struct InlinePiecesPass final
+    : nx::impl::InlinePiecesPassBase<InlinePiecesPass> {
   void runOnOperation() final {
     ModuleOp module = getOperation();
     // In module order, so diagnostics are deterministic.
@@ -108,7 +110,7 @@ struct InlinePiecesPass final : nx::impl::InlinePiecesPassBase<InlinePiecesPass>
     }
     for (auto [call, piece, ret] : plan)
       inlineCall(call, piece, ret);
-      ++numInlined;
+    ++numInlined;
     for (func::FuncOp piece : ordered)
       piece.erase();
   }

@@ -18,9 +18,7 @@ namespace mlir::nx {
 
 using namespace mlir;
 
-namespace {
-
-void buildTosaFrontEnd(OpPassManager &pm) {
+static void buildTosaFrontEnd(OpPassManager &pm) {
   TosaToLinalgOptions options;
   options.disableTosaDecompositions = false;
   options.aggressiveReduceConstant = false;
@@ -28,6 +26,8 @@ void buildTosaFrontEnd(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
 }
+
+namespace {
 
 struct LowerTosaPass final : nx::impl::LowerTosaPassBase<LowerTosaPass> {
   // The dialects the dynamic pipeline creates must be loaded before any

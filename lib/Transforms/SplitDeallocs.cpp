@@ -37,11 +37,14 @@ struct Piece {
   SmallVector<unsigned> retainedIndices;
 };
 
+} // namespace
+
 /// Splits `dealloc`; returns whether anything changed. All dominance queries
 /// are answered before the IR is touched, so the block's cached op order
 /// stays valid across the whole dealloc (a mutation would invalidate it and
 /// make the next query renumber the block).
-bool splitDealloc(bufferization::DeallocOp dealloc, DominanceInfo &domInfo) {
+static bool splitDealloc(bufferization::DeallocOp dealloc,
+                         DominanceInfo &domInfo) {
   ValueRange memrefs = dealloc.getMemrefs();
   ValueRange conditions = dealloc.getConditions();
   ValueRange retained = dealloc.getRetained();
@@ -119,6 +122,8 @@ bool splitDealloc(bufferization::DeallocOp dealloc, DominanceInfo &domInfo) {
   dealloc->erase();
   return true;
 }
+
+namespace {
 
 struct SplitDeallocsPass final
     : nx::impl::SplitDeallocsPassBase<SplitDeallocsPass> {

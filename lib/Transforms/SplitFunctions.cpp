@@ -37,13 +37,11 @@ namespace mlir::nx {
 using namespace mlir;
 using namespace mlir::nx;
 
-namespace {
-
 /// Whether `op` allocates memory that lives until `function` returns (an
 /// `Allocate` effect on the automatic allocation scope, e.g. memref.alloca,
 /// not nested in a scope of its own): moved into another function, the
 /// memory would be freed when that function returns.
-bool allocatesInFrameOf(Operation *op, Operation *function) {
+static bool allocatesInFrameOf(Operation *op, Operation *function) {
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects)
     return false;
@@ -58,6 +56,8 @@ bool allocatesInFrameOf(Operation *op, Operation *function) {
          op->getParentWithTrait<OpTrait::AutomaticAllocationScope>() ==
              function;
 }
+
+namespace {
 
 /// How a top-level op takes part in splitting. Pieces are written so that
 /// buffer deallocation, which runs after the split, needs no copies and
@@ -84,7 +84,9 @@ struct Classified {
   int64_t size;
 };
 
-Classified classify(Operation &op, Operation *function) {
+} // namespace
+
+static Classified classify(Operation &op, Operation *function) {
   if (isRematerializable(&op))
     return {Role::Constant, 0};
   bool allocatesFresh = false, returnsUnowned = false;
@@ -153,6 +155,8 @@ static bool hasIdentityBuffer(OpResult value,
   return alias.relation == bufferization::BufferRelation::Equivalent &&
          lookup(alias.opOperand->get());
 }
+
+namespace {
 
 /// Splits one function's body into runs of consecutive top-level ops of at
 /// most `maxOps` ops (counting nested ones) and outlines each run that has
@@ -272,8 +276,7 @@ private:
           outlineIntoFunction(moved, block, name, symbols, lastFunction,
                               callBuilder, [](Value value) { return value; })
               .function;
-      piece->setAttr(kPieceAttrName,
-                     UnitAttr::get(function.getContext()));
+      piece->setAttr(kPieceAttrName, UnitAttr::get(function.getContext()));
       lastFunction = piece;
     }
     run.clear();

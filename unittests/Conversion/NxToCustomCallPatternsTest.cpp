@@ -113,8 +113,8 @@ TEST_F(NxToCustomCallPatternsTest, DeclinesWhatTheCheckReports) {
   Operation *call = nullptr;
   module->walk([&](ElixirCallOp op) { call = op; });
   ASSERT_TRUE(call);
-  EXPECT_TRUE(failed(checkLowerableToCustomCall(call, NxToCustomCallOptions(),
-                                                symbolTables)));
+  EXPECT_TRUE(failed(
+      checkLowerableToCustomCall(call, NxToCustomCallOptions(), symbolTables)));
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_NE(errors.front().find("which has no id"), std::string::npos)
       << errors.front();

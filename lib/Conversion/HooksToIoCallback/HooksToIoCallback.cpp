@@ -37,9 +37,11 @@ struct Hook {
   Operation *lastOutfeed;
 };
 
+} // namespace
+
 /// The flag of `value` if it is a constant scalar ui16 (from
 /// "stablehlo.constant" or arith.constant).
-std::optional<uint16_t> getFlag(Value value) {
+static std::optional<uint16_t> getFlag(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type || type.getRank() != 0 ||
       !type.getElementType().isUnsignedInteger(16))
@@ -56,6 +58,8 @@ std::optional<uint16_t> getFlag(Value value) {
     return std::nullopt;
   return static_cast<uint16_t>((*dense.value_begin<APInt>()).getZExtValue());
 }
+
+namespace {
 
 struct HooksToIoCallbackPass final
     : nx::impl::NxHooksToIoCallbackPassBase<HooksToIoCallbackPass> {
@@ -80,6 +84,8 @@ private:
   FailureOr<FlatSymbolRefAttr> getHookCallback(Operation *at, uint16_t flag,
                                                TypeRange types);
 };
+
+} // namespace
 
 LogicalResult
 HooksToIoCallbackPass::analyzeChain(Operation *start,
@@ -180,10 +186,9 @@ HooksToIoCallbackPass::getHookCallback(Operation *at, uint16_t flag,
     return FlatSymbolRefAttr::get(callback.getSymNameAttr());
   }
   if (existing)
-    return at->emitOpError() << "needs callback @" << name
-                             << " for hook flag " << flag
-                             << ", but that symbol is a '"
-                             << existing->getName() << "'";
+    return at->emitOpError()
+           << "needs callback @" << name << " for hook flag " << flag
+           << ", but that symbol is a '" << existing->getName() << "'";
   OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
   auto callback = CallbackOp::create(builder, module.getLoc(), name, type);
   return FlatSymbolRefAttr::get(callback.getSymNameAttr());
@@ -241,5 +246,3 @@ LogicalResult HooksToIoCallbackPass::migrateChain(Operation *start) {
       flag->erase();
   return success();
 }
-
-} // namespace

@@ -14,9 +14,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -43,7 +43,7 @@ static SmallVector<int64_t> packWords(ArrayRef<uint8_t> bytes) {
 
 /// Appends `<name> = array<i64: words>` and `<name>_size = bytes : ui64`.
 static void appendWords(Builder &b, SmallVectorImpl<NamedAttribute> &config,
-                 StringRef name, ArrayRef<uint8_t> bytes) {
+                        StringRef name, ArrayRef<uint8_t> bytes) {
   config.emplace_back(b.getStringAttr(name),
                       b.getDenseI64ArrayAttr(packWords(bytes)));
   config.emplace_back(
@@ -54,8 +54,8 @@ static void appendWords(Builder &b, SmallVectorImpl<NamedAttribute> &config,
 
 /// One `#nx.output_operand_alias` per pair (result i, operand i), i < n,
 /// with StableHLO's tuple indexing: [] for a single result, [i] otherwise.
-static SmallVector<Attribute> passthroughAliases(MLIRContext *context, unsigned n,
-                                          unsigned numResults) {
+static SmallVector<Attribute>
+passthroughAliases(MLIRContext *context, unsigned n, unsigned numResults) {
   SmallVector<Attribute> aliases;
   for (unsigned i = 0; i < n; ++i) {
     SmallVector<int64_t> outputIndices;
@@ -69,7 +69,8 @@ static SmallVector<Attribute> passthroughAliases(MLIRContext *context, unsigned 
 
 /// Converts `value` (a ranked tensor) to element type `to`, or returns null
 /// when arith has no conversion between the two element types.
-static Value convertElementType(OpBuilder &b, Location loc, Value value, Type to) {
+static Value convertElementType(OpBuilder &b, Location loc, Value value,
+                                Type to) {
   auto type = cast<RankedTensorType>(value.getType());
   Type from = type.getElementType();
   if (from == to)
@@ -134,7 +135,8 @@ static Value orderingTokenOf(Operation *op) {
   auto call = dyn_cast<CustomCallOp>(op);
   if (!call || call->getNumResults() == 0)
     return {};
-  auto config = dyn_cast_if_present<DictionaryAttr>(call.getBackendConfigAttr());
+  auto config =
+      dyn_cast_if_present<DictionaryAttr>(call.getBackendConfigAttr());
   if (!config || !config.get("ordered"))
     return {};
   return call->getResults().back();
@@ -189,7 +191,7 @@ static CallbackOp lookupCallback(Operation *op, FlatSymbolRefAttr callee,
                                  SymbolTableCollection *symbolTables) {
   if (symbolTables)
     return symbolTables->lookupNearestSymbolFrom<CallbackOp>(op,
-                                                            callee.getAttr());
+                                                             callee.getAttr());
   return SymbolTable::lookupNearestSymbolFrom<CallbackOp>(op, callee.getAttr());
 }
 
@@ -415,7 +417,8 @@ struct OutfeedLowering final : HostOpLowering<OutfeedOp> {
       return failure();
     SmallVector<Value> operands{*handle};
     llvm::append_range(operands, adaptor.getInputs());
-    auto flagType = RankedTensorType::get({}, rewriter.getIntegerType(8, false));
+    auto flagType =
+        RankedTensorType::get({}, rewriter.getIntegerType(8, false));
     createCustomCall(rewriter, op.getLoc(), kOutfeedTarget, flagType, operands,
                      /*config=*/{}, /*hasSideEffect=*/true);
     rewriter.eraseOp(op);
@@ -461,8 +464,8 @@ struct InfeedLowering final : HostOpLowering<InfeedOp> {
 struct BlockLowering final : OpRewritePattern<BlockOp> {
   BlockLowering(MLIRContext *context, Platform platform,
                 NxBlockLoweringCounts *counts)
-      : OpRewritePattern<BlockOp>(context), platform(platform),
-        counts(counts) {}
+      : OpRewritePattern<BlockOp>(context), platform(platform), counts(counts) {
+  }
 
   LogicalResult matchAndRewrite(BlockOp op,
                                 PatternRewriter &rewriter) const final {
@@ -495,10 +498,10 @@ private:
                                   StringRef what) {
     for (auto [index, type] : llvm::enumerate(types))
       if (!isa<RankedTensorType>(type))
-        return op.emitOpError() << "cannot lower to custom call \""
-                                << spec.callTargetName << "\": " << what
-                                << " #" << index << " has type " << type
-                                << ", expected a ranked tensor";
+        return op.emitOpError()
+               << "cannot lower to custom call \"" << spec.callTargetName
+               << "\": " << what << " #" << index << " has type " << type
+               << ", expected a ranked tensor";
     if (!elementTypes.empty() && elementTypes.size() != types.size())
       return op.emitOpError()
              << "block lowering for \"" << op.getName() << "\" gave "
@@ -526,8 +529,8 @@ private:
         return op.emitOpError()
                << "cannot convert " << what << " #" << index << " from "
                << cast<RankedTensorType>(value.getType()).getElementType()
-               << " to " << to << " for custom call \""
-               << spec.callTargetName << "\"";
+               << " to " << to << " for custom call \"" << spec.callTargetName
+               << "\"";
       converted.push_back(result);
     }
     return converted;
@@ -553,10 +556,9 @@ private:
                                 ? type
                                 : cast<RankedTensorType>(type).clone(
                                       spec.resultElementTypes[index]));
-    CustomCallOp call =
-        createCustomCall(rewriter, op.getLoc(), spec.callTargetName,
-                         resultTypes, *operands, spec.attributes,
-                         spec.hasSideEffect);
+    CustomCallOp call = createCustomCall(
+        rewriter, op.getLoc(), spec.callTargetName, resultTypes, *operands,
+        spec.attributes, spec.hasSideEffect);
     // createCustomCall omits an empty backend_config; a block custom call
     // always carries its (possibly empty) dictionary, as EXLA's do.
     if (spec.attributes.empty())
@@ -564,10 +566,10 @@ private:
     SmallVector<Type> wanted;
     for (Type type : op.getResultTypes())
       wanted.push_back(cast<RankedTensorType>(type).getElementType());
-    FailureOr<SmallVector<Value>> results = convertAll(
-        op, spec, call.getResults(),
-        spec.resultElementTypes.empty() ? ArrayRef<Type>() : wanted, "result",
-        rewriter);
+    FailureOr<SmallVector<Value>> results =
+        convertAll(op, spec, call.getResults(),
+                   spec.resultElementTypes.empty() ? ArrayRef<Type>() : wanted,
+                   "result", rewriter);
     if (failed(results))
       return failure();
     rewriter.replaceOp(op, *results);

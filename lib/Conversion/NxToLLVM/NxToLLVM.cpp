@@ -45,11 +45,9 @@ static_assert(static_cast<int>(InvokeKind::Infeed) == NXRT_SITE_INFEED);
 static_assert(static_cast<int>(InvokeKind::OptionalIoCallback) ==
               NXRT_SITE_OPTIONAL_IO_CALLBACK);
 
-namespace {
-
 /// "file:line:col" for the first file location inside `loc`, which is what
 /// runtime errors print to point at the op.
-std::string formatLocation(Location loc) {
+static std::string formatLocation(Location loc) {
   std::string result = "unknown location";
   loc->walk([&](Location inner) {
     if (auto file = dyn_cast<FileLineColLoc>(inner)) {
@@ -62,6 +60,8 @@ std::string formatLocation(Location loc) {
   });
   return result;
 }
+
+namespace {
 
 /// Module-level LLVM entities shared by all invokes: runtime declarations,
 /// constant globals (deduplicated by content) and one site slot per invoke.
@@ -230,6 +230,8 @@ private:
   llvm::StringMap<LLVM::GlobalOp> constants;
 };
 
+} // namespace
+
 /// The diagnostic for a host call (or a call of a function that may stop)
 /// nested in `parent`, a region-holding op other than the function.
 static std::string notInFunctionBody(Operation *parent) {
@@ -239,6 +241,8 @@ static std::string notInFunctionBody(Operation *parent) {
           "structured control flow first, e.g. convert-scf-to-cf)")
       .str();
 }
+
+namespace {
 
 /// Where a function goes once a host call failed, so that compiled code
 /// stops at the first failure (a failed call leaves its results unwritten,
@@ -422,6 +426,8 @@ struct LoweringState {
   llvm::DenseMap<Operation *, std::pair<Value, Value>> views{};
 };
 
+} // namespace
+
 /// How many views `op` passes as arguments and as results: stream ops pass
 /// the handle (and infeeds the tag) besides their buffers.
 static std::pair<size_t, size_t> viewCounts(InvokeOp op) {
@@ -430,6 +436,8 @@ static std::pair<size_t, size_t> viewCounts(InvokeOp op) {
   return {op.getInputs().size() + (stream ? 1 : 0) + (infeed ? 1 : 0),
           op.getOutputs().size() + (infeed ? 1 : 0)};
 }
+
+namespace {
 
 struct InvokeOpLowering final : public ConvertOpToLLVMPattern<InvokeOp> {
   InvokeOpLowering(const LLVMTypeConverter &converter, LoweringState &state)
@@ -603,6 +611,9 @@ private:
 /// site took the JIT longer than everything else in call-heavy programs,
 /// and more than linearly so.
 constexpr int64_t kSiteFields = 5;
+
+} // namespace
+
 static std::pair<std::string, SmallVector<int64_t>>
 encodeSiteTable(ArrayRef<Site> sites) {
   std::string strings;
@@ -809,6 +820,8 @@ static LogicalResult stopAfterFailedCalls(RuntimeModuleBuilder &module,
   exits.branchAll(rewriter);
   return success();
 }
+
+namespace {
 
 struct ConvertNxToLLVMPass final
     : nx::impl::ConvertNxToLLVMPassBase<ConvertNxToLLVMPass> {

@@ -25,12 +25,10 @@ namespace mlir::nx {
 using namespace mlir;
 using namespace mlir::nx;
 
-namespace {
-
 /// `#nx.output_operand_alias<...>` -> `#stablehlo.output_operand_alias<...>`,
 /// an opaque attribute of the (unloaded) stablehlo dialect whose body is the
 /// nx attribute's own syntax, which is StableHLO's.
-Attribute exportAlias(OutputOperandAliasAttr alias) {
+static Attribute exportAlias(OutputOperandAliasAttr alias) {
   std::string full;
   llvm::raw_string_ostream os(full);
   os << alias;
@@ -42,7 +40,7 @@ Attribute exportAlias(OutputOperandAliasAttr alias) {
 }
 
 /// Why an nx op other than the exportable ones has no StableHLO form.
-StringRef whyNotExportable(Operation *op) {
+static StringRef whyNotExportable(Operation *op) {
   if (isa<ElixirCallOp, IoCallbackOp, InfeedOp, OutfeedOp, BlockOp, YieldOp>(
           op))
     return "it has no StableHLO form until convert-nx-to-custom-call lowers "
@@ -59,8 +57,8 @@ StringRef whyNotExportable(Operation *op) {
 
 /// Replaces `op` by the unregistered generic op `name` with the same
 /// operands, results and attributes.
-Operation *replaceByGeneric(Operation *op, StringRef name,
-                            NamedAttrList attrs) {
+static Operation *replaceByGeneric(Operation *op, StringRef name,
+                                   NamedAttrList attrs) {
   OpBuilder builder(op);
   OperationState state(op->getLoc(), name);
   state.addOperands(op->getOperands());
@@ -72,7 +70,7 @@ Operation *replaceByGeneric(Operation *op, StringRef name,
   return exported;
 }
 
-void exportCustomCall(CustomCallOp op) {
+static void exportCustomCall(CustomCallOp op) {
   // Inherent attributes (properties) and discardable ones alike.
   NamedAttrList attrs(op->getAttrDictionary());
   if (ArrayAttr aliases = op.getOutputOperandAliasesAttr();
@@ -89,7 +87,7 @@ void exportCustomCall(CustomCallOp op) {
 /// Reports the first nx attribute left in `op`'s attributes. (nx's only
 /// type, the token, has been replaced everywhere by then, attributes
 /// included.)
-LogicalResult checkNoNxLeft(Operation *op, Dialect *nx) {
+static LogicalResult checkNoNxLeft(Operation *op, Dialect *nx) {
   for (NamedAttribute attr : op->getAttrs()) {
     bool found = false;
     attr.getValue().walk(
@@ -102,6 +100,8 @@ LogicalResult checkNoNxLeft(Operation *op, Dialect *nx) {
   }
   return success();
 }
+
+namespace {
 
 struct ExportStableHLOPass final
     : nx::impl::NxExportStableHLOPassBase<ExportStableHLOPass> {

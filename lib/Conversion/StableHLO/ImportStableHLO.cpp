@@ -21,19 +21,18 @@ namespace mlir::nx {
 using namespace mlir;
 using namespace mlir::nx;
 
-namespace {
-
 /// `#stablehlo.output_operand_alias<...>` (opaque, since the stablehlo
 /// dialect is not loaded) -> `#nx.output_operand_alias<...>`.
-FailureOr<Attribute> importAlias(Operation *op, Attribute attr, size_t index) {
+static FailureOr<Attribute> importAlias(Operation *op, Attribute attr,
+                                        size_t index) {
   if (isa<OutputOperandAliasAttr>(attr))
     return attr;
   auto opaque = dyn_cast<OpaqueAttr>(attr);
   if (!opaque || opaque.getDialectNamespace() != kStableHLODialect ||
       !opaque.getAttrData().starts_with(kStableHLOAliasMnemonic))
-    return op->emitOpError() << "expects output_operand_aliases #" << index
-                             << " to be a #stablehlo.output_operand_alias, got "
-                             << attr;
+    return op->emitOpError()
+           << "expects output_operand_aliases #" << index
+           << " to be a #stablehlo.output_operand_alias, got " << attr;
   // The body is StableHLO's syntax, which is also the nx attribute's.
   std::string text = ("#nx." + opaque.getAttrData()).str();
   // The parser reports at a location inside `text`, not at the op: keep its
@@ -60,16 +59,16 @@ FailureOr<Attribute> importAlias(Operation *op, Attribute attr, size_t index) {
 }
 
 /// Checks a `<name>` array<i64> / `<name>_size` ui64 byte-count pair.
-LogicalResult checkWords(Operation *op, DictionaryAttr config, StringRef name,
-                         bool required) {
+static LogicalResult checkWords(Operation *op, DictionaryAttr config,
+                                StringRef name, bool required) {
   std::string sizeName = (name + "_size").str();
   Attribute words = config.get(name);
   Attribute size = config.get(sizeName);
   if (!words && !size) {
     if (required)
-      return op->emitOpError() << "expects backend_config entry '" << name
-                               << "' for target "
-                               << op->getAttr("call_target_name");
+      return op->emitOpError()
+             << "expects backend_config entry '" << name << "' for target "
+             << op->getAttr("call_target_name");
     return success();
   }
   auto array = dyn_cast_or_null<DenseI64ArrayAttr>(words);
@@ -88,8 +87,8 @@ LogicalResult checkWords(Operation *op, DictionaryAttr config, StringRef name,
   return success();
 }
 
-LogicalResult checkUI64(Operation *op, DictionaryAttr config, StringRef name,
-                        StringRef where) {
+static LogicalResult checkUI64(Operation *op, DictionaryAttr config,
+                               StringRef name, StringRef where) {
   Attribute value = config.get(name);
   if (!value)
     return success();
@@ -102,7 +101,7 @@ LogicalResult checkUI64(Operation *op, DictionaryAttr config, StringRef name,
 
 /// The first operand that is not a token: ordered calls take the token
 /// first.
-RankedTensorType getFirstTensorOperand(Operation *op) {
+static RankedTensorType getFirstTensorOperand(Operation *op) {
   for (Type type : op->getOperandTypes())
     if (!isa<TokenType>(type))
       return dyn_cast<RankedTensorType>(type);
@@ -111,8 +110,8 @@ RankedTensorType getFirstTensorOperand(Operation *op) {
 
 /// Validates the callback protocols of EXLA and JAX (see the pass
 /// description). Other targets are accepted as they are.
-LogicalResult checkProtocol(Operation *op, StringRef target,
-                            const NamedAttrList &attrs) {
+static LogicalResult checkProtocol(Operation *op, StringRef target,
+                                   const NamedAttrList &attrs) {
   Attribute config = attrs.get("backend_config");
   auto dict = dyn_cast_or_null<DictionaryAttr>(config);
   if (isExlaCallbackTarget(target)) {
@@ -126,8 +125,8 @@ LogicalResult checkProtocol(Operation *op, StringRef target,
     bool runtimeCallback = target == kExlaRuntimeCallback;
     if (failed(checkWords(op, dict, "callback_id", runtimeCallback)) ||
         failed(checkWords(op, dict, "callback_server_pid", false)) ||
-        failed(checkUI64(op, dict, "num_aliased_data_outputs",
-                         "backend_config")))
+        failed(
+            checkUI64(op, dict, "num_aliased_data_outputs", "backend_config")))
       return failure();
     if (runtimeCallback) {
       RankedTensorType handle = getFirstTensorOperand(op);
@@ -180,22 +179,21 @@ LogicalResult checkProtocol(Operation *op, StringRef target,
 /// A portable artifact (VHLO) has no `array<i64>`: a serialize/deserialize
 /// round trip turns the id words into `dense<...> : tensor<Nxi64>`. Both
 /// forms become the array nx and the runtime read.
-DictionaryAttr normalizeWords(DictionaryAttr config) {
+static DictionaryAttr normalizeWords(DictionaryAttr config) {
   NamedAttrList entries(config);
   for (StringRef name : {"callback_id", "callback_server_pid"}) {
     auto dense = dyn_cast_or_null<DenseIntElementsAttr>(entries.get(name));
     if (!dense || dense.getType().getRank() != 1 ||
         !dense.getElementType().isSignlessInteger(64))
       continue;
-    entries.set(name,
-                DenseI64ArrayAttr::get(config.getContext(),
-                                       llvm::to_vector(
-                                           dense.getValues<int64_t>())));
+    entries.set(name, DenseI64ArrayAttr::get(
+                          config.getContext(),
+                          llvm::to_vector(dense.getValues<int64_t>())));
   }
   return entries.getDictionary(config.getContext());
 }
 
-FailureOr<CustomCallOp> importCall(Operation *op, NamedAttrList attrs) {
+static FailureOr<CustomCallOp> importCall(Operation *op, NamedAttrList attrs) {
   if (op->getNumRegions() != 0)
     return op->emitOpError() << "has " << op->getNumRegions()
                              << " regions; nx.custom_call has none";
@@ -261,7 +259,7 @@ FailureOr<CustomCallOp> importCall(Operation *op, NamedAttrList attrs) {
 /// The attributes of a generic op: MLIR 22 prints inherent attributes as
 /// properties (`<{...}>`), older printers and hand-written text put them in
 /// the attribute dictionary. Either or both.
-FailureOr<NamedAttrList> getGenericAttributes(Operation *op) {
+static FailureOr<NamedAttrList> getGenericAttributes(Operation *op) {
   NamedAttrList attrs;
   if (Attribute properties = op->getPropertiesAsAttribute()) {
     auto dict = dyn_cast<DictionaryAttr>(properties);
@@ -282,14 +280,14 @@ FailureOr<NamedAttrList> getGenericAttributes(Operation *op) {
 
 /// `stablehlo.create_token` / `stablehlo.after_all` -> `nx.create_token` /
 /// `nx.after_all`.
-LogicalResult importTokenOp(Operation *op, const NamedAttrList &attrs) {
+static LogicalResult importTokenOp(Operation *op, const NamedAttrList &attrs) {
   bool createToken = op->getName().getStringRef() == kStableHLOCreateToken;
   if (op->getNumRegions() != 0 || op->getNumResults() != 1 ||
       !isa<TokenType>(op->getResult(0).getType()) ||
       (createToken && op->getNumOperands() != 0))
-    return op->emitOpError() << "expects "
-                             << (createToken ? "no operands" : "token operands")
-                             << " and one !stablehlo.token result";
+    return op->emitOpError()
+           << "expects " << (createToken ? "no operands" : "token operands")
+           << " and one !stablehlo.token result";
   for (auto [index, type] : llvm::enumerate(op->getOperandTypes()))
     if (!isa<TokenType>(type))
       return op->emitOpError() << "operand #" << index << " has type " << type
@@ -309,7 +307,7 @@ LogicalResult importTokenOp(Operation *op, const NamedAttrList &attrs) {
 
 /// Declares again the callbacks `nx-export-stablehlo` recorded in
 /// `nx.callbacks`, in order, before the table's first op.
-LogicalResult restoreCallbacks(Operation *table) {
+static LogicalResult restoreCallbacks(Operation *table) {
   StringLiteral name = NxDialect::getExportedCallbacksAttrName();
   auto records = table->getAttrOfType<ArrayAttr>(name);
   if (!records)
@@ -320,9 +318,8 @@ LogicalResult restoreCallbacks(Operation *table) {
     auto attrs = cast<DictionaryAttr>(record);
     auto symbol = attrs.getAs<StringAttr>("sym_name");
     if (SymbolTable::lookupSymbolIn(table, symbol))
-      return table->emitOpError()
-             << "declares @" << symbol.getValue() << " and records it in '"
-             << name << "'";
+      return table->emitOpError() << "declares @" << symbol.getValue()
+                                  << " and records it in '" << name << "'";
     OperationState state(table->getLoc(), CallbackOp::getOperationName());
     state.addAttributes(attrs.getValue());
     Operation *callback = builder.create(state);
@@ -332,6 +329,8 @@ LogicalResult restoreCallbacks(Operation *table) {
   table->removeAttr(name);
   return success();
 }
+
+namespace {
 
 struct ImportStableHLOPass final
     : nx::impl::NxImportStableHLOPassBase<ImportStableHLOPass> {
@@ -393,7 +392,8 @@ struct ImportStableHLOPass final
     if (failed)
       return signalPassFailure();
     if (raiseCallbacks) {
-      FailureOr<int64_t> raised = raiseCallbackCalls(module, calls, *jaxCallbackNames);
+      FailureOr<int64_t> raised =
+          raiseCallbackCalls(module, calls, *jaxCallbackNames);
       if (mlir::failed(raised))
         return signalPassFailure();
       numRaised += *raised;

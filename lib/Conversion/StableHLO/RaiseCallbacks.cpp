@@ -38,16 +38,18 @@ struct CallbackCall {
   DictionaryAttr staticArgs;
 };
 
+} // namespace
+
 /// The integer value of a scalar constant (`arith.constant` or a generic
 /// `stablehlo.constant`), if `value` is one.
-std::optional<uint64_t> getScalarConstant(Value value) {
+static std::optional<uint64_t> getScalarConstant(Value value) {
   Attribute attr;
   if (Operation *def = value.getDefiningOp()) {
     if (def->getName().getStringRef() == "stablehlo.constant") {
       attr = def->getAttr("value");
       if (!attr)
-        if (auto props =
-                dyn_cast_or_null<DictionaryAttr>(def->getPropertiesAsAttribute()))
+        if (auto props = dyn_cast_or_null<DictionaryAttr>(
+                def->getPropertiesAsAttribute()))
           attr = props.get("value");
     } else {
       matchPattern(value, m_Constant(&attr));
@@ -63,12 +65,13 @@ std::optional<uint64_t> getScalarConstant(Value value) {
 /// The name of the callback an EXLA id selects: the nx.callback with that
 /// id when nx wrote it (8 little-endian bytes), else a name made of the id's
 /// bytes (EXLA's ids are serialized Erlang terms).
-std::string nameFromExlaId(ModuleOp module, ArrayRef<int64_t> words,
-                           uint64_t size) {
+static std::string nameFromExlaId(ModuleOp module, ArrayRef<int64_t> words,
+                                  uint64_t size) {
   SmallVector<uint8_t> bytes;
   for (int64_t word : words)
     for (int shift = 0; shift < 64; shift += 8)
-      bytes.push_back(static_cast<uint8_t>(static_cast<uint64_t>(word) >> shift));
+      bytes.push_back(
+          static_cast<uint8_t>(static_cast<uint64_t>(word) >> shift));
   bytes.resize(std::min<uint64_t>(size, bytes.size()));
   if (bytes.size() == 8) {
     int64_t id = 0;
@@ -81,14 +84,14 @@ std::string nameFromExlaId(ModuleOp module, ArrayRef<int64_t> words,
   return "exla_callback_" + llvm::toHex(bytes, /*LowerCase=*/true);
 }
 
-std::string nameFromExlaId(ModuleOp module, int64_t id) {
+static std::string nameFromExlaId(ModuleOp module, int64_t id) {
   return nameFromExlaId(module, {id}, 8);
 }
 
 /// Splits `call`'s operands and results into token, handle and data for
 /// the protocol of its target. Returns std::nullopt for calls that are not
 /// host callbacks, and failure for callbacks whose shape is broken.
-FailureOr<std::optional<CallbackCall>>
+static FailureOr<std::optional<CallbackCall>>
 recognize(ModuleOp module, CustomCallOp call, ArrayRef<std::string> jaxNames) {
   StringRef target = call.getCallTargetName();
   auto config = dyn_cast_or_null<DictionaryAttr>(call.getBackendConfigAttr());
@@ -179,8 +182,7 @@ recognize(ModuleOp module, CustomCallOp call, ArrayRef<std::string> jaxNames) {
     }
     result.pure = !call.getHasSideEffect();
     result.io = target == kExlaIoCallback ||
-                (target == kExlaRuntimeCallback &&
-                 lastResult == firstResult);
+                (target == kExlaRuntimeCallback && lastResult == firstResult);
   } else {
     return std::optional<CallbackCall>();
   }
@@ -210,9 +212,8 @@ recognize(ModuleOp module, CustomCallOp call, ArrayRef<std::string> jaxNames) {
            << result.tokenOut.getType();
   if (result.io) {
     // A passthrough: results, if any, are the arguments.
-    if (!result.results.empty() &&
-        ValueRange(result.results).getTypes() !=
-            ValueRange(result.args).getTypes())
+    if (!result.results.empty() && ValueRange(result.results).getTypes() !=
+                                       ValueRange(result.args).getTypes())
       return call.emitOpError() << "cannot be raised as nx.io_callback: its "
                                    "results do not pass its arguments through";
   }
@@ -220,17 +221,15 @@ recognize(ModuleOp module, CustomCallOp call, ArrayRef<std::string> jaxNames) {
 }
 
 /// Declares `@name` with `type`, or checks an existing declaration.
-FailureOr<FlatSymbolRefAttr> declareCallback(OpBuilder &declarations,
-                                             SymbolTable &symbols,
-                                             Operation *user, StringRef name,
-                                             FunctionType type) {
+static FailureOr<FlatSymbolRefAttr>
+declareCallback(OpBuilder &declarations, SymbolTable &symbols, Operation *user,
+                StringRef name, FunctionType type) {
   Operation *existing = symbols.lookup(name);
   if (auto callback = dyn_cast_or_null<CallbackOp>(existing)) {
     if (callback.getFunctionType() != type)
       return user->emitOpError()
-             << "cannot be raised: callback @" << name << " is used as "
-             << type << " here but declared as "
-             << callback.getFunctionType();
+             << "cannot be raised: callback @" << name << " is used as " << type
+             << " here but declared as " << callback.getFunctionType();
   } else if (existing) {
     return user->emitOpError()
            << "cannot be raised: @" << name << " is already a '"
@@ -243,8 +242,6 @@ FailureOr<FlatSymbolRefAttr> declareCallback(OpBuilder &declarations,
   return FlatSymbolRefAttr::get(user->getContext(), name);
 }
 
-} // namespace
-
 FailureOr<int64_t> nx::raiseCallbackCalls(ModuleOp module,
                                           ArrayRef<CustomCallOp> calls,
                                           ArrayRef<std::string> jaxNames) {
@@ -253,7 +250,8 @@ FailureOr<int64_t> nx::raiseCallbackCalls(ModuleOp module,
   OpBuilder declarations = OpBuilder::atBlockBegin(module.getBody());
   int64_t raised = 0;
   for (CustomCallOp call : calls) {
-    FailureOr<std::optional<CallbackCall>> recognized = recognize(module, call, jaxNames);
+    FailureOr<std::optional<CallbackCall>> recognized =
+        recognize(module, call, jaxNames);
     if (failed(recognized))
       return failure();
     if (!*recognized)
@@ -271,7 +269,9 @@ FailureOr<int64_t> nx::raiseCallbackCalls(ModuleOp module,
 
     OpBuilder builder(call);
     Operation *replacement;
-    auto unit = [&](bool set) { return set ? builder.getUnitAttr() : UnitAttr(); };
+    auto unit = [&](bool set) {
+      return set ? builder.getUnitAttr() : UnitAttr();
+    };
     if (callback.io)
       replacement = IoCallbackOp::create(
           builder, call.getLoc(), argTypes, *callee, callback.args,

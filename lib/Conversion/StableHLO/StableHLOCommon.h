@@ -21,7 +21,6 @@ inline constexpr llvm::StringLiteral kStableHLOAfterAll = "stablehlo.after_all";
 /// `!stablehlo.token`, held as an opaque type of the unloaded dialect.
 inline constexpr llvm::StringLiteral kStableHLOTokenMnemonic = "token";
 
-
 // The callback targets of the peers.
 inline constexpr llvm::StringLiteral kExlaElixirCallback =
     "exla_elixir_callback";

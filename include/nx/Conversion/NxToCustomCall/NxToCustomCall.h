@@ -63,9 +63,9 @@ struct NxBlockLoweringCounts {
 /// block), so apply it with a rewrite driver; it reports an unusable
 /// registry answer at the block and leaves the block in place. `counts`,
 /// when given, must outlive the patterns.
-void populateNxBlockToCustomCallPatterns(RewritePatternSet &patterns,
-                                         Platform platform,
-                                         NxBlockLoweringCounts *counts = nullptr);
+void populateNxBlockToCustomCallPatterns(
+    RewritePatternSet &patterns, Platform platform,
+    NxBlockLoweringCounts *counts = nullptr);
 
 } // namespace mlir::nx
 

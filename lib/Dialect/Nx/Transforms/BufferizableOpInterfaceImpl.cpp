@@ -13,13 +13,12 @@ using namespace mlir;
 using namespace mlir::bufferization;
 using namespace mlir::nx;
 
-namespace {
-
 /// The buffer of `tensor` in the form the runtime reads: contiguous and
 /// row-major. A strided buffer (e.g. a slice) is copied into a fresh one.
-FailureOr<Value> getHostBuffer(RewriterBase &rewriter, Location loc,
-                               Value tensor, const BufferizationOptions &options,
-                               const BufferizationState &state) {
+static FailureOr<Value> getHostBuffer(RewriterBase &rewriter, Location loc,
+                                      Value tensor,
+                                      const BufferizationOptions &options,
+                                      const BufferizationState &state) {
   FailureOr<Value> buffer = getBuffer(rewriter, tensor, options, state);
   if (failed(buffer))
     return failure();
@@ -37,7 +36,7 @@ FailureOr<Value> getHostBuffer(RewriterBase &rewriter, Location loc,
   return copy;
 }
 
-FailureOr<SmallVector<Value>>
+static FailureOr<SmallVector<Value>>
 getHostBuffers(RewriterBase &rewriter, Location loc, ValueRange tensors,
                const BufferizationOptions &options,
                const BufferizationState &state) {
@@ -53,14 +52,16 @@ getHostBuffers(RewriterBase &rewriter, Location loc, ValueRange tensors,
 }
 
 /// A fresh buffer for a result the host writes.
-FailureOr<Value> allocateResult(RewriterBase &rewriter, Location loc,
-                                Value result,
-                                const BufferizationOptions &options) {
+static FailureOr<Value> allocateResult(RewriterBase &rewriter, Location loc,
+                                       Value result,
+                                       const BufferizationOptions &options) {
   auto type = cast<RankedTensorType>(result.getType());
   return options.createAlloc(
       rewriter, loc, MemRefType::get(type.getShape(), type.getElementType()),
       /*dynShape=*/{});
 }
+
+namespace {
 
 /// Calls that read their operands and return fresh results: elixir_call
 /// and infeed.

@@ -26,9 +26,7 @@ namespace mlir::nx {
 using namespace mlir;
 using namespace mlir::nx;
 
-namespace {
-
-llvm::BitVector tokenPositions(TypeRange types) {
+static llvm::BitVector tokenPositions(TypeRange types) {
   llvm::BitVector positions(types.size());
   for (auto [index, type] : llvm::enumerate(types))
     if (isa<TokenType>(type))
@@ -37,7 +35,7 @@ llvm::BitVector tokenPositions(TypeRange types) {
 }
 
 /// A fresh token where a dropped one was used.
-Value createToken(OpBuilder &builder, Location loc) {
+static Value createToken(OpBuilder &builder, Location loc) {
   return CreateTokenOp::create(builder, loc,
                                TokenType::get(builder.getContext()));
 }
@@ -46,7 +44,7 @@ Value createToken(OpBuilder &builder, Location loc) {
 /// Returns whether there were any. A function used other than by func.call
 /// (a `func.constant`, say) is an error: its users would break, and
 /// lowering would leave them pointing at a function it cannot convert.
-FailureOr<bool> eraseTokens(func::FuncOp func, ModuleOp module) {
+static FailureOr<bool> eraseTokens(func::FuncOp func, ModuleOp module) {
   FunctionType type = func.getFunctionType();
   llvm::BitVector args = tokenPositions(type.getInputs());
   llvm::BitVector results = tokenPositions(type.getResults());
@@ -108,6 +106,8 @@ FailureOr<bool> eraseTokens(func::FuncOp func, ModuleOp module) {
   }
   return true;
 }
+
+namespace {
 
 struct EraseTokensPass final
     : nx::impl::NxEraseTokensPassBase<EraseTokensPass> {

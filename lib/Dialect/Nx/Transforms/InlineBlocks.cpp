@@ -16,7 +16,8 @@ using namespace mlir;
 using namespace mlir::nx;
 
 namespace {
-struct InlineBlocksPass final : nx::impl::NxInlineBlocksPassBase<InlineBlocksPass> {
+struct InlineBlocksPass final
+    : nx::impl::NxInlineBlocksPassBase<InlineBlocksPass> {
   void runOnOperation() final {
     // Post-order: nested blocks are inlined into their parent's region
     // before the parent itself is inlined.

@@ -50,12 +50,16 @@ struct Placement {
   bool isHost;
 };
 
+} // namespace
+
 /// Control flow that may stay in the orchestrator around host ops: it runs
 /// its regions in a defined sequential order.
-bool isOrchestrableRegionOp(Operation *op) {
+static bool isOrchestrableRegionOp(Operation *op) {
   return isa<scf::IfOp, scf::ForOp, scf::WhileOp, scf::IndexSwitchOp,
              scf::ExecuteRegionOp>(op);
 }
+
+namespace {
 
 /// Decides which ops must run on the host: callbacks, and calls of functions
 /// that (transitively) contain callbacks.
@@ -156,8 +160,10 @@ private:
   unsigned nextStage = 0;
 };
 
+} // namespace
+
 /// Why host ops cannot be orchestrated inside `parent`.
-StringRef getUnsupportedReason(Operation *parent) {
+static StringRef getUnsupportedReason(Operation *parent) {
   if (isa<scf::ParallelOp, scf::ForallOp>(parent))
     return "parallel iterations give host callbacks no order; use scf.for";
   if (isa<BlockOp>(parent))
@@ -210,7 +216,7 @@ LogicalResult FunctionSegmenter::collectHostOps() {
 }
 
 /// The resources whose program order a host op keeps.
-unsigned getChains(Operation *op) {
+static unsigned getChains(Operation *op) {
   if (auto call = dyn_cast<ElixirCallOp>(op))
     return call.getPure() ? kNoChain : kHostChain;
   if (auto call = dyn_cast<IoCallbackOp>(op))
@@ -377,6 +383,8 @@ Value FunctionSegmenter::toHost(Value value, Operation *user) {
   hostCopies[value] = copy;
   return copy;
 }
+
+namespace {
 
 struct SegmentCallbacksPass final
     : nx::impl::NxSegmentCallbacksPassBase<SegmentCallbacksPass> {
