@@ -2,6 +2,7 @@
 
 #include "nx/InitNx.h"
 
+#include "nx/Conversion/NxToLLVM/NxToLLVM.h"
 #include "nx/Conversion/Passes.h"
 #include "nx/Dialect/Nx/IR/NxDialect.h"
 #include "nx/Dialect/Nx/Transforms/BufferizableOpInterfaceImpl.h"
@@ -15,6 +16,7 @@
 void mlir::nx::registerNxDialects(DialectRegistry &registry) {
   registry.insert<NxDialect, arith::ArithDialect>();
   registerBufferizableOpInterfaceExternalModels(registry);
+  registerConvertNxToLLVMInterface(registry);
 }
 
 void mlir::nx::registerNxPasses() {

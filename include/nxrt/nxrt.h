@@ -42,8 +42,9 @@ extern "C" {
  * (nxrt_run_failed, nxrt_invoke_failed) and allocates its heap buffers
  * through the library (_mlir_memref_to_llvm_*). 3: typed integer and float
  * attributes (INT, FLOAT). 4: callbacks bound INLINE can be routed through
- * the bridge (nxrt_runtime_set_callback_dispatch, nxrt_request_serve). */
-#define NXRT_API_VERSION 4
+ * the bridge (nxrt_runtime_set_callback_dispatch, nxrt_request_serve). 5:
+ * __nx_init adds its sites from a list of records (nxrt_program_add_sites). */
+#define NXRT_API_VERSION 5
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -441,6 +442,30 @@ nxrt_program_add_site(nxrt_program_t *program, nxrt_site_kind_t kind,
                       const char *name, const char *location,
                       const uint8_t *attrs, size_t attrs_len,
                       nxrt_status_t **error);
+
+/* One call site as compiled code describes it: __nx_init hands a list of
+ * these, linked through `next`, to nxrt_program_add_sites. `name` and
+ * `location` are NUL-terminated; `attrs` holds `attrs_len` bytes of typed
+ * attributes. `site` is written by nxrt_program_add_sites; compiled code
+ * reads it at each call. */
+typedef struct nxrt_site_record_t {
+  struct nxrt_site_record_t *next;
+  nxrt_site_t *site;
+  int64_t kind; /* nxrt_site_kind_t */
+  const char *name;
+  const char *location;
+  const uint8_t *attrs;
+  int64_t attrs_len;
+} nxrt_site_record_t;
+
+/* Adds the site of `first` and of every record after it (following `next`
+ * to NULL), in that order, as nxrt_program_add_site does, and stores each
+ * site in its record's `site`. Returns NULL, or the first error (the sites
+ * added before it stay). `first` NULL adds nothing. The caller owns the
+ * records; the call only reads them and writes `site`. Thread-safety as
+ * nxrt_program_add_site. */
+NXRT_API nxrt_status_t *nxrt_program_add_sites(nxrt_program_t *program,
+                                               nxrt_site_record_t *first);
 
 /* Site by dense id, NULL when out of range (compiled code that stores ids
  * rather than pointers; invoking a NULL site fails the run as "unknown call

@@ -108,6 +108,28 @@ nxrt_site_t *nxrt_program_add_site(nxrt_program_t *program,
   return program->sites.back().get();
 }
 
+nxrt_status_t *nxrt_program_add_sites(nxrt_program_t *program,
+                                      nxrt_site_record_t *first) {
+  if (!program)
+    return nxrt::ToC(absl::InvalidArgumentError("program is null"));
+  for (nxrt_site_record_t *record = first; record; record = record->next) {
+    // nxrt_program_add_site checks the kind; here only that it fits.
+    if (record->kind < 0 || record->kind > INT32_MAX || record->attrs_len < 0)
+      return nxrt::ToC(absl::InvalidArgumentError(absl::StrFormat(
+          "malformed site record at %s: kind %d, %d attribute bytes",
+          record->location ? record->location : "<unknown>", record->kind,
+          record->attrs_len)));
+    nxrt_status_t *error = nullptr;
+    record->site = nxrt_program_add_site(
+        program, static_cast<nxrt_site_kind_t>(record->kind), record->name,
+        record->location, record->attrs,
+        static_cast<size_t>(record->attrs_len), &error);
+    if (!record->site)
+      return error;
+  }
+  return nullptr;
+}
+
 nxrt_site_t *nxrt_program_site(const nxrt_program_t *program, uint32_t id) {
   if (!program || id >= program->sites.size())
     return nullptr;

@@ -155,6 +155,47 @@ TEST(NxrtApi, ProgramSitesHaveDenseIds) {
   nxrt_runtime_destroy(rt);
 }
 
+TEST(NxrtApi, AddSitesFollowsTheList) {
+  nxrt_runtime_t *rt = nxrt_runtime_create();
+  nxrt_program_t *p = nxrt_program_create(rt, "p");
+  nxrt_site_record_t third{nullptr, nullptr, NXRT_SITE_CUSTOM_CALL, "c",
+                           "a.mlir:5:6", nullptr, 0};
+  nxrt_site_record_t second{&third, nullptr, NXRT_SITE_IO_CALLBACK, "b",
+                            "a.mlir:3:4", nullptr, 0};
+  nxrt_site_record_t first{&second, nullptr, NXRT_SITE_ELIXIR_CALL, "a",
+                           "a.mlir:1:2", nullptr, 0};
+  EXPECT_EQ(nxrt_program_add_sites(p, &first), nullptr);
+  ASSERT_EQ(nxrt_program_num_sites(p), 3u);
+  EXPECT_EQ(first.site, nxrt_program_site(p, 0));
+  EXPECT_EQ(second.site, nxrt_program_site(p, 1));
+  EXPECT_EQ(third.site, nxrt_program_site(p, 2));
+  EXPECT_EQ(nxrt_program_add_sites(p, nullptr), nullptr);
+  EXPECT_EQ(nxrt_program_num_sites(p), 3u);
+
+  // The first error stops the list; the sites before it stay.
+  nxrt_site_record_t after{nullptr, nullptr, NXRT_SITE_ELIXIR_CALL, "y",
+                           "b.mlir:9:1", nullptr, 0};
+  nxrt_site_record_t bad{&after, nullptr, 9, "x", "b.mlir:7:8", nullptr, 0};
+  nxrt_site_record_t before{&bad, nullptr, NXRT_SITE_ELIXIR_CALL, "w",
+                            "b.mlir:1:1", nullptr, 0};
+  Status error(nxrt_program_add_sites(p, &before));
+  EXPECT_EQ(Message(error), "invalid call site kind 9 at b.mlir:7:8");
+  EXPECT_NE(before.site, nullptr);
+  EXPECT_EQ(after.site, nullptr);
+  EXPECT_EQ(nxrt_program_num_sites(p), 4u);
+
+  nxrt_site_record_t huge{nullptr, nullptr, int64_t{1} << 40, "z", "c.mlir:1:1",
+                          nullptr, 0};
+  Status malformed(nxrt_program_add_sites(p, &huge));
+  EXPECT_EQ(Message(malformed),
+            "malformed site record at c.mlir:1:1: kind 1099511627776, 0 "
+            "attribute bytes");
+  Status noProgram(nxrt_program_add_sites(nullptr, &huge));
+  EXPECT_EQ(Message(noProgram), "program is null");
+  nxrt_program_destroy(p);
+  nxrt_runtime_destroy(rt);
+}
+
 TEST(NxrtApi, AddSiteRejectsBadKindAndAttributes) {
   nxrt_runtime_t *rt = nxrt_runtime_create();
   nxrt_program_t *p = nxrt_program_create(rt, nullptr);

@@ -19,7 +19,8 @@ inline constexpr llvm::StringLiteral kRunCurrent = "nxrt_run_current";
 inline constexpr llvm::StringLiteral kInvoke = "nxrt_invoke";
 inline constexpr llvm::StringLiteral kRunFailed = "nxrt_run_failed";
 inline constexpr llvm::StringLiteral kInvokeFailed = "nxrt_invoke_failed";
-inline constexpr llvm::StringLiteral kProgramAddSite = "nxrt_program_add_site";
+inline constexpr llvm::StringLiteral kProgramAddSites =
+    "nxrt_program_add_sites";
 // MLIR's generic allocation functions, which nx-lower-to-cpu lowers heap
 // allocations to and libnxrt defines (it records the buffers per run).
 inline constexpr llvm::StringLiteral kGenericAlloc =
@@ -35,12 +36,14 @@ inline constexpr llvm::StringLiteral kGenericFree = "_mlir_memref_to_llvm_free";
 // decoded attributes) into `program`. Returns NULL on success.
 inline constexpr llvm::StringLiteral kInitFunction = "__nx_init";
 
-// Internal globals of those modules: the sites __nx_init adds, in program
-// order (what compiled code passes to nxrt_invoke), and the table and
-// string blob it adds them from.
-inline constexpr llvm::StringLiteral kSiteSlots = "__nx_sites";
-inline constexpr llvm::StringLiteral kSiteTable = "__nx_site_table";
-inline constexpr llvm::StringLiteral kSiteStrings = "__nx_site_strings";
+// Internal globals of those modules. Every call site has a record
+// (nxrt_site_record_t), `@__nx_site_<k>`, with its constant bytes (dims,
+// stream handle, name, location, attributes) in `@__nx_site_<k>_data`; k
+// only makes the names unique. `@__nx_sites` points to the first record of
+// the list __nx_init hands to the runtime.
+inline constexpr llvm::StringLiteral kSiteRecordPrefix = "__nx_site_";
+inline constexpr llvm::StringLiteral kSiteDataSuffix = "_data";
+inline constexpr llvm::StringLiteral kSiteList = "__nx_sites";
 
 } // namespace mlir::nx::runtime_symbols
 

@@ -1,0 +1,26 @@
+//===- RuntimeFunctions.h - libnxrt functions compiled code calls -*- C++ -*-===//
+
+#ifndef NX_LIB_CONVERSION_NXTOLLVM_RUNTIMEFUNCTIONS_H
+#define NX_LIB_CONVERSION_NXTOLLVM_RUNTIMEFUNCTIONS_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::nx {
+
+/// The declaration of libnxrt's `name` (one of RuntimeSymbols.h's
+/// functions) in `module`, created at its start through `builder` on first
+/// use. Fails, reporting at the clashing op, when the name is taken by
+/// something else.
+FailureOr<LLVM::LLVMFuncOp> lookupOrCreateRuntimeFunction(OpBuilder &builder,
+                                                          ModuleOp module,
+                                                          StringRef name);
+
+/// Fails, reporting at the clashing op, when `module` has a symbol named
+/// like a runtime function that is not an llvm.func of its type: the names
+/// are fixed, so the declarations would clash.
+LogicalResult checkRuntimeNamesAreFree(ModuleOp module);
+
+} // namespace mlir::nx
+
+#endif // NX_LIB_CONVERSION_NXTOLLVM_RUNTIMEFUNCTIONS_H
