@@ -258,14 +258,18 @@ struct InvokeOpLowering final : ConvertOpToLLVMPattern<InvokeOp> {
   }
 };
 
-/// Callback declarations are resolved into sites: the runtime binds
-/// callbacks by name when __nx_init adds them.
+/// Callback declarations, and the module's ids for them, are resolved into
+/// sites: the runtime binds callbacks by name when __nx_init adds them.
 struct CallbackOpLowering final : ConvertOpToLLVMPattern<CallbackOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
   LogicalResult
   matchAndRewrite(CallbackOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const final {
+    Operation *parent = op->getParentOp();
+    StringLiteral ids = NxDialect::getCallbackIdsAttrName();
+    if (parent && parent->hasAttr(ids))
+      rewriter.modifyOpInPlace(parent, [&] { parent->removeAttr(ids); });
     rewriter.eraseOp(op);
     return success();
   }
@@ -279,6 +283,9 @@ struct NxToLLVMDialectInterface final : ConvertToLLVMPatternInterface {
       ConversionTarget &target, LLVMTypeConverter &converter,
       RewritePatternSet &patterns) const final {
     target.addIllegalOp<InvokeOp, CallbackOp>();
+    // Lowering the callbacks drops the module's ids for them: the module is
+    // modified in place and must stay legal.
+    target.addLegalOp<ModuleOp>();
     populateNxToLLVMConversionPatterns(converter, patterns);
   }
 };
@@ -452,6 +459,7 @@ struct ConvertNxToLLVMPass final
       return signalPassFailure();
     if (failed(stopAfterFailedCalls(module, stopping.getArrayRef(), converter)))
       return signalPassFailure();
+    // Ids of callbacks never declared (the verifier allows none) go too.
     module->removeAttr(NxDialect::getCallbackIdsAttrName());
   }
 };

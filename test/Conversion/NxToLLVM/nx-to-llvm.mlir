@@ -3,79 +3,86 @@
 // Callback declarations and ids are resolved into sites and removed.
 // CHECK: module {
 // CHECK-NOT: nx.callback
-// The dims are read as int64_t words in place, so they are aligned.
-// CHECK-DAG: llvm.mlir.global internal constant @[[$DIMS:__nx_dims_[0-9]+]]("\04\00\00\00\00\00\00\00") {addr_space = 0 : i32, alignment = 8 : i64}
-// __nx_init adds the sites from a table, five words per site: kind
-// ELIXIR_CALL (0), the offsets of the name, the location and the attributes
-// in one string blob, and the attributes' length (20 bytes).
-// CHECK-DAG: llvm.mlir.global internal constant @__nx_site_table(dense<[0, 0, 16, {{[0-9]+}}, 20]> : tensor<5xi64>)
-// Strings are NUL-terminated; entries start 8-byte aligned. Typed
-// attributes: DICT of 1 entry "norm" = STRING "l2".
-// CHECK-DAG: llvm.mlir.global internal constant @__nx_site_strings("normalize\00{{(\\00)*}}{{[^"]*}}nx-to-llvm.mlir:{{[0-9]+}}:3\00{{(\\00)*}}\06\01\00\00\00\04\00\00\00norm\04\02\00\00\00l2")
-// It stores them in @__nx_sites, in program order.
-// CHECK-DAG: llvm.mlir.global internal @__nx_sites() {{.*}} : !llvm.array<1 x ptr>
+// @__nx_sites starts the list of site records __nx_init hands the runtime.
+// CHECK: llvm.mlir.global internal constant @__nx_sites()
+// CHECK-NEXT: %[[FIRST:.+]] = llvm.mlir.addressof @[[$SITE:__nx_site_0]] : !llvm.ptr
+// CHECK-NEXT: llvm.return %[[FIRST]]
 
 // CHECK-LABEL: func.func @elixir_call
 // CHECK-SAME: (%[[IN:.+]]: memref<4xf32>, %[[OUT:.+]]: memref<4xf32>) -> memref<4xf32>
-// View arrays (one pair, shared by the function's calls), the run and the
-// status slot live in the entry block, so calls in loops do not grow the
-// stack.
+// The view arrays live in the entry block, so calls in loops do not grow
+// the stack.
 // CHECK: %[[ARGS:.+]] = llvm.alloca %{{.+}} x !llvm.struct<(i32, i32, ptr, ptr)>
 // CHECK: %[[RESULTS:.+]] = llvm.alloca %{{.+}} x !llvm.struct<(i32, i32, ptr, ptr)>
-// CHECK: %[[RUNCTX:.+]] = llvm.call @nxrt_run_current() : () -> !llvm.ptr
-// CHECK: %[[STATUS_SLOT:.+]] = llvm.alloca %{{.+}} x !llvm.ptr
 // CHECK: ^[[LOOP:bb[0-9]+]](
-// The argument view, field by field: {dtype = NXRT_F32 (12), rank 1, dims,
-// data}.
+// CHECK: %[[DATA:.+]] = llvm.mlir.addressof @[[$SITE]]_data
+// The argument view, field by field: {dtype = NXRT_F32 (12), rank 1, dims
+// (in the site's data), data}.
 // CHECK: %[[VIEW:.+]] = llvm.getelementptr %[[ARGS]][0]
 // CHECK: llvm.mlir.constant(12 : i32) : i32
 // CHECK: llvm.getelementptr %[[VIEW]][0, 0]
 // CHECK: llvm.mlir.constant(1 : i32) : i32
 // CHECK: llvm.getelementptr %[[VIEW]][0, 1]
-// CHECK: llvm.mlir.addressof @[[$DIMS]]
-// CHECK: llvm.getelementptr %[[VIEW]][0, 2]
+// CHECK: %[[DIMS:.+]] = llvm.getelementptr %[[DATA]][0] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: %[[DIMS_FIELD:.+]] = llvm.getelementptr %[[VIEW]][0, 2]
+// CHECK: llvm.store %[[DIMS]], %[[DIMS_FIELD]]
 // CHECK: llvm.getelementptr %[[VIEW]][0, 3]
 // CHECK: llvm.getelementptr %[[RESULTS]][0]
-// CHECK: %[[SITES:.+]] = llvm.mlir.addressof @__nx_sites : !llvm.ptr
-// CHECK: %[[SLOT:.+]] = llvm.getelementptr %[[SITES]][0, 0]
-// CHECK: %[[SITE_PTR:.+]] = llvm.load %[[SLOT]] : !llvm.ptr -> !llvm.ptr
+// The run, the site the runtime stored in the record, the call.
+// CHECK: %[[RUNCTX:.+]] = llvm.call @nxrt_run_current() : () -> !llvm.ptr
+// CHECK: %[[RECORD:.+]] = llvm.mlir.addressof @[[$SITE]] : !llvm.ptr
+// CHECK: %[[SITE_FIELD:.+]] = llvm.getelementptr %[[RECORD]][0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, i64, ptr, ptr, ptr, i64)>
+// CHECK: %[[SITE_PTR:.+]] = llvm.load %[[SITE_FIELD]] : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[STATUS:.+]] = llvm.call @nxrt_invoke(%[[RUNCTX]], %[[SITE_PTR]], %[[ARGS]], %{{.+}}, %[[RESULTS]], %{{.+}})
 // A failed call stops the function: no further iteration, no further call.
 // CHECK: %[[NULL:.+]] = llvm.mlir.zero : !llvm.ptr
 // CHECK: %[[FAILED:.+]] = llvm.icmp "ne" %[[STATUS]], %[[NULL]]
-// CHECK: llvm.store %[[STATUS]], %[[STATUS_SLOT]]
 // CHECK: llvm.cond_br %[[FAILED]], ^[[EXIT:bb[0-9]+]], ^[[REST:bb[0-9]+]]
 // CHECK: ^[[REST]]:
 // CHECK: cf.br ^[[LOOP]]
-// The exit hands the status to the runtime and returns zeros.
+// The call's exit hands the status to the runtime and returns zeros.
 // CHECK: ^[[EXIT]]:
-// CHECK-NEXT: %[[S:.+]] = llvm.load %[[STATUS_SLOT]] : !llvm.ptr -> !llvm.ptr
-// CHECK-NEXT: llvm.call @nxrt_invoke_failed(%[[RUNCTX]], %[[S]])
+// CHECK-NEXT: llvm.call @nxrt_invoke_failed(%[[RUNCTX]], %[[STATUS]])
 // CHECK-NEXT: %[[ZERO:.+]] = llvm.mlir.zero : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
 // CHECK-NEXT: %[[MEMREF:.+]] = builtin.unrealized_conversion_cast %[[ZERO]] : {{.*}} to memref<4xf32>
 // CHECK-NEXT: return %[[MEMREF]] : memref<4xf32>
 // CHECK-NOT: nx.invoke
 
-// __nx_init loops over the table: it adds each site (kind, name, location,
-// attributes, length) to the program, stores it in @__nx_sites and returns
-// the first error or null.
+// __nx_init hands the list to the runtime and returns the first error or
+// null.
 // CHECK-LABEL: llvm.func @__nx_init
 // CHECK-SAME: (%[[PROGRAM:.+]]: !llvm.ptr) -> !llvm.ptr
-// CHECK: %[[ERROR:.+]] = llvm.alloca %{{.+}} x !llvm.ptr
-// CHECK: ^[[HEAD:bb[0-9]+]](%[[I:.+]]: i64):
-// CHECK-NEXT: %[[COUNT:.+]] = llvm.mlir.constant(1 : i64) : i64
-// CHECK-NEXT: llvm.icmp "ult" %[[I]], %[[COUNT]] : i64
-// CHECK: llvm.mlir.addressof @__nx_site_table
-// CHECK: llvm.mlir.addressof @__nx_site_strings
-// CHECK: %[[KIND:.+]] = llvm.trunc %{{.+}} : i64 to i32
-// CHECK: %[[ADDED:.+]] = llvm.call @nxrt_program_add_site(%[[PROGRAM]], %[[KIND]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[ERROR]])
-// CHECK: %[[ALL:.+]] = llvm.mlir.addressof @__nx_sites : !llvm.ptr
-// CHECK: %[[INTO:.+]] = llvm.getelementptr %[[ALL]][0, %[[I]]]
-// CHECK: llvm.store %[[ADDED]], %[[INTO]]
-// CHECK: llvm.icmp "eq" %[[ADDED]]
-// CHECK: llvm.cond_br %{{.+}}, ^{{bb[0-9]+}}, ^[[HEAD]](
-// CHECK: llvm.return %{{.+}} : !llvm.ptr
-// CHECK: llvm.return %{{.+}} : !llvm.ptr
+// CHECK-NEXT: %[[LIST:.+]] = llvm.mlir.addressof @__nx_sites
+// CHECK-NEXT: %[[HEAD:.+]] = llvm.load %[[LIST]] : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT: %[[ERROR:.+]] = llvm.call @nxrt_program_add_sites(%[[PROGRAM]], %[[HEAD]])
+// CHECK-NEXT: llvm.return %[[ERROR]] : !llvm.ptr
+
+// The site's data: the dims of its views (int64 words, 8-byte aligned, as
+// the runtime reads them in place), then its name and location
+// (NUL-terminated), then its typed attributes at the next 8-byte boundary:
+// DICT of 1 entry "norm" = STRING "l2".
+// CHECK: llvm.mlir.global internal constant @[[$SITE]]_data("\04\00\00\00\00\00\00\00\04\00\00\00\00\00\00\00normalize\00{{[^"]*}}nx-to-llvm.mlir:{{[0-9]+}}:3\00{{(\\00)*}}\06\01\00\00\00\04\00\00\00norm\04\02\00\00\00l2") {{{.*}}alignment = 8 : i64}
+// Its record, an nxrt_site_record_t: {next (none), site (written by the
+// runtime), kind ELIXIR_CALL (0), name, location, attributes, their length
+// (20 bytes)}.
+// CHECK: llvm.mlir.global internal @[[$SITE]]()
+// CHECK-NEXT: %[[D:.+]] = llvm.mlir.addressof @[[$SITE]]_data
+// CHECK-NEXT: %[[NEXT:.+]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT: %[[NOSITE:.+]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT: %[[KIND:.+]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK-NEXT: %[[NAME:.+]] = llvm.getelementptr %[[D]][16]
+// CHECK-NEXT: %[[LOCATION:.+]] = llvm.getelementptr %[[D]][26]
+// CHECK-NEXT: %[[ATTRS:.+]] = llvm.getelementptr %[[D]][{{[0-9]+}}]
+// CHECK-NEXT: %[[LENGTH:.+]] = llvm.mlir.constant(20 : i64) : i64
+// CHECK-NEXT: %[[R0:.+]] = llvm.mlir.poison
+// CHECK-NEXT: %[[R1:.+]] = llvm.insertvalue %[[NEXT]], %[[R0]][0]
+// CHECK-NEXT: %[[R2:.+]] = llvm.insertvalue %[[NOSITE]], %[[R1]][1]
+// CHECK-NEXT: %[[R3:.+]] = llvm.insertvalue %[[KIND]], %[[R2]][2]
+// CHECK-NEXT: %[[R4:.+]] = llvm.insertvalue %[[NAME]], %[[R3]][3]
+// CHECK-NEXT: %[[R5:.+]] = llvm.insertvalue %[[LOCATION]], %[[R4]][4]
+// CHECK-NEXT: %[[R6:.+]] = llvm.insertvalue %[[ATTRS]], %[[R5]][5]
+// CHECK-NEXT: %[[R7:.+]] = llvm.insertvalue %[[LENGTH]], %[[R6]][6]
+// CHECK-NEXT: llvm.return %[[R7]]
 module attributes {nx.callback_ids = {normalize = 0 : i64}} {
   nx.callback @normalize : (tensor<4xf32>) -> tensor<4xf32> attributes {id = 0 : i64}
   func.func @elixir_call(%in: memref<4xf32>, %out: memref<4xf32>) -> memref<4xf32> {
@@ -95,23 +102,39 @@ module attributes {nx.callback_ids = {normalize = 0 : i64}} {
   }
 }
 
+
 // -----
 
-// Streams: the handle is an embedded constant (magic "NXSH", version 1,
-// length, name) passed as the first argument; infeeds thread one tag per
-// function, zero at entry, passed as argument and next-tag result.
-// CHECK-DAG: llvm.mlir.global internal constant @[[$HANDLE:__nx_stream_[0-9]+]]("NXSH\01\00\00\00\03\00\00\00abc")
-// Kinds OUTFEED (3) and INFEED (4).
-// CHECK-DAG: llvm.mlir.global internal constant @__nx_site_table(dense<[3, 0, 8, {{[0-9]+}}, 0, 4, 0, {{[0-9]+}}, {{[0-9]+}}, 0]> : tensor<10xi64>)
+// Streams: the handle (magic "NXSH", version 1, length, name) is in the
+// site's data and passed as the first argument; an infeed also passes a tag
+// (zero at entry) as argument and next-tag result. The invokes are lowered
+// from the last to the first, each put at the front of the list, so the
+// list is in program order: the outfeed, then the infeed.
 // CHECK-LABEL: func.func @streams
 // CHECK: %[[TAG:.+]] = llvm.alloca %{{.+}} x i64
 // CHECK: llvm.store %{{.+}}, %[[TAG]] : i64, !llvm.ptr
-// CHECK: llvm.mlir.addressof @[[$HANDLE]]
+// CHECK: llvm.mlir.addressof @[[$OUTFEED:__nx_site_1]]_data
+// CHECK: llvm.mlir.addressof @[[$OUTFEED]] :
 // CHECK: llvm.call @nxrt_invoke
-// CHECK: llvm.mlir.addressof @[[$HANDLE]]
+// CHECK: llvm.mlir.addressof @[[$INFEED:__nx_site_0]]_data
+// CHECK: llvm.mlir.addressof @[[$INFEED]] :
 // CHECK: llvm.call @nxrt_invoke
 // CHECK-LABEL: llvm.func @__nx_init
-// CHECK: llvm.call @nxrt_program_add_site
+// Dims of the handle (15 bytes) and the 2xi8 buffer, then the handle.
+// CHECK: llvm.mlir.global internal constant @[[$INFEED]]_data("\0F\00\00\00\00\00\00\00\08\00\00\00\00\00\00\00\08\00\00\00\00\00\00\00NXSH\01\00\00\00\03\00\00\00abcabc\00
+// Kind INFEED (4), the end of the list.
+// CHECK: llvm.mlir.global internal @[[$INFEED]]()
+// CHECK-NEXT: llvm.mlir.addressof @[[$INFEED]]_data
+// CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.mlir.constant(4 : i64)
+// CHECK: llvm.mlir.global internal constant @[[$OUTFEED]]_data("\0F\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00NXSH\01\00\00\00\03\00\00\00abcabc\00
+// Kind OUTFEED (3), followed by the infeed.
+// CHECK: llvm.mlir.global internal @[[$OUTFEED]]()
+// CHECK-NEXT: llvm.mlir.addressof @[[$OUTFEED]]_data
+// CHECK-NEXT: llvm.mlir.addressof @[[$INFEED]] :
+// CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.mlir.constant(3 : i64)
 func.func @streams(%x: memref<2xi8>, %y: memref<i1>) {
   nx.invoke outfeed @abc(%x) outs() {has_side_effect} : (memref<2xi8>) -> ()
   nx.invoke infeed @abc() outs(%y) {has_side_effect} : () -> (memref<i1>)
@@ -120,13 +143,15 @@ func.func @streams(%x: memref<2xi8>, %y: memref<i1>) {
 
 // -----
 
-// A module without host interactions still defines __nx_init, so every
-// host can call it.
+// A module without host interactions still defines __nx_init, with an empty
+// list, so every host can call it.
+// CHECK: llvm.mlir.global internal constant @__nx_sites()
+// CHECK-NEXT: %[[NONE:.+]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT: llvm.return %[[NONE]]
 // CHECK-LABEL: llvm.func @__nx_init
-// CHECK-NEXT: llvm.mlir.constant(1 : i64)
-// CHECK-NEXT: llvm.alloca
-// CHECK-NEXT: llvm.mlir.zero
-// CHECK-NEXT: llvm.store
+// CHECK-NEXT: llvm.mlir.addressof @__nx_sites
+// CHECK-NEXT: llvm.load
+// CHECK-NEXT: llvm.call @nxrt_program_add_sites
 // CHECK-NEXT: llvm.return
 func.func @nothing() {
   return
@@ -141,28 +166,26 @@ func.func @nothing() {
 // CHECK: llvm.call @nxrt_invoke
 // CHECK: llvm.cond_br
 // CHECK-LABEL: func.func @middle
-// CHECK-NEXT: %[[CUR:.+]] = llvm.call @nxrt_run_current() : () -> !llvm.ptr
-// CHECK-NEXT: %[[ONE:.+]] = llvm.mlir.constant(1 : i64) : i64
-// CHECK-NEXT: %[[STATUS_SLOT:.+]] = llvm.alloca %[[ONE]] x !llvm.ptr
 // CHECK-NEXT: %[[V:.+]] = call @leaf(%{{.+}}) : (memref<2xf32>) -> f32
+// CHECK-NEXT: %[[CUR:.+]] = llvm.call @nxrt_run_current() : () -> !llvm.ptr
 // CHECK-NEXT: %[[FLAG:.+]] = llvm.call @nxrt_run_failed(%[[CUR]]) : (!llvm.ptr) -> i32
 // CHECK-NEXT: %[[C0:.+]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-NEXT: %[[NOSTATUS:.+]] = llvm.mlir.zero : !llvm.ptr
 // CHECK-NEXT: %[[F:.+]] = llvm.icmp "ne" %[[FLAG]], %[[C0]] : i32
-// CHECK-NEXT: llvm.store %[[NOSTATUS]], %[[STATUS_SLOT]]
 // CHECK-NEXT: llvm.cond_br %[[F]], ^[[EXIT:bb[0-9]+]], ^[[REST:bb[0-9]+]]
 // CHECK-NEXT: ^[[REST]]:
 // CHECK-NEXT: return %[[V]] : f32
 // CHECK-NEXT: ^[[EXIT]]:
-// CHECK-NEXT: %[[S:.+]] = llvm.load %[[STATUS_SLOT]]
-// CHECK-NEXT: llvm.call @nxrt_invoke_failed(%[[CUR]], %[[S]])
+// CHECK-NEXT: llvm.call @nxrt_invoke_failed(%[[CUR]], %[[NOSTATUS]])
 // CHECK-NEXT: %[[Z:.+]] = llvm.mlir.zero : f32
 // CHECK-NEXT: return %[[Z]] : f32
 // CHECK-LABEL: func.func @top
 // CHECK: call @middle
+// CHECK-NEXT: llvm.call @nxrt_run_current
 // CHECK-NEXT: llvm.call @nxrt_run_failed
 // CHECK: call @pure
 // CHECK-NEXT: call @external
+// CHECK-NEXT: llvm.call @nxrt_run_current
 // CHECK-NEXT: llvm.call @nxrt_run_failed
 // CHECK-LABEL: func.func @pure
 // CHECK-NOT: nxrt_run_failed
@@ -193,15 +216,19 @@ func.func @pure(%v: f32) -> f32 {
 
 // Host calls with no tensors at all are not touched by bufferization; they
 // become invokes here, and their callbacks are bound like any other.
-// Kinds ELIXIR_CALL (0) and IO_CALLBACK (1).
-// CHECK-DAG: llvm.mlir.global internal constant @__nx_site_table(dense<[0, 0, 8, {{[0-9]+}}, 0, 1, {{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}, 0]> : tensor<10xi64>)
-// CHECK-DAG: llvm.mlir.global internal constant @__nx_site_strings("tick\00{{.*}}tock\00
 // CHECK-LABEL: func.func @no_tensors
 // CHECK:         llvm.call @nxrt_invoke
 // CHECK:         llvm.call @nxrt_invoke
 // CHECK-NOT:     nx.
 // CHECK-LABEL: llvm.func @__nx_init
-// CHECK:         llvm.call @nxrt_program_add_site
+// Kinds IO_CALLBACK (1) and ELIXIR_CALL (0).
+// CHECK: llvm.mlir.global internal constant @[[$TOCK:__nx_site_0]]_data("{{.*}}tock\00
+// CHECK: llvm.mlir.global internal @[[$TOCK]]()
+// CHECK: llvm.mlir.constant(1 : i64)
+// CHECK: llvm.mlir.global internal constant @[[$TICK:__nx_site_1]]_data("{{.*}}tick\00
+// CHECK: llvm.mlir.global internal @[[$TICK]]()
+// CHECK: llvm.mlir.addressof @[[$TOCK]] :
+// CHECK: llvm.mlir.constant(0 : i64)
 nx.callback @tick : () -> ()
 nx.callback @tock : () -> ()
 func.func @no_tensors() {
