@@ -444,17 +444,18 @@ nxrt_program_add_site(nxrt_program_t *program, nxrt_site_kind_t kind,
                       nxrt_status_t **error);
 
 /* One call site as compiled code describes it: __nx_init hands a list of
- * these, linked through `next`, to nxrt_program_add_sites. `name` and
- * `location` are NUL-terminated; `attrs` holds `attrs_len` bytes of typed
+ * these, linked through `next`, to nxrt_program_add_sites. Each record is
+ * followed in memory by the bytes its offsets index: the NUL-terminated
+ * callee name and `file:line:col` location, and `attrs_len` bytes of typed
  * attributes. `site` is written by nxrt_program_add_sites; compiled code
  * reads it at each call. */
 typedef struct nxrt_site_record_t {
   struct nxrt_site_record_t *next;
   nxrt_site_t *site;
   int64_t kind; /* nxrt_site_kind_t */
-  const char *name;
-  const char *location;
-  const uint8_t *attrs;
+  int64_t name_offset;
+  int64_t location_offset;
+  int64_t attrs_offset;
   int64_t attrs_len;
 } nxrt_site_record_t;
 

@@ -113,16 +113,24 @@ nxrt_status_t *nxrt_program_add_sites(nxrt_program_t *program,
   if (!program)
     return nxrt::ToC(absl::InvalidArgumentError("program is null"));
   for (nxrt_site_record_t *record = first; record; record = record->next) {
+    const char *bytes = reinterpret_cast<const char *>(record + 1);
+    const char *location =
+        record->location_offset >= 0 ? bytes + record->location_offset
+                                     : "<unknown>";
     // nxrt_program_add_site checks the kind; here only that it fits.
-    if (record->kind < 0 || record->kind > INT32_MAX || record->attrs_len < 0)
+    if (record->kind < 0 || record->kind > INT32_MAX ||
+        record->name_offset < 0 || record->location_offset < 0 ||
+        record->attrs_offset < 0 || record->attrs_len < 0)
       return nxrt::ToC(absl::InvalidArgumentError(absl::StrFormat(
-          "malformed site record at %s: kind %d, %d attribute bytes",
-          record->location ? record->location : "<unknown>", record->kind,
-          record->attrs_len)));
+          "malformed site record at %s: kind %d, offsets %d %d %d, %d "
+          "attribute bytes",
+          location, record->kind, record->name_offset,
+          record->location_offset, record->attrs_offset, record->attrs_len)));
     nxrt_status_t *error = nullptr;
     record->site = nxrt_program_add_site(
-        program, static_cast<nxrt_site_kind_t>(record->kind), record->name,
-        record->location, record->attrs,
+        program, static_cast<nxrt_site_kind_t>(record->kind),
+        bytes + record->name_offset, location,
+        reinterpret_cast<const uint8_t *>(bytes + record->attrs_offset),
         static_cast<size_t>(record->attrs_len), &error);
     if (!record->site)
       return error;

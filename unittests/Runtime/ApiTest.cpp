@@ -2,6 +2,9 @@
 
 #include "TestUtil.h"
 
+#include <cstddef>
+#include <cstring>
+
 using namespace nxrt_test;
 
 extern "C" int nxrt_c_smoke(void); // CAbiSmoke.c
@@ -155,42 +158,59 @@ TEST(NxrtApi, ProgramSitesHaveDenseIds) {
   nxrt_runtime_destroy(rt);
 }
 
+/// A site record followed by its bytes, as compiled code lays them out.
+struct RecordWithBytes {
+  nxrt_site_record_t record;
+  char bytes[48];
+
+  RecordWithBytes(RecordWithBytes *next, int64_t kind, const char *name,
+                  const char *location) {
+    std::memset(bytes, 0, sizeof bytes);
+    size_t nameSize = std::strlen(name) + 1;
+    std::memcpy(bytes, name, nameSize);
+    std::memcpy(bytes + nameSize, location, std::strlen(location) + 1);
+    record = {next ? &next->record : nullptr,
+              nullptr,
+              kind,
+              0,
+              static_cast<int64_t>(nameSize),
+              0,
+              0};
+  }
+};
+static_assert(offsetof(RecordWithBytes, bytes) == sizeof(nxrt_site_record_t),
+              "the bytes follow the record");
+
 TEST(NxrtApi, AddSitesFollowsTheList) {
   nxrt_runtime_t *rt = nxrt_runtime_create();
   nxrt_program_t *p = nxrt_program_create(rt, "p");
-  nxrt_site_record_t third{nullptr, nullptr, NXRT_SITE_CUSTOM_CALL, "c",
-                           "a.mlir:5:6", nullptr, 0};
-  nxrt_site_record_t second{&third, nullptr, NXRT_SITE_IO_CALLBACK, "b",
-                            "a.mlir:3:4", nullptr, 0};
-  nxrt_site_record_t first{&second, nullptr, NXRT_SITE_ELIXIR_CALL, "a",
-                           "a.mlir:1:2", nullptr, 0};
-  EXPECT_EQ(nxrt_program_add_sites(p, &first), nullptr);
+  RecordWithBytes third(nullptr, NXRT_SITE_CUSTOM_CALL, "c", "a.mlir:5:6");
+  RecordWithBytes second(&third, NXRT_SITE_IO_CALLBACK, "b", "a.mlir:3:4");
+  RecordWithBytes first(&second, NXRT_SITE_ELIXIR_CALL, "a", "a.mlir:1:2");
+  EXPECT_EQ(nxrt_program_add_sites(p, &first.record), nullptr);
   ASSERT_EQ(nxrt_program_num_sites(p), 3u);
-  EXPECT_EQ(first.site, nxrt_program_site(p, 0));
-  EXPECT_EQ(second.site, nxrt_program_site(p, 1));
-  EXPECT_EQ(third.site, nxrt_program_site(p, 2));
+  EXPECT_EQ(first.record.site, nxrt_program_site(p, 0));
+  EXPECT_EQ(second.record.site, nxrt_program_site(p, 1));
+  EXPECT_EQ(third.record.site, nxrt_program_site(p, 2));
   EXPECT_EQ(nxrt_program_add_sites(p, nullptr), nullptr);
   EXPECT_EQ(nxrt_program_num_sites(p), 3u);
 
   // The first error stops the list; the sites before it stay.
-  nxrt_site_record_t after{nullptr, nullptr, NXRT_SITE_ELIXIR_CALL, "y",
-                           "b.mlir:9:1", nullptr, 0};
-  nxrt_site_record_t bad{&after, nullptr, 9, "x", "b.mlir:7:8", nullptr, 0};
-  nxrt_site_record_t before{&bad, nullptr, NXRT_SITE_ELIXIR_CALL, "w",
-                            "b.mlir:1:1", nullptr, 0};
-  Status error(nxrt_program_add_sites(p, &before));
+  RecordWithBytes after(nullptr, NXRT_SITE_ELIXIR_CALL, "y", "b.mlir:9:1");
+  RecordWithBytes bad(&after, 9, "x", "b.mlir:7:8");
+  RecordWithBytes before(&bad, NXRT_SITE_ELIXIR_CALL, "w", "b.mlir:1:1");
+  Status error(nxrt_program_add_sites(p, &before.record));
   EXPECT_EQ(Message(error), "invalid call site kind 9 at b.mlir:7:8");
-  EXPECT_NE(before.site, nullptr);
-  EXPECT_EQ(after.site, nullptr);
+  EXPECT_NE(before.record.site, nullptr);
+  EXPECT_EQ(after.record.site, nullptr);
   EXPECT_EQ(nxrt_program_num_sites(p), 4u);
 
-  nxrt_site_record_t huge{nullptr, nullptr, int64_t{1} << 40, "z", "c.mlir:1:1",
-                          nullptr, 0};
-  Status malformed(nxrt_program_add_sites(p, &huge));
+  RecordWithBytes huge(nullptr, int64_t{1} << 40, "z", "c.mlir:1:1");
+  Status malformed(nxrt_program_add_sites(p, &huge.record));
   EXPECT_EQ(Message(malformed),
-            "malformed site record at c.mlir:1:1: kind 1099511627776, 0 "
-            "attribute bytes");
-  Status noProgram(nxrt_program_add_sites(nullptr, &huge));
+            "malformed site record at c.mlir:1:1: kind 1099511627776, "
+            "offsets 0 2 0, 0 attribute bytes");
+  Status noProgram(nxrt_program_add_sites(nullptr, &huge.record));
   EXPECT_EQ(Message(noProgram), "program is null");
   nxrt_program_destroy(p);
   nxrt_runtime_destroy(rt);

@@ -175,11 +175,14 @@ struct InvokeOpLowering final : ConvertOpToLLVMPattern<InvokeOp> {
       }
     }
 
-    Value data = LLVM::AddressOfOp::create(rewriter, loc, record->data);
+    Value recordAddress =
+        LLVM::AddressOfOp::create(rewriter, loc, record->global);
+    Type recordType = record->global.getGlobalType();
     auto dataAt = [&](int64_t offset) -> Value {
       return LLVM::GEPOp::create(
-          rewriter, loc, ptrType, rewriter.getI8Type(), data,
-          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
+          rewriter, loc, ptrType, recordType, recordAddress,
+          ArrayRef<LLVM::GEPArg>{0, kSiteRecordBytesField,
+                                 static_cast<int32_t>(offset)});
     };
     auto bufferData = [&](MemRefType type, Value descriptor) -> Value {
       MemRefDescriptor memref(descriptor);
@@ -237,8 +240,7 @@ struct InvokeOpLowering final : ConvertOpToLLVMPattern<InvokeOp> {
     Value run = LLVM::CallOp::create(rewriter, loc, *runCurrent, ValueRange())
                     .getResult();
     Value siteAddress = LLVM::GEPOp::create(
-        rewriter, loc, ptrType, getSiteRecordType(context),
-        LLVM::AddressOfOp::create(rewriter, loc, record->record),
+        rewriter, loc, ptrType, recordType, recordAddress,
         ArrayRef<LLVM::GEPArg>{0, kSiteRecordSiteField});
     Value siteHandle = LLVM::LoadOp::create(rewriter, loc, ptrType, siteAddress);
     // The runtime records a failure in the run (the host reads it when the

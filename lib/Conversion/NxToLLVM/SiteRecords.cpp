@@ -14,13 +14,6 @@ using namespace mlir;
 using namespace mlir::nx;
 namespace symbols = mlir::nx::runtime_symbols;
 
-LLVM::LLVMStructType nx::getSiteRecordType(MLIRContext *context) {
-  Type ptr = LLVM::LLVMPointerType::get(context);
-  Type i64 = IntegerType::get(context, 64);
-  return LLVM::LLVMStructType::getLiteral(context,
-                                          {ptr, ptr, i64, ptr, ptr, ptr, i64});
-}
-
 FailureOr<LLVM::GlobalOp> nx::getOrCreateSiteList(RewriterBase &rewriter,
                                                   ModuleOp module) {
   // Created at the module's start, so that finding it (a scan of the
@@ -68,10 +61,17 @@ FailureOr<LLVM::GlobalOp> nx::getOrCreateSiteList(RewriterBase &rewriter,
 
 namespace {
 
-/// The constant bytes of a site, 8-byte aligned where the runtime reads
-/// words in place (dims, attributes).
+/// The bytes of a record after its links: the rest of nxrt_site_record_t
+/// (kind and offsets, as little-endian words), then the site's constant
+/// bytes, 8-byte aligned where the runtime reads words in place (dims,
+/// attributes).
 struct SiteBytes {
   std::string bytes;
+
+  void setWord(int64_t offset, int64_t word) {
+    llvm::support::endian::write<int64_t, llvm::endianness::little>(
+        bytes.data() + offset, word);
+  }
 
   int64_t append(StringRef data, bool aligned) {
     if (aligned)
@@ -82,11 +82,12 @@ struct SiteBytes {
   }
 
   int64_t appendWords(ArrayRef<int64_t> words) {
-    std::string data(words.size() * sizeof(int64_t), '\0');
+    int64_t offset =
+        append(std::string(words.size() * sizeof(int64_t), '\0'),
+               /*aligned=*/true);
     for (auto [index, word] : llvm::enumerate(words))
-      llvm::support::endian::write<int64_t, llvm::endianness::little>(
-          data.data() + index * sizeof(int64_t), word);
-    return append(data, /*aligned=*/true);
+      setWord(offset + index * sizeof(int64_t), word);
+    return offset;
   }
 
   int64_t appendCString(StringRef string) {
@@ -131,8 +132,14 @@ FailureOr<SiteRecord> nx::prependSiteRecord(RewriterBase &rewriter,
   auto nextAddress = dyn_cast<LLVM::AddressOfOp>(next);
   std::string name = (symbols::kSiteRecordPrefix + Twine(*index)).str();
 
+  // The record after its links: kind, then the offsets of the name, the
+  // location and the attributes from the end of the record, and the
+  // attributes' length; then the bytes.
+  constexpr int64_t kHeaderWords = 5;
+  constexpr int64_t kHeaderSize = kHeaderWords * sizeof(int64_t);
   SiteRecord result;
   SiteBytes bytes;
+  bytes.bytes.assign(kHeaderSize, '\0');
   for (ArrayRef<int64_t> dims : site.viewDims)
     result.dimsOffsets.push_back(bytes.appendWords(dims));
   if (site.streamHandle)
@@ -143,57 +150,45 @@ FailureOr<SiteRecord> nx::prependSiteRecord(RewriterBase &rewriter,
   int64_t nameOffset = bytes.appendCString(site.name);
   int64_t locationOffset = bytes.appendCString(site.location);
   int64_t attrsOffset = bytes.append(site.attrs, /*aligned=*/true);
+  bytes.setWord(0, static_cast<int64_t>(site.kind));
+  bytes.setWord(8, nameOffset - kHeaderSize);
+  bytes.setWord(16, locationOffset - kHeaderSize);
+  bytes.setWord(24, attrsOffset - kHeaderSize);
+  bytes.setWord(32, static_cast<int64_t>(site.attrs.size()));
 
   OpBuilder::InsertionGuard guard(rewriter);
   MLIRContext *context = module.getContext();
   Location loc = module.getLoc();
   Type ptr = LLVM::LLVMPointerType::get(context);
-  Type i8 = IntegerType::get(context, 8);
-  Type i64 = IntegerType::get(context, 64);
+  auto bytesType =
+      LLVM::LLVMArrayType::get(IntegerType::get(context, 8), bytes.bytes.size());
+  auto recordType =
+      LLVM::LLVMStructType::getLiteral(context, {ptr, ptr, bytesType});
   // New globals go at the module's end, out of the way of the lookups.
   rewriter.setInsertionPointToEnd(module.getBody());
-  result.data = LLVM::GlobalOp::create(
-      rewriter, loc, LLVM::LLVMArrayType::get(i8, bytes.bytes.size()),
-      /*isConstant=*/true, LLVM::Linkage::Internal,
-      name + symbols::kSiteDataSuffix.str(),
-      StringAttr::get(context, bytes.bytes), /*alignment=*/alignof(int64_t));
-
-  LLVM::LLVMStructType recordType = getSiteRecordType(context);
-  result.record = LLVM::GlobalOp::create(
+  result.global = LLVM::GlobalOp::create(
       rewriter, loc, recordType, /*isConstant=*/false, LLVM::Linkage::Internal,
       name, /*value=*/Attribute(), /*alignment=*/alignof(int64_t));
-  rewriter.createBlock(&result.record.getInitializerRegion());
-  Value data = LLVM::AddressOfOp::create(rewriter, loc, result.data);
-  auto at = [&](int64_t offset) -> Value {
-    return LLVM::GEPOp::create(rewriter, loc, ptr, i8, data,
-                               ArrayRef<LLVM::GEPArg>{
-                                   static_cast<int32_t>(offset)});
-  };
-  auto word = [&](int64_t value) -> Value {
-    return LLVM::ConstantOp::create(rewriter, loc, i64,
-                                    rewriter.getI64IntegerAttr(value));
-  };
-  Value nextRecord =
-      nextAddress
-          ? Value(LLVM::AddressOfOp::create(rewriter, loc, ptr,
-                                            nextAddress.getGlobalName()))
-          : Value(LLVM::ZeroOp::create(rewriter, loc, ptr));
-  Value fields[] = {nextRecord,
-                    LLVM::ZeroOp::create(rewriter, loc, ptr),
-                    word(static_cast<int64_t>(site.kind)),
-                    at(nameOffset),
-                    at(locationOffset),
-                    at(attrsOffset),
-                    word(static_cast<int64_t>(site.attrs.size()))};
-  Value record = LLVM::PoisonOp::create(rewriter, loc, recordType);
-  for (auto [index, field] : llvm::enumerate(fields))
-    record = LLVM::InsertValueOp::create(rewriter, loc, record, field,
-                                         static_cast<int64_t>(index));
+  rewriter.createBlock(&result.global.getInitializerRegion());
+  // Zero but for the next record and the bytes: the site is written at
+  // load.
+  Value record = LLVM::ZeroOp::create(rewriter, loc, recordType);
+  if (nextAddress)
+    record = LLVM::InsertValueOp::create(
+        rewriter, loc, record,
+        LLVM::AddressOfOp::create(rewriter, loc, ptr,
+                                  nextAddress.getGlobalName())
+            .getResult(),
+        ArrayRef<int64_t>{0});
+  Value data = LLVM::ConstantOp::create(
+      rewriter, loc, bytesType, StringAttr::get(context, bytes.bytes));
+  record = LLVM::InsertValueOp::create(rewriter, loc, record, data,
+                                       ArrayRef<int64_t>{kSiteRecordBytesField});
   LLVM::ReturnOp::create(rewriter, loc, record);
 
   // The list now starts with the new record.
   rewriter.setInsertionPoint(listReturn);
-  Value address = LLVM::AddressOfOp::create(rewriter, loc, result.record);
+  Value address = LLVM::AddressOfOp::create(rewriter, loc, result.global);
   rewriter.modifyOpInPlace(listReturn,
                            [&] { listReturn->setOperand(0, address); });
   rewriter.eraseOp(next);

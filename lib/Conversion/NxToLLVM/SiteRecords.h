@@ -1,6 +1,8 @@
 //===- SiteRecords.h - the call sites __nx_init registers -------*- C++ -*-===//
 //
-// Each call site of a module is an nxrt_site_record_t global; the records
+// Each call site of a module is one mutable global, `@__nx_site_<k>`: an
+// nxrt_site_record_t followed by the site's constant bytes (the dims of its
+// views, its stream handle, its name, location and attributes). The records
 // form a list from `@__nx_sites`, which __nx_init hands to
 // nxrt_program_add_sites. A site joins the list in constant time, at its
 // front, by a pattern that knows nothing of the other sites: there is no
@@ -38,13 +40,19 @@ struct SiteDescription {
   std::optional<SmallVector<uint8_t>> streamHandle;
 };
 
-/// A site's globals, and where its constant bytes lie in `data`.
+/// A site's global, `!llvm.struct<(ptr, ptr, array<N x i8>)>`: next, site,
+/// then the rest of the record and the bytes, as one array.
 struct SiteRecord {
-  LLVM::GlobalOp record;
-  LLVM::GlobalOp data;
+  LLVM::GlobalOp global;
+  /// Where the dims of each view, and the stream handle, lie in the array.
   SmallVector<int64_t> dimsOffsets;
   int64_t streamHandleOffset = -1;
 };
+
+/// Field of a site's global that holds the site (written by the runtime),
+/// and the field holding its bytes.
+inline constexpr int32_t kSiteRecordSiteField = 1;
+inline constexpr int32_t kSiteRecordBytesField = 2;
 
 /// `@__nx_sites`, and __nx_init with it, created on first use: a module with
 /// them defines `__nx_init(program)`, which adds every site of the list to
@@ -53,15 +61,9 @@ FailureOr<LLVM::GlobalOp> getOrCreateSiteList(RewriterBase &rewriter,
                                               ModuleOp module);
 
 /// Adds the record of `site` at the front of the list.
-FailureOr<SiteRecord> prependSiteRecord(RewriterBase &rewriter, ModuleOp module,
-                                       const SiteDescription &site);
-
-/// The LLVM type of nxrt_site_record_t: {next, site, kind, name,
-/// location, attrs, attrs_len}.
-LLVM::LLVMStructType getSiteRecordType(MLIRContext *context);
-
-/// Field of nxrt_site_record_t that holds the site (written by the runtime).
-inline constexpr int32_t kSiteRecordSiteField = 1;
+FailureOr<SiteRecord> prependSiteRecord(RewriterBase &rewriter,
+                                        ModuleOp module,
+                                        const SiteDescription &site);
 
 } // namespace mlir::nx
 

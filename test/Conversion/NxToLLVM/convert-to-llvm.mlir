@@ -25,9 +25,10 @@
 // CHECK-NOT: nx.
 
 // IR: @__nx_sites = internal constant ptr @__nx_site_0
-// The record: no next site, no site until __nx_init, kind IO_CALLBACK (1),
-// the name and location in the site's data, no attributes.
-// IR: @__nx_site_0 = internal global { ptr, ptr, i64, ptr, ptr, ptr, i64 } { ptr null, ptr null, i64 1, ptr getelementptr {{.*}}@__nx_site_0_data, i64 8), ptr getelementptr {{.*}}@__nx_site_0_data, i64 12), ptr getelementptr {{.*}}, i64 0 }
+// The record: no next site, no site until __nx_init, then kind IO_CALLBACK
+// (1) and the offsets and sizes of the bytes that follow: the dims, the
+// name and the location.
+// IR: @__nx_site_0 = internal global { ptr, ptr, [{{[0-9]+}} x i8] } { ptr null, ptr null, [{{[0-9]+}} x i8] c"\01\00\00\00\00\00\00\00{{.*}}log\00{{.*}}convert-to-llvm.mlir:{{[0-9]+}}:5\00
 // IR: define {{.*}} @report(
 // IR: call ptr @nxrt_invoke(
 // IR: call void @nxrt_invoke_failed(

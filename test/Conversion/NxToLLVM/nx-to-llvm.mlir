@@ -15,23 +15,22 @@
 // CHECK: %[[ARGS:.+]] = llvm.alloca %{{.+}} x !llvm.struct<(i32, i32, ptr, ptr)>
 // CHECK: %[[RESULTS:.+]] = llvm.alloca %{{.+}} x !llvm.struct<(i32, i32, ptr, ptr)>
 // CHECK: ^[[LOOP:bb[0-9]+]](
-// CHECK: %[[DATA:.+]] = llvm.mlir.addressof @[[$SITE]]_data
+// CHECK: %[[RECORD:.+]] = llvm.mlir.addressof @[[$SITE]] : !llvm.ptr
 // The argument view, field by field: {dtype = NXRT_F32 (12), rank 1, dims
-// (in the site's data), data}.
+// (in the site's record), data}.
 // CHECK: %[[VIEW:.+]] = llvm.getelementptr %[[ARGS]][0]
 // CHECK: llvm.mlir.constant(12 : i32) : i32
 // CHECK: llvm.getelementptr %[[VIEW]][0, 0]
 // CHECK: llvm.mlir.constant(1 : i32) : i32
 // CHECK: llvm.getelementptr %[[VIEW]][0, 1]
-// CHECK: %[[DIMS:.+]] = llvm.getelementptr %[[DATA]][0] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: %[[DIMS:.+]] = llvm.getelementptr %[[RECORD]][0, 2, 40] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, array<{{[0-9]+}} x i8>)>
 // CHECK: %[[DIMS_FIELD:.+]] = llvm.getelementptr %[[VIEW]][0, 2]
 // CHECK: llvm.store %[[DIMS]], %[[DIMS_FIELD]]
 // CHECK: llvm.getelementptr %[[VIEW]][0, 3]
 // CHECK: llvm.getelementptr %[[RESULTS]][0]
 // The run, the site the runtime stored in the record, the call.
 // CHECK: %[[RUNCTX:.+]] = llvm.call @nxrt_run_current() : () -> !llvm.ptr
-// CHECK: %[[RECORD:.+]] = llvm.mlir.addressof @[[$SITE]] : !llvm.ptr
-// CHECK: %[[SITE_FIELD:.+]] = llvm.getelementptr %[[RECORD]][0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, i64, ptr, ptr, ptr, i64)>
+// CHECK: %[[SITE_FIELD:.+]] = llvm.getelementptr %[[RECORD]][0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, array<{{[0-9]+}} x i8>)>
 // CHECK: %[[SITE_PTR:.+]] = llvm.load %[[SITE_FIELD]] : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[STATUS:.+]] = llvm.call @nxrt_invoke(%[[RUNCTX]], %[[SITE_PTR]], %[[ARGS]], %{{.+}}, %[[RESULTS]], %{{.+}})
 // A failed call stops the function: no further iteration, no further call.
@@ -57,32 +56,18 @@
 // CHECK-NEXT: %[[ERROR:.+]] = llvm.call @nxrt_program_add_sites(%[[PROGRAM]], %[[HEAD]])
 // CHECK-NEXT: llvm.return %[[ERROR]] : !llvm.ptr
 
-// The site's data: the dims of its views (int64 words, 8-byte aligned, as
-// the runtime reads them in place), then its name and location
-// (NUL-terminated), then its typed attributes at the next 8-byte boundary:
+// The site's record: an nxrt_site_record_t {next (none), site (null until
+// __nx_init), kind ELIXIR_CALL (0), the offsets of the name (16), location
+// (26) and attributes in the bytes after it, the attributes' length (20)},
+// then those bytes: the dims of its views (int64 words, 8-byte
+// aligned, as the runtime reads them in place), the name and location
+// (NUL-terminated), and at the next 8-byte boundary the typed attributes:
 // DICT of 1 entry "norm" = STRING "l2".
-// CHECK: llvm.mlir.global internal constant @[[$SITE]]_data("\04\00\00\00\00\00\00\00\04\00\00\00\00\00\00\00normalize\00{{[^"]*}}nx-to-llvm.mlir:{{[0-9]+}}:3\00{{(\\00)*}}\06\01\00\00\00\04\00\00\00norm\04\02\00\00\00l2") {{{.*}}alignment = 8 : i64}
-// Its record, an nxrt_site_record_t: {next (none), site (written by the
-// runtime), kind ELIXIR_CALL (0), name, location, attributes, their length
-// (20 bytes)}.
-// CHECK: llvm.mlir.global internal @[[$SITE]]()
-// CHECK-NEXT: %[[D:.+]] = llvm.mlir.addressof @[[$SITE]]_data
-// CHECK-NEXT: %[[NEXT:.+]] = llvm.mlir.zero : !llvm.ptr
-// CHECK-NEXT: %[[NOSITE:.+]] = llvm.mlir.zero : !llvm.ptr
-// CHECK-NEXT: %[[KIND:.+]] = llvm.mlir.constant(0 : i64) : i64
-// CHECK-NEXT: %[[NAME:.+]] = llvm.getelementptr %[[D]][16]
-// CHECK-NEXT: %[[LOCATION:.+]] = llvm.getelementptr %[[D]][26]
-// CHECK-NEXT: %[[ATTRS:.+]] = llvm.getelementptr %[[D]][{{[0-9]+}}]
-// CHECK-NEXT: %[[LENGTH:.+]] = llvm.mlir.constant(20 : i64) : i64
-// CHECK-NEXT: %[[R0:.+]] = llvm.mlir.poison
-// CHECK-NEXT: %[[R1:.+]] = llvm.insertvalue %[[NEXT]], %[[R0]][0]
-// CHECK-NEXT: %[[R2:.+]] = llvm.insertvalue %[[NOSITE]], %[[R1]][1]
-// CHECK-NEXT: %[[R3:.+]] = llvm.insertvalue %[[KIND]], %[[R2]][2]
-// CHECK-NEXT: %[[R4:.+]] = llvm.insertvalue %[[NAME]], %[[R3]][3]
-// CHECK-NEXT: %[[R5:.+]] = llvm.insertvalue %[[LOCATION]], %[[R4]][4]
-// CHECK-NEXT: %[[R6:.+]] = llvm.insertvalue %[[ATTRS]], %[[R5]][5]
-// CHECK-NEXT: %[[R7:.+]] = llvm.insertvalue %[[LENGTH]], %[[R6]][6]
-// CHECK-NEXT: llvm.return %[[R7]]
+// CHECK: llvm.mlir.global internal @[[$SITE]]() {{{.*}}alignment = 8 : i64} : !llvm.struct<(ptr, ptr, array<{{[0-9]+}} x i8>)>
+// CHECK-NEXT: %[[ZERO:.+]] = llvm.mlir.zero : !llvm.struct<(ptr, ptr, array<{{[0-9]+}} x i8>)>
+// CHECK-NEXT: %[[BYTES:.+]] = llvm.mlir.constant("\00\00\00\00\00\00\00\00\10\00\00\00\00\00\00\00\1A\00\00\00\00\00\00\00{{.*}}\14\00\00\00\00\00\00\00\04\00\00\00\00\00\00\00\04\00\00\00\00\00\00\00normalize\00{{[^"]*}}nx-to-llvm.mlir:{{[0-9]+}}:3\00{{(\\00)*}}\06\01\00\00\00\04\00\00\00norm\04\02\00\00\00l2") : !llvm.array<{{[0-9]+}} x i8>
+// CHECK-NEXT: %[[RECORD_VALUE:.+]] = llvm.insertvalue %[[BYTES]], %[[ZERO]][2]
+// CHECK-NEXT: llvm.return %[[RECORD_VALUE]]
 module attributes {nx.callback_ids = {normalize = 0 : i64}} {
   nx.callback @normalize : (tensor<4xf32>) -> tensor<4xf32> attributes {id = 0 : i64}
   func.func @elixir_call(%in: memref<4xf32>, %out: memref<4xf32>) -> memref<4xf32> {
@@ -113,28 +98,23 @@ module attributes {nx.callback_ids = {normalize = 0 : i64}} {
 // CHECK-LABEL: func.func @streams
 // CHECK: %[[TAG:.+]] = llvm.alloca %{{.+}} x i64
 // CHECK: llvm.store %{{.+}}, %[[TAG]] : i64, !llvm.ptr
-// CHECK: llvm.mlir.addressof @[[$OUTFEED:__nx_site_1]]_data
-// CHECK: llvm.mlir.addressof @[[$OUTFEED]] :
+// CHECK: llvm.mlir.addressof @[[$OUTFEED:__nx_site_1]] :
 // CHECK: llvm.call @nxrt_invoke
-// CHECK: llvm.mlir.addressof @[[$INFEED:__nx_site_0]]_data
-// CHECK: llvm.mlir.addressof @[[$INFEED]] :
+// CHECK: llvm.mlir.addressof @[[$INFEED:__nx_site_0]] :
 // CHECK: llvm.call @nxrt_invoke
 // CHECK-LABEL: llvm.func @__nx_init
-// Dims of the handle (15 bytes) and the 2xi8 buffer, then the handle.
-// CHECK: llvm.mlir.global internal constant @[[$INFEED]]_data("\0F\00\00\00\00\00\00\00\08\00\00\00\00\00\00\00\08\00\00\00\00\00\00\00NXSH\01\00\00\00\03\00\00\00abcabc\00
-// Kind INFEED (4), the end of the list.
+// Kind INFEED (4), the end of the list; the dims of the handle (15 bytes),
+// the tag (8 bytes) and the i1 scalar (none) and the tag, then the handle.
 // CHECK: llvm.mlir.global internal @[[$INFEED]]()
-// CHECK-NEXT: llvm.mlir.addressof @[[$INFEED]]_data
 // CHECK-NEXT: llvm.mlir.zero
-// CHECK-NEXT: llvm.mlir.zero
-// CHECK-NEXT: llvm.mlir.constant(4 : i64)
-// CHECK: llvm.mlir.global internal constant @[[$OUTFEED]]_data("\0F\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00NXSH\01\00\00\00\03\00\00\00abcabc\00
-// Kind OUTFEED (3), followed by the infeed.
+// CHECK-NEXT: llvm.mlir.constant("\04\00\00\00\00\00\00\00{{.*}}\0F\00\00\00\00\00\00\00\08\00\00\00\00\00\00\00\08\00\00\00\00\00\00\00NXSH\01\00\00\00\03\00\00\00abcabc\00
+// Kind OUTFEED (3), followed by the infeed; the dims of the handle and of
+// the 2xi8 buffer.
 // CHECK: llvm.mlir.global internal @[[$OUTFEED]]()
-// CHECK-NEXT: llvm.mlir.addressof @[[$OUTFEED]]_data
-// CHECK-NEXT: llvm.mlir.addressof @[[$INFEED]] :
 // CHECK-NEXT: llvm.mlir.zero
-// CHECK-NEXT: llvm.mlir.constant(3 : i64)
+// CHECK-NEXT: llvm.mlir.addressof @[[$INFEED]] :
+// CHECK-NEXT: llvm.insertvalue
+// CHECK-NEXT: llvm.mlir.constant("\03\00\00\00\00\00\00\00{{.*}}\0F\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00NXSH\01\00\00\00\03\00\00\00abcabc\00
 func.func @streams(%x: memref<2xi8>, %y: memref<i1>) {
   nx.invoke outfeed @abc(%x) outs() {has_side_effect} : (memref<2xi8>) -> ()
   nx.invoke infeed @abc() outs(%y) {has_side_effect} : () -> (memref<i1>)
@@ -222,13 +202,11 @@ func.func @pure(%v: f32) -> f32 {
 // CHECK-NOT:     nx.
 // CHECK-LABEL: llvm.func @__nx_init
 // Kinds IO_CALLBACK (1) and ELIXIR_CALL (0).
-// CHECK: llvm.mlir.global internal constant @[[$TOCK:__nx_site_0]]_data("{{.*}}tock\00
-// CHECK: llvm.mlir.global internal @[[$TOCK]]()
-// CHECK: llvm.mlir.constant(1 : i64)
-// CHECK: llvm.mlir.global internal constant @[[$TICK:__nx_site_1]]_data("{{.*}}tick\00
-// CHECK: llvm.mlir.global internal @[[$TICK]]()
+// CHECK: llvm.mlir.global internal @[[$TOCK:__nx_site_0]]()
+// CHECK: llvm.mlir.constant("\01\00\00\00\00\00\00\00{{.*}}tock\00
+// CHECK: llvm.mlir.global internal @[[$TICK:__nx_site_1]]()
 // CHECK: llvm.mlir.addressof @[[$TOCK]] :
-// CHECK: llvm.mlir.constant(0 : i64)
+// CHECK: llvm.mlir.constant("\00\00\00\00\00\00\00\00{{.*}}tick\00
 nx.callback @tick : () -> ()
 nx.callback @tock : () -> ()
 func.func @no_tensors() {

@@ -37,12 +37,11 @@ inline constexpr llvm::StringLiteral kGenericFree = "_mlir_memref_to_llvm_free";
 inline constexpr llvm::StringLiteral kInitFunction = "__nx_init";
 
 // Internal globals of those modules. Every call site has a record
-// (nxrt_site_record_t), `@__nx_site_<k>`, with its constant bytes (dims,
-// stream handle, name, location, attributes) in `@__nx_site_<k>_data`; k
-// only makes the names unique. `@__nx_sites` points to the first record of
-// the list __nx_init hands to the runtime.
+// (nxrt_site_record_t followed by the site's constant bytes: dims, stream
+// handle, name, location, attributes), `@__nx_site_<k>`; k only makes the
+// names unique. `@__nx_sites` points to the first record of the list
+// __nx_init hands to the runtime.
 inline constexpr llvm::StringLiteral kSiteRecordPrefix = "__nx_site_";
-inline constexpr llvm::StringLiteral kSiteDataSuffix = "_data";
 inline constexpr llvm::StringLiteral kSiteList = "__nx_sites";
 
 } // namespace mlir::nx::runtime_symbols
