@@ -197,32 +197,43 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
   let summary = "Lowers nx.invoke to calls into the libnxrt runtime";
   let description = [{
     Runs after bufferization. Every `nx.invoke` becomes one `nxrt_invoke`
-    call on the function's run (`nxrt_run_current`, read once at entry),
-    with the operand and result buffers passed in place as `nxrt_tensor_t`
-    views (in one pair of arrays per function, at its entry). Nothing is
-    looked up by name at run time: the pass gives every invoke a call site,
-    a slot of `@__nx_sites`, and defines `__nx_init(nxrt_program_t *)`,
-    which the host calls once after loading the module to resolve all sites
-    (callback and target names, decoded typed attributes, the op's source
-    location for error messages). `__nx_init` is a loop over a constant
-    table (`@__nx_site_table`: kind and offsets into one string blob,
-    `@__nx_site_strings`), so its code does not grow with the program.
-    Outfeed and infeed get their stream handle as an embedded constant, and
-    the infeeds of a function thread one sequence tag. Runtime symbol names
-    come from `RuntimeSymbols.h`, enum values from `nxrt/nxrt.h`.
+    call on the current run (`nxrt_run_current`), with the operand and result
+    buffers passed in place as `nxrt_tensor_t` views (arrays allocated at the
+    function's entry). Nothing is looked up by name at run time: every
+    invoke gets a call-site record, `@__nx_site_<k>`, an
+    `nxrt_site_record_t` followed by the site's constant bytes (the dims of
+    its views, a stream handle, the callee name, the op's `file:line:col`,
+    the typed attributes). The records form a list from `@__nx_sites`, and
+    `__nx_init(nxrt_program_t *)`, which the host calls once after loading
+    the module, hands it to `nxrt_program_add_sites`: the runtime resolves
+    every site once (callback and target names, decoded attributes) and
+    writes it into its record, where each call reads it. `__nx_init` is the
+    same few instructions for any number of sites. Infeeds also pass the
+    stream protocol's tag (zero: compiled code orders its infeeds by control
+    flow). Runtime symbol names come from `RuntimeSymbols.h`, enum values
+    from `nxrt/nxrt.h`.
 
     Compiled code stops at the first failure. A failed `nxrt_invoke` left its
-    results unwritten, so the function stores the status in its status slot
-    and branches to its failure exit, which hands the status to
-    `nxrt_invoke_failed` (it aborts with the message when there is no run)
-    and returns all-zero values. Every call of a function that may stop this
-    way (it invokes the host, calls such a function, or is an external
-    `func.func`) is followed by a check of `nxrt_run_failed`, so the callers
-    stop too, up to the entry point. Host calls and such calls must
-    therefore sit in the function's body, not in a structured region: run
-    `convert-scf-to-cf` first. The work is linear in the number of call
-    sites: blocks are split from their end, and the exit takes the status
-    from a slot rather than as a block argument per call site.
+    results unwritten, so the function branches to an exit of that call,
+    which hands the status to `nxrt_invoke_failed` (it aborts with the
+    message when there is no run) and returns all-zero values. Every call of
+    a function that may stop this way (it invokes the host, calls such a
+    function, or is an external `func.func`) is followed by a check of
+    `nxrt_run_failed`, so the callers stop too, up to the entry point. Host
+    calls and such calls must therefore sit in the function's body, not in a
+    structured region: run `convert-scf-to-cf` first.
+
+    The invokes are lowered by patterns that need nothing but the invoke
+    (`populateNxToLLVMConversionPatterns` in
+    `nx/Conversion/NxToLLVM/NxToLLVM.h`); the nx dialect also offers them
+    through `ConvertToLLVMPatternInterface`, so upstream's `convert-to-llvm`
+    lowers nx too. Each record joins the front of the list and each call
+    splits its block after it; the pass lowers the invokes from the last to
+    the first, so site ids follow program order and every op moves once:
+    the work is linear in the number of call sites. What only the pass does:
+    the callers' checks, turning host calls that take and return no tensor
+    (which bufferization leaves alone) into invokes, and an `__nx_init` for
+    modules without call sites.
 
     Before:
 
@@ -241,47 +252,46 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
     After (abbreviated):
 
     ```mlir
-    llvm.mlir.global internal constant @__nx_site_table(
-        dense<[0, 0, 16, 40, 20]> : tensor<5xi64>) : !llvm.array<5 x i64>
-    llvm.mlir.global internal constant @__nx_site_strings(
-        "normalize\00...f.mlir:2:3\00...<attrs>")
-    llvm.mlir.global internal @__nx_sites() : !llvm.array<1 x ptr> { ... }
-    llvm.func @__nx_init(%program: !llvm.ptr) -> !llvm.ptr {
-      // for each site i: nxrt_program_add_site(%program, kind, name,
-      //   location, attrs, length, %err) from the table, stored into
-      //   @__nx_sites[i]; returns NULL or the first error
+    llvm.mlir.global internal constant @__nx_sites() : !llvm.ptr {
+      %first = llvm.mlir.addressof @__nx_site_0 : !llvm.ptr
+      llvm.return %first : !llvm.ptr
     }
     func.func @f(%in: memref<4xf32>, %out: memref<4xf32>) -> memref<4xf32> {
       %args = llvm.alloca ... x !llvm.struct<(i32, i32, ptr, ptr)>
       %results = llvm.alloca ... x !llvm.struct<(i32, i32, ptr, ptr)>
+      %record = llvm.mlir.addressof @__nx_site_0 : !llvm.ptr
+      // fill {dtype, rank, dims (in the record), data} for %in and %out
       %run = llvm.call @nxrt_run_current() : () -> !llvm.ptr
-      %slot = llvm.alloca ... x !llvm.ptr
-      // fill {dtype, rank, dims, data} for %in and %out
-      %site = llvm.load @__nx_sites[0]
+      %site = llvm.load (llvm.getelementptr %record[0, 1])
       %status = llvm.call @nxrt_invoke(%run, %site, %args, 1, %results, 1)
       %failed = llvm.icmp "ne" %status, %null : !llvm.ptr
-      llvm.store %status, %slot : !llvm.ptr, !llvm.ptr
       llvm.cond_br %failed, ^failed, ^ok
     ^ok:
       return %out : memref<4xf32>
     ^failed:
-      %s = llvm.load %slot : !llvm.ptr -> !llvm.ptr
-      llvm.call @nxrt_invoke_failed(%run, %s) : (!llvm.ptr, !llvm.ptr) -> ()
+      llvm.call @nxrt_invoke_failed(%run, %status) : (!llvm.ptr, !llvm.ptr) -> ()
       %zero = llvm.mlir.zero : !llvm.struct<(ptr, ptr, i64, array<1 x i64>,
                                              array<1 x i64>)>
       %none = builtin.unrealized_conversion_cast %zero : ... to memref<4xf32>
       return %none : memref<4xf32>
     }
     func.func @g(%in: memref<4xf32>, %out: memref<4xf32>) -> memref<4xf32> {
-      %run = llvm.call @nxrt_run_current() : () -> !llvm.ptr
-      %slot = llvm.alloca ... x !llvm.ptr
       %r = call @f(%in, %out) : (memref<4xf32>, memref<4xf32>) -> memref<4xf32>
+      %run = llvm.call @nxrt_run_current() : () -> !llvm.ptr
       %flag = llvm.call @nxrt_run_failed(%run) : (!llvm.ptr) -> i32
       %failed = llvm.icmp "ne" %flag, %c0 : i32
-      llvm.store %null, %slot : !llvm.ptr, !llvm.ptr
       llvm.cond_br %failed, ^failed, ^ok
       ...
     }
+    llvm.func @__nx_init(%program: !llvm.ptr) -> !llvm.ptr {
+      %first = llvm.load @__nx_sites
+      %error = llvm.call @nxrt_program_add_sites(%program, %first)
+      llvm.return %error : !llvm.ptr
+    }
+    // {next, site, then kind, offsets of name, location and attributes,
+    //  attributes' length, dims, "normalize\00", "f.mlir:2:3\00", attributes}
+    llvm.mlir.global internal @__nx_site_0() : !llvm.struct<(ptr, ptr,
+        array<148 x i8>)> { ... }
     ```
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];

@@ -81,6 +81,25 @@ static LogicalResult checkInvokeSite(InvokeOp op) {
   return checkInFunctionBody(op);
 }
 
+/// The run the function holding `op` runs in: a function runs on one thread,
+/// within one run, from entry to return (a handler's nested runs end before
+/// it returns), so it is read once, by the first op of the entry block.
+/// Found there when an earlier call made it; otherwise made there (a
+/// second read, should other ops come first, is only redundant).
+static Value getFunctionRun(RewriterBase &rewriter, Operation *op,
+                            LLVM::LLVMFuncOp runCurrent) {
+  auto func = cast<FunctionOpInterface>(op->getParentOp());
+  Block &entry = func.getFunctionBody().front();
+  if (!entry.empty())
+    if (auto call = dyn_cast<LLVM::CallOp>(entry.front()))
+      if (call.getCallee() == runCurrent.getName())
+        return call.getResult();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(&entry);
+  return LLVM::CallOp::create(rewriter, func.getLoc(), runCurrent, ValueRange())
+      .getResult();
+}
+
 namespace {
 
 /// One nx.invoke: its views point at the buffers in place, its constant
@@ -150,10 +169,11 @@ struct InvokeOpLowering final : ConvertOpToLLVMPattern<InvokeOp> {
     auto tensorType = LLVM::LLVMStructType::getLiteral(
         context, {rewriter.getI32Type(), rewriter.getI32Type(), ptrType,
                   ptrType});
+    Value run = getFunctionRun(rewriter, op, *runCurrent);
     Value argViews, resultViews, tag;
     {
       OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
+      rewriter.setInsertionPointAfterValue(run);
       Location funcLoc = func.getLoc();
       auto allocate = [&](Type type, size_t count) -> Value {
         Value size = LLVM::ConstantOp::create(
@@ -237,8 +257,6 @@ struct InvokeOpLowering final : ConvertOpToLLVMPattern<InvokeOp> {
     fillViews(argViews, argTypes, argData);
     fillViews(resultViews, resultTypes, resultData);
 
-    Value run = LLVM::CallOp::create(rewriter, loc, *runCurrent, ValueRange())
-                    .getResult();
     Value siteAddress = LLVM::GEPOp::create(
         rewriter, loc, ptrType, recordType, recordAddress,
         ArrayRef<LLVM::GEPArg>{0, kSiteRecordSiteField});
@@ -383,9 +401,8 @@ stopAfterFailedCalls(ModuleOp module, ArrayRef<Operation *> stopping,
     if (failed(checkInFunctionBody(call)))
       return failure();
     Location loc = call->getLoc();
+    Value run = getFunctionRun(rewriter, call, *runCurrent);
     rewriter.setInsertionPointAfter(call);
-    Value run = LLVM::CallOp::create(rewriter, loc, *runCurrent, ValueRange())
-                    .getResult();
     Value flag = LLVM::CallOp::create(rewriter, loc, *runFailed, ValueRange{run})
                      .getResult();
     Value zero = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),

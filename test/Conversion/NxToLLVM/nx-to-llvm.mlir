@@ -10,8 +10,9 @@
 
 // CHECK-LABEL: func.func @elixir_call
 // CHECK-SAME: (%[[IN:.+]]: memref<4xf32>, %[[OUT:.+]]: memref<4xf32>) -> memref<4xf32>
-// The view arrays live in the entry block, so calls in loops do not grow
-// the stack.
+// The run (read once: a function runs within one run) and the view
+// arrays live in the entry block, so calls in loops do not grow the stack.
+// CHECK: %[[RUNCTX:.+]] = llvm.call @nxrt_run_current() : () -> !llvm.ptr
 // CHECK: %[[ARGS:.+]] = llvm.alloca %{{.+}} x !llvm.struct<(i32, i32, ptr, ptr)>
 // CHECK: %[[RESULTS:.+]] = llvm.alloca %{{.+}} x !llvm.struct<(i32, i32, ptr, ptr)>
 // CHECK: ^[[LOOP:bb[0-9]+]](
@@ -28,8 +29,7 @@
 // CHECK: llvm.store %[[DIMS]], %[[DIMS_FIELD]]
 // CHECK: llvm.getelementptr %[[VIEW]][0, 3]
 // CHECK: llvm.getelementptr %[[RESULTS]][0]
-// The run, the site the runtime stored in the record, the call.
-// CHECK: %[[RUNCTX:.+]] = llvm.call @nxrt_run_current() : () -> !llvm.ptr
+// The site the runtime stored in the record, the call.
 // CHECK: %[[SITE_FIELD:.+]] = llvm.getelementptr %[[RECORD]][0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, array<{{[0-9]+}} x i8>)>
 // CHECK: %[[SITE_PTR:.+]] = llvm.load %[[SITE_FIELD]] : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[STATUS:.+]] = llvm.call @nxrt_invoke(%[[RUNCTX]], %[[SITE_PTR]], %[[ARGS]], %{{.+}}, %[[RESULTS]], %{{.+}})
@@ -146,8 +146,8 @@ func.func @nothing() {
 // CHECK: llvm.call @nxrt_invoke
 // CHECK: llvm.cond_br
 // CHECK-LABEL: func.func @middle
-// CHECK-NEXT: %[[V:.+]] = call @leaf(%{{.+}}) : (memref<2xf32>) -> f32
 // CHECK-NEXT: %[[CUR:.+]] = llvm.call @nxrt_run_current() : () -> !llvm.ptr
+// CHECK-NEXT: %[[V:.+]] = call @leaf(%{{.+}}) : (memref<2xf32>) -> f32
 // CHECK-NEXT: %[[FLAG:.+]] = llvm.call @nxrt_run_failed(%[[CUR]]) : (!llvm.ptr) -> i32
 // CHECK-NEXT: %[[C0:.+]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-NEXT: %[[NOSTATUS:.+]] = llvm.mlir.zero : !llvm.ptr
@@ -160,12 +160,11 @@ func.func @nothing() {
 // CHECK-NEXT: %[[Z:.+]] = llvm.mlir.zero : f32
 // CHECK-NEXT: return %[[Z]] : f32
 // CHECK-LABEL: func.func @top
-// CHECK: call @middle
 // CHECK-NEXT: llvm.call @nxrt_run_current
+// CHECK-NEXT: call @middle
 // CHECK-NEXT: llvm.call @nxrt_run_failed
 // CHECK: call @pure
 // CHECK-NEXT: call @external
-// CHECK-NEXT: llvm.call @nxrt_run_current
 // CHECK-NEXT: llvm.call @nxrt_run_failed
 // CHECK-LABEL: func.func @pure
 // CHECK-NOT: nxrt_run_failed
