@@ -3,7 +3,7 @@
 #include "nx/Conversion/NxToLLVM/NxToLLVM.h"
 
 #include "AttributeEncoding.h"
-#include "FailureExits.h"
+#include "HostCallFrame.h"
 #include "RuntimeFunctions.h"
 #include "SiteRecords.h"
 
@@ -81,25 +81,6 @@ static LogicalResult checkInvokeSite(InvokeOp op) {
   return checkInFunctionBody(op);
 }
 
-/// The run the function holding `op` runs in: a function runs on one thread,
-/// within one run, from entry to return (a handler's nested runs end before
-/// it returns), so it is read once, by the first op of the entry block.
-/// Found there when an earlier call made it; otherwise made there (a
-/// second read, should other ops come first, is only redundant).
-static Value getFunctionRun(RewriterBase &rewriter, Operation *op,
-                            LLVM::LLVMFuncOp runCurrent) {
-  auto func = cast<FunctionOpInterface>(op->getParentOp());
-  Block &entry = func.getFunctionBody().front();
-  if (!entry.empty())
-    if (auto call = dyn_cast<LLVM::CallOp>(entry.front()))
-      if (call.getCallee() == runCurrent.getName())
-        return call.getResult();
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointToStart(&entry);
-  return LLVM::CallOp::create(rewriter, func.getLoc(), runCurrent, ValueRange())
-      .getResult();
-}
-
 namespace {
 
 /// One nx.invoke: its views point at the buffers in place, its constant
@@ -122,11 +103,9 @@ struct InvokeOpLowering final : ConvertOpToLLVMPattern<InvokeOp> {
     FailureOr<std::string> attrs = encodeHostAttributes(op.getAttrs(), loc);
     if (failed(attrs))
       return failure();
-    FailureOr<LLVM::LLVMFuncOp> runCurrent =
-        lookupOrCreateRuntimeFunction(rewriter, module, symbols::kRunCurrent);
     FailureOr<LLVM::LLVMFuncOp> invoke =
         lookupOrCreateRuntimeFunction(rewriter, module, symbols::kInvoke);
-    if (failed(runCurrent) || failed(invoke))
+    if (failed(invoke))
       return failure();
 
     // The views, in order: stream ops take the handle (and infeeds the tag)
@@ -164,35 +143,23 @@ struct InvokeOpLowering final : ConvertOpToLLVMPattern<InvokeOp> {
       return LLVM::ConstantOp::create(rewriter, loc, i64Type,
                                       rewriter.getI64IntegerAttr(value));
     };
-    // Allocas in the entry block: in a loop they would grow the stack at
-    // every iteration.
-    auto tensorType = LLVM::LLVMStructType::getLiteral(
-        context, {rewriter.getI32Type(), rewriter.getI32Type(), ptrType,
-                  ptrType});
-    Value run = getFunctionRun(rewriter, op, *runCurrent);
-    Value argViews, resultViews, tag;
-    {
+    FailureOr<HostCallFrame> frame =
+        getOrCreateHostCallFrame(rewriter, op, argTypes.size(),
+                                 resultTypes.size(), *getTypeConverter());
+    if (failed(frame))
+      return failure();
+    Type tensorType = getTensorViewType(context);
+    Value tag;
+    if (infeed) {
+      // The tag the stream protocol threads through infeeds; compiled code
+      // orders its infeeds by control flow, so each starts at zero. In the
+      // entry block, after the frame: in a loop it would grow the stack.
       OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointAfterValue(run);
+      rewriter.setInsertionPointAfterValue(frame->resultViews);
       Location funcLoc = func.getLoc();
-      auto allocate = [&](Type type, size_t count) -> Value {
-        Value size = LLVM::ConstantOp::create(
-            rewriter, funcLoc, i64Type,
-            rewriter.getI64IntegerAttr(std::max<size_t>(count, 1)));
-        return LLVM::AllocaOp::create(rewriter, funcLoc, ptrType, type, size);
-      };
-      argViews = allocate(tensorType, argTypes.size());
-      resultViews = allocate(tensorType, resultTypes.size());
-      if (infeed) {
-        // The tag the stream protocol threads through infeeds; compiled
-        // code orders its infeeds by control flow, so each starts at zero.
-        tag = allocate(i64Type, 1);
-        LLVM::StoreOp::create(
-            rewriter, funcLoc,
-            LLVM::ConstantOp::create(rewriter, funcLoc, i64Type,
-                                     rewriter.getI64IntegerAttr(0)),
-            tag);
-      }
+      tag = LLVM::AllocaOp::create(rewriter, funcLoc, ptrType, i64Type,
+                                   i64(1));
+      LLVM::StoreOp::create(rewriter, funcLoc, i64(0), tag);
     }
 
     Value recordAddress =
@@ -254,8 +221,8 @@ struct InvokeOpLowering final : ConvertOpToLLVMPattern<InvokeOp> {
         field(pointer, 3);
       }
     };
-    fillViews(argViews, argTypes, argData);
-    fillViews(resultViews, resultTypes, resultData);
+    fillViews(frame->argViews, argTypes, argData);
+    fillViews(frame->resultViews, resultTypes, resultData);
 
     Value siteAddress = LLVM::GEPOp::create(
         rewriter, loc, ptrType, recordType, recordAddress,
@@ -265,16 +232,17 @@ struct InvokeOpLowering final : ConvertOpToLLVMPattern<InvokeOp> {
     // run ends); compiled code stops: the results were not written.
     Value status =
         LLVM::CallOp::create(rewriter, loc, *invoke,
-                             ValueRange{run, siteHandle, argViews,
-                                        i64(argTypes.size()), resultViews,
+                             ValueRange{frame->run, siteHandle,
+                                        frame->argViews, i64(argTypes.size()),
+                                        frame->resultViews,
                                         i64(resultTypes.size())})
             .getResult();
     Value null = LLVM::ZeroOp::create(rewriter, loc, ptrType);
     Value failed = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
                                         status, null);
     rewriter.eraseOp(op);
-    return stopIfFailed(rewriter, failed.getDefiningOp(), failed, run, status,
-                        *getTypeConverter());
+    stopIfFailed(rewriter, failed.getDefiningOp(), failed, status, *frame);
+    return success();
   }
 };
 
@@ -391,29 +359,31 @@ stopAfterFailedCalls(ModuleOp module, ArrayRef<Operation *> stopping,
       calls.push_back(call);
   });
   IRRewriter rewriter(module.getContext());
-  FailureOr<LLVM::LLVMFuncOp> runCurrent =
-      lookupOrCreateRuntimeFunction(rewriter, module, symbols::kRunCurrent);
   FailureOr<LLVM::LLVMFuncOp> runFailed =
       lookupOrCreateRuntimeFunction(rewriter, module, symbols::kRunFailed);
-  if (failed(runCurrent) || failed(runFailed))
+  if (failed(runFailed))
     return failure();
   for (Operation *call : llvm::reverse(calls)) {
-    if (failed(checkInFunctionBody(call)))
+    if (failed(checkInFunctionBody(call)) ||
+        failed(checkCanStop(cast<FunctionOpInterface>(call->getParentOp()),
+                            call->getLoc(), converter)))
+      return failure();
+    FailureOr<HostCallFrame> frame =
+        getOrCreateHostCallFrame(rewriter, call, 0, 0, converter);
+    if (failed(frame))
       return failure();
     Location loc = call->getLoc();
-    Value run = getFunctionRun(rewriter, call, *runCurrent);
     rewriter.setInsertionPointAfter(call);
-    Value flag = LLVM::CallOp::create(rewriter, loc, *runFailed, ValueRange{run})
-                     .getResult();
+    Value flag =
+        LLVM::CallOp::create(rewriter, loc, *runFailed, ValueRange{frame->run})
+            .getResult();
     Value zero = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
                                           rewriter.getI32IntegerAttr(0));
     Value noStatus = LLVM::ZeroOp::create(
         rewriter, loc, LLVM::LLVMPointerType::get(module.getContext()));
     auto failed = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
                                        flag, zero);
-    if (::mlir::failed(
-            stopIfFailed(rewriter, failed, failed, run, noStatus, converter)))
-      return failure();
+    stopIfFailed(rewriter, failed, failed, noStatus, *frame);
   }
   return success();
 }

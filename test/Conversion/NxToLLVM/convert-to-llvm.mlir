@@ -17,7 +17,8 @@
 // CHECK: ^[[REST]]:
 // CHECK: llvm.return
 // CHECK: ^[[EXIT]]:
-// CHECK-NEXT: llvm.call @nxrt_invoke_failed(%[[RUNCTX]], %[[STATUS]])
+// CHECK-NEXT: %[[S:.+]] = llvm.load
+// CHECK-NEXT: llvm.call @nxrt_invoke_failed(%[[RUNCTX]], %[[S]])
 // CHECK: llvm.return
 // CHECK-LABEL: llvm.func @__nx_init
 // CHECK: llvm.call @nxrt_program_add_sites

@@ -10,9 +10,11 @@
 
 // CHECK-LABEL: func.func @elixir_call
 // CHECK-SAME: (%[[IN:.+]]: memref<4xf32>, %[[OUT:.+]]: memref<4xf32>) -> memref<4xf32>
-// The run (read once: a function runs within one run) and the view
-// arrays live in the entry block, so calls in loops do not grow the stack.
+// The run (read once: a function runs within one run), the status slot and
+// the view arrays (one pair, shared by the function's calls) live in the
+// entry block, so calls in loops do not grow the stack.
 // CHECK: %[[RUNCTX:.+]] = llvm.call @nxrt_run_current() : () -> !llvm.ptr
+// CHECK: %[[STATUS_SLOT:.+]] = llvm.alloca %{{.+}} x !llvm.ptr
 // CHECK: %[[ARGS:.+]] = llvm.alloca %{{.+}} x !llvm.struct<(i32, i32, ptr, ptr)>
 // CHECK: %[[RESULTS:.+]] = llvm.alloca %{{.+}} x !llvm.struct<(i32, i32, ptr, ptr)>
 // CHECK: ^[[LOOP:bb[0-9]+]](
@@ -36,12 +38,15 @@
 // A failed call stops the function: no further iteration, no further call.
 // CHECK: %[[NULL:.+]] = llvm.mlir.zero : !llvm.ptr
 // CHECK: %[[FAILED:.+]] = llvm.icmp "ne" %[[STATUS]], %[[NULL]]
+// CHECK: llvm.store %[[STATUS]], %[[STATUS_SLOT]]
 // CHECK: llvm.cond_br %[[FAILED]], ^[[EXIT:bb[0-9]+]], ^[[REST:bb[0-9]+]]
 // CHECK: ^[[REST]]:
 // CHECK: cf.br ^[[LOOP]]
-// The call's exit hands the status to the runtime and returns zeros.
+// The exit, the function's last block, hands the status to the runtime
+// and returns zeros.
 // CHECK: ^[[EXIT]]:
-// CHECK-NEXT: llvm.call @nxrt_invoke_failed(%[[RUNCTX]], %[[STATUS]])
+// CHECK-NEXT: %[[S:.+]] = llvm.load %[[STATUS_SLOT]] : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT: llvm.call @nxrt_invoke_failed(%[[RUNCTX]], %[[S]])
 // CHECK-NEXT: %[[ZERO:.+]] = llvm.mlir.zero : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
 // CHECK-NEXT: %[[MEMREF:.+]] = builtin.unrealized_conversion_cast %[[ZERO]] : {{.*}} to memref<4xf32>
 // CHECK-NEXT: return %[[MEMREF]] : memref<4xf32>
@@ -147,21 +152,30 @@ func.func @nothing() {
 // CHECK: llvm.cond_br
 // CHECK-LABEL: func.func @middle
 // CHECK-NEXT: %[[CUR:.+]] = llvm.call @nxrt_run_current() : () -> !llvm.ptr
+// CHECK-NEXT: %[[ONE:.+]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK-NEXT: %[[STATUS_SLOT:.+]] = llvm.alloca %[[ONE]] x !llvm.ptr
+// No views: @middle makes no host call itself.
+// CHECK-NEXT: %[[NONE:.+]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK-NEXT: llvm.alloca %[[NONE]] x !llvm.struct<(i32, i32, ptr, ptr)>
+// CHECK-NEXT: %[[NONE2:.+]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK-NEXT: llvm.alloca %[[NONE2]] x !llvm.struct<(i32, i32, ptr, ptr)>
 // CHECK-NEXT: %[[V:.+]] = call @leaf(%{{.+}}) : (memref<2xf32>) -> f32
 // CHECK-NEXT: %[[FLAG:.+]] = llvm.call @nxrt_run_failed(%[[CUR]]) : (!llvm.ptr) -> i32
 // CHECK-NEXT: %[[C0:.+]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-NEXT: %[[NOSTATUS:.+]] = llvm.mlir.zero : !llvm.ptr
 // CHECK-NEXT: %[[F:.+]] = llvm.icmp "ne" %[[FLAG]], %[[C0]] : i32
+// CHECK-NEXT: llvm.store %[[NOSTATUS]], %[[STATUS_SLOT]]
 // CHECK-NEXT: llvm.cond_br %[[F]], ^[[EXIT:bb[0-9]+]], ^[[REST:bb[0-9]+]]
 // CHECK-NEXT: ^[[REST]]:
 // CHECK-NEXT: return %[[V]] : f32
 // CHECK-NEXT: ^[[EXIT]]:
-// CHECK-NEXT: llvm.call @nxrt_invoke_failed(%[[CUR]], %[[NOSTATUS]])
+// CHECK-NEXT: %[[S:.+]] = llvm.load %[[STATUS_SLOT]]
+// CHECK-NEXT: llvm.call @nxrt_invoke_failed(%[[CUR]], %[[S]])
 // CHECK-NEXT: %[[Z:.+]] = llvm.mlir.zero : f32
 // CHECK-NEXT: return %[[Z]] : f32
 // CHECK-LABEL: func.func @top
 // CHECK-NEXT: llvm.call @nxrt_run_current
-// CHECK-NEXT: call @middle
+// CHECK: call @middle
 // CHECK-NEXT: llvm.call @nxrt_run_failed
 // CHECK: call @pure
 // CHECK-NEXT: call @external
