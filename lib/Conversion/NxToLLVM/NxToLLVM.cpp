@@ -444,7 +444,13 @@ struct ConvertNxToLLVMPass final
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(&getContext());
     populateNxToLLVMConversionPatterns(converter, patterns);
-    if (failed(applyPartialConversion(ops, target, std::move(patterns))))
+    // Everything that could fail was checked above, so the patterns never
+    // back out of a change: without rollback bookkeeping, the ops each
+    // split moves cost nothing extra.
+    ConversionConfig config;
+    config.allowPatternRollback = false;
+    if (failed(applyPartialConversion(ops, target, std::move(patterns),
+                                      config)))
       return signalPassFailure();
     if (failed(stopAfterFailedCalls(module, stopping.getArrayRef(), converter)))
       return signalPassFailure();

@@ -11,9 +11,19 @@ using namespace mlir;
 using namespace mlir::nx;
 namespace symbols = mlir::nx::runtime_symbols;
 
-/// The libnxrt functions compiled code calls, with their LLVM types.
-static SmallVector<std::pair<StringRef, LLVM::LLVMFunctionType>>
-runtimeFunctions(MLIRContext *context) {
+/// The libnxrt functions compiled code calls.
+static constexpr StringLiteral kRuntimeFunctions[] = {
+    symbols::kRunCurrent,   symbols::kInvoke,
+    symbols::kRunFailed,    symbols::kInvokeFailed,
+    symbols::kProgramAddSites,
+    // Declared later by finalize-memref-to-llvm{use-generic-functions},
+    // which would rename its declaration around a clash.
+    symbols::kGenericAlloc, symbols::kGenericAlignedAlloc,
+    symbols::kGenericFree};
+
+/// The LLVM type of runtime function `name`.
+static LLVM::LLVMFunctionType getRuntimeFunctionType(MLIRContext *context,
+                                                     StringRef name) {
   Type ptr = LLVM::LLVMPointerType::get(context);
   Type i32 = IntegerType::get(context, 32);
   Type i64 = IntegerType::get(context, 64);
@@ -21,32 +31,38 @@ runtimeFunctions(MLIRContext *context) {
   auto fn = [](Type result, ArrayRef<Type> params) {
     return LLVM::LLVMFunctionType::get(result, params);
   };
-  return {
-      {symbols::kRunCurrent, fn(ptr, {})},
-      {symbols::kInvoke, fn(ptr, {ptr, ptr, ptr, i64, ptr, i64})},
-      {symbols::kRunFailed, fn(i32, {ptr})},
-      {symbols::kInvokeFailed, fn(voidType, {ptr, ptr})},
-      {symbols::kProgramAddSites, fn(ptr, {ptr, ptr})},
-      // Declared later by finalize-memref-to-llvm{use-generic-functions},
-      // which would rename its declaration around a clash.
-      {symbols::kGenericAlloc, fn(ptr, {i64})},
-      {symbols::kGenericAlignedAlloc, fn(ptr, {i64, i64})},
-      {symbols::kGenericFree, fn(voidType, {ptr})},
-  };
+  if (name == symbols::kRunCurrent)
+    return fn(ptr, {});
+  if (name == symbols::kInvoke)
+    return fn(ptr, {ptr, ptr, ptr, i64, ptr, i64});
+  if (name == symbols::kRunFailed)
+    return fn(i32, {ptr});
+  if (name == symbols::kInvokeFailed)
+    return fn(voidType, {ptr, ptr});
+  if (name == symbols::kProgramAddSites)
+    return fn(ptr, {ptr, ptr});
+  if (name == symbols::kGenericAlloc)
+    return fn(ptr, {i64});
+  if (name == symbols::kGenericAlignedAlloc)
+    return fn(ptr, {i64, i64});
+  if (name == symbols::kGenericFree)
+    return fn(voidType, {ptr});
+  llvm_unreachable("not a libnxrt function compiled code calls");
 }
 
 FailureOr<LLVM::LLVMFuncOp>
 nx::lookupOrCreateRuntimeFunction(OpBuilder &builder, ModuleOp module,
                                   StringRef name) {
-  for (auto [known, type] : runtimeFunctions(module.getContext()))
-    if (known == name)
-      return LLVM::lookupOrCreateFn(builder, module, name, type.getParams(),
-                                    type.getReturnType());
-  llvm_unreachable("not a libnxrt function compiled code calls");
+  LLVM::LLVMFunctionType type =
+      getRuntimeFunctionType(module.getContext(), name);
+  return LLVM::lookupOrCreateFn(builder, module, name, type.getParams(),
+                                type.getReturnType());
 }
 
 LogicalResult nx::checkRuntimeNamesAreFree(ModuleOp module) {
-  for (auto [name, type] : runtimeFunctions(module.getContext())) {
+  for (StringRef name : kRuntimeFunctions) {
+    LLVM::LLVMFunctionType type =
+        getRuntimeFunctionType(module.getContext(), name);
     Operation *existing = SymbolTable::lookupSymbolIn(module, name);
     if (!existing)
       continue;
