@@ -273,12 +273,26 @@ protected:
     return success();
   }
 
-  FailureOr<int64_t> getCallbackId(Operation *op, FlatSymbolRefAttr callee,
+  /// The id of the callback `op` calls, when the pattern applies.
+  FailureOr<int64_t> matchCallback(Operation *op, FlatSymbolRefAttr callee,
                                    PatternRewriter &rewriter) const {
+    if (failed(matchHostOp(op, rewriter)))
+      return failure();
     CallbackOp callback = lookupCallback(op, callee, symbolTables);
     if (!callback || !callback.getId())
       return rewriter.notifyMatchFailure(op, "no callback id");
     return *callback.getId();
+  }
+
+  /// The backend_config entries of an ordered callback and of one with
+  /// static arguments.
+  static void appendCallConfig(Builder &b, bool ordered,
+                               DictionaryAttr staticArgs,
+                               SmallVectorImpl<NamedAttribute> &config) {
+    if (ordered)
+      config.emplace_back(b.getStringAttr("ordered"), b.getBoolAttr(true));
+    if (staticArgs)
+      config.emplace_back(b.getStringAttr("static_args"), staticArgs);
   }
 
   /// Adds the callback id (and server handle) to `config` or `operands`.
@@ -303,10 +317,12 @@ protected:
                            options.callbackServerHandle.size()));
   }
 
-  /// The stream handle constant of a stream op.
-  FailureOr<Value> getStreamHandle(OpBuilder &b, Operation *op,
-                                   StringAttr stream,
-                                   PatternRewriter &rewriter) const {
+  /// The stream handle constant of a stream op, when the pattern applies.
+  FailureOr<Value> matchStream(Operation *op, StringAttr stream,
+                               PatternRewriter &rewriter) const {
+    if (failed(matchHostOp(op, rewriter)))
+      return failure();
+    OpBuilder &b = rewriter;
     std::optional<SmallVector<uint8_t>> bytes =
         encodeStreamHandle(streamOf(stream, options));
     if (!bytes || streamOf(stream, options).empty())
@@ -328,9 +344,7 @@ struct ElixirCallLowering final : HostOpLowering<ElixirCallOp> {
   LogicalResult
   matchAndRewrite(ElixirCallOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    if (failed(matchHostOp(op, rewriter)))
-      return failure();
-    FailureOr<int64_t> id = getCallbackId(op, op.getCalleeAttr(), rewriter);
+    FailureOr<int64_t> id = matchCallback(op, op.getCalleeAttr(), rewriter);
     if (failed(id))
       return failure();
     Location loc = op.getLoc();
@@ -351,11 +365,7 @@ struct ElixirCallLowering final : HostOpLowering<ElixirCallOp> {
           operands.size() - 1, {}));
     }
     encodeCallbackId(rewriter, loc, *id, config, operands);
-    if (op.getOrdered())
-      config.emplace_back(rewriter.getStringAttr("ordered"),
-                          rewriter.getBoolAttr(true));
-    if (DictionaryAttr staticArgs = op.getStaticArgsAttr())
-      config.emplace_back(rewriter.getStringAttr("static_args"), staticArgs);
+    appendCallConfig(rewriter, op.getOrdered(), op.getStaticArgsAttr(), config);
     CustomCallOp call = createCustomCall(
         rewriter, loc, options.callbackTarget, resultTypes, operands, config,
         /*hasSideEffect=*/!op.getPure(), aliases);
@@ -370,9 +380,7 @@ struct IoCallbackLowering final : HostOpLowering<IoCallbackOp> {
   LogicalResult
   matchAndRewrite(IoCallbackOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    if (failed(matchHostOp(op, rewriter)))
-      return failure();
-    FailureOr<int64_t> id = getCallbackId(op, op.getCalleeAttr(), rewriter);
+    FailureOr<int64_t> id = matchCallback(op, op.getCalleeAttr(), rewriter);
     if (failed(id))
       return failure();
     Location loc = op.getLoc();
@@ -386,11 +394,7 @@ struct IoCallbackLowering final : HostOpLowering<IoCallbackOp> {
     unsigned numAliased = operands.size();
     // The id operand (if any) comes last and is not passed through.
     encodeCallbackId(rewriter, loc, *id, config, operands);
-    if (op.getOrdered())
-      config.emplace_back(rewriter.getStringAttr("ordered"),
-                          rewriter.getBoolAttr(true));
-    if (DictionaryAttr staticArgs = op.getStaticArgsAttr())
-      config.emplace_back(rewriter.getStringAttr("static_args"), staticArgs);
+    appendCallConfig(rewriter, op.getOrdered(), op.getStaticArgsAttr(), config);
     if (op.getOptional())
       config.emplace_back(rewriter.getStringAttr("optional"),
                           rewriter.getBoolAttr(true));
@@ -409,10 +413,7 @@ struct OutfeedLowering final : HostOpLowering<OutfeedOp> {
   LogicalResult
   matchAndRewrite(OutfeedOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    if (failed(matchHostOp(op, rewriter)))
-      return failure();
-    FailureOr<Value> handle =
-        getStreamHandle(rewriter, op, op.getStreamAttr(), rewriter);
+    FailureOr<Value> handle = matchStream(op, op.getStreamAttr(), rewriter);
     if (failed(handle))
       return failure();
     SmallVector<Value> operands{*handle};
@@ -432,11 +433,8 @@ struct InfeedLowering final : HostOpLowering<InfeedOp> {
   LogicalResult
   matchAndRewrite(InfeedOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    if (failed(matchHostOp(op, rewriter)))
-      return failure();
     Location loc = op.getLoc();
-    FailureOr<Value> handle =
-        getStreamHandle(rewriter, op, op.getStreamAttr(), rewriter);
+    FailureOr<Value> handle = matchStream(op, op.getStreamAttr(), rewriter);
     if (failed(handle))
       return failure();
     // The infeeds of a block thread one tag, starting from zero.
