@@ -1,8 +1,9 @@
 //===- nx-opt-fuzzer.cpp - libFuzzer harness for nx's parser and passes --===//
 //
 // An input is one selector byte followed by MLIR text. The text is parsed and
-// verified; the selector picks one of the pipelines below (every nx pass and
-// the nx-lower-to-cpu pipeline, some with options), which runs on the module.
+// verified; the selector picks one of the pipelines below (every nx pass, the
+// nx-lower-to-cpu pipeline and upstream convert-to-llvm, some with options),
+// which runs on the module.
 // Beyond crashes, sanitizer reports and time-outs, which libFuzzer catches
 // itself, the harness aborts on the broken promises it can see:
 //   - an error diagnostic without a source location;
@@ -77,6 +78,9 @@ static const char *const kPipelines[] = {
     "nx-import-stablehlo{raise-callbacks=true jax-callback-names=a,b},"
     "nx-lower-to-cpu",
     "nx-erase-tokens",
+    // nx's ConvertToLLVMPatternInterface, with the dialects its patterns
+    // need converted alongside.
+    "convert-to-llvm{filter-dialects=nx,func,memref}",
 };
 static constexpr size_t kNumPipelines = std::size(kPipelines);
 

@@ -14,18 +14,55 @@ using namespace mlir;
 using namespace mlir::nx;
 namespace symbols = mlir::nx::runtime_symbols;
 
+/// The return of the initializer of `@__nx_sites`, when it has the shape
+/// this file writes.
+static LLVM::ReturnOp getListReturn(LLVM::GlobalOp list) {
+  Block *initializer = list.getInitializerBlock();
+  if (!initializer || initializer->empty())
+    return {};
+  auto listReturn = dyn_cast<LLVM::ReturnOp>(initializer->back());
+  if (!listReturn || listReturn->getNumOperands() != 1)
+    return {};
+  return listReturn;
+}
+
+/// A unique index for a new record: one more than that of the record
+/// `@__nx_sites` points to (the newest, `@__nx_site_<k>`), or 0 when it is
+/// null; fails on anything else, such as a list written by hand.
+static FailureOr<int64_t> getNewSiteIndex(LLVM::GlobalOp list) {
+  LLVM::ReturnOp listReturn = getListReturn(list);
+  Operation *first =
+      listReturn ? listReturn->getOperand(0).getDefiningOp() : nullptr;
+  if (isa_and_present<LLVM::ZeroOp>(first))
+    return 0;
+  auto address = dyn_cast_if_present<LLVM::AddressOfOp>(first);
+  StringRef name = address ? address.getGlobalName() : StringRef();
+  int64_t index = 0;
+  if (!name.consume_front(symbols::kSiteRecordPrefix) ||
+      name.getAsInteger(10, index) || index < 0)
+    return list.emitOpError()
+           << "must point to a call-site record '" << symbols::kSiteRecordPrefix
+           << "<k>'; was it written by hand?";
+  return index + 1;
+}
+
 FailureOr<LLVM::GlobalOp> nx::getOrCreateSiteList(RewriterBase &rewriter,
                                                   ModuleOp module) {
   // Created at the module's start, so that finding it (a scan of the
   // module's ops) stays cheap for every site.
   Operation *existing =
       SymbolTable::lookupSymbolIn(module, symbols::kSiteList);
-  if (auto list = dyn_cast_if_present<LLVM::GlobalOp>(existing))
+  if (auto list = dyn_cast_if_present<LLVM::GlobalOp>(existing)) {
+    if (failed(getNewSiteIndex(list)))
+      return failure();
     return list;
-  if (existing)
-    return existing->emitOpError()
-           << "uses the name '" << symbols::kSiteList
-           << "', which compiled code defines";
+  }
+  // __nx_init comes with the list: a symbol of that name without the list
+  // is not ours.
+  for (StringRef name : {symbols::kSiteList, symbols::kInitFunction})
+    if (Operation *user = SymbolTable::lookupSymbolIn(module, name))
+      return user->emitOpError()
+             << "uses the name '" << name << "', which compiled code defines";
   FailureOr<LLVM::LLVMFuncOp> addSites = lookupOrCreateRuntimeFunction(
       rewriter, module, symbols::kProgramAddSites);
   if (failed(addSites))
@@ -99,34 +136,16 @@ struct SiteBytes {
 
 } // namespace
 
-/// A unique index for a new record: one more than that of the record
-/// `@__nx_sites` points to (the newest, `@__nx_site_<k>`), or 0; fails on
-/// anything else.
-static FailureOr<int64_t> getNewSiteIndex(LLVM::GlobalOp list,
-                                          Operation *firstRecord) {
-  if (isa<LLVM::ZeroOp>(firstRecord))
-    return 0;
-  auto address = dyn_cast<LLVM::AddressOfOp>(firstRecord);
-  StringRef name = address ? address.getGlobalName() : StringRef();
-  int64_t index = 0;
-  if (!name.consume_front(symbols::kSiteRecordPrefix) ||
-      name.getAsInteger(10, index))
-    return list.emitOpError()
-           << "must point to a call-site record '"
-           << symbols::kSiteRecordPrefix << "<k>'; was it written by hand?";
-  return index + 1;
-}
-
 FailureOr<SiteRecord> nx::prependSiteRecord(RewriterBase &rewriter,
                                            ModuleOp module,
                                            const SiteDescription &site) {
   FailureOr<LLVM::GlobalOp> list = getOrCreateSiteList(rewriter, module);
   if (failed(list))
     return failure();
-  auto listReturn =
-      cast<LLVM::ReturnOp>(list->getInitializerBlock()->getTerminator());
+  // getOrCreateSiteList checked the list's shape.
+  LLVM::ReturnOp listReturn = getListReturn(*list);
   Operation *next = listReturn->getOperand(0).getDefiningOp();
-  FailureOr<int64_t> index = getNewSiteIndex(*list, next);
+  FailureOr<int64_t> index = getNewSiteIndex(*list);
   if (failed(index))
     return failure();
   auto nextAddress = dyn_cast<LLVM::AddressOfOp>(next);
@@ -191,6 +210,7 @@ FailureOr<SiteRecord> nx::prependSiteRecord(RewriterBase &rewriter,
   Value address = LLVM::AddressOfOp::create(rewriter, loc, result.global);
   rewriter.modifyOpInPlace(listReturn,
                            [&] { listReturn->setOperand(0, address); });
-  rewriter.eraseOp(next);
+  if (next->use_empty())
+    rewriter.eraseOp(next);
   return result;
 }

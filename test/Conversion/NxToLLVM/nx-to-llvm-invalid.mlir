@@ -41,6 +41,16 @@ module {
 
 // -----
 
+module {
+  // expected-error @+1 {{'llvm.mlir.global' op defines '__nx_sites', which convert-nx-to-llvm generates; was it run twice?}}
+  llvm.mlir.global internal constant @__nx_sites() : !llvm.ptr {
+    %0 = llvm.mlir.zero : !llvm.ptr
+    llvm.return %0 : !llvm.ptr
+  }
+}
+
+// -----
+
 // A failed call must be able to leave the function, which a structured
 // region cannot branch out of.
 func.func @in_a_loop(%x: memref<4xf32>, %n: index) {

@@ -56,7 +56,7 @@ nx.callback @huge_rank : () -> tensor<2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x
 
 // -----
 
-// expected-error @+1 {{'nx.callback' op expects a non-negative id, got -1}}
+// expected-error @+1 {{'nx.callback' op attribute 'id' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
 nx.callback @negative_id : () -> () attributes {id = -1 : i64}
 
 // -----
@@ -221,7 +221,7 @@ func.func @io_callback_undefined(%x: tensor<2xf32>) {
 // -----
 
 func.func @block_empty_name(%x: tensor<2xf32>) {
-  // expected-error @+1 {{'nx.block' op expects a non-empty block name}}
+  // expected-error @+1 {{'nx.block' op attribute 'name' failed to satisfy constraint: string attribute that is not empty}}
   %0 = nx.block "" {} (%x) : (tensor<2xf32>) -> tensor<2xf32> {
   ^bb0(%a: tensor<2xf32>):
     nx.yield %a : tensor<2xf32>
@@ -365,7 +365,7 @@ func.func @yield_outside_block(%x: tensor<2xf32>) {
 // -----
 
 func.func @outfeed_empty_stream(%x: tensor<2xf32>) {
-  // expected-error @+1 {{'nx.outfeed' op expects a non-empty stream name}}
+  // expected-error @+1 {{'nx.outfeed' op attribute 'stream' failed to satisfy constraint: string attribute that is not empty}}
   nx.outfeed %x to "" : tensor<2xf32>
   return
 }
@@ -381,7 +381,7 @@ func.func @outfeed_dynamic(%x: tensor<?xf32>) {
 // -----
 
 func.func @infeed_nothing() {
-  // expected-error @+1 {{'nx.infeed' op expects at least one result}}
+  // expected-error @+1 {{'nx.infeed' op failed to verify that returns at least one result}}
   "nx.infeed"() <{stream = "s"}> : () -> ()
   return
 }
@@ -389,7 +389,7 @@ func.func @infeed_nothing() {
 // -----
 
 func.func @infeed_empty_stream() {
-  // expected-error @+1 {{'nx.infeed' op expects a non-empty stream name}}
+  // expected-error @+1 {{'nx.infeed' op attribute 'stream' failed to satisfy constraint: string attribute that is not empty}}
   %0 = nx.infeed from "" : tensor<2xf32>
   return
 }
@@ -409,7 +409,7 @@ func.func @infeed_unsupported_type() {
 // -----
 
 func.func @custom_call_empty_target(%x: tensor<2xf32>) {
-  // expected-error @+1 {{'nx.custom_call' op expects a non-empty call_target_name}}
+  // expected-error @+1 {{'nx.custom_call' op attribute 'call_target_name' failed to satisfy constraint: string attribute that is not empty}}
   %0 = nx.custom_call @""(%x) : (tensor<2xf32>) -> tensor<2xf32>
   return
 }
@@ -417,7 +417,7 @@ func.func @custom_call_empty_target(%x: tensor<2xf32>) {
 // -----
 
 func.func @custom_call_api_version(%x: tensor<2xf32>) {
-  // expected-error @+1 {{'nx.custom_call' op expects api_version in [0, 4], got 7}}
+  // expected-error @+1 {{'nx.custom_call' op attribute 'api_version' failed to satisfy constraint: 32-bit signless integer attribute whose value is in [0, 4]}}
   %0 = nx.custom_call @t(%x) {api_version = 7 : i32} : (tensor<2xf32>) -> tensor<2xf32>
   return
 }
@@ -664,7 +664,7 @@ func.func private @mystery() attributes {nx.mystery = 1}
 // -----
 
 func.func @invoke_empty_name(%m: memref<4xf32>) {
-  // expected-error @+1 {{'nx.invoke' op expects a non-empty name}}
+  // expected-error @+1 {{'nx.invoke' op attribute 'name' failed to satisfy constraint: string attribute that is not empty}}
   nx.invoke elixir_call @""(%m) outs() : (memref<4xf32>) -> ()
   return
 }

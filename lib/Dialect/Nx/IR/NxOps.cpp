@@ -124,8 +124,6 @@ LogicalResult CallbackOp::verify() {
   for (auto [index, result] : llvm::enumerate(type.getResults()))
     if (failed(verifyHostTensorType(emit, result, "result #" + Twine(index))))
       return failure();
-  if (std::optional<int64_t> id = getId(); id && *id < 0)
-    return emitOpError() << "expects a non-negative id, got " << *id;
   return success();
 }
 
@@ -212,8 +210,6 @@ void BlockOp::inlineDefaultImplementation(RewriterBase &rewriter) {
 }
 
 LogicalResult BlockOp::verifyRegions() {
-  if (getName().empty())
-    return emitOpError() << "expects a non-empty block name";
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
     return emitOpError() << "expects " << getInputs().size()
@@ -240,27 +236,6 @@ LogicalResult BlockOp::verifyRegions() {
              << ", but result #" << index << " of the enclosing 'nx.block' "
              << "has type " << result;
   return success();
-}
-
-//===----------------------------------------------------------------------===//
-// OutfeedOp / InfeedOp
-//===----------------------------------------------------------------------===//
-
-static LogicalResult verifyStreamName(Operation *op,
-                                      std::optional<StringRef> stream) {
-  if (stream && stream->empty())
-    return op->emitOpError() << "expects a non-empty stream name";
-  return success();
-}
-
-LogicalResult OutfeedOp::verify() {
-  return verifyStreamName(*this, getStream());
-}
-
-LogicalResult InfeedOp::verify() {
-  if (getNumResults() == 0)
-    return emitOpError() << "expects at least one result";
-  return verifyStreamName(*this, getStream());
 }
 
 //===----------------------------------------------------------------------===//
@@ -304,13 +279,7 @@ static LogicalResult verifyLayouts(Operation *op, ArrayAttr layouts,
 }
 
 LogicalResult CustomCallOp::verify() {
-  if (getCallTargetName().empty())
-    return emitOpError() << "expects a non-empty call_target_name";
-
   int32_t apiVersion = getApiVersion();
-  if (apiVersion < 0 || apiVersion > kTypedFfiApiVersion)
-    return emitOpError() << "expects api_version in [0, "
-                         << kTypedFfiApiVersion << "], got " << apiVersion;
   if (Attribute config = getBackendConfigAttr()) {
     bool isDictionary = isa<DictionaryAttr>(config);
     if (apiVersion == kTypedFfiApiVersion && !isDictionary)
@@ -423,8 +392,6 @@ void CustomCallOp::getEffects(
 //===----------------------------------------------------------------------===//
 
 LogicalResult InvokeOp::verify() {
-  if (getName().empty())
-    return emitOpError() << "expects a non-empty name";
   auto checkBuffers = [&](ValueRange buffers, StringRef kind) -> LogicalResult {
     for (auto [index, buffer] : llvm::enumerate(buffers)) {
       auto type = cast<MemRefType>(buffer.getType());

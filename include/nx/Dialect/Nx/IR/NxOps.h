@@ -23,7 +23,8 @@ namespace mlir::nx {
 
 /// The custom-call api_version of XLA's typed FFI: the highest nx.custom_call
 /// accepts, the one whose backend_config is a dictionary, and the one every
-/// custom call convert-nx-to-custom-call makes uses.
+/// custom call convert-nx-to-custom-call makes uses. The api_version
+/// constraint in NxOps.td reads it; its summary spells the bound out.
 inline constexpr int32_t kTypedFfiApiVersion = 4;
 
 /// Host state touched by callbacks; effects on it keep callbacks alive and

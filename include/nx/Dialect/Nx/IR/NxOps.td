@@ -32,6 +32,25 @@ def Nx_HostTensor : Type<
     "::mlir::RankedTensorType">;
 
 //===----------------------------------------------------------------------===//
+// Attribute constraints
+//===----------------------------------------------------------------------===//
+
+// Names that must not be empty: blocks, streams, call targets, devices.
+def Nx_NonEmptyStrAttr : ConfinedAttr<StrAttr, [AttrConstraint<
+    CPred<"!::llvm::cast<::mlir::StringAttr>($_self).getValue().empty()">,
+    "that is not empty">]>;
+
+// The custom-call API versions StableHLO defines: 0 up to typed FFI, 4.
+def Nx_CustomCallApiVersionAttr : ConfinedAttr<I32Attr, [AttrConstraint<
+    CPred<"::llvm::cast<::mlir::IntegerAttr>($_self).getInt() >= 0 && "
+          "::llvm::cast<::mlir::IntegerAttr>($_self).getInt() <= "
+          "::mlir::nx::kTypedFfiApiVersion">,
+    "whose value is in [0, 4]">]>;
+
+// A callback id indexes the runtime's callback table.
+def Nx_CallbackIdAttr : ConfinedAttr<I64Attr, [IntNonNegative]>;
+
+//===----------------------------------------------------------------------===//
 // Side-effect resources
 //===----------------------------------------------------------------------===//
 
@@ -64,7 +83,7 @@ def Nx_CallbackOp : Nx_Op<"callback", [Symbol]> {
     SymbolNameAttr:$sym_name,
     TypeAttrOf<FunctionType>:$function_type,
     OptionalAttr<StrAttr>:$sym_visibility,
-    OptionalAttr<I64Attr>:$id
+    OptionalAttr<Nx_CallbackIdAttr>:$id
   );
   let assemblyFormat = [{
     custom<VisibilityAndName>($sym_visibility, $sym_name) `:` $function_type
@@ -202,7 +221,7 @@ def Nx_BlockOp : Nx_Op<"block", [
     ```
   }];
   let arguments = (ins
-    StrAttr:$name,
+    Nx_NonEmptyStrAttr:$name,
     DictionaryAttr:$config,
     Variadic<AnyType>:$inputs
   );
@@ -259,15 +278,19 @@ def Nx_OutfeedOp : Nx_Op<"outfeed", [
   }];
   let arguments = (ins
     Variadic<Nx_HostTensor>:$inputs,
-    OptionalAttr<StrAttr>:$stream
+    OptionalAttr<Nx_NonEmptyStrAttr>:$stream
   );
   let assemblyFormat = [{
     $inputs (`to` $stream^)? attr-dict (`:` type($inputs)^)?
   }];
-  let hasVerifier = 1;
 }
 
-def Nx_InfeedOp : Nx_Op<"infeed", [
+// An infeed returns at least one tensor. (OpTrait::AtLeastNResults would
+// make getResultTypes() ambiguous next to the variadic results.)
+def Nx_AtLeastOneResult : PredOpTrait<"returns at least one result",
+    CPred<"$_op.getNumResults() >= 1">>;
+
+def Nx_InfeedOp : Nx_Op<"infeed", [Nx_AtLeastOneResult,
     MemoryEffects<[MemRead<Nx_StreamResource>, MemWrite<Nx_StreamResource>]>]> {
   let summary = "receives tensors from a named host stream";
   let description = [{
@@ -280,12 +303,11 @@ def Nx_InfeedOp : Nx_Op<"infeed", [
     %x, %n = nx.infeed from "batches" : tensor<8x4xf32>, tensor<i64>
     ```
   }];
-  let arguments = (ins OptionalAttr<StrAttr>:$stream);
+  let arguments = (ins OptionalAttr<Nx_NonEmptyStrAttr>:$stream);
   let results = (outs Variadic<Nx_HostTensor>:$results);
   let assemblyFormat = [{
     (`from` $stream^)? attr-dict `:` type($results)
   }];
-  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -329,10 +351,10 @@ def Nx_CustomCallOp : Nx_Op<"custom_call", [
   }];
   let arguments = (ins
     Variadic<Nx_CustomCallValue>:$inputs,
-    StrAttr:$call_target_name,
+    Nx_NonEmptyStrAttr:$call_target_name,
     DefaultValuedOptionalAttr<BoolAttr, "false">:$has_side_effect,
     OptionalAttr<AnyAttrOf<[StrAttr, DictionaryAttr]>>:$backend_config,
-    DefaultValuedOptionalAttr<I32Attr, "1">:$api_version,
+    DefaultValuedOptionalAttr<Nx_CustomCallApiVersionAttr, "1">:$api_version,
     OptionalAttr<FlatSymbolRefArrayAttr>:$called_computations,
     OptionalAttr<ArrayAttr>:$operand_layouts,
     OptionalAttr<ArrayAttr>:$result_layouts,
@@ -393,11 +415,6 @@ def Nx_AfterAllOp : Nx_Op<"after_all", [Pure]> {
 // nx.to_device / nx.to_host (host <-> device transfers, nx-segment-callbacks)
 //===----------------------------------------------------------------------===//
 
-// A device name such as "cuda" or "host"; never empty.
-def Nx_DeviceNameAttr : ConfinedAttr<StrAttr, [AttrConstraint<
-    CPred<"!::llvm::cast<::mlir::StringAttr>($_self).getValue().empty()">,
-    "that is not empty">]>;
-
 def Nx_ToDeviceOp : Nx_Op<"to_device", [Pure, SameOperandsAndResultType]> {
   let summary = "copies a host value to a device";
   let description = [{
@@ -413,7 +430,7 @@ def Nx_ToDeviceOp : Nx_Op<"to_device", [Pure, SameOperandsAndResultType]> {
     %d = nx.to_device %x to "cuda" : tensor<4xf32>
     ```
   }];
-  let arguments = (ins AnyType:$value, Nx_DeviceNameAttr:$device);
+  let arguments = (ins AnyType:$value, Nx_NonEmptyStrAttr:$device);
   let results = (outs AnyType:$result);
   let assemblyFormat = "$value `to` $device attr-dict `:` type($value)";
 }
@@ -430,7 +447,7 @@ def Nx_ToHostOp : Nx_Op<"to_host", [Pure, SameOperandsAndResultType]> {
     %h = nx.to_host %y from "cuda" : tensor<4xf32>
     ```
   }];
-  let arguments = (ins AnyType:$value, Nx_DeviceNameAttr:$device);
+  let arguments = (ins AnyType:$value, Nx_NonEmptyStrAttr:$device);
   let results = (outs AnyType:$result);
   let assemblyFormat = "$value `from` $device attr-dict `:` type($value)";
 }
@@ -480,7 +497,7 @@ def Nx_InvokeOp : Nx_Op<"invoke", [AttrSizedOperandSegments,
   }];
   let arguments = (ins
     Nx_InvokeKind:$kind,
-    StrAttr:$name,
+    Nx_NonEmptyStrAttr:$name,
     DefaultValuedAttr<DictionaryAttr, "{}">:$attrs,
     Variadic<Nx_HostMemRef>:$inputs,
     Variadic<Nx_HostMemRef>:$outputs,
