@@ -6,6 +6,28 @@
 if(NX_ENABLE_COMPILER)
   nx_add_benchmark(nx-bench-compiled
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/CompiledBench.cpp
+            ${CMAKE_CURRENT_LIST_DIR}/BenchJit.cpp
     LINK NxRunner)
   add_dependencies(benchmarks nx-bench-compiled)
+endif()
+
+# nx-bench-kernels: compiled compute (elementwise, sum, matmul, softmax, a
+# dense layer) against memcpy, C loops and OpenBLAS in the same binary. The
+# C baselines are built for this machine, as nx's JIT targets it.
+if(NX_ENABLE_COMPILER)
+  find_package(PkgConfig REQUIRED)
+  pkg_check_modules(NX_BENCH_OPENBLAS REQUIRED IMPORTED_TARGET openblas)
+  add_library(nx-bench-c-kernels STATIC
+    ${CMAKE_CURRENT_LIST_DIR}/baselines/CKernels.c
+    ${CMAKE_CURRENT_LIST_DIR}/baselines/CKernelsFastMath.c)
+  target_compile_options(nx-bench-c-kernels PRIVATE -O3 -march=native)
+  set_source_files_properties(
+    ${CMAKE_CURRENT_LIST_DIR}/baselines/CKernelsFastMath.c
+    PROPERTIES COMPILE_OPTIONS -ffast-math)
+  target_link_libraries(nx-bench-c-kernels PUBLIC PkgConfig::NX_BENCH_OPENBLAS m)
+  nx_add_benchmark(nx-bench-kernels
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/KernelBench.cpp
+            ${CMAKE_CURRENT_LIST_DIR}/BenchJit.cpp
+    LINK NxRunner nx-bench-c-kernels)
+  add_dependencies(benchmarks nx-bench-kernels)
 endif()

@@ -48,25 +48,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
-#include "nx/Pipelines/Pipelines.h"
-#include "nx/Runner/JitMemory.h"
+#include "BenchJit.h"
+
 #include "nx/Runner/Runner.h"
-#include "nx/Runner/RuntimeSymbolMap.h"
-#include "nxrt/nxrt.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/OwningOpRef.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 
-#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <benchmark/benchmark.h>
@@ -85,116 +73,9 @@ namespace runner = mlir::nx::runner;
 
 namespace {
 
-[[noreturn]] void die(const std::string &message) {
-  std::fprintf(stderr, "nx-bench-compiled: %s\n", message.c_str());
-  std::exit(1);
-}
-
-void check(nxrt_status_t *status) {
-  if (status) {
-    std::string message = nxrt_status_message(status);
-    nxrt_status_free(status);
-    die("nxrt error: " + message);
-  }
-}
-
-//===----------------------------------------------------------------------===//
-// Lowering and JIT
-//===----------------------------------------------------------------------===//
-
-std::unique_ptr<MLIRContext> makeContext() {
-  DialectRegistry registry;
-  nx::runner::registerRunnerDialects(registry);
-  auto context = std::make_unique<MLIRContext>(registry);
-  context->disableMultithreading();
-  context->loadAllAvailableDialects();
-  return context;
-}
-
-OwningOpRef<ModuleOp> parse(const std::string &source, MLIRContext *context) {
-  return parseSourceString<ModuleOp>(source, context, "bench.mlir");
-}
-
-/// nx-lower-to-cpu with its defaults, or with functions kept whole
-/// (max-function-ops=0, the baseline of nx-split-functions).
-LogicalResult lower(ModuleOp module, bool split = true) {
-  PassManager pm(module.getContext());
-  nx::LowerToCpuOptions options;
-  if (!split)
-    options.maxFunctionOps = 0;
-  nx::buildLowerToCpuPipeline(pm, options);
-  return pm.run(module);
-}
-
-void initializeNativeTarget() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    llvm::InitializeNativeTargetAsmParser();
-  });
-}
-
-/// `memory` must outlive the engine.
-std::unique_ptr<ExecutionEngine> jit(ModuleOp lowered, runner::JitMemory &memory) {
-  initializeNativeTarget();
-  // What Executable does: the runner's target machine (-O2) and translation.
-  auto machine = runner::createHostTargetMachine(/*optLevel=*/2);
-  if (!machine)
-    die("cannot target the host: " + llvm::toString(machine.takeError()));
-  ExecutionEngineOptions options;
-  options.llvmModuleBuilder = runner::translateForJit;
-  options.sectionMemoryMapper = &memory;
-  options.enableGDBNotificationListener = false;
-  options.enablePerfNotificationListener = false;
-  auto engine = ExecutionEngine::create(lowered, options, std::move(*machine));
-  if (!engine)
-    die("JIT compilation failed: " + llvm::toString(engine.takeError()));
-  (*engine)->registerSymbols(runner::runtimeSymbolMap);
-  (*engine)->initialize();
-  return std::move(*engine);
-}
-
-/// A module lowered with nx-lower-to-cpu and JIT-compiled, its call sites
-/// loaded into an nxrt program of `runtime` (what Executable::compile does),
-/// with raw access to the compiled functions' C interfaces.
-class JitModule {
-public:
-  JitModule(const std::string &source, nxrt_runtime_t *runtime)
-      : context(makeContext()) {
-    OwningOpRef<ModuleOp> module = parse(source, context.get());
-    if (!module)
-      die("cannot parse the benchmark module");
-    if (failed(lower(*module)))
-      die("nx-lower-to-cpu failed");
-    engine = jit(*module, memory);
-    program = nxrt_program_create(runtime, "nx-bench-compiled");
-    auto init = engine->lookup(nx::runtime_symbols::kInitFunction);
-    if (!init)
-      die("no __nx_init: " + llvm::toString(init.takeError()));
-    check(reinterpret_cast<nxrt_status_t *(*)(nxrt_program_t *)>(*init)(
-        program));
-  }
-  ~JitModule() {
-    engine.reset(); // the code refers to the program's sites
-    nxrt_program_destroy(program);
-  }
-
-  /// Address of `_mlir_ciface_<name>` as a function pointer of type F.
-  template <typename F> F lookup(const std::string &name) {
-    auto fn = engine->lookup("_mlir_ciface_" + name);
-    if (!fn)
-      die("no C interface for @" + name + ": " +
-          llvm::toString(fn.takeError()));
-    return reinterpret_cast<F>(*fn);
-  }
-
-private:
-  std::unique_ptr<MLIRContext> context;
-  runner::JitMemory memory; // outlives engine
-  std::unique_ptr<ExecutionEngine> engine;
-  nxrt_program_t *program = nullptr;
-};
+using nx_bench::check;
+using nx_bench::JitModule;
+using nx_bench::ScopedRun;
 
 /// A runtime with the benchmark's host callbacks bound inline.
 class BenchRuntime {
@@ -224,18 +105,6 @@ private:
     check(nxrt_register_callback(runtime, name, &desc));
   }
   nxrt_runtime_t *runtime;
-};
-
-/// Begins an nxrt run on this thread for the lifetime of the object and
-/// fails the benchmark process if the run recorded an error.
-class ScopedRun {
-public:
-  explicit ScopedRun(nxrt_runtime_t *runtime)
-      : run(nxrt_run_begin(runtime, nullptr)) {}
-  ~ScopedRun() { check(nxrt_run_end(run)); }
-
-private:
-  nxrt_run_t *run;
 };
 
 //===----------------------------------------------------------------------===//
@@ -471,10 +340,10 @@ void lowerInFreshContexts(benchmark::State &state, const std::string &source,
                           bool split = true) {
   for (auto _ : state) {
     state.PauseTiming();
-    auto context = makeContext();
+    auto context = nx_bench::makeContext();
     state.ResumeTiming();
-    OwningOpRef<ModuleOp> module = parse(source, context.get());
-    if (!module || failed(lower(*module, split))) {
+    OwningOpRef<ModuleOp> module = nx_bench::parse(source, context.get());
+    if (!module || failed(nx_bench::lower(*module, split))) {
       state.SkipWithError("parse or nx-lower-to-cpu failed");
       return;
     }
@@ -501,15 +370,15 @@ void BM_LowerElementwiseChain(benchmark::State &state) {
 /// Parse + nx-lower-to-cpu + translation to LLVM IR and JIT codegen (-O2).
 void BM_LowerAndJit(benchmark::State &state) {
   std::string source = chainModule(state.range(0));
-  auto context = makeContext();
+  auto context = nx_bench::makeContext();
   for (auto _ : state) {
-    OwningOpRef<ModuleOp> module = parse(source, context.get());
-    if (!module || failed(lower(*module))) {
+    OwningOpRef<ModuleOp> module = nx_bench::parse(source, context.get());
+    if (!module || failed(nx_bench::lower(*module))) {
       state.SkipWithError("parse or nx-lower-to-cpu failed");
       return;
     }
     runner::JitMemory memory;
-    std::unique_ptr<ExecutionEngine> engine = jit(*module, memory);
+    std::unique_ptr<ExecutionEngine> engine = nx_bench::jit(*module, memory);
     benchmark::DoNotOptimize(engine.get());
     state.PauseTiming();
     engine.reset();

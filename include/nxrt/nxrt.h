@@ -43,8 +43,9 @@ extern "C" {
  * through the library (_mlir_memref_to_llvm_*). 3: typed integer and float
  * attributes (INT, FLOAT). 4: callbacks bound INLINE can be routed through
  * the bridge (nxrt_runtime_set_callback_dispatch, nxrt_request_serve). 5:
- * __nx_init adds its sites from a list of records (nxrt_program_add_sites). */
-#define NXRT_API_VERSION 5
+ * __nx_init adds its sites from a list of records (nxrt_program_add_sites).
+ * 6: compiled code calls nxrt_gemm_f32 / _f64 for contractions. */
+#define NXRT_API_VERSION 6
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -727,6 +728,37 @@ NXRT_API size_t nxrt_value_size(const nxrt_value_t *value);
 NXRT_API const nxrt_tensor_t *nxrt_value_tensor(const nxrt_value_t *value,
                                                 size_t i);
 NXRT_API void nxrt_value_free(nxrt_value_t *value);
+
+/*===----------------------------------------------------------------------===*
+ * Contractions of compiled code
+ *
+ * nx-lower-to-cpu turns linalg.matmul, batch_matmul and matvec on f32 and
+ * f64 buffers into calls of these, which run the optimized BLAS libnxrt
+ * links (OpenBLAS where installed):
+ *
+ *   C[i] += A[i] B[i]   for i in [0, batch)
+ *
+ * A[i] is m x k, B[i] is k x n and C[i] is m x n, starting batch_stride_x * i
+ * elements after x. Element (r, c) of A is at a[r * a_rows + c * a_cols]
+ * (strides in elements, like B and C): row-major, column-major and strided
+ * views are all accepted. Layouts BLAS cannot take (a zero or overlapping
+ * stride, sizes beyond its 32-bit integers) are served by a plain loop, so
+ * every valid memref gets the right result. C must not overlap A or B.
+ * Thread-safe; the BLAS may use several threads.
+ *===----------------------------------------------------------------------===*/
+
+NXRT_API void nxrt_gemm_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
+                            const float *a, int64_t batch_stride_a,
+                            int64_t a_rows, int64_t a_cols, const float *b,
+                            int64_t batch_stride_b, int64_t b_rows,
+                            int64_t b_cols, float *c, int64_t batch_stride_c,
+                            int64_t c_rows, int64_t c_cols);
+NXRT_API void nxrt_gemm_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
+                            const double *a, int64_t batch_stride_a,
+                            int64_t a_rows, int64_t a_cols, const double *b,
+                            int64_t batch_stride_b, int64_t b_rows,
+                            int64_t b_cols, double *c, int64_t batch_stride_c,
+                            int64_t c_rows, int64_t c_cols);
 
 /*===----------------------------------------------------------------------===*
  * Built-in linear algebra custom-call targets

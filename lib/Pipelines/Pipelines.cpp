@@ -108,6 +108,10 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // arguments, constants) so the caller always owns what it gets back.
   pm.addPass(createConvertBufferizationToMemRefPass());
 
+  // Contractions: the optimized BLAS beats any loop nest we generate.
+  if (options.blas)
+    pm.addPass(createConvertLinalgToBlasPass());
+
   // Buffers and loops to LLVM.
   OpPassManager &functionPm = pm.nest<func::FuncOp>();
   functionPm.addPass(createConvertLinalgToLoopsPass());

@@ -10,9 +10,10 @@
 #include "nx/InitNx.h"
 #include "nx/Pipelines/Pipelines.h"
 
-#include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -21,8 +22,8 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
-#include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Analysis/CFG.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -279,6 +280,12 @@ nx::runner::createHostTargetMachine(unsigned optLevel) {
   return machineBuilder->createTargetMachine();
 }
 
+std::function<llvm::Error(llvm::Module *)>
+nx::runner::makeJitOptimizer(unsigned optLevel, llvm::TargetMachine *machine) {
+  return makeOptimizingTransformer(std::min(optLevel, 3u), /*sizeLevel=*/0,
+                                   machine);
+}
+
 std::unique_ptr<llvm::Module>
 nx::runner::translateForJit(Operation *module, llvm::LLVMContext &context) {
   std::unique_ptr<llvm::Module> llvmModule =
@@ -366,6 +373,7 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     nx::LowerToCpuOptions pipelineOptions;
     pipelineOptions.lowerBlocksToCustomCalls = options.lowerBlocks;
     pipelineOptions.maxFunctionOps = options.maxFunctionOps;
+    pipelineOptions.blas = options.blas;
     nx::buildLowerToCpuPipeline(pm, pipelineOptions);
     if (failed(pm.run(*lowered))) {
       std::string text = diagnostics.take();
@@ -395,6 +403,13 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     return translateForJit(module, llvmContext);
   };
   engineOptions.llvmModuleBuilder = translate;
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeJitOptimizer(options.optLevel, targetMachine->get());
+  auto optimizeTimed = [&](llvm::Module *module) {
+    TimingScope timing = nestedTiming(options, "optimize LLVM IR");
+    return optimize(module);
+  };
+  engineOptions.transformer = optimizeTimed;
   std::string translateErrors;
   Expected<std::unique_ptr<ExecutionEngine>> engine = [&] {
     DiagnosticCollector diagnostics(context);

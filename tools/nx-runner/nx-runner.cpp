@@ -104,6 +104,11 @@ static cl::opt<bool> lowerBlocks(
     "lower-blocks",
     cl::desc("Replace nx.block ops by registered custom calls (LAPACK)"),
     cl::init(true), cl::cat(category));
+static cl::opt<bool> blas(
+    "blas",
+    cl::desc("Run f32/f64 matmul, batch_matmul and matvec on the optimized "
+             "BLAS (nx-lower-to-cpu's blas); =false compiles them as loops"),
+    cl::init(true), cl::cat(category));
 static cl::opt<int64_t> maxFunctionOps(
     "max-function-ops",
     cl::desc("Compile functions with more ops as pieces of at most this many "
@@ -474,6 +479,7 @@ static int runMain() {
   compileOptions.lowerBlocks = lowerBlocks;
   compileOptions.separateStages = separateStages;
   compileOptions.maxFunctionOps = maxFunctionOps;
+  compileOptions.blas = blas;
   std::string lowered;
   if (printLowered)
     compileOptions.loweredIR = &lowered;

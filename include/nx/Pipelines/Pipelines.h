@@ -17,6 +17,12 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
                      "lowering registry offers (e.g. LAPACK QR/Eigh); "
                      "otherwise always inline their default region"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> blas{
+      *this, "blas",
+      llvm::cl::desc("Run f32/f64 matmul, batch_matmul and matvec on "
+                     "libnxrt's optimized BLAS (convert-linalg-to-blas); "
+                     "otherwise as loops"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> maxFunctionOps{
       *this, "max-function-ops",
       llvm::cl::desc("Functions with more ops are split into pieces of at "

@@ -66,6 +66,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -253,10 +254,12 @@ struct CompileOptions {
   std::string programName = "nx-program";
   /// Passed to nx-lower-to-cpu (lower-blocks).
   bool lowerBlocks = true;
+  /// Passed to nx-lower-to-cpu (blas): contractions on the optimized BLAS.
+  bool blas = true;
   /// Passed to nx-lower-to-cpu (max-function-ops): functions with more ops
   /// are compiled as pieces of at most this many (0: whole).
   int64_t maxFunctionOps = nx::SplitFunctionsPassOptions().maxOps;
-  /// JIT code generation level (0-3).
+  /// LLVM IR optimization and code generation level (0-3).
   unsigned optLevel = 2;
   /// When set, receives the lowered LLVM-dialect module as text (with
   /// `separateStages`, followed by each stage's module after a
@@ -365,6 +368,14 @@ void registerRunnerDialects(DialectRegistry &registry);
 /// position-independent code.
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createHostTargetMachine(unsigned optLevel);
+
+/// The LLVM IR optimization Executable runs before code generation: LLVM's
+/// -O<optLevel> pipeline (0-3) tuned for `machine` (its vector width), which
+/// inlines, unrolls and vectorizes the loops of compiled compute. Functions
+/// that translateForJit marks optnone are left alone. `machine` must outlive
+/// the returned function's calls.
+std::function<llvm::Error(llvm::Module *)>
+makeJitOptimizer(unsigned optLevel, llvm::TargetMachine *machine);
 
 /// Translates a lowered module to LLVM IR as Executable does before code
 /// generation: loop-free functions that make many host calls (the glue of

@@ -21,6 +21,9 @@ inline constexpr llvm::StringLiteral kRunFailed = "nxrt_run_failed";
 inline constexpr llvm::StringLiteral kInvokeFailed = "nxrt_invoke_failed";
 inline constexpr llvm::StringLiteral kProgramAddSites =
     "nxrt_program_add_sites";
+// Contractions (convert-linalg-to-blas): C += A B on f32 / f64 buffers.
+inline constexpr llvm::StringLiteral kGemmF32 = "nxrt_gemm_f32";
+inline constexpr llvm::StringLiteral kGemmF64 = "nxrt_gemm_f64";
 // MLIR's generic allocation functions, which nx-lower-to-cpu lowers heap
 // allocations to and libnxrt defines (it records the buffers per run).
 inline constexpr llvm::StringLiteral kGenericAlloc =

@@ -1,0 +1,90 @@
+//===- BenchJit.h - nx-lower-to-cpu + JIT for the compiled-code benchmarks
+//-===//
+//
+// What Executable::compile does, with raw access to the compiled functions'
+// C interfaces, so a benchmark calls them on preallocated buffers (Executable
+// copies its inputs, which would time a memcpy).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_BENCH_BENCHJIT_H
+#define NX_BENCH_BENCHJIT_H
+
+#include "nx/Pipelines/Pipelines.h"
+#include "nx/Runner/JitMemory.h"
+#include "nxrt/nxrt.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <memory>
+#include <string>
+
+namespace nx_bench {
+
+/// Prints `message` and exits: a benchmark that cannot set up measures
+/// nothing.
+[[noreturn]] void die(const std::string &message);
+
+/// Dies with the status's message when `status` is an error.
+void check(nxrt_status_t *status);
+
+/// A context with the runner's dialects loaded, single-threaded as
+/// Executable's.
+std::unique_ptr<mlir::MLIRContext> makeContext();
+
+mlir::OwningOpRef<mlir::ModuleOp> parse(const std::string &source,
+                                        mlir::MLIRContext *context);
+
+/// nx-lower-to-cpu with its defaults, or with functions kept whole
+/// (max-function-ops=0, the baseline of nx-split-functions).
+mlir::LogicalResult lower(mlir::ModuleOp module, bool split = true);
+
+/// The lowered module JIT-compiled as Executable does it (its target
+/// machine, translation and LLVM optimization at -O2). `memory` must outlive
+/// the engine.
+std::unique_ptr<mlir::ExecutionEngine> jit(mlir::ModuleOp lowered,
+                                           mlir::nx::runner::JitMemory &memory);
+
+/// A module lowered with nx-lower-to-cpu and JIT-compiled, its call sites
+/// loaded into an nxrt program of `runtime` (what Executable::compile does).
+class JitModule {
+public:
+  JitModule(const std::string &source, nxrt_runtime_t *runtime);
+  ~JitModule();
+  JitModule(const JitModule &) = delete;
+  JitModule &operator=(const JitModule &) = delete;
+
+  /// Address of `_mlir_ciface_<name>` as a function pointer of type F.
+  template <typename F> F lookup(const std::string &name) {
+    return reinterpret_cast<F>(lookupAddress("_mlir_ciface_" + name));
+  }
+
+private:
+  void *lookupAddress(const std::string &symbol);
+
+  std::unique_ptr<mlir::MLIRContext> context;
+  mlir::nx::runner::JitMemory memory; // outlives engine
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  nxrt_program_t *program = nullptr;
+};
+
+/// Begins an nxrt run on this thread for the lifetime of the object and
+/// fails the benchmark process if the run recorded an error.
+class ScopedRun {
+public:
+  explicit ScopedRun(nxrt_runtime_t *runtime)
+      : run(nxrt_run_begin(runtime, nullptr)) {}
+  ~ScopedRun() { check(nxrt_run_end(run)); }
+  ScopedRun(const ScopedRun &) = delete;
+  ScopedRun &operator=(const ScopedRun &) = delete;
+
+private:
+  nxrt_run_t *run;
+};
+
+} // namespace nx_bench
+
+#endif // NX_BENCH_BENCHJIT_H

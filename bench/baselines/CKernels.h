@@ -1,0 +1,39 @@
+/*===- CKernels.h - C baselines for the compiled-kernel benchmarks -*- C -*-===*
+ *
+ * What a C programmer writes for each kernel nx-bench-kernels times, built
+ * with -O3 -march=native (the sum also with -ffast-math, which lets the
+ * compiler reassociate it into vector lanes). Outputs are caller-allocated.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef NX_BENCH_BASELINES_CKERNELS_H
+#define NX_BENCH_BASELINES_CKERNELS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* y[i] = expf(x[i]) * 2 + log1pf(x[i]), with libm. */
+void c_elementwise(const float *x, float *y, int64_t n);
+
+/* The sum of x[0..n), -ffast-math. */
+float c_sum_fast_math(const float *x, int64_t n);
+
+/* Row-wise softmax of a rows x cols matrix. */
+void c_softmax_rows(const float *x, float *y, int64_t rows, int64_t cols);
+
+/* y = max(x * w + b, 0) for x rows x k, w k x n, b n, with one sgemm call. */
+void c_dense_relu(const float *x, const float *w, const float *b, float *y,
+                  int64_t rows, int64_t k, int64_t n);
+
+/* acc + 1, n times, in one serial chain (what an scf.for carrying a scalar
+ * computes). */
+float c_add_one_loop(float acc, int64_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NX_BENCH_BASELINES_CKERNELS_H */

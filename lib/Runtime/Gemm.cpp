@@ -1,0 +1,126 @@
+//===- Gemm.cpp - contractions of compiled code, on the optimized BLAS ----===//
+//
+// C[i] += A[i] B[i] with element strides per dimension (nxrt.h). BLAS takes
+// a matrix whose one stride is 1 and whose other is at least the extent of
+// the first dimension; such an operand is passed as is, row-major or
+// transposed. Anything else (broadcast rows, overlapping views, sizes past
+// BLAS's 32-bit integers) runs a plain loop instead: slower, never wrong.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nxrt/nxrt.h"
+
+#include <cblas.h>
+
+#include <climits>
+#include <cstdint>
+
+namespace {
+
+/// A matrix of `rows` x `cols` elements with the given strides, as BLAS
+/// sees it: the transpose flag and leading dimension of a row-major call.
+struct BlasOperand {
+  bool usable = false;
+  CBLAS_TRANSPOSE transpose = CblasNoTrans;
+  int leading = 0;
+};
+
+bool fitsBlasInt(int64_t value) { return value >= 0 && value <= INT_MAX; }
+
+BlasOperand asBlasOperand(int64_t rows, int64_t cols, int64_t rowStride,
+                          int64_t colStride) {
+  BlasOperand operand;
+  // A single row or column has no second stride to speak of: BLAS wants it
+  // at least the extent, which any value past it satisfies.
+  if (rows == 1)
+    rowStride = cols > 1 && colStride == 1 ? cols : rowStride;
+  if (cols == 1)
+    colStride = rows > 1 && rowStride == 1 ? rows : colStride;
+  if (colStride == 1 && rowStride >= (cols > 1 ? cols : 1) &&
+      fitsBlasInt(rowStride)) {
+    operand.usable = true;
+    operand.transpose = CblasNoTrans;
+    operand.leading = static_cast<int>(rowStride > 0 ? rowStride : 1);
+  } else if (rowStride == 1 && colStride >= (rows > 1 ? rows : 1) &&
+             fitsBlasInt(colStride)) {
+    operand.usable = true;
+    operand.transpose = CblasTrans;
+    operand.leading = static_cast<int>(colStride > 0 ? colStride : 1);
+  }
+  return operand;
+}
+
+template <typename T> struct Blas;
+template <> struct Blas<float> {
+  static void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
+                   const float *a, int lda, const float *b, int ldb, float *c,
+                   int ldc) {
+    cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c,
+                ldc);
+  }
+};
+template <> struct Blas<double> {
+  static void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
+                   const double *a, int lda, const double *b, int ldb,
+                   double *c, int ldc) {
+    cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 1.0, c,
+                ldc);
+  }
+};
+
+template <typename T>
+void gemm(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
+          int64_t batchA, int64_t aRows, int64_t aCols, const T *b,
+          int64_t batchB, int64_t bRows, int64_t bCols, T *c, int64_t batchC,
+          int64_t cRows, int64_t cCols) {
+  if (batch <= 0 || m <= 0 || n <= 0)
+    return;
+  BlasOperand opA = asBlasOperand(m, k, aRows, aCols);
+  BlasOperand opB = asBlasOperand(k, n, bRows, bCols);
+  BlasOperand opC = asBlasOperand(m, n, cRows, cCols);
+  bool blas = k > 0 && opA.usable && opB.usable && opC.usable &&
+              opC.transpose == CblasNoTrans && fitsBlasInt(m) &&
+              fitsBlasInt(n) && fitsBlasInt(k);
+  for (int64_t i = 0; i < batch; ++i) {
+    const T *ai = a + i * batchA;
+    const T *bi = b + i * batchB;
+    T *ci = c + i * batchC;
+    if (blas) {
+      Blas<T>::gemm(opA.transpose, opB.transpose, static_cast<int>(m),
+                    static_cast<int>(n), static_cast<int>(k), ai, opA.leading,
+                    bi, opB.leading, ci, opC.leading);
+      continue;
+    }
+    for (int64_t r = 0; r < m; ++r)
+      for (int64_t col = 0; col < n; ++col) {
+        T sum = ci[r * cRows + col * cCols];
+        for (int64_t p = 0; p < k; ++p)
+          sum += ai[r * aRows + p * aCols] * bi[p * bRows + col * bCols];
+        ci[r * cRows + col * cCols] = sum;
+      }
+  }
+}
+
+} // namespace
+
+extern "C" {
+
+void nxrt_gemm_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
+                   const float *a, int64_t batch_stride_a, int64_t a_rows,
+                   int64_t a_cols, const float *b, int64_t batch_stride_b,
+                   int64_t b_rows, int64_t b_cols, float *c,
+                   int64_t batch_stride_c, int64_t c_rows, int64_t c_cols) {
+  gemm(batch, m, n, k, a, batch_stride_a, a_rows, a_cols, b, batch_stride_b,
+       b_rows, b_cols, c, batch_stride_c, c_rows, c_cols);
+}
+
+void nxrt_gemm_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
+                   const double *a, int64_t batch_stride_a, int64_t a_rows,
+                   int64_t a_cols, const double *b, int64_t batch_stride_b,
+                   int64_t b_rows, int64_t b_cols, double *c,
+                   int64_t batch_stride_c, int64_t c_rows, int64_t c_cols) {
+  gemm(batch, m, n, k, a, batch_stride_a, a_rows, a_cols, b, batch_stride_b,
+       b_rows, b_cols, c, batch_stride_c, c_rows, c_cols);
+}
+
+} // extern "C"
