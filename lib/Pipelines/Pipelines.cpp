@@ -112,9 +112,15 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   if (options.blas)
     pm.addPass(createConvertLinalgToBlasPass());
 
-  // Buffers and loops to LLVM.
+  // Buffers and loops to LLVM. Loops are left for LLVM's vectorizer (the JIT
+  // runs LLVM's -O2 pipeline for the host): reductions may reassociate, and
+  // math functions become arithmetic it can vectorize.
   OpPassManager &functionPm = pm.nest<func::FuncOp>();
+  if (!options.strictReductions)
+    functionPm.addPass(nx::createReassociateReductionsPass());
   functionPm.addPass(createConvertLinalgToLoopsPass());
+  if (!options.libmMath)
+    functionPm.addPass(nx::createApproximateMathPass());
   functionPm.addPass(createLowerAffinePass());
   // Without rollback the conversion moves each split block's ops once;
   // with it, every loop's block split records each op it moves, which is

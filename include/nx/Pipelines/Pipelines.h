@@ -23,6 +23,18 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
                      "libnxrt's optimized BLAS (convert-linalg-to-blas); "
                      "otherwise as loops"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> strictReductions{
+      *this, "strict-reductions",
+      llvm::cl::desc("Keep floating-point reductions in their serial order; "
+                     "otherwise they may reassociate and vectorize "
+                     "(nx-reassociate-reductions)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> libmMath{
+      *this, "libm-math",
+      llvm::cl::desc("Call libm for f32 math functions; otherwise use "
+                     "MLIR's polynomial approximations, which vectorize "
+                     "(nx-approximate-math)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> maxFunctionOps{
       *this, "max-function-ops",
       llvm::cl::desc("Functions with more ops are split into pieces of at "

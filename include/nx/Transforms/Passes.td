@@ -194,6 +194,85 @@ def SplitDeallocsPass : Pass<"nx-split-deallocs"> {
                            "::mlir::bufferization::BufferizationDialect"];
 }
 
+def ReassociateReductionsPass : Pass<"nx-reassociate-reductions"> {
+  let summary = "Lets the combiners of linalg reductions reassociate, so reductions vectorize";
+  let description = [{
+    A floating-point reduction written as a loop is one serial chain: each
+    step waits for the previous sum, and no compiler may split it into
+    vector lanes without permission to reassociate. This pass gives that
+    permission where a `linalg` op reduces: in the payload of every linalg
+    op with a reduction iterator, each floating-point `arith` op that reads
+    an output's block argument (the running value: `addf`, `mulf`,
+    `maximumf`, ...) gets the `reassoc` fast-math flag. LLVM's loop
+    vectorizer then keeps several partial results in vector registers and
+    combines them at the end.
+
+    The result may differ from the serial order's in the last bits, as
+    with XLA's and every BLAS's reductions. `nx-lower-to-cpu` runs this
+    pass unless `strict-reductions` is set.
+
+    Before:
+
+    ```mlir
+    linalg.reduce ins(%x : memref<1024xf32>) outs(%acc : memref<f32>)
+        dimensions = [0]
+      (%in: f32, %sum: f32) {
+        %0 = arith.addf %in, %sum : f32
+        linalg.yield %0 : f32
+      }
+    ```
+
+    After:
+
+    ```mlir
+    linalg.reduce ins(%x : memref<1024xf32>) outs(%acc : memref<f32>)
+        dimensions = [0]
+      (%in: f32, %sum: f32) {
+        %0 = arith.addf %in, %sum fastmath<reassoc> : f32
+        linalg.yield %0 : f32
+      }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numCombiners", "combiners",
+              "Number of reduction combiners marked reassoc">
+  ];
+}
+
+def ApproximateMathPass : Pass<"nx-approximate-math"> {
+  let summary = "Replaces f32 math functions by upstream's polynomial approximations, which vectorize";
+  let description = [{
+    Applies MLIR's `populateMathPolynomialApproximationPatterns`: `math.exp`,
+    `log`, `log1p`, `tanh`, `erf`, `sin`, `cos`, `atan` and the others it
+    covers, on f32 (and on f16 / bf16, computed in f32), become arithmetic
+    only (polynomials, bit casts, selects) instead of libm calls. A libm
+    call is opaque to the loop vectorizer; the arithmetic vectorizes to the
+    host's vector width. Accuracy is that of the upstream approximations
+    (a few ulp in f32). f64 calls stay libm's. `nx-lower-to-cpu` runs this
+    pass unless `libm-math` is set.
+
+    Before:
+
+    ```mlir
+    %y = math.exp %x : f32
+    ```
+
+    After (abbreviated: clamping, range reduction by ln(2), a polynomial,
+    and the exponent written into the result's bits):
+
+    ```mlir
+    %k = math.floor (math.fma %x, 1.44269502, 0.5)
+    %r = math.fma %k, -0.693359375, %x
+    %p = math.fma (math.fma %r, 1.98756912E-4, 0.00139819994), %r, ...
+    %bits = arith.shli (arith.addi (arith.fptosi %k), 127), 23 : i32
+    %y = arith.mulf %p, (arith.bitcast %bits : i32 to f32)
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def SplitFunctionsPass : Pass<"nx-split-functions", "::mlir::ModuleOp"> {
   let summary = "Outlines runs of a large function's ops into private functions of bounded size";
   let description = [{

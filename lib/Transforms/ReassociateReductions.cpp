@@ -1,0 +1,55 @@
+//===- ReassociateReductions.cpp - let linalg reductions vectorize --------===//
+//
+// LLVM vectorizes a floating-point reduction loop only when the combining
+// instruction may reassociate; a linalg reduction's combiner is the payload
+// op that reads the running value, its output's block argument.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#define DEBUG_TYPE "nx-reassociate-reductions"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_REASSOCIATEREDUCTIONSPASS
+#include "nx/Transforms/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+
+namespace {
+
+struct ReassociateReductionsPass
+    : nx::impl::ReassociateReductionsPassBase<ReassociateReductionsPass> {
+  void runOnOperation() override {
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op.getNumReductionLoops() == 0)
+        return;
+      Block *body = op.getBlock();
+      if (!body)
+        return;
+      for (BlockArgument running : op.getRegionOutputArgs())
+        for (Operation *user : running.getUsers()) {
+          auto fastMath = dyn_cast<arith::ArithFastMathInterface>(user);
+          if (!fastMath || user->getBlock() != body)
+            continue;
+          arith::FastMathFlags flags = fastMath.getFastMathFlagsAttr()
+                                           ? fastMath.getFastMathFlagsAttr()
+                                                 .getValue()
+                                           : arith::FastMathFlags::none;
+          if (bitEnumContainsAll(flags, arith::FastMathFlags::reassoc))
+            continue;
+          user->setAttr(fastMath.getFastMathAttrName(),
+                        arith::FastMathFlagsAttr::get(
+                            &getContext(),
+                            flags | arith::FastMathFlags::reassoc));
+          ++numCombiners;
+        }
+    });
+  }
+};
+
+} // namespace
