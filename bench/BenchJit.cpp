@@ -60,9 +60,12 @@ std::unique_ptr<ExecutionEngine> nx_bench::jit(ModuleOp lowered,
   auto machine = runner::createHostTargetMachine(kOptLevel);
   if (!machine)
     die("cannot target the host: " + llvm::toString(machine.takeError()));
+  auto optimize = runner::makeJitOptimizer(kOptLevel);
+  if (!optimize)
+    die("cannot target the host: " + llvm::toString(optimize.takeError()));
   ExecutionEngineOptions options;
   options.llvmModuleBuilder = runner::translateForJit;
-  options.transformer = runner::makeJitOptimizer(kOptLevel, machine->get());
+  options.transformer = *optimize;
   options.sectionMemoryMapper = &memory;
   options.enableGDBNotificationListener = false;
   options.enablePerfNotificationListener = false;

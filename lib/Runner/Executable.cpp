@@ -32,6 +32,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -280,10 +281,24 @@ nx::runner::createHostTargetMachine(unsigned optLevel) {
   return machineBuilder->createTargetMachine();
 }
 
-std::function<llvm::Error(llvm::Module *)>
-nx::runner::makeJitOptimizer(unsigned optLevel, llvm::TargetMachine *machine) {
-  return makeOptimizingTransformer(std::min(optLevel, 3u), /*sizeLevel=*/0,
-                                   machine);
+llvm::Expected<std::function<llvm::Error(llvm::Module *)>>
+nx::runner::makeJitOptimizer(unsigned optLevel) {
+  // A machine of its own: ExecutionEngine takes the one it generates code
+  // with, and may drop it before it calls the optimizer.
+  auto machine = createHostTargetMachine(optLevel);
+  if (!machine)
+    return machine.takeError();
+  std::shared_ptr<llvm::TargetMachine> shared = std::move(*machine);
+  auto optimize = makeOptimizingTransformer(std::min(optLevel, 3u),
+                                            /*sizeLevel=*/0, shared.get());
+  // ExecutionEngine sets the module's target only after this runs; without
+  // it, LLVM's cost models see a target without vectors and vectorize
+  // nothing.
+  return [shared, optimize](llvm::Module *module) {
+    module->setTargetTriple(shared->getTargetTriple());
+    module->setDataLayout(shared->createDataLayout());
+    return optimize(module);
+  };
 }
 
 std::unique_ptr<llvm::Module>
@@ -403,11 +418,13 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     return translateForJit(module, llvmContext);
   };
   engineOptions.llvmModuleBuilder = translate;
-  std::function<llvm::Error(llvm::Module *)> optimize =
-      makeJitOptimizer(options.optLevel, targetMachine->get());
+  auto optimize = makeJitOptimizer(options.optLevel);
+  if (!optimize)
+    return llvm::createStringError("cannot target the host: " +
+                                   llvm::toString(optimize.takeError()));
   auto optimizeTimed = [&](llvm::Module *module) {
     TimingScope timing = nestedTiming(options, "optimize LLVM IR");
-    return optimize(module);
+    return (*optimize)(module);
   };
   engineOptions.transformer = optimizeTimed;
   std::string translateErrors;

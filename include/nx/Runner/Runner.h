@@ -370,12 +370,12 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createHostTargetMachine(unsigned optLevel);
 
 /// The LLVM IR optimization Executable runs before code generation: LLVM's
-/// -O<optLevel> pipeline (0-3) tuned for `machine` (its vector width), which
-/// inlines, unrolls and vectorizes the loops of compiled compute. Functions
-/// that translateForJit marks optnone are left alone. `machine` must outlive
-/// the returned function's calls.
-std::function<llvm::Error(llvm::Module *)>
-makeJitOptimizer(unsigned optLevel, llvm::TargetMachine *machine);
+/// -O<optLevel> pipeline (0-3) for the host's target machine (its vector
+/// width), which inlines, unrolls and vectorizes the loops of compiled
+/// compute. Functions that translateForJit marks optnone are left alone.
+/// The function owns what it needs and may outlive the engine it serves.
+llvm::Expected<std::function<llvm::Error(llvm::Module *)>>
+makeJitOptimizer(unsigned optLevel);
 
 /// Translates a lowered module to LLVM IR as Executable does before code
 /// generation: loop-free functions that make many host calls (the glue of
