@@ -1,20 +1,14 @@
-# nx-bench-compiled: costs of host interactions in code compiled by
-# nx-lower-to-cpu and JIT-compiled (elixir_call per-call overhead in a loop,
-# io_callback on 1 KiB vs 256 MiB, pipeline compile time on 10k/100k ops).
-# Included from bench/CMakeLists.txt after nx_add_benchmark() and the
-# `benchmarks` target are defined.
-if(NX_ENABLE_COMPILER)
-  nx_add_benchmark(nx-bench-compiled
-    SOURCES ${CMAKE_CURRENT_LIST_DIR}/CompiledBench.cpp
-            ${CMAKE_CURRENT_LIST_DIR}/BenchJit.cpp
-    LINK NxRunner)
-  add_dependencies(benchmarks nx-bench-compiled)
-endif()
-
+# Benchmarks of code compiled by nx-lower-to-cpu and JIT-compiled. Included
+# from bench/CMakeLists.txt after nx_add_benchmark() and the `benchmarks`
+# target are defined.
+#
+# nx-bench-compiled: costs of host interactions (elixir_call per-call
+#   overhead in a loop against a C loop, io_callback on 1 KiB vs 256 MiB,
+#   pipeline compile time on 10k/100k ops).
 # nx-bench-kernels: compiled compute (elementwise, sum, matmul, softmax, a
-# dense layer) against memcpy, C loops and OpenBLAS in the same binary. The
-# C baselines are built for this machine, as nx's JIT targets it.
+#   dense layer) against memcpy, C loops and OpenBLAS in the same binary.
 if(NX_ENABLE_COMPILER)
+  # The C baselines, built for this machine as nx's JIT targets it.
   find_package(PkgConfig REQUIRED)
   pkg_check_modules(NX_BENCH_OPENBLAS REQUIRED IMPORTED_TARGET openblas)
   add_library(nx-bench-c-kernels STATIC
@@ -24,10 +18,16 @@ if(NX_ENABLE_COMPILER)
   set_source_files_properties(
     ${CMAKE_CURRENT_LIST_DIR}/baselines/CKernelsFastMath.c
     PROPERTIES COMPILE_OPTIONS -ffast-math)
-  target_link_libraries(nx-bench-c-kernels PUBLIC PkgConfig::NX_BENCH_OPENBLAS m)
+  target_link_libraries(nx-bench-c-kernels
+    PUBLIC PkgConfig::NX_BENCH_OPENBLAS m)
+
+  nx_add_benchmark(nx-bench-compiled
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/CompiledBench.cpp
+            ${CMAKE_CURRENT_LIST_DIR}/BenchJit.cpp
+    LINK NxRunner nx-bench-c-kernels)
   nx_add_benchmark(nx-bench-kernels
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/KernelBench.cpp
             ${CMAKE_CURRENT_LIST_DIR}/BenchJit.cpp
     LINK NxRunner nx-bench-c-kernels)
-  add_dependencies(benchmarks nx-bench-kernels)
+  add_dependencies(benchmarks nx-bench-compiled nx-bench-kernels)
 endif()

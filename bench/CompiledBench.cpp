@@ -49,6 +49,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchJit.h"
+#include "baselines/CKernels.h"
 
 #include "nx/Runner/Runner.h"
 
@@ -232,6 +233,25 @@ BENCHMARK(BM_Loop_Scalar_NoCallback)->Arg(1000000)->Unit(benchmark::kMillisecond
 BENCHMARK(BM_Loop_Scalar_Callback)->Arg(1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Loop_1xf32_NoCallback)->Arg(1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Loop_1xf32_Callback)->Arg(1000000)->Unit(benchmark::kMillisecond);
+
+/// The C baseline of the loops: acc + 1, n times, in one serial chain
+/// (-O3 -march=native).
+void BM_Loop_C(benchmark::State &state) {
+  int64_t iters = state.range(0);
+  for (auto _ : state) {
+    float result = c_add_one_loop(0.0f, iters);
+    if (result != static_cast<float>(iters)) {
+      state.SkipWithError("wrong loop result");
+      return;
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * iters);
+  state.counters["per_iter"] =
+      benchmark::Counter(static_cast<double>(iters),
+                         benchmark::Counter::kIsIterationInvariantRate |
+                             benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_Loop_C)->Arg(1000000)->Unit(benchmark::kMillisecond);
 
 //===----------------------------------------------------------------------===//
 // 2. io_callback on 1 KiB vs 256 MiB

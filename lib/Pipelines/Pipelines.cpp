@@ -59,6 +59,9 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
+  // An elementwise op writes over an input it is the last user of, so a loop
+  // carrying a tensor updates one buffer instead of allocating per iteration.
+  pm.addNestedPass<func::FuncOp>(nx::createReuseInputsAsOutputsPass());
 
   // Tensors to buffers; nx ops bufferize through their interfaces.
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
@@ -80,6 +83,10 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   if (split)
     pm.addPass(createSplitFunctionsPass(splitOptions));
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
+  // Buffers a loop iteration allocates and drops (a host call's results
+  // copied into the loop-carried buffer) are allocated once, before the
+  // loop; deallocation, which comes next, frees them after it.
+  pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   if (split) {
     pm.addPass(createInlinePiecesPass());
     pm.addPass(createSplitFunctionsPass(splitOptions));

@@ -281,6 +281,17 @@ nx::runner::createHostTargetMachine(unsigned optLevel) {
   return machineBuilder->createTargetMachine();
 }
 
+/// Whether `function` has a loop the optimizer may work on.
+static bool hasLoops(const llvm::Function &function) {
+  if (function.isDeclaration() || function.hasOptNone())
+    return false;
+  llvm::SmallVector<
+      std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>>
+      backEdges;
+  llvm::FindFunctionBackedges(function, backEdges);
+  return !backEdges.empty();
+}
+
 llvm::Expected<std::function<llvm::Error(llvm::Module *)>>
 nx::runner::makeJitOptimizer(unsigned optLevel) {
   // A machine of its own: ExecutionEngine takes the one it generates code
@@ -294,9 +305,14 @@ nx::runner::makeJitOptimizer(unsigned optLevel) {
   // ExecutionEngine sets the module's target only after this runs; without
   // it, LLVM's cost models see a target without vectors and vectorize
   // nothing.
-  return [shared, optimize](llvm::Module *module) {
+  return [shared, optimize](llvm::Module *module) -> llvm::Error {
     module->setTargetTriple(shared->getTargetTriple());
     module->setDataLayout(shared->createDataLayout());
+    // The pipeline pays off in loops, where compute lives. A module without
+    // any (host glue, call-site chains) would only pay its compile time:
+    // about half a millisecond per call site.
+    if (!llvm::any_of(*module, hasLoops))
+      return llvm::Error::success();
     return optimize(module);
   };
 }

@@ -372,7 +372,8 @@ createHostTargetMachine(unsigned optLevel);
 /// The LLVM IR optimization Executable runs before code generation: LLVM's
 /// -O<optLevel> pipeline (0-3) for the host's target machine (its vector
 /// width), which inlines, unrolls and vectorizes the loops of compiled
-/// compute. Functions that translateForJit marks optnone are left alone.
+/// compute. Functions that translateForJit marks optnone are left alone, and
+/// so is a module without loops elsewhere (it would only pay compile time).
 /// The function owns what it needs and may outlive the engine it serves.
 llvm::Expected<std::function<llvm::Error(llvm::Module *)>>
 makeJitOptimizer(unsigned optLevel);

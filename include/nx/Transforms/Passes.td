@@ -273,6 +273,57 @@ def ApproximateMathPass : Pass<"nx-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def ReuseInputsAsOutputsPass : Pass<"nx-reuse-inputs-as-outputs"> {
+  let summary = "Lets elementwise linalg ops write into an input they are the last user of";
+  let description = [{
+    An elementwise `linalg.generic` on tensors computes into its `outs`
+    operand; front ends and `nx-fuse-elementwise` make that a
+    `tensor.empty`, so One-Shot Bufferize gives every such op a new buffer.
+    In a loop that carries a tensor, that is one heap allocation per
+    iteration. When an input has the output's type and indexing map, and
+    this op is its only user, the op may write its result over that input
+    instead: this pass makes the input the `outs` operand, and bufferization
+    then updates the buffer in place. The payload never reads the output's
+    block argument (the pass checks), so the result is unchanged.
+
+    Inputs that are arguments of a function's entry block are left alone:
+    they are the caller's tensors.
+
+    Before:
+
+    ```mlir
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<f32>) {
+      %e = tensor.empty() : tensor<f32>
+      %next = linalg.generic {indexing_maps = [#id, #id], iterator_types = []}
+          ins(%acc : tensor<f32>) outs(%e : tensor<f32>) {
+        ^bb0(%in: f32, %out: f32):
+          %s = arith.addf %in, %one : f32
+          linalg.yield %s : f32
+      } -> tensor<f32>
+      scf.yield %next : tensor<f32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<f32>) {
+      %next = linalg.generic {indexing_maps = [#id, #id], iterator_types = []}
+          ins(%acc : tensor<f32>) outs(%acc : tensor<f32>) {
+        ^bb0(%in: f32, %out: f32):
+          %s = arith.addf %in, %one : f32
+          linalg.yield %s : f32
+      } -> tensor<f32>
+      scf.yield %next : tensor<f32>
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numReused", "reused-inputs",
+              "Number of outputs that now write over an input">
+  ];
+}
+
 def SplitFunctionsPass : Pass<"nx-split-functions", "::mlir::ModuleOp"> {
   let summary = "Outlines runs of a large function's ops into private functions of bounded size";
   let description = [{
