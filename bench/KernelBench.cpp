@@ -9,9 +9,9 @@
 //  BM_Elementwise_{Nx,C}           exp(x) * 2 + log1p(x) on 4M f32; C calls
 //                                  libm's expf / log1pf (-O3 -march=native).
 //  BM_Sum_{Nx,C}                   the sum of 16M f32; C with -ffast-math.
-//  BM_Matmul_{Nx,OpenBLAS1,OpenBLAS}/<n>
-//                                  n x n x n f32 matmul (512, 1024, 2048);
-//                                  OpenBLAS sgemm on 1 thread and on all.
+//  BM_Matmul_{Nx1,OpenBLAS1,Nx,OpenBLAS}/<n>
+//                                  n x n x n f32 matmul (512, 1024, 2048) on
+//                                  1 thread and on all; OpenBLAS is sgemm.
 //  BM_Softmax_{Nx,C}               softmax over the rows of 1024 x 1024 f32.
 //  BM_Dense_{Nx,C}                 relu(x w + b), x 256x1024, w 1024x1024;
 //                                  C is one sgemm and a bias + relu loop.
@@ -319,23 +319,29 @@ void sgemm(const Buffer &a, const Buffer &b, Buffer &c, int64_t n) {
               1.0f, a.data, (int)n, b.data, (int)n, 0.0f, c.data, (int)n);
 }
 
-void BM_Matmul_Nx(benchmark::State &state) {
+/// nx's matmul with its contractions on `threads` threads
+/// (nxrt_set_compute_threads; 0: one per core).
+void runNxMatmul(benchmark::State &state, int threads) {
   int64_t n = state.range(0);
   Buffer a(n * n, -1.0f, 1.0f), b(n * n, -1.0f, 1.0f), expected(n * n);
-  openblas_set_num_threads(1);
+  nxrt_set_compute_threads(1);
   sgemm(a, b, expected, n);
+  nxrt_set_compute_threads(threads);
   auto fn = compiled(matmulSource(n)).lookup<Binary2D>("matmul");
   auto da = describe<2>(a.data, {n, n});
   auto db = describe<2>(b.data, {n, n});
   auto first = callNx<2>(fn, &da, &db);
   bool ok = matches(state, first.data, expected.data, n * n, 1e-4f);
   std::free(first.basePtr);
-  if (!ok)
-    return;
-  for (auto _ : state)
-    std::free(callNx<2>(fn, &da, &db).basePtr);
+  if (ok)
+    for (auto _ : state)
+      std::free(callNx<2>(fn, &da, &db).basePtr);
+  nxrt_set_compute_threads(1);
   setFlops(state, 2.0 * n * n * n);
 }
+
+void BM_Matmul_Nx1(benchmark::State &state) { runNxMatmul(state, 1); }
+void BM_Matmul_Nx(benchmark::State &state) { runNxMatmul(state, 0); }
 
 void runOpenBlasMatmul(benchmark::State &state, int threads) {
   int64_t n = state.range(0);
@@ -356,6 +362,11 @@ void BM_Matmul_OpenBLAS(benchmark::State &state) {
   runOpenBlasMatmul(state,
                     static_cast<int>(std::thread::hardware_concurrency()));
 }
+BENCHMARK(BM_Matmul_Nx1)
+    ->Arg(512)
+    ->Arg(1024)
+    ->Arg(2048)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Matmul_Nx)
     ->Arg(512)
     ->Arg(1024)
@@ -532,7 +543,7 @@ void BM_Dense_Nx(benchmark::State &state) {
   Buffer x(kDenseRows * kDenseIn, -1.0f, 1.0f),
       w(kDenseIn * kDenseOut, -1.0f, 1.0f), b(kDenseOut, -1.0f, 1.0f),
       expected(kDenseRows * kDenseOut);
-  openblas_set_num_threads(1);
+  nxrt_set_compute_threads(1);
   c_dense_relu(x.data, w.data, b.data, expected.data, kDenseRows, kDenseIn,
                kDenseOut);
   auto fn = compiled(denseSource()).lookup<Dense>("dense");

@@ -44,7 +44,8 @@ extern "C" {
  * attributes (INT, FLOAT). 4: callbacks bound INLINE can be routed through
  * the bridge (nxrt_runtime_set_callback_dispatch, nxrt_request_serve). 5:
  * __nx_init adds its sites from a list of records (nxrt_program_add_sites).
- * 6: compiled code calls nxrt_gemm_f32 / _f64 for contractions. */
+ * 6: compiled code calls nxrt_gemm_f32 / _f64 for contractions, whose
+ * threads nxrt_set_compute_threads sets. */
 #define NXRT_API_VERSION 6
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
@@ -746,6 +747,16 @@ NXRT_API void nxrt_value_free(nxrt_value_t *value);
  * every valid memref gets the right result. C must not overlap A or B.
  * Thread-safe; the BLAS may use several threads.
  *===----------------------------------------------------------------------===*/
+
+/* Threads the contractions may use: n >= 1 threads, or 0 for one per core
+ * (the default). Applies to the whole process, every runtime and program
+ * in it, from the next contraction on. Thread-safe. With a BLAS that has
+ * no threads of its own (reference BLAS), contractions run on the calling
+ * thread whatever is set. */
+NXRT_API void nxrt_set_compute_threads(int n);
+/* The number set by nxrt_set_compute_threads, resolved (0 reads as the
+ * number of cores). Thread-safe. */
+NXRT_API int nxrt_compute_threads(void);
 
 NXRT_API void nxrt_gemm_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
                             const float *a, int64_t batch_stride_a,

@@ -12,8 +12,14 @@
 
 #include <cblas.h>
 
+#include <atomic>
 #include <climits>
 #include <cstdint>
+#include <thread>
+
+#ifdef NXRT_HAVE_OPENBLAS
+extern "C" void openblas_set_num_threads(int threads);
+#endif
 
 namespace {
 
@@ -101,9 +107,31 @@ void gemm(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
   }
 }
 
+int resolveThreads(int n) {
+  if (n > 0)
+    return n;
+  unsigned cores = std::thread::hardware_concurrency();
+  return cores > 0 ? static_cast<int>(cores) : 1;
+}
+
+std::atomic<int> computeThreads{0};
+
 } // namespace
 
 extern "C" {
+
+void nxrt_set_compute_threads(int n) {
+  int threads = resolveThreads(n);
+  computeThreads.store(threads, std::memory_order_relaxed);
+#ifdef NXRT_HAVE_OPENBLAS
+  openblas_set_num_threads(threads);
+#endif
+}
+
+int nxrt_compute_threads(void) {
+  int threads = computeThreads.load(std::memory_order_relaxed);
+  return threads > 0 ? threads : resolveThreads(0);
+}
 
 void nxrt_gemm_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
                    const float *a, int64_t batch_stride_a, int64_t a_rows,

@@ -109,6 +109,11 @@ static cl::opt<bool> blas(
     cl::desc("Run f32/f64 matmul, batch_matmul and matvec on the optimized "
              "BLAS (nx-lower-to-cpu's blas); =false compiles them as loops"),
     cl::init(true), cl::cat(category));
+static cl::opt<int> computeThreads(
+    "compute-threads",
+    cl::desc("Threads compiled compute may use: its contractions on the "
+             "optimized BLAS (nxrt_set_compute_threads; 0: one per core)"),
+    cl::init(0), cl::cat(category));
 static cl::opt<int64_t> maxFunctionOps(
     "max-function-ops",
     cl::desc("Compile functions with more ops as pieces of at most this many "
@@ -480,6 +485,10 @@ static int runMain() {
   compileOptions.separateStages = separateStages;
   compileOptions.maxFunctionOps = maxFunctionOps;
   compileOptions.blas = blas;
+  if (computeThreads < 0)
+    return fail("--compute-threads must be at least 0, got " +
+                std::to_string(computeThreads));
+  nxrt_set_compute_threads(computeThreads);
   std::string lowered;
   if (printLowered)
     compileOptions.loweredIR = &lowered;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -116,6 +117,14 @@ TEST(NxrtGemm, DoublePrecision) {
                 n, 1);
   for (size_t i = 0; i < c.size(); ++i)
     EXPECT_DOUBLE_EQ(c[i], expected[i]) << "element " << i;
+}
+
+TEST(NxrtGemm, ComputeThreadsAreSetForTheProcess) {
+  nxrt_set_compute_threads(1);
+  EXPECT_EQ(nxrt_compute_threads(), 1);
+  nxrt_set_compute_threads(0);
+  int cores = static_cast<int>(std::thread::hardware_concurrency());
+  EXPECT_EQ(nxrt_compute_threads(), cores > 0 ? cores : 1);
 }
 
 } // namespace

@@ -11,6 +11,8 @@
 // BADTYPE: nx-runner: error: --input #0: invalid type 'tensor<3xfoo>'
 // RUN: not nx-runner %s --entry=nope --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=NOENTRY
 // NOENTRY: nx-runner: error: no public function @nope in the program (available: @main, @two)
+// RUN: not nx-runner %s --compute-threads=-2 --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=THREADS
+// THREADS: nx-runner: error: --compute-threads must be at least 0, got -2
 // RUN: not nx-runner %s 2>&1 | FileCheck %s --check-prefix=ARITY
 // ARITY: nx-runner: error: @main takes 1 argument(s), got 0
 // RUN: not nx-runner %s --input='[1, 2, 3]:tensor<3xi32>' 2>&1 | FileCheck %s --check-prefix=WRONGTYPE

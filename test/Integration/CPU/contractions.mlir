@@ -4,6 +4,7 @@
 // takes (neither of its strides is 1): the runtime's plain loop serves it.
 //
 // RUN: nx-runner %s --entry=matmul --input='[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]:tensor<3x4xf32>' --input='[[1, 0], [0, 1], [1, 1], [2, -1]]:tensor<4x2xf32>' | FileCheck %s --check-prefix=MATMUL
+// RUN: nx-runner %s --compute-threads=1 --entry=matmul --input='[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]:tensor<3x4xf32>' --input='[[1, 0], [0, 1], [1, 1], [2, -1]]:tensor<4x2xf32>' | FileCheck %s --check-prefix=MATMUL
 // RUN: nx-runner %s --blas=false --entry=matmul --input='[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]:tensor<3x4xf32>' --input='[[1, 0], [0, 1], [1, 1], [2, -1]]:tensor<4x2xf32>' | FileCheck %s --check-prefix=MATMUL
 // RUN: nx-runner %s --entry=batch_matvec_f64 --input='[[[1, 2], [3, 4]], [[0, 1], [1, 0]]]:tensor<2x2x2xf64>' --input='[[[1], [1]], [[2], [3]]]:tensor<2x2x1xf64>' --input='[0.5, -1]:tensor<2xf64>' | FileCheck %s --check-prefix=BATCH
 // RUN: nx-runner %s --blas=false --entry=batch_matvec_f64 --input='[[[1, 2], [3, 4]], [[0, 1], [1, 0]]]:tensor<2x2x2xf64>' --input='[[[1], [1]], [[2], [3]]]:tensor<2x2x1xf64>' --input='[0.5, -1]:tensor<2xf64>' | FileCheck %s --check-prefix=BATCH
