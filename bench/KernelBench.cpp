@@ -136,6 +136,22 @@ StridedMemRefType<float, Rank> callNx(Fn fn, Args *...args) {
   return result;
 }
 
+/// Checks the first result of `call` (an nx kernel, through callNx) against
+/// `expected`, then times `call`; every result is freed. Returns whether
+/// the result matched.
+template <int Rank, typename Call>
+bool checkAndTime(benchmark::State &state, Call call, const float *expected,
+                  int64_t size, float tolerance) {
+  StridedMemRefType<float, Rank> first = call();
+  bool ok = matches(state, first.data, expected, size, tolerance);
+  std::free(first.basePtr);
+  if (!ok)
+    return false;
+  for (auto _ : state)
+    std::free(call().basePtr);
+  return true;
+}
+
 void setBytes(benchmark::State &state, int64_t bytes) {
   state.SetBytesProcessed(state.iterations() * bytes);
 }
@@ -194,13 +210,9 @@ void BM_Elementwise_Nx(benchmark::State &state) {
   c_elementwise(x.data, expected.data, kElementwiseSize);
   auto fn = compiled(elementwiseSource()).lookup<Unary1D>("elementwise");
   auto in = describe<1>(x.data, {kElementwiseSize});
-  auto first = callNx<1>(fn, &in);
-  bool ok = matches(state, first.data, expected.data, kElementwiseSize, 1e-5f);
-  std::free(first.basePtr);
-  if (!ok)
+  auto call = [&] { return callNx<1>(fn, &in); };
+  if (!checkAndTime<1>(state, call, expected.data, kElementwiseSize, 1e-5f))
     return;
-  for (auto _ : state)
-    std::free(callNx<1>(fn, &in).basePtr);
   setBytes(state, 2 * kElementwiseSize * sizeof(float));
 }
 
@@ -330,12 +342,8 @@ void runNxMatmul(benchmark::State &state, int threads) {
   auto fn = compiled(matmulSource(n)).lookup<Binary2D>("matmul");
   auto da = describe<2>(a.data, {n, n});
   auto db = describe<2>(b.data, {n, n});
-  auto first = callNx<2>(fn, &da, &db);
-  bool ok = matches(state, first.data, expected.data, n * n, 1e-4f);
-  std::free(first.basePtr);
-  if (ok)
-    for (auto _ : state)
-      std::free(callNx<2>(fn, &da, &db).basePtr);
+  auto call = [&] { return callNx<2>(fn, &da, &db); };
+  checkAndTime<2>(state, call, expected.data, n * n, 1e-4f);
   nxrt_set_compute_threads(1);
   setFlops(state, 2.0 * n * n * n);
 }
@@ -465,13 +473,9 @@ void BM_Softmax_Nx(benchmark::State &state) {
   c_softmax_rows(x.data, expected.data, kSoftmaxRows, kSoftmaxCols);
   auto fn = compiled(softmaxSource()).lookup<Unary2D>("softmax");
   auto in = describe<2>(x.data, {kSoftmaxRows, kSoftmaxCols});
-  auto first = callNx<2>(fn, &in);
-  bool ok = matches(state, first.data, expected.data, size, 1e-5f);
-  std::free(first.basePtr);
-  if (!ok)
+  auto call = [&] { return callNx<2>(fn, &in); };
+  if (!checkAndTime<2>(state, call, expected.data, size, 1e-5f))
     return;
-  for (auto _ : state)
-    std::free(callNx<2>(fn, &in).basePtr);
   setBytes(state, 2 * size * sizeof(float));
 }
 
@@ -550,14 +554,10 @@ void BM_Dense_Nx(benchmark::State &state) {
   auto dx = describe<2>(x.data, {kDenseRows, kDenseIn});
   auto dw = describe<2>(w.data, {kDenseIn, kDenseOut});
   auto db = describe<1>(b.data, {kDenseOut});
-  auto first = callNx<2>(fn, &dx, &dw, &db);
-  bool ok =
-      matches(state, first.data, expected.data, kDenseRows * kDenseOut, 1e-4f);
-  std::free(first.basePtr);
-  if (!ok)
+  auto call = [&] { return callNx<2>(fn, &dx, &dw, &db); };
+  if (!checkAndTime<2>(state, call, expected.data, kDenseRows * kDenseOut,
+                       1e-4f))
     return;
-  for (auto _ : state)
-    std::free(callNx<2>(fn, &dx, &dw, &db).basePtr);
   setFlops(state, 2.0 * kDenseRows * kDenseIn * kDenseOut);
 }
 
