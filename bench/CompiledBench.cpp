@@ -11,6 +11,9 @@
 //      iteration (items/s counts iterations); the difference between the two
 //      is the per-call overhead of an elixir_call. The loop-carried value is
 //      checked after every run, so neither loop can be optimized away.
+//  BM_Loop_C/<iters>, BM_Loop_InvokeFromC/<iters>
+//      their baselines: the +1 loop in C, and the same loop in C++ calling
+//      the same handler through nxrt_invoke as a compiled call site does.
 //  BM_IoCallback/<bytes>
 //      a function taking tensor<Nxf32> (1 KiB or 256 MiB), running an inline
 //      nx.io_callback on it and returning one extracted element (f32), so no
@@ -252,6 +255,48 @@ void BM_Loop_C(benchmark::State &state) {
                              benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_Loop_C)->Arg(1000000)->Unit(benchmark::kMillisecond);
+
+/// The baseline of the callback loops: the same loop in C++, calling the
+/// same handler through nxrt_invoke with the views a compiled call site
+/// passes, and copying the result back into the carried value, so each
+/// call waits for the previous one as in compiled code. The callback loop
+/// minus this is what compiled code adds to nxrt_invoke.
+[[gnu::noinline]] float invokeLoop(nxrt_run_t *run, nxrt_site_t *site,
+                                   int64_t iters) {
+  float acc = 0.0f, result = 0.0f;
+  for (int64_t i = 0; i < iters; ++i) {
+    nxrt_tensor_t arg{NXRT_F32, 0, nullptr, &acc};
+    nxrt_tensor_t res{NXRT_F32, 0, nullptr, &result};
+    check(nxrt_invoke(run, site, &arg, 1, &res, 1));
+    acc = result;
+  }
+  return acc;
+}
+
+void BM_Loop_InvokeFromC(benchmark::State &state) {
+  static BenchRuntime runtime;
+  nxrt_program_t *program = nxrt_program_create(runtime.get(), "bench");
+  nxrt_site_t *site =
+      nxrt_program_add_site(program, NXRT_SITE_ELIXIR_CALL, "bench.add_one",
+                            "bench.mlir:1:1", nullptr, 0, nullptr);
+  int64_t iters = state.range(0);
+  for (auto _ : state) {
+    nxrt_run_t *run = nxrt_run_begin(runtime.get(), nullptr);
+    float result = invokeLoop(run, site, iters);
+    check(nxrt_run_end(run));
+    if (result != static_cast<float>(iters)) {
+      state.SkipWithError("wrong loop result");
+      break;
+    }
+  }
+  nxrt_program_destroy(program);
+  state.SetItemsProcessed(state.iterations() * iters);
+  state.counters["per_iter"] =
+      benchmark::Counter(static_cast<double>(iters),
+                         benchmark::Counter::kIsIterationInvariantRate |
+                             benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_Loop_InvokeFromC)->Arg(1000000)->Unit(benchmark::kMillisecond);
 
 //===----------------------------------------------------------------------===//
 // 2. io_callback on 1 KiB vs 256 MiB
