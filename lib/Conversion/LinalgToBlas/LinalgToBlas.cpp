@@ -71,6 +71,17 @@ static SmallVector<AffineMap> getCanonicalMaps(linalg::LinalgOp op) {
   return {};
 }
 
+/// The parameters of nxrt_gemm_<type>: batch, m, n, k, then pointer, batch
+/// stride, row stride and column stride of A, B and C.
+static SmallVector<Type> getGemmParameterTypes(MLIRContext *context) {
+  Type i64 = IntegerType::get(context, 64);
+  Type ptr = LLVM::LLVMPointerType::get(context);
+  SmallVector<Type> types(4, i64);
+  for (int operand = 0; operand < 3; ++operand)
+    llvm::append_range(types, ArrayRef<Type>{ptr, i64, i64, i64});
+  return types;
+}
+
 LogicalResult
 ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
                                    PatternRewriter &rewriter) const {
@@ -85,8 +96,19 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
     if (getElementTypeOrSelf(operand.getType()) != element)
       return rewriter.notifyMatchFailure(op, "mixed element types");
 
-  Location loc = op.getLoc();
+  // The declaration first: nothing may change when the match fails.
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module)
+    return rewriter.notifyMatchFailure(op, "not in a module");
   MLIRContext *context = op.getContext();
+  StringRef name = element.isF32() ? symbols::kGemmF32 : symbols::kGemmF64;
+  FailureOr<LLVM::LLVMFuncOp> gemm = LLVM::lookupOrCreateFn(
+      rewriter, module, name, getGemmParameterTypes(context),
+      LLVM::LLVMVoidType::get(context));
+  if (failed(gemm))
+    return rewriter.notifyMatchFailure(op, "nxrt_gemm has another type");
+
+  Location loc = op.getLoc();
   Type i64 = rewriter.getI64Type();
   Type ptr = LLVM::LLVMPointerType::get(context);
   auto toI64 = [&](Value index) -> Value {
@@ -145,17 +167,6 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
     llvm::append_range(arguments,
                        ArrayRef<Value>{operand.pointer, operand.batchStride,
                                        operand.rowStride, operand.colStride});
-  SmallVector<Type> parameterTypes;
-  for (Value argument : arguments)
-    parameterTypes.push_back(argument.getType());
-  auto module = op->getParentOfType<ModuleOp>();
-  if (!module)
-    return rewriter.notifyMatchFailure(op, "not in a module");
-  StringRef name = element.isF32() ? symbols::kGemmF32 : symbols::kGemmF64;
-  FailureOr<LLVM::LLVMFuncOp> gemm = LLVM::lookupOrCreateFn(
-      rewriter, module, name, parameterTypes, LLVM::LLVMVoidType::get(context));
-  if (failed(gemm))
-    return failure();
   LLVM::CallOp::create(rewriter, loc, *gemm, arguments);
   rewriter.eraseOp(op);
   return success();
@@ -170,6 +181,22 @@ namespace {
 struct ConvertLinalgToBlasPass
     : nx::impl::ConvertLinalgToBlasPassBase<ConvertLinalgToBlasPass> {
   void runOnOperation() override {
+    // A symbol of the runtime's name that is not its declaration would
+    // make every contraction fail to convert, silently.
+    auto expected =
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(&getContext()),
+                                    getGemmParameterTypes(&getContext()));
+    for (StringRef name : {symbols::kGemmF32, symbols::kGemmF64}) {
+      Operation *symbol = SymbolTable::lookupSymbolIn(getOperation(), name);
+      auto function = dyn_cast_if_present<LLVM::LLVMFuncOp>(symbol);
+      if (symbol && (!function || function.getFunctionType() != expected)) {
+        symbol->emitOpError() << "uses the name '" << name
+                              << "', which libnxrt's contractions have; "
+                                 "expected their declaration "
+                              << expected;
+        return signalPassFailure();
+      }
+    }
     int64_t before = 0, after = 0;
     getOperation().walk([&](linalg::LinalgOp) { ++before; });
     RewritePatternSet patterns(&getContext());
