@@ -405,6 +405,8 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     pipelineOptions.lowerBlocksToCustomCalls = options.lowerBlocks;
     pipelineOptions.maxFunctionOps = options.maxFunctionOps;
     pipelineOptions.blas = options.blas;
+    pipelineOptions.strictReductions = options.strictReductions;
+    pipelineOptions.libmMath = options.libmMath;
     nx::buildLowerToCpuPipeline(pm, pipelineOptions);
     if (failed(pm.run(*lowered))) {
       std::string text = diagnostics.take();

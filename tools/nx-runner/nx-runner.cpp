@@ -109,6 +109,17 @@ static cl::opt<bool> blas(
     cl::desc("Run f32/f64 matmul, batch_matmul and matvec on the optimized "
              "BLAS (nx-lower-to-cpu's blas); =false compiles them as loops"),
     cl::init(true), cl::cat(category));
+static cl::opt<bool> strictReductions(
+    "strict-reductions",
+    cl::desc("Keep floating-point reductions in their serial order "
+             "(nx-lower-to-cpu's strict-reductions); by default they may "
+             "reassociate and vectorize"),
+    cl::init(false), cl::cat(category));
+static cl::opt<bool> libmMath(
+    "libm-math",
+    cl::desc("Call libm for f32 math functions (nx-lower-to-cpu's "
+             "libm-math); by default they are polynomial approximations"),
+    cl::init(false), cl::cat(category));
 static cl::opt<int> computeThreads(
     "compute-threads",
     cl::desc("Threads compiled compute may use: its contractions on the "
@@ -485,6 +496,8 @@ static int runMain() {
   compileOptions.separateStages = separateStages;
   compileOptions.maxFunctionOps = maxFunctionOps;
   compileOptions.blas = blas;
+  compileOptions.strictReductions = strictReductions;
+  compileOptions.libmMath = libmMath;
   if (computeThreads < 0)
     return fail("--compute-threads must be at least 0, got " +
                 std::to_string(computeThreads));

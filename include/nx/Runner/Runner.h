@@ -256,6 +256,12 @@ struct CompileOptions {
   bool lowerBlocks = true;
   /// Passed to nx-lower-to-cpu (blas): contractions on the optimized BLAS.
   bool blas = true;
+  /// Passed to nx-lower-to-cpu (strict-reductions): floating-point
+  /// reductions in their serial order, not reassociated into vector lanes.
+  bool strictReductions = false;
+  /// Passed to nx-lower-to-cpu (libm-math): f32 math functions call libm
+  /// instead of the polynomial approximations.
+  bool libmMath = false;
   /// Passed to nx-lower-to-cpu (max-function-ops): functions with more ops
   /// are compiled as pieces of at most this many (0: whole).
   int64_t maxFunctionOps = nx::SplitFunctionsPassOptions().maxOps;

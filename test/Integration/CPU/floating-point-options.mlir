@@ -1,0 +1,35 @@
+// nx-lower-to-cpu's floating-point choices and the options that undo them.
+//
+// --strict-reductions keeps a sum in its serial order: 2^24 + 1 rounds back
+// to 2^24 in f32, so adding 63 ones one at a time leaves 2^24. (By default
+// the sum may reassociate into vector lanes, where the ones add up first;
+// how far depends on the host's vector width, so only the strict result is
+// checked.)
+// RUN: nx-runner %s --strict-reductions --entry=sum --input='[16777216, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]:tensor<64xf32>' | FileCheck %s --check-prefix=STRICT
+// STRICT: result #0: tensor<f32> = 16777216
+//
+// --libm-math calls libm's expf and log1pf: softplus(0.2) = 0.79813887
+// rounds to 0.7981388 there and to 0.7981389 through the polynomial
+// approximations used by default.
+// RUN: nx-runner %s --libm-math --entry=softplus --input='[0.2]:tensor<1xf32>' | FileCheck %s --check-prefix=LIBM
+// LIBM: result #0: tensor<1xf32> = [0.7981388]
+// RUN: nx-runner %s --entry=softplus --input='[0.2]:tensor<1xf32>' | FileCheck %s --check-prefix=APPROX
+// APPROX: result #0: tensor<1xf32> = [0.7981389]
+
+func.func @sum(%x: tensor<64xf32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<f32>
+  %acc = linalg.fill ins(%zero : f32) outs(%init : tensor<f32>) -> tensor<f32>
+  %s = linalg.reduce ins(%x : tensor<64xf32>) outs(%acc : tensor<f32>) dimensions = [0]
+    (%in: f32, %a: f32) {
+      %t = arith.addf %a, %in : f32
+      linalg.yield %t : f32
+    }
+  return %s : tensor<f32>
+}
+
+func.func @softplus(%x: tensor<1xf32>) -> tensor<1xf32> {
+  %e = math.exp %x : tensor<1xf32>
+  %l = math.log1p %e : tensor<1xf32>
+  return %l : tensor<1xf32>
+}
