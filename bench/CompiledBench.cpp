@@ -196,6 +196,17 @@ template <int Rank>
   return result;
 }
 
+/// Items are loop iterations; per_iter is seconds per iteration (shown as
+/// e.g. "5.2n"). With the ms time unit and 10^6 iterations, the reported
+/// time in ms is also ns per iteration.
+void setLoopCounters(benchmark::State &state, int64_t iters) {
+  state.SetItemsProcessed(state.iterations() * iters);
+  state.counters["per_iter"] =
+      benchmark::Counter(static_cast<double>(iters),
+                         benchmark::Counter::kIsIterationInvariantRate |
+                             benchmark::Counter::kInvert);
+}
+
 template <int Rank> void runLoop(benchmark::State &state, bool callback) {
   static BenchRuntime runtime;
   static JitModule module(loopModule(Rank == 0 ? "tensor<f32>"
@@ -211,13 +222,7 @@ template <int Rank> void runLoop(benchmark::State &state, bool callback) {
       return;
     }
   }
-  state.SetItemsProcessed(state.iterations() * iters);
-  // Seconds per loop iteration (shown as e.g. "5.2n"); with the ms time unit
-  // and 10^6 iterations, the reported time in ms is also ns per iteration.
-  state.counters["per_iter"] = benchmark::Counter(
-      static_cast<double>(iters),
-      benchmark::Counter::kIsIterationInvariantRate |
-          benchmark::Counter::kInvert);
+  setLoopCounters(state, iters);
 }
 
 void BM_Loop_Scalar_NoCallback(benchmark::State &state) {
@@ -248,11 +253,7 @@ void BM_Loop_C(benchmark::State &state) {
       return;
     }
   }
-  state.SetItemsProcessed(state.iterations() * iters);
-  state.counters["per_iter"] =
-      benchmark::Counter(static_cast<double>(iters),
-                         benchmark::Counter::kIsIterationInvariantRate |
-                             benchmark::Counter::kInvert);
+  setLoopCounters(state, iters);
 }
 BENCHMARK(BM_Loop_C)->Arg(1000000)->Unit(benchmark::kMillisecond);
 
@@ -290,11 +291,7 @@ void BM_Loop_InvokeFromC(benchmark::State &state) {
     }
   }
   nxrt_program_destroy(program);
-  state.SetItemsProcessed(state.iterations() * iters);
-  state.counters["per_iter"] =
-      benchmark::Counter(static_cast<double>(iters),
-                         benchmark::Counter::kIsIterationInvariantRate |
-                             benchmark::Counter::kInvert);
+  setLoopCounters(state, iters);
 }
 BENCHMARK(BM_Loop_InvokeFromC)->Arg(1000000)->Unit(benchmark::kMillisecond);
 
