@@ -6,13 +6,15 @@
 //
 //  BM_Memcpy/<bytes>               memcpy of 16 MiB: the memory bandwidth
 //                                  bounding the streaming kernels.
-//  BM_Elementwise_{Nx,C}           exp(x) * 2 + log1p(x) on 4M f32; C calls
-//                                  libm's expf / log1pf (-O3 -march=native).
+//  BM_Elementwise_Nx/<threads>     exp(x) * 2 + log1p(x) on 4M f32, on 1
+//  BM_Elementwise_C                thread and on all (0); C calls libm's
+//                                  expf / log1pf (-O3 -march=native).
 //  BM_Sum_{Nx,C}                   the sum of 16M f32; C with -ffast-math.
 //  BM_Matmul_{Nx1,OpenBLAS1,Nx,OpenBLAS}/<n>
 //                                  n x n x n f32 matmul (512, 1024, 2048) on
 //                                  1 thread and on all; OpenBLAS is sgemm.
-//  BM_Softmax_{Nx,C}               softmax over the rows of 1024 x 1024 f32.
+//  BM_Softmax_Nx/<threads>         softmax over the rows of 1024 x 1024 f32,
+//  BM_Softmax_C                    nx on 1 thread and on all (0).
 //  BM_Dense_{Nx,C}                 relu(x w + b), x 256x1024, w 1024x1024;
 //                                  C is one sgemm and a bias + relu loop.
 //
@@ -156,6 +158,27 @@ void setBytes(benchmark::State &state, int64_t bytes) {
   state.SetBytesProcessed(state.iterations() * bytes);
 }
 
+/// Runs compiled compute (parallel loop nests, contractions) on `threads`
+/// threads (nxrt_set_compute_threads; 0: one per core) while in scope.
+class ScopedComputeThreads {
+public:
+  explicit ScopedComputeThreads(int threads)
+      : previous(nxrt_compute_threads()) {
+    nxrt_set_compute_threads(threads);
+  }
+  ~ScopedComputeThreads() { nxrt_set_compute_threads(previous); }
+  ScopedComputeThreads(const ScopedComputeThreads &) = delete;
+  ScopedComputeThreads &operator=(const ScopedComputeThreads &) = delete;
+
+private:
+  int previous;
+};
+
+/// The thread counts the parallel kernels run with: 1 and one per core.
+void oneAndAllThreads(benchmark::internal::Benchmark *benchmark) {
+  benchmark->ArgName("threads")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond);
+}
+
 //===----------------------------------------------------------------------===//
 // Memory bandwidth
 //===----------------------------------------------------------------------===//
@@ -206,6 +229,7 @@ using Unary1D = void (*)(StridedMemRefType<float, 1> *,
                          StridedMemRefType<float, 1> *);
 
 void BM_Elementwise_Nx(benchmark::State &state) {
+  ScopedComputeThreads threads(static_cast<int>(state.range(0)));
   Buffer x(kElementwiseSize, 0.0f, 4.0f), expected(kElementwiseSize);
   c_elementwise(x.data, expected.data, kElementwiseSize);
   auto fn = compiled(elementwiseSource()).lookup<Unary1D>("elementwise");
@@ -224,7 +248,7 @@ void BM_Elementwise_C(benchmark::State &state) {
   }
   setBytes(state, 2 * kElementwiseSize * sizeof(float));
 }
-BENCHMARK(BM_Elementwise_Nx)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Elementwise_Nx)->Apply(oneAndAllThreads);
 BENCHMARK(BM_Elementwise_C)->Unit(benchmark::kMillisecond);
 
 //===----------------------------------------------------------------------===//
@@ -336,15 +360,16 @@ void sgemm(const Buffer &a, const Buffer &b, Buffer &c, int64_t n) {
 void runNxMatmul(benchmark::State &state, int threads) {
   int64_t n = state.range(0);
   Buffer a(n * n, -1.0f, 1.0f), b(n * n, -1.0f, 1.0f), expected(n * n);
-  nxrt_set_compute_threads(1);
-  sgemm(a, b, expected, n);
-  nxrt_set_compute_threads(threads);
+  {
+    ScopedComputeThreads one(1);
+    sgemm(a, b, expected, n);
+  }
+  ScopedComputeThreads scoped(threads);
   auto fn = compiled(matmulSource(n)).lookup<Binary2D>("matmul");
   auto da = describe<2>(a.data, {n, n});
   auto db = describe<2>(b.data, {n, n});
   auto call = [&] { return callNx<2>(fn, &da, &db); };
   checkAndTime<2>(state, call, expected.data, n * n, 1e-4f);
-  nxrt_set_compute_threads(1);
   setFlops(state, 2.0 * n * n * n);
 }
 
@@ -468,6 +493,7 @@ using Unary2D = void (*)(StridedMemRefType<float, 2> *,
                          StridedMemRefType<float, 2> *);
 
 void BM_Softmax_Nx(benchmark::State &state) {
+  ScopedComputeThreads threads(static_cast<int>(state.range(0)));
   constexpr int64_t size = kSoftmaxRows * kSoftmaxCols;
   Buffer x(size, -4.0f, 4.0f), expected(size);
   c_softmax_rows(x.data, expected.data, kSoftmaxRows, kSoftmaxCols);
@@ -488,7 +514,7 @@ void BM_Softmax_C(benchmark::State &state) {
   }
   setBytes(state, 2 * size * sizeof(float));
 }
-BENCHMARK(BM_Softmax_Nx)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Softmax_Nx)->Apply(oneAndAllThreads);
 BENCHMARK(BM_Softmax_C)->Unit(benchmark::kMillisecond);
 
 //===----------------------------------------------------------------------===//
@@ -547,7 +573,7 @@ void BM_Dense_Nx(benchmark::State &state) {
   Buffer x(kDenseRows * kDenseIn, -1.0f, 1.0f),
       w(kDenseIn * kDenseOut, -1.0f, 1.0f), b(kDenseOut, -1.0f, 1.0f),
       expected(kDenseRows * kDenseOut);
-  nxrt_set_compute_threads(1);
+  ScopedComputeThreads one(1);
   c_dense_relu(x.data, w.data, b.data, expected.data, kDenseRows, kDenseIn,
                kDenseOut);
   auto fn = compiled(denseSource()).lookup<Dense>("dense");

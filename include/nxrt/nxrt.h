@@ -748,14 +748,17 @@ NXRT_API void nxrt_value_free(nxrt_value_t *value);
  * Thread-safe; the BLAS may use several threads.
  *===----------------------------------------------------------------------===*/
 
-/* Threads the contractions may use: n >= 1 threads, or 0 for one per core
+/* Threads compiled compute may use: n >= 1 threads, or 0 for one per core
  * (the default). Applies to the whole process, every runtime and program
- * in it, from the next contraction on. Thread-safe. With a BLAS that has
- * no threads of its own (reference BLAS), contractions run on the calling
- * thread whatever is set. */
+ * in it, from the next contraction or parallel loop nest on: contractions
+ * give it to the BLAS, and each parallel loop nest of nx-lower-to-cpu
+ * (OpenMP) forks a team of nxrt_compute_threads() threads. Thread-safe.
+ * With a BLAS that has no threads of its own (reference BLAS),
+ * contractions run on the calling thread whatever is set. */
 NXRT_API void nxrt_set_compute_threads(int n);
 /* The number set by nxrt_set_compute_threads, resolved (0 reads as the
- * number of cores). Thread-safe. */
+ * number of cores). Compiled parallel loop nests call it for their team
+ * size. Thread-safe. */
 NXRT_API int nxrt_compute_threads(void);
 
 NXRT_API void nxrt_gemm_f32(int64_t batch, int64_t m, int64_t n, int64_t k,

@@ -10,6 +10,7 @@
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -20,6 +21,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
 #include "nx/Conversion/Passes.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
 #include "nx/Transforms/Passes.h"
@@ -111,6 +113,11 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addPass(bufferization::createLowerDeallocationsPass());
   pm.addNestedPass<func::FuncOp>(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  // Reductions may reassociate, so LLVM's vectorizer keeps partial sums in
+  // vector registers. It marks linalg combiners, so it comes before any
+  // pass below that turns linalg ops into loops.
+  if (!options.strictReductions)
+    pm.addNestedPass<func::FuncOp>(nx::createReassociateReductionsPass());
   // The deallocation pipeline clones results a function does not own (its
   // arguments, constants) so the caller always owns what it gets back.
   pm.addPass(createConvertBufferizationToMemRefPass());
@@ -119,12 +126,19 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   if (options.blas)
     pm.addPass(createConvertLinalgToBlasPass());
 
+  // Large parallel loop nests share their outermost loop among
+  // nxrt_compute_threads() OpenMP threads. Their bodies call no host code.
+  if (options.parallel) {
+    ConvertLinalgToOpenMPPassOptions openMPOptions;
+    openMPOptions.numThreadsFunction =
+        nx::runtime_symbols::kComputeThreads.str();
+    pm.addPass(createConvertLinalgToOpenMPPass(openMPOptions));
+  }
+
   // Buffers and loops to LLVM. Loops are left for LLVM's vectorizer (the JIT
-  // runs LLVM's -O2 pipeline for the host): reductions may reassociate, and
-  // math functions become arithmetic it can vectorize.
+  // runs LLVM's -O2 pipeline for the host): math functions become
+  // arithmetic it can vectorize.
   OpPassManager &functionPm = pm.nest<func::FuncOp>();
-  if (!options.strictReductions)
-    functionPm.addPass(nx::createReassociateReductionsPass());
   functionPm.addPass(createConvertLinalgToLoopsPass());
   if (!options.libmMath)
     functionPm.addPass(nx::createApproximateMathPass());
@@ -151,6 +165,9 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
+  // The OpenMP ops' loop bounds and block arguments are still index-typed.
+  if (options.parallel)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   OpPassManager &llvmFunctionPm = pm.nest<LLVM::LLVMFuncOp>();
   llvmFunctionPm.addPass(createReconcileUnrealizedCastsPass());
   llvmFunctionPm.addPass(createCanonicalizerPass());

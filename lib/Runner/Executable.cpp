@@ -405,6 +405,7 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     pipelineOptions.lowerBlocksToCustomCalls = options.lowerBlocks;
     pipelineOptions.maxFunctionOps = options.maxFunctionOps;
     pipelineOptions.blas = options.blas;
+    pipelineOptions.parallel = options.parallel;
     pipelineOptions.strictReductions = options.strictReductions;
     pipelineOptions.libmMath = options.libmMath;
     nx::buildLowerToCpuPipeline(pm, pipelineOptions);

@@ -109,6 +109,11 @@ static cl::opt<bool> blas(
     cl::desc("Run f32/f64 matmul, batch_matmul and matvec on the optimized "
              "BLAS (nx-lower-to-cpu's blas); =false compiles them as loops"),
     cl::init(true), cl::cat(category));
+static cl::opt<bool> parallel(
+    "parallel",
+    cl::desc("Run large parallel loop nests on every core through OpenMP "
+             "(nx-lower-to-cpu's parallel); =false runs them serially"),
+    cl::init(true), cl::cat(category));
 static cl::opt<bool> strictReductions(
     "strict-reductions",
     cl::desc("Keep floating-point reductions in their serial order "
@@ -122,8 +127,9 @@ static cl::opt<bool> libmMath(
     cl::init(false), cl::cat(category));
 static cl::opt<int> computeThreads(
     "compute-threads",
-    cl::desc("Threads compiled compute may use: its contractions on the "
-             "optimized BLAS (nxrt_set_compute_threads; 0: one per core)"),
+    cl::desc("Threads compiled compute may use: its parallel loop nests and "
+             "its contractions on the optimized BLAS "
+             "(nxrt_set_compute_threads; 0: one per core)"),
     cl::init(0), cl::cat(category));
 static cl::opt<int64_t> maxFunctionOps(
     "max-function-ops",
@@ -496,6 +502,7 @@ static int runMain() {
   compileOptions.separateStages = separateStages;
   compileOptions.maxFunctionOps = maxFunctionOps;
   compileOptions.blas = blas;
+  compileOptions.parallel = parallel;
   compileOptions.strictReductions = strictReductions;
   compileOptions.libmMath = libmMath;
   if (computeThreads < 0)

@@ -346,6 +346,87 @@ def ConvertLinalgToBlasPass : Pass<"convert-linalg-to-blas", "::mlir::ModuleOp">
   ];
 }
 
+def ConvertLinalgToOpenMPPass
+    : Pass<"convert-linalg-to-openmp", "::mlir::ModuleOp"> {
+  let summary = "Runs large linalg loop nests on buffers on every core, through OpenMP";
+  let description = [{
+    Lowers a linalg op on buffers to loops, like `convert-linalg-to-loops`,
+    and shares the outermost loop's iterations among a team of OpenMP
+    threads (`omp.parallel` around `omp.wsloop`) when:
+
+    - its outermost iterator is parallel and every output is indexed by it,
+      so no two threads write the same element;
+    - its iteration space may reach `min-work` points. The region's `if`
+      clause compares the actual count with `min-work` at run time, so a
+      small dynamic shape runs on the calling thread; an op statically
+      below it is left to `convert-linalg-to-loops`.
+
+    A linalg op's body is pure scalar code: the regions this pass makes
+    call no host code and allocate nothing, so they need no run context on
+    the worker threads. Loops that call the host (`nx.elixir_call` in an
+    `scf.for` or `scf.parallel`) are never made parallel; they keep their
+    program order.
+
+    With `num-threads-function=@f`, each region asks `func.func @f() -> i32`
+    (declared if missing) for its team size; without it, OpenMP's default
+    applies. Running the result needs an OpenMP runtime (libomp) that
+    provides `__kmpc_*`. Part of `nx-lower-to-cpu`, which passes libnxrt's
+    `nxrt_compute_threads` (`parallel=false` keeps every loop serial).
+
+    Before:
+
+    ```mlir
+    linalg.generic {indexing_maps = [#id, #id],
+                    iterator_types = ["parallel", "parallel"]}
+        ins(%x : memref<1024x1024xf32>) outs(%y : memref<1024x1024xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %e = math.exp %in : f32
+      linalg.yield %e : f32
+    }
+    ```
+
+    After (`min-work` below 2^20, `num-threads-function=@threads`):
+
+    ```mlir
+    %work = arith.muli %c1024, %c1024 : index
+    %large = arith.cmpi sge, %work, %min_work : index
+    %threads = func.call @threads() : () -> i32
+    omp.parallel if(%large) num_threads(%threads : i32) {
+      omp.wsloop {
+        omp.loop_nest (%i) : index = (%c0) to (%c1024) step (%c1) {
+          scf.for %j = %c0 to %c1024 step %c1 {
+            %in = memref.load %x[%i, %j] : memref<1024x1024xf32>
+            %e = math.exp %in : f32
+            memref.store %e, %y[%i, %j] : memref<1024x1024xf32>
+          }
+          omp.yield
+        }
+      }
+      omp.terminator
+    }
+    ```
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"65536",
+           "Fewest iteration points for which a loop nest runs in parallel">,
+    Option<"numThreadsFunction", "num-threads-function", "std::string",
+           /*default=*/"\"\"",
+           "Function returning the team size as i32 (empty: OpenMP's "
+           "default)">
+  ];
+  let dependentDialects = ["::mlir::omp::OpenMPDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numParallelNests", "parallel-nests",
+              "Number of linalg ops whose outermost loop runs in parallel">,
+    Statistic<"numSmallNests", "small-nests",
+              "Number of linalg ops left serial: statically below min-work">
+  ];
+}
+
 def NxExportStableHLOPass : Pass<"nx-export-stablehlo", "::mlir::ModuleOp"> {
   let summary = "Rewrites the module into StableHLO a StableHLO tool loads as is";
   let description = [{

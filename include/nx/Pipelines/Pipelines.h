@@ -23,6 +23,12 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
                      "libnxrt's optimized BLAS (convert-linalg-to-blas); "
                      "otherwise as loops"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Run large parallel linalg loop nests on every core "
+                     "through OpenMP, with nxrt_compute_threads() threads "
+                     "(convert-linalg-to-openmp); otherwise serially"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> strictReductions{
       *this, "strict-reductions",
       llvm::cl::desc("Keep floating-point reductions in their serial order; "

@@ -256,6 +256,9 @@ struct CompileOptions {
   bool lowerBlocks = true;
   /// Passed to nx-lower-to-cpu (blas): contractions on the optimized BLAS.
   bool blas = true;
+  /// Passed to nx-lower-to-cpu (parallel): large parallel loop nests run on
+  /// nxrt_compute_threads() OpenMP threads.
+  bool parallel = true;
   /// Passed to nx-lower-to-cpu (strict-reductions): floating-point
   /// reductions in their serial order, not reassociated into vector lanes.
   bool strictReductions = false;

@@ -24,6 +24,8 @@ inline constexpr llvm::StringLiteral kProgramAddSites =
 // Contractions (convert-linalg-to-blas): C += A B on f32 / f64 buffers.
 inline constexpr llvm::StringLiteral kGemmF32 = "nxrt_gemm_f32";
 inline constexpr llvm::StringLiteral kGemmF64 = "nxrt_gemm_f64";
+// Parallel loop nests (convert-linalg-to-openmp): their team size.
+inline constexpr llvm::StringLiteral kComputeThreads = "nxrt_compute_threads";
 // MLIR's generic allocation functions, which nx-lower-to-cpu lowers heap
 // allocations to and libnxrt defines (it records the buffers per run).
 inline constexpr llvm::StringLiteral kGenericAlloc =

@@ -1,0 +1,28 @@
+//===- LinalgToOpenMP.h - large linalg loop nests on every core -*- C++ -*-===//
+
+#ifndef NX_CONVERSION_LINALGTOOPENMP_LINALGTOOPENMP_H
+#define NX_CONVERSION_LINALGTOOPENMP_LINALGTOOPENMP_H
+
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
+
+namespace mlir::nx {
+
+/// Patterns that lower a linalg op on buffers to loops and run its outermost
+/// loop as an OpenMP worksharing loop, when that loop is parallel, indexes
+/// every output and the nest may reach `minWork` iteration points (an `if`
+/// clause checks the actual count at run time). When `numThreadsFunction` is
+/// not empty, it names a `func.func` of type `() -> i32`, which the caller
+/// declares, that gives each parallel region its team size.
+void populateLinalgToOpenMPPatterns(RewritePatternSet &patterns,
+                                    int64_t minWork,
+                                    StringRef numThreadsFunction);
+
+} // namespace mlir::nx
+
+#endif // NX_CONVERSION_LINALGTOOPENMP_LINALGTOOPENMP_H

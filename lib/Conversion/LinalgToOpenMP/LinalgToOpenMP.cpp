@@ -1,0 +1,226 @@
+//===- LinalgToOpenMP.cpp - large linalg loop nests on every core ---------===//
+//
+// A linalg op on buffers becomes the loop nest convert-linalg-to-loops would
+// make, with its outermost loop turned into an OpenMP worksharing loop inside
+// a parallel region. Only the outermost loop is shared: the inner loops stay
+// whole in each thread, where LLVM vectorizes them, and one fork per op keeps
+// the OpenMP overhead (a few microseconds) small against the work.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Conversion/LinalgToOpenMP/LinalgToOpenMP.h"
+#include "nx/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "convert-linalg-to-openmp"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_CONVERTLINALGTOOPENMPPASS
+#include "nx/Conversion/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+
+namespace {
+
+/// What the pass may do with a linalg op.
+enum class NestKind {
+  /// Not on buffers, no loops, or the outermost loop is no parallel loop
+  /// that indexes every output: stays for convert-linalg-to-loops.
+  Serial,
+  /// Parallel, but statically below the work threshold.
+  Small,
+  /// Parallel, possibly large enough.
+  Parallel,
+};
+
+} // namespace
+
+static NestKind classify(linalg::LinalgOp op, int64_t minWork) {
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
+      !linalg::isParallelIterator(op.getIteratorTypesArray().front()))
+    return NestKind::Serial;
+  // A "parallel" outermost dimension that some output is not indexed by
+  // would let two threads write one element.
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    if (!llvm::any_of(map.getResults(), [](AffineExpr expr) {
+          auto dim = dyn_cast<AffineDimExpr>(expr);
+          return dim && dim.getPosition() == 0;
+        }))
+      return NestKind::Serial;
+  }
+  int64_t points = 1;
+  for (int64_t range : op.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range))
+      return NestKind::Parallel;
+    if (range == 0)
+      return NestKind::Small;
+    if (points > minWork / range)
+      return NestKind::Parallel;
+    points *= range;
+  }
+  return points >= minWork ? NestKind::Parallel : NestKind::Small;
+}
+
+namespace {
+
+struct LinalgToOpenMPLoops : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  LinalgToOpenMPLoops(MLIRContext *context, int64_t minWork,
+                      StringRef numThreadsFunction)
+      : OpInterfaceRewritePattern(context), minWork(minWork),
+        numThreadsFunction(numThreadsFunction.str()) {}
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override;
+
+  int64_t minWork;
+  std::string numThreadsFunction;
+};
+
+} // namespace
+
+LogicalResult
+LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
+                                     PatternRewriter &rewriter) const {
+  if (classify(op, minWork) != NestKind::Parallel)
+    return rewriter.notifyMatchFailure(op, "not a large parallel nest");
+  Location loc = op.getLoc();
+  FailureOr<linalg::LinalgLoops> loops = linalg::linalgOpToLoops(rewriter, op);
+  if (failed(loops) || loops->empty())
+    return rewriter.notifyMatchFailure(op, "could not lower to loops");
+  auto outer = dyn_cast<scf::ForOp>(loops->front());
+  if (!outer)
+    return rewriter.notifyMatchFailure(op, "outermost loop is no scf.for");
+  rewriter.eraseOp(op);
+
+  // The nest's bounds are all defined before it, so its size is known
+  // before the region forks.
+  // Folded as built: a static nest, which classify() found large enough,
+  // needs no if clause.
+  rewriter.setInsertionPoint(outer);
+  Value points = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (Operation *loop : *loops) {
+    auto forOp = cast<scf::ForOp>(loop);
+    Value extent = rewriter.createOrFold<arith::SubIOp>(
+        loc, forOp.getUpperBound(), forOp.getLowerBound());
+    Value trips =
+        rewriter.createOrFold<arith::CeilDivSIOp>(loc, extent, forOp.getStep());
+    points = rewriter.createOrFold<arith::MulIOp>(loc, points, trips);
+  }
+  omp::ParallelOperands parallelClauses;
+  if (!matchPattern(points, m_Constant())) {
+    Value threshold = arith::ConstantIndexOp::create(rewriter, loc, minWork);
+    parallelClauses.ifExpr = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::sge, points, threshold);
+  }
+  if (!numThreadsFunction.empty())
+    parallelClauses.numThreads =
+        func::CallOp::create(rewriter, loc, numThreadsFunction,
+                             rewriter.getI32Type(), ValueRange())
+            .getResult(0);
+
+  auto parallel = omp::ParallelOp::create(rewriter, loc, parallelClauses);
+  rewriter.createBlock(&parallel.getRegion());
+  auto wsloop = omp::WsloopOp::create(rewriter, loc, omp::WsloopOperands());
+  omp::TerminatorOp::create(rewriter, loc);
+  rewriter.createBlock(&wsloop.getRegion());
+  omp::LoopNestOperands nestClauses;
+  nestClauses.loopLowerBounds.push_back(outer.getLowerBound());
+  nestClauses.loopUpperBounds.push_back(outer.getUpperBound());
+  nestClauses.loopSteps.push_back(outer.getStep());
+  auto nest = omp::LoopNestOp::create(rewriter, loc, nestClauses);
+  Block *body = rewriter.createBlock(
+      &nest.getRegion(), {}, {outer.getInductionVar().getType()}, {loc});
+  // The scf.for's body, induction variable and all, becomes the loop nest's.
+  Operation *yield = outer.getBody()->getTerminator();
+  rewriter.setInsertionPoint(yield);
+  omp::YieldOp::create(rewriter, yield->getLoc(), ValueRange());
+  rewriter.eraseOp(yield);
+  rewriter.mergeBlocks(outer.getBody(), body, body->getArguments());
+  rewriter.eraseOp(outer);
+  return success();
+}
+
+void nx::populateLinalgToOpenMPPatterns(RewritePatternSet &patterns,
+                                        int64_t minWork,
+                                        StringRef numThreadsFunction) {
+  patterns.add<LinalgToOpenMPLoops>(patterns.getContext(), minWork,
+                                    numThreadsFunction);
+}
+
+namespace {
+
+struct ConvertLinalgToOpenMPPass
+    : nx::impl::ConvertLinalgToOpenMPPassBase<ConvertLinalgToOpenMPPass> {
+  using ConvertLinalgToOpenMPPassBase::ConvertLinalgToOpenMPPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (minWork < 1) {
+      module.emitError() << "min-work must be at least 1, got "
+                         << static_cast<int64_t>(minWork);
+      return signalPassFailure();
+    }
+    int64_t parallel = 0, small = 0, before = 0;
+    module.walk([&](linalg::LinalgOp op) {
+      ++before;
+      switch (classify(op, minWork)) {
+      case NestKind::Parallel:
+        ++parallel;
+        break;
+      case NestKind::Small:
+        ++small;
+        break;
+      case NestKind::Serial:
+        break;
+      }
+    });
+    numSmallNests += small;
+    if (parallel == 0)
+      return;
+    if (!numThreadsFunction.empty() && failed(declareNumThreadsFunction()))
+      return signalPassFailure();
+
+    RewritePatternSet patterns(&getContext());
+    nx::populateLinalgToOpenMPPatterns(patterns, minWork, numThreadsFunction);
+    walkAndApplyPatterns(module, std::move(patterns));
+    int64_t after = 0;
+    module.walk([&](linalg::LinalgOp) { ++after; });
+    numParallelNests += before - after;
+  }
+
+  /// Declares `numThreadsFunction` as `() -> i32`, or checks that the
+  /// module's symbol of that name is such a function.
+  LogicalResult declareNumThreadsFunction() {
+    ModuleOp module = getOperation();
+    auto type = FunctionType::get(&getContext(), {},
+                                  {IntegerType::get(&getContext(), 32)});
+    Operation *symbol = SymbolTable::lookupSymbolIn(module, numThreadsFunction);
+    if (!symbol) {
+      auto builder = OpBuilder::atBlockBegin(module.getBody());
+      auto declaration = func::FuncOp::create(builder, module.getLoc(),
+                                              numThreadsFunction, type);
+      declaration.setPrivate();
+      return success();
+    }
+    auto function = dyn_cast<func::FuncOp>(symbol);
+    if (!function || function.getFunctionType() != type)
+      return symbol->emitOpError()
+             << "is named by num-threads-function; expected a func.func of "
+                "type "
+             << type;
+    return success();
+  }
+};
+
+} // namespace

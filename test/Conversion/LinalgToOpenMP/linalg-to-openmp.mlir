@@ -1,0 +1,133 @@
+// RUN: nx-opt %s -split-input-file -convert-linalg-to-openmp='num-threads-function=threads' | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -convert-linalg-to-openmp | FileCheck %s --enable-var-scope --check-prefix=DEFAULT
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A static nest of 2^20 points shares its rows among the team; the columns
+// stay a serial loop in each thread. No if clause: the size is known.
+// CHECK: func.func private @threads() -> i32
+// CHECK-LABEL: func.func @elementwise
+// CHECK-SAME: (%[[X:.*]]: memref<1024x1024xf32>, %[[Y:.*]]: memref<1024x1024xf32>)
+// CHECK: %[[N:.*]] = call @threads() : () -> i32
+// CHECK: omp.parallel num_threads(%[[N]] : i32) {
+// CHECK-NEXT: omp.wsloop {
+// CHECK-NEXT: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK-NEXT: scf.for %[[J:.*]] =
+// CHECK: %[[IN:.*]] = memref.load %[[X]]
+// CHECK: %[[E:.*]] = math.exp %[[IN]] : f32
+// CHECK: memref.store %[[E]], %[[Y]]
+// CHECK: omp.yield
+// CHECK: omp.terminator
+// CHECK-NOT: linalg.generic
+// DEFAULT-NOT: func.func private
+// DEFAULT-LABEL: func.func @elementwise
+// DEFAULT-NOT: call
+// DEFAULT: omp.parallel {
+func.func @elementwise(%x: memref<1024x1024xf32>, %y: memref<1024x1024xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<1024x1024xf32>) outs(%y : memref<1024x1024xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+// Dynamic sizes: the if clause compares the actual points with min-work at
+// run time.
+// CHECK-LABEL: func.func @row_sums
+// CHECK-SAME: (%[[X:.*]]: memref<?x?xf32>, %[[Y:.*]]: memref<?xf32>)
+// CHECK-DAG: %[[ROWS:.*]] = memref.dim %[[X]], %c0
+// CHECK-DAG: %[[COLS:.*]] = memref.dim %[[X]], %c1
+// CHECK: %[[POINTS:.*]] = arith.muli
+// CHECK: %[[MIN:.*]] = arith.constant 65536 : index
+// CHECK: %[[LARGE:.*]] = arith.cmpi sge, %[[POINTS]], %[[MIN]] : index
+// CHECK: %[[N:.*]] = call @threads()
+// CHECK: omp.parallel if(%[[LARGE]]) num_threads(%[[N]] : i32) {
+// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%[[ROWS]])
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[COLS]]
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[Y]][%{{.*}}]
+func.func @row_sums(%x: memref<?x?xf32>, %y: memref<?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<?x?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Left to convert-linalg-to-loops: a static nest below min-work, an
+// outermost reduction, an outermost dimension that an output is not indexed
+// by, and an op on tensors. No declaration is needed then.
+// CHECK-NOT: func.func private @threads
+// CHECK-LABEL: func.func @small
+// CHECK: linalg.copy
+// CHECK-NOT: omp.
+// CHECK-LABEL: func.func @outer_reduction
+// CHECK: linalg.generic
+// CHECK-NOT: omp.
+// CHECK-LABEL: func.func @broadcast_dimension
+// CHECK: linalg.generic
+// CHECK-NOT: omp.
+// CHECK-LABEL: func.func @on_tensors
+// CHECK: linalg.generic
+// CHECK-NOT: omp.
+func.func @small(%x: memref<128x128xf32>, %y: memref<128x128xf32>) {
+  linalg.copy ins(%x : memref<128x128xf32>) outs(%y : memref<128x128xf32>)
+  return
+}
+
+func.func @outer_reduction(%x: memref<1024x1024xf32>, %y: memref<1024xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<1024x1024xf32>) outs(%y : memref<1024xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+func.func @broadcast_dimension(%x: memref<1024x1024xf32>, %y: memref<1024xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<1024x1024xf32>) outs(%y : memref<1024xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  return
+}
+
+func.func @on_tensors(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<1024x1024xf32>) outs(%x : tensor<1024x1024xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  } -> tensor<1024x1024xf32>
+  return %r : tensor<1024x1024xf32>
+}
+
+// -----
+
+// An existing declaration of the thread-count function is used as it is.
+// CHECK: func.func private @threads() -> i32 attributes {existing}
+// CHECK-NOT: func.func private @threads
+// CHECK-LABEL: func.func @fill
+// CHECK: call @threads()
+// CHECK: omp.parallel
+func.func private @threads() -> i32 attributes {existing}
+
+func.func @fill(%y: memref<65536xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<65536xf32>)
+  return
+}
