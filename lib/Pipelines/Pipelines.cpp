@@ -13,6 +13,9 @@
 #include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -20,6 +23,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/TargetParser/Host.h"
 
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
 #include "nx/Conversion/Passes.h"
@@ -139,9 +143,22 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // runs LLVM's -O2 pipeline for the host): math functions become
   // arithmetic it can vectorize.
   OpPassManager &functionPm = pm.nest<func::FuncOp>();
+  if (options.vectorize) {
+    VectorizeLinalgPassOptions vectorizeOptions;
+    vectorizeOptions.vectorBits =
+        options.vectorBits != 0 ? options.vectorBits : getHostVectorBits();
+    functionPm.addPass(createVectorizeLinalgPass(vectorizeOptions));
+  }
   functionPm.addPass(createConvertLinalgToLoopsPass());
   if (!options.libmMath)
     functionPm.addPass(nx::createApproximateMathPass());
+  if (options.vectorize) {
+    // Transfers of more than one dimension left by the vectorizer become
+    // one-dimensional ones, which LLVM lowering takes.
+    VectorTransferToSCFOptions transferOptions;
+    transferOptions.enableFullUnroll();
+    functionPm.addPass(createConvertVectorToSCFPass(transferOptions));
+  }
   functionPm.addPass(createLowerAffinePass());
   // Without rollback the conversion moves each split block's ops once;
   // with it, every loop's block split records each op it moves, which is
@@ -151,6 +168,11 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   functionPm.addPass(createSCFToControlFlowPass(scfOptions));
   functionPm.addPass(memref::createExpandStridedMetadataPass());
   functionPm.addPass(createLowerAffinePass());
+  if (options.vectorize) {
+    functionPm.addPass(createConvertVectorToLLVMPass());
+    // The vectorizer pads transfers with ub.poison.
+    functionPm.addPass(createUBToLLVMConversionPass());
+  }
   functionPm.addPass(createConvertMathToLLVMPass());
   functionPm.addPass(createArithToLLVMConversionPass());
   functionPm.addPass(createConvertIndexToLLVMPass());
@@ -171,6 +193,15 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   OpPassManager &llvmFunctionPm = pm.nest<LLVM::LLVMFuncOp>();
   llvmFunctionPm.addPass(createReconcileUnrealizedCastsPass());
   llvmFunctionPm.addPass(createCanonicalizerPass());
+}
+
+int64_t nx::getHostVectorBits() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512f"))
+    return 512;
+  if (features.lookup("avx"))
+    return 256;
+  return 128;
 }
 
 void nx::registerNxPipelines() {

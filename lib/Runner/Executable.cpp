@@ -406,6 +406,7 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     pipelineOptions.maxFunctionOps = options.maxFunctionOps;
     pipelineOptions.blas = options.blas;
     pipelineOptions.parallel = options.parallel;
+    pipelineOptions.vectorize = options.vectorize;
     pipelineOptions.strictReductions = options.strictReductions;
     pipelineOptions.libmMath = options.libmMath;
     nx::buildLowerToCpuPipeline(pm, pipelineOptions);

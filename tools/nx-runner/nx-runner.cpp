@@ -114,6 +114,12 @@ static cl::opt<bool> parallel(
     cl::desc("Run large parallel loop nests on every core through OpenMP "
              "(nx-lower-to-cpu's parallel); =false runs them serially"),
     cl::init(true), cl::cat(category));
+static cl::opt<bool> vectorize(
+    "vectorize",
+    cl::desc("Tile and vectorize elementwise loop nests in MLIR at the "
+             "host's vector width (nx-lower-to-cpu's vectorize); =false "
+             "leaves them to LLVM's loop vectorizer"),
+    cl::init(true), cl::cat(category));
 static cl::opt<bool> strictReductions(
     "strict-reductions",
     cl::desc("Keep floating-point reductions in their serial order "
@@ -503,6 +509,7 @@ static int runMain() {
   compileOptions.maxFunctionOps = maxFunctionOps;
   compileOptions.blas = blas;
   compileOptions.parallel = parallel;
+  compileOptions.vectorize = vectorize;
   compileOptions.strictReductions = strictReductions;
   compileOptions.libmMath = libmMath;
   if (computeThreads < 0)

@@ -350,9 +350,12 @@ def ConvertLinalgToOpenMPPass
     : Pass<"convert-linalg-to-openmp", "::mlir::ModuleOp"> {
   let summary = "Runs large linalg loop nests on buffers on every core, through OpenMP";
   let description = [{
-    Lowers a linalg op on buffers to loops, like `convert-linalg-to-loops`,
-    and shares the outermost loop's iterations among a team of OpenMP
-    threads (`omp.parallel` around `omp.wsloop`) when:
+    Shares the outermost loop of a linalg op on buffers among a team of
+    OpenMP threads (`omp.parallel` around `omp.wsloop`): the op is tiled
+    along its outermost dimension with upstream's `TilingInterface` tiling,
+    and the tile loop becomes the worksharing loop. Each iteration runs the
+    same op on its slices (enough rows for 4096 points), which later passes
+    vectorize or lower to loops like any other. This happens when:
 
     - its outermost iterator is parallel and every output is indexed by it,
       so no two threads write the same element;
@@ -388,16 +391,19 @@ def ConvertLinalgToOpenMPPass
     After (`min-work` below 2^20, `num-threads-function=@threads`):
 
     ```mlir
-    %work = arith.muli %c1024, %c1024 : index
-    %large = arith.cmpi sge, %work, %min_work : index
     %threads = func.call @threads() : () -> i32
-    omp.parallel if(%large) num_threads(%threads : i32) {
+    omp.parallel num_threads(%threads : i32) {
       omp.wsloop {
-        omp.loop_nest (%i) : index = (%c0) to (%c1024) step (%c1) {
-          scf.for %j = %c0 to %c1024 step %c1 {
-            %in = memref.load %x[%i, %j] : memref<1024x1024xf32>
+        omp.loop_nest (%i) : index = (%c0) to (%c1024) step (%c4) {
+          %sx = memref.subview %x[%i, 0] [4, 1024] [1, 1]
+          %sy = memref.subview %y[%i, 0] [4, 1024] [1, 1]
+          linalg.generic {indexing_maps = [#id, #id],
+                          iterator_types = ["parallel", "parallel"]}
+              ins(%sx : memref<4x1024xf32, strided<[1024, 1], offset: ?>>)
+              outs(%sy : memref<4x1024xf32, strided<[1024, 1], offset: ?>>) {
+          ^bb0(%in: f32, %out: f32):
             %e = math.exp %in : f32
-            memref.store %e, %y[%i, %j] : memref<1024x1024xf32>
+            linalg.yield %e : f32
           }
           omp.yield
         }
@@ -405,6 +411,9 @@ def ConvertLinalgToOpenMPPass
       omp.terminator
     }
     ```
+
+    With a dynamic size, `omp.parallel if(%large)` forks only when
+    `%large = arith.cmpi sge, %points, %min_work` holds at run time.
   }];
   let options = [
     Option<"minWork", "min-work", "int64_t", /*default=*/"65536",

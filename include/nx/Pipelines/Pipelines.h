@@ -29,6 +29,19 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
                      "through OpenMP, with nxrt_compute_threads() threads "
                      "(convert-linalg-to-openmp); otherwise serially"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("Tile and vectorize linalg ops whose innermost loop is "
+                     "parallel with MLIR's linalg vectorizer "
+                     "(nx-vectorize-linalg); otherwise leave all loops to "
+                     "LLVM's loop vectorizer"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Vector register width in bits for nx-vectorize-linalg "
+                     "(0: the host's: 512 with AVX-512, 256 with AVX, "
+                     "otherwise 128)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> strictReductions{
       *this, "strict-reductions",
       llvm::cl::desc("Keep floating-point reductions in their serial order; "
@@ -56,6 +69,10 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
 /// RuntimeSymbols.h).
 void buildLowerToCpuPipeline(OpPassManager &pm,
                              const LowerToCpuOptions &options);
+
+/// The width of the host's vector registers in bits: 512 with AVX-512F,
+/// 256 with AVX, otherwise 128.
+int64_t getHostVectorBits();
 
 /// Registers `nx-lower-to-cpu` with the global pass registry.
 void registerNxPipelines();

@@ -259,6 +259,9 @@ struct CompileOptions {
   /// Passed to nx-lower-to-cpu (parallel): large parallel loop nests run on
   /// nxrt_compute_threads() OpenMP threads.
   bool parallel = true;
+  /// Passed to nx-lower-to-cpu (vectorize): elementwise linalg ops are
+  /// vectorized in MLIR at the host's vector width.
+  bool vectorize = true;
   /// Passed to nx-lower-to-cpu (strict-reductions): floating-point
   /// reductions in their serial order, not reassociated into vector lanes.
   bool strictReductions = false;

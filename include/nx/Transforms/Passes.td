@@ -273,6 +273,80 @@ def ApproximateMathPass : Pass<"nx-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
+  let summary = "Tiles linalg ops on buffers to the vector width and vectorizes each tile";
+  let description = [{
+    For each linalg op on buffers whose innermost loop is parallel
+    (elementwise ops, broadcasts, reductions over outer dimensions), with
+    projected-permutation indexing maps and element types of 8 to 64 bits:
+
+    1. tiles it with upstream's `TilingInterface` tiling (`scf.for`): every
+       outer loop by 1, the innermost by as many elements as fit
+       `vector-bits` (16 f32 for 512 bits), or by its whole static extent
+       when that is smaller;
+    2. peels the innermost tile loop, so every tile but the last has the
+       static vector shape;
+    3. vectorizes each tile with upstream's linalg vectorizer: the full
+       tiles into plain `vector.transfer_read` / `transfer_write` and
+       arithmetic on vectors, the last, partial tile with masks;
+    4. drops the unit dimensions of the resulting vectors, so they lower to
+       plain (or masked) loads and stores of one vector register.
+
+    Ops whose innermost loop is a reduction (row sums, a full sum) are left
+    to `convert-linalg-to-loops`: their reassociable combiner
+    (`nx-reassociate-reductions`) lets LLVM's loop vectorizer keep the
+    partial sums in vector registers, where one tile of this pass would
+    reduce across its lanes at every step. So are ops this pass cannot
+    vectorize; they stay correct. `nx-lower-to-cpu` runs this pass with the
+    host's vector width unless `vectorize=false`.
+
+    Before (`vector-bits=512`):
+
+    ```mlir
+    linalg.generic {indexing_maps = [#id, #id],
+                    iterator_types = ["parallel", "parallel"]}
+        ins(%x : memref<8x100xf32>) outs(%y : memref<8x100xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %e = math.exp %in : f32
+      linalg.yield %e : f32
+    }
+    ```
+
+    After:
+
+    ```mlir
+    scf.for %i = %c0 to %c8 step %c1 {
+      scf.for %j = %c0 to %c96 step %c16 {
+        %sx = memref.subview %x[%i, %j] [1, 16] [1, 1]
+        %v = vector.transfer_read %sx[%c0, %c0], %pad {in_bounds = [true]}
+            : memref<1x16xf32, strided<[100, 1], offset: ?>>, vector<16xf32>
+        %e = math.exp %v : vector<16xf32>
+        %sy = memref.subview %y[%i, %j] [1, 16] [1, 1]
+        vector.transfer_write %e, %sy[%c0, %c0] {in_bounds = [true]} : ...
+      }
+      scf.for %j = %c96 to %c100 step %c16 {
+        // the same on [1, 4] slices, under vector.create_mask %c4
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "Width of the host's vector registers in bits">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+  let statistics = [
+    Statistic<"numVectorized", "vectorized",
+              "Number of linalg ops tiled and vectorized">,
+    Statistic<"numLeft", "left-to-loops",
+              "Number of linalg ops on buffers left to the loop lowering">
+  ];
+}
+
 def ReuseInputsAsOutputsPass : Pass<"nx-reuse-inputs-as-outputs"> {
   let summary = "Lets elementwise linalg ops write into an input they are the last user of";
   let description = [{

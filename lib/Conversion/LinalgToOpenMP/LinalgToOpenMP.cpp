@@ -14,11 +14,14 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 #define DEBUG_TYPE "convert-linalg-to-openmp"
@@ -89,33 +92,25 @@ struct LinalgToOpenMPLoops : OpInterfaceRewritePattern<linalg::LinalgOp> {
 
 } // namespace
 
+/// Iteration points one iteration of the shared loop should cover at least,
+/// so the loop's own cost stays small against the work in it.
+static constexpr int64_t kMinPointsPerIteration = 4096;
+
 LogicalResult
 LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
                                      PatternRewriter &rewriter) const {
   if (classify(op, minWork) != NestKind::Parallel)
     return rewriter.notifyMatchFailure(op, "not a large parallel nest");
   Location loc = op.getLoc();
-  FailureOr<linalg::LinalgLoops> loops = linalg::linalgOpToLoops(rewriter, op);
-  if (failed(loops) || loops->empty())
-    return rewriter.notifyMatchFailure(op, "could not lower to loops");
-  auto outer = dyn_cast<scf::ForOp>(loops->front());
-  if (!outer)
-    return rewriter.notifyMatchFailure(op, "outermost loop is no scf.for");
-  rewriter.eraseOp(op);
 
-  // The nest's bounds are all defined before it, so its size is known
-  // before the region forks.
-  // Folded as built: a static nest, which classify() found large enough,
-  // needs no if clause.
-  rewriter.setInsertionPoint(outer);
+  // The nest's size, folded as built: a static nest, which classify() found
+  // large enough, needs no if clause.
+  rewriter.setInsertionPoint(op);
+  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
   Value points = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  for (Operation *loop : *loops) {
-    auto forOp = cast<scf::ForOp>(loop);
-    Value extent = rewriter.createOrFold<arith::SubIOp>(
-        loc, forOp.getUpperBound(), forOp.getLowerBound());
-    Value trips =
-        rewriter.createOrFold<arith::CeilDivSIOp>(loc, extent, forOp.getStep());
-    points = rewriter.createOrFold<arith::MulIOp>(loc, points, trips);
+  for (const Range &range : ranges) {
+    Value extent = getValueOrCreateConstantIndexOp(rewriter, loc, range.size);
+    points = rewriter.createOrFold<arith::MulIOp>(loc, points, extent);
   }
   omp::ParallelOperands parallelClauses;
   if (!matchPattern(points, m_Constant())) {
@@ -129,6 +124,31 @@ LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
                              rewriter.getI32Type(), ValueRange())
             .getResult(0);
 
+  // Tiles of the outermost dimension, each the same op on slices: enough
+  // whole rows (or, in one dimension, elements) to cover
+  // kMinPointsPerIteration points. Later passes vectorize or lower each
+  // tile as they would the whole op.
+  int64_t innerPoints = 1;
+  for (int64_t range : ArrayRef(op.getStaticLoopRanges()).drop_front())
+    innerPoints = ShapedType::isDynamic(range)
+                      ? kMinPointsPerIteration
+                      : innerPoints * std::max<int64_t>(range, 1);
+  int64_t rowsPerTile = std::max<int64_t>(
+      1, llvm::divideCeil(kMinPointsPerIteration,
+                          std::min(innerPoints, kMinPointsPerIteration)));
+  SmallVector<OpFoldResult> tileSizes(op.getNumLoops(),
+                                      rewriter.getIndexAttr(0));
+  tileSizes.front() = rewriter.getIndexAttr(rowsPerTile);
+  scf::SCFTilingOptions tilingOptions;
+  tilingOptions.setTileSizes(tileSizes);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), tilingOptions);
+  if (failed(tiled) || tiled->loops.size() != 1)
+    return rewriter.notifyMatchFailure(op, "could not tile the outer loop");
+  auto outer = cast<scf::ForOp>(tiled->loops.front().getOperation());
+  rewriter.eraseOp(op);
+
+  rewriter.setInsertionPoint(outer);
   auto parallel = omp::ParallelOp::create(rewriter, loc, parallelClauses);
   rewriter.createBlock(&parallel.getRegion());
   auto wsloop = omp::WsloopOp::create(rewriter, loc, omp::WsloopOperands());

@@ -3,19 +3,24 @@
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
-// A static nest of 2^20 points shares its rows among the team; the columns
-// stay a serial loop in each thread. No if clause: the size is known.
+// A static nest of 2^20 points shares its rows among the team, 4 rows
+// (4096 points) per iteration of the shared loop; each iteration runs the
+// same op on its slices. No if clause: the size is known.
 // CHECK: func.func private @threads() -> i32
 // CHECK-LABEL: func.func @elementwise
 // CHECK-SAME: (%[[X:.*]]: memref<1024x1024xf32>, %[[Y:.*]]: memref<1024x1024xf32>)
 // CHECK: %[[N:.*]] = call @threads() : () -> i32
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[ROWS:.*]] = arith.constant 1024 : index
+// CHECK-DAG: %[[FOUR:.*]] = arith.constant 4 : index
 // CHECK: omp.parallel num_threads(%[[N]] : i32) {
 // CHECK-NEXT: omp.wsloop {
-// CHECK-NEXT: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
-// CHECK-NEXT: scf.for %[[J:.*]] =
-// CHECK: %[[IN:.*]] = memref.load %[[X]]
-// CHECK: %[[E:.*]] = math.exp %[[IN]] : f32
-// CHECK: memref.store %[[E]], %[[Y]]
+// CHECK-NEXT: omp.loop_nest (%[[I:.*]]) : index = (%[[ZERO]]) to (%[[ROWS]]) step (%[[FOUR]]) {
+// CHECK-NEXT: %[[SX:.*]] = memref.subview %[[X]][%[[I]], 0] [4, 1024] [1, 1]
+// CHECK-NEXT: %[[SY:.*]] = memref.subview %[[Y]][%[[I]], 0] [4, 1024] [1, 1]
+// CHECK-NEXT: linalg.generic
+// CHECK-SAME: ins(%[[SX]] : memref<4x1024xf32, strided<[1024, 1], offset: ?>>) outs(%[[SY]] :
+// CHECK: math.exp
 // CHECK: omp.yield
 // CHECK: omp.terminator
 // CHECK-NOT: linalg.generic
@@ -36,20 +41,23 @@ func.func @elementwise(%x: memref<1024x1024xf32>, %y: memref<1024x1024xf32>) {
 // -----
 
 // Dynamic sizes: the if clause compares the actual points with min-work at
-// run time.
+// run time; with the row length unknown, each iteration takes one row.
 // CHECK-LABEL: func.func @row_sums
 // CHECK-SAME: (%[[X:.*]]: memref<?x?xf32>, %[[Y:.*]]: memref<?xf32>)
 // CHECK-DAG: %[[ROWS:.*]] = memref.dim %[[X]], %c0
 // CHECK-DAG: %[[COLS:.*]] = memref.dim %[[X]], %c1
-// CHECK: %[[POINTS:.*]] = arith.muli
+// CHECK: %[[POINTS:.*]] = arith.muli %[[ROWS]], %[[COLS]] : index
 // CHECK: %[[MIN:.*]] = arith.constant 65536 : index
 // CHECK: %[[LARGE:.*]] = arith.cmpi sge, %[[POINTS]], %[[MIN]] : index
 // CHECK: %[[N:.*]] = call @threads()
 // CHECK: omp.parallel if(%[[LARGE]]) num_threads(%[[N]] : i32) {
-// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%[[ROWS]])
-// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[COLS]]
-// CHECK: arith.addf
-// CHECK: memref.store %{{.*}}, %[[Y]][%{{.*}}]
+// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%c1{{.*}})
+// CHECK: %[[SX:.*]] = memref.subview %[[X]][%[[I]], 0] [1, %{{.*}}] [1, 1]
+// CHECK: %[[SY:.*]] = memref.subview %[[Y]][%[[I]]] [1] [1]
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "reduction"]
+// CHECK-SAME: ins(%[[SX]] : {{.*}}) outs(%[[SY]] :
+// CHECK: omp.yield
 func.func @row_sums(%x: memref<?x?xf32>, %y: memref<?xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}

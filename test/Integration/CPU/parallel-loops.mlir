@@ -5,6 +5,7 @@
 // RUN: nx-runner %s --entry=row_sums --compute-threads=1 | FileCheck %s --check-prefix=ROWS
 // RUN: nx-runner %s --entry=row_sums --compute-threads=3 | FileCheck %s --check-prefix=ROWS
 // RUN: nx-runner %s --entry=row_sums --parallel=false | FileCheck %s --check-prefix=ROWS
+// RUN: nx-runner %s --entry=row_sums --vectorize=false | FileCheck %s --check-prefix=ROWS
 //
 // A host loop with a callback and a parallel nest in its body: the loop and
 // its callbacks stay serial and in order; only the nest forks. Run from four
@@ -14,6 +15,8 @@
 // RUN: nx-runner %s --entry=loop --callbacks=%nx_test_callbacks --threads=4 --repeat=5 \
 // RUN:   --input='[1, 2, 3, 4]:tensor<4xf32>' | FileCheck %s --check-prefixes=LOOP,REPEAT
 // RUN: nx-runner %s --entry=loop --callbacks=%nx_test_callbacks --parallel=false \
+// RUN:   --input='[1, 2, 3, 4]:tensor<4xf32>' | FileCheck %s --check-prefix=LOOP
+// RUN: nx-runner %s --entry=loop --callbacks=%nx_test_callbacks --parallel=false --vectorize=false \
 // RUN:   --input='[1, 2, 3, 4]:tensor<4xf32>' | FileCheck %s --check-prefix=LOOP
 
 #id = affine_map<(d0, d1) -> (d0, d1)>

@@ -1,0 +1,216 @@
+//===- VectorizeLinalg.cpp - linalg ops on buffers to vector code ---------===//
+//
+// Tiles each eligible linalg op to one vector register along its innermost
+// loop and runs upstream's linalg vectorizer on each tile. The innermost
+// tile loop is peeled so that every tile but the last has a static shape:
+// those vectorize to plain loads and stores, and only the last tile pays for
+// masks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "nx-vectorize-linalg"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_VECTORIZELINALGPASS
+#include "nx/Transforms/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+
+/// Elements of the widest operand type that fit `vectorBits`, or nothing when
+/// `op` is not one this pass handles: not on buffers, no loops, a reduction
+/// innermost, a map that is no projected permutation or reads the innermost
+/// dimension with a stride, or an element type that is not an integer or
+/// float of 8 to 64 bits (i1 buffers hold a byte per element, which a
+/// vector of i1 does not).
+static std::optional<int64_t> getLanes(linalg::LinalgOp op,
+                                       int64_t vectorBits) {
+  unsigned loops = op.getNumLoops();
+  if (!op.hasPureBufferSemantics() || loops == 0 ||
+      !linalg::isParallelIterator(op.getIteratorTypesArray().back()))
+    return std::nullopt;
+  unsigned widest = 0;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!map.isProjectedPermutation())
+      return std::nullopt;
+    std::optional<unsigned> position =
+        map.getResultPosition(getAffineDimExpr(loops - 1, op.getContext()));
+    if (position && *position != map.getNumResults() - 1)
+      return std::nullopt;
+    Type element = getElementTypeOrSelf(operand.get().getType());
+    if (!element.isIntOrFloat())
+      return std::nullopt;
+    unsigned width = element.getIntOrFloatBitWidth();
+    if (width < 8 || width > 64 || width % 8 != 0)
+      return std::nullopt;
+    widest = std::max(widest, width);
+  }
+  if (widest == 0)
+    return std::nullopt;
+  int64_t lanes = vectorBits / widest;
+  if (lanes < 2)
+    return std::nullopt;
+  return lanes;
+}
+
+/// Replaces a linalg op of static shape by vector code; a tile that does not
+/// vectorize stays a linalg op, which the loop lowering takes.
+static LogicalResult vectorizeStaticTile(RewriterBase &rewriter,
+                                         linalg::LinalgOp tile) {
+  rewriter.setInsertionPoint(tile);
+  FailureOr<linalg::VectorizationResult> vectorized =
+      linalg::vectorize(rewriter, tile);
+  if (failed(vectorized))
+    return failure();
+  rewriter.replaceOp(tile, vectorized->replacements);
+  return success();
+}
+
+/// Tiles `op` to [1, ..., 1, lanes], peels the innermost tile loop and
+/// vectorizes every tile.
+static LogicalResult tileAndVectorize(RewriterBase &rewriter,
+                                      linalg::LinalgOp op, int64_t lanes) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  // A dimension of static extent at most the tile size is not tiled; its
+  // tile is the whole extent.
+  SmallVector<int64_t> tileSizes, wholeSizes;
+  for (auto [i, range] : llvm::enumerate(ranges)) {
+    int64_t tile = i + 1 == ranges.size() ? lanes : 1;
+    if (range == 0)
+      return failure();
+    bool whole = !ShapedType::isDynamic(range) && range <= tile;
+    tileSizes.push_back(whole ? 0 : tile);
+    wholeSizes.push_back(ShapedType::isDynamic(range) ? 1 : range);
+  }
+  // Whether the vectorizer takes this op at all (its body, its maps),
+  // asked of the whole op before tiling: with vector sizes covering its
+  // static extents, as the check requires, and masks for dynamic ones.
+  if (failed(linalg::vectorizeOpPrecondition(op, op.hasDynamicShape()
+                                                     ? ArrayRef(wholeSizes)
+                                                     : ArrayRef<int64_t>())))
+    return failure();
+
+  if (llvm::all_of(tileSizes, [](int64_t size) { return size == 0; })) {
+    if (op.hasDynamicShape())
+      return failure();
+    return vectorizeStaticTile(rewriter, op);
+  }
+
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), tileSizes));
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return failure();
+  rewriter.eraseOp(op);
+  // Full tiles in the innermost loop, the partial one (if any) in a copy of
+  // it after it. A dynamic partial tile is left to the loop lowering.
+  auto inner = cast<scf::ForOp>(tiled->loops.back().getOperation());
+  scf::ForOp partial;
+  if (tileSizes.back() != 0)
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, inner, partial);
+  // The full tiles' sizes are constants now (and so is the partial tile's
+  // when the op is static); folding them into the slices' types gives those
+  // tiles a static shape. The tiles are found before that clean-up, which
+  // moves but does not replace them.
+  SmallVector<linalg::LinalgOp> tiles;
+  SmallVector<Operation *> bodyOps;
+  auto collect = [&](Operation *nested) {
+    bodyOps.push_back(nested);
+    if (auto tile = dyn_cast<linalg::LinalgOp>(nested))
+      tiles.push_back(tile);
+  };
+  inner.getBody()->walk(collect);
+  if (partial) {
+    // A partial tile loop runs once: it becomes its body.
+    bodyOps.push_back(partial);
+    partial.getBody()->walk(collect);
+  }
+  RewritePatternSet patterns(rewriter.getContext());
+  affine::AffineApplyOp::getCanonicalizationPatterns(patterns,
+                                                     rewriter.getContext());
+  affine::AffineMinOp::getCanonicalizationPatterns(patterns,
+                                                   rewriter.getContext());
+  memref::SubViewOp::getCanonicalizationPatterns(patterns,
+                                                 rewriter.getContext());
+  memref::DimOp::getCanonicalizationPatterns(patterns, rewriter.getContext());
+  scf::ForOp::getCanonicalizationPatterns(patterns, rewriter.getContext());
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  (void)applyOpPatternsGreedily(bodyOps, std::move(patterns), config);
+
+  for (linalg::LinalgOp tile : tiles)
+    if (!tile.hasDynamicShape())
+      (void)vectorizeStaticTile(rewriter, tile);
+  return success();
+}
+
+namespace {
+
+struct VectorizeLinalgPass
+    : nx::impl::VectorizeLinalgPassBase<VectorizeLinalgPass> {
+  using VectorizeLinalgPassBase::VectorizeLinalgPassBase;
+
+  void runOnOperation() override {
+    if (vectorBits < 16) {
+      getOperation()->emitError() << "vector-bits must be at least 16, got "
+                                  << static_cast<int64_t>(vectorBits);
+      return signalPassFailure();
+    }
+    SmallVector<linalg::LinalgOp> candidates;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op.hasPureBufferSemantics())
+        candidates.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    // Statistics may be compiled out (LLVM without LLVM_ENABLE_STATS): the
+    // decision below counts for itself.
+    int64_t vectorized = 0;
+    for (linalg::LinalgOp op : candidates) {
+      std::optional<int64_t> lanes = getLanes(op, vectorBits);
+      rewriter.setInsertionPoint(op);
+      if (lanes && succeeded(tileAndVectorize(rewriter, op, *lanes)))
+        ++vectorized;
+      else
+        ++numLeft;
+    }
+    numVectorized += vectorized;
+    if (vectorized != 0)
+      cleanUpVectors();
+  }
+
+  /// Lowers the masks and drops the unit dimensions of the vector ops, so
+  /// each transfer reads or writes one vector register.
+  void cleanUpVectors() {
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<vector::VectorDialect>(op->getDialect()) ||
+          llvm::any_of(op->getResultTypes(), llvm::IsaPred<VectorType>))
+        ops.push_back(op);
+    });
+    if (ops.empty())
+      return;
+    RewritePatternSet patterns(&getContext());
+    vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+    vector::populateVectorTransferDropUnitDimsPatterns(patterns);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    (void)applyOpPatternsGreedily(ops, std::move(patterns), config);
+  }
+};
+
+} // namespace

@@ -1,0 +1,46 @@
+// Elementwise ops are tiled to the vector width and vectorized in MLIR
+// (nx-vectorize-linalg): with 512-bit registers, 16 f32 per load, multiply
+// and store, and the 4 left of each 100-element row in one 4-lane vector.
+// Reductions along the innermost loop are left to LLVM's loop vectorizer.
+// RUN: nx-opt %s --pass-pipeline='builtin.module(nx-lower-to-cpu{vector-bits=512})' | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s --pass-pipeline='builtin.module(nx-lower-to-cpu{vector-bits=256})' | FileCheck %s --enable-var-scope --check-prefix=AVX
+// RUN: nx-opt %s --pass-pipeline='builtin.module(nx-lower-to-cpu{vectorize=false})' | FileCheck %s --enable-var-scope --check-prefix=SCALAR
+
+// CHECK-LABEL: llvm.func @scale
+// CHECK-DAG: %[[TWO16:.*]] = llvm.mlir.constant(dense<2.000000e+00> : vector<16xf32>) : vector<16xf32>
+// CHECK-DAG: %[[TWO4:.*]] = llvm.mlir.constant(dense<2.000000e+00> : vector<4xf32>) : vector<4xf32>
+// CHECK: %[[V:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<16xf32>
+// CHECK: %[[P:.*]] = llvm.fmul %[[V]], %[[TWO16]] : vector<16xf32>
+// CHECK: llvm.store %[[P]], %{{.*}} : vector<16xf32>, !llvm.ptr
+// CHECK: %[[R:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<4xf32>
+// CHECK: %[[Q:.*]] = llvm.fmul %[[R]], %[[TWO4]] : vector<4xf32>
+// CHECK: llvm.store %[[Q]], %{{.*}} : vector<4xf32>, !llvm.ptr
+// AVX-LABEL: llvm.func @scale
+// AVX: llvm.load %{{.*}} : !llvm.ptr -> vector<8xf32>
+// AVX: llvm.load %{{.*}} : !llvm.ptr -> vector<4xf32>
+// SCALAR-LABEL: llvm.func @scale
+// SCALAR-NOT: vector<
+// SCALAR: llvm.return
+func.func @scale(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
+  %two = arith.constant dense<2.0> : tensor<8x100xf32>
+  %y = arith.mulf %x, %two : tensor<8x100xf32>
+  return %y : tensor<8x100xf32>
+}
+
+// The fill is one 8-lane store; the sum stays scalar code, reassociable.
+// CHECK-LABEL: llvm.func @row_sums
+// CHECK: llvm.store %{{.*}} : vector<8xf32>, !llvm.ptr
+// CHECK-NOT: vector<
+// CHECK: llvm.fadd {{.*}} {fastmathFlags = #llvm.fastmath<reassoc>} : f32
+// CHECK: llvm.return
+func.func @row_sums(%x: tensor<8x100xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %s = linalg.reduce ins(%x : tensor<8x100xf32>) outs(%acc : tensor<8xf32>) dimensions = [1]
+    (%in: f32, %a: f32) {
+      %t = arith.addf %in, %a : f32
+      linalg.yield %t : f32
+    }
+  return %s : tensor<8xf32>
+}

@@ -1,0 +1,148 @@
+// RUN: nx-opt %s -split-input-file -nx-vectorize-linalg=vector-bits=512 -canonicalize | FileCheck %s --enable-var-scope
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Rows tiled by 1, columns by 16 f32: six full tiles of one 16-lane vector,
+// then the last 4 columns as one 4-lane vector (a static op has a static
+// partial tile).
+// CHECK-LABEL: func.func @static_rows
+// CHECK-SAME: (%[[X:.*]]: memref<8x100xf32>, %[[Y:.*]]: memref<8x100xf32>)
+// CHECK-DAG: %[[C96:.*]] = arith.constant 96 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %[[C96]] step %[[C16]] {
+// CHECK: %[[V:.*]] = vector.transfer_read {{.*}} {in_bounds = [true]} : memref<16xf32, {{.*}}>, vector<16xf32>
+// CHECK: %[[E:.*]] = math.exp %[[V]] : vector<16xf32>
+// CHECK: vector.transfer_write %[[E]], {{.*}} {in_bounds = [true]} : vector<16xf32>, memref<16xf32, {{.*}}>
+// CHECK: }
+// CHECK: memref.subview %[[X]][%[[I]], 96] [1, 4] [1, 1]
+// CHECK: %[[R:.*]] = vector.transfer_read {{.*}} : memref<4xf32, {{.*}}>, vector<4xf32>
+// CHECK: math.exp %[[R]] : vector<4xf32>
+// CHECK-NOT: linalg.generic
+func.func @static_rows(%x: memref<8x100xf32>, %y: memref<8x100xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<8x100xf32>) outs(%y : memref<8x100xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+// A dynamic length: full 8-lane f64 tiles up to the last multiple of 8, the
+// rest (fewer than 8 elements) left as a linalg op for the loop lowering.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: %[[END:.*]] = affine.apply {{.*}}()[%[[N:.*]]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[END]] step %c8 {
+// CHECK: vector.transfer_read {{.*}} : memref<8xf64, {{.*}}>, vector<8xf64>
+// CHECK-NOT: linalg.generic
+// CHECK: }
+// CHECK: scf.for %{{.*}} = %[[END]] to %[[N]] step %c8 {
+// CHECK: linalg.generic
+// CHECK-SAME: memref<?xf64
+func.func @dynamic(%x: memref<?xf64>, %y: memref<?xf64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : memref<?xf64>) outs(%y : memref<?xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    %s = arith.addf %in, %in : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+// The widest element type sets the lanes: 8 for f64 in 512 bits, so an i8
+// input is read 8 at a time too. An op that fits one vector is vectorized
+// without loops.
+// CHECK-LABEL: func.func @mixed_widths
+// CHECK-NOT: scf.for
+// CHECK: vector.transfer_read {{.*}} : memref<8xi8>, vector<8xi8>
+// CHECK: arith.sitofp {{.*}} : vector<8xi8> to vector<8xf64>
+// CHECK: vector.transfer_write {{.*}} : vector<8xf64>, memref<8xf64>
+func.func @mixed_widths(%x: memref<8xi8>, %y: memref<8xf64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : memref<8xi8>) outs(%y : memref<8xf64>) {
+  ^bb0(%in: i8, %out: f64):
+    %f = arith.sitofp %in : i8 to f64
+    linalg.yield %f : f64
+  }
+  return
+}
+
+// -----
+
+// A reduction over the outer dimension vectorizes along the inner one: each
+// row is added to a 16-lane slice of the accumulator.
+// CHECK-LABEL: func.func @column_sums
+// CHECK: scf.for
+// CHECK: %[[IN:.*]] = vector.transfer_read {{.*}} vector<16xf32>
+// CHECK: %[[ACC:.*]] = vector.transfer_read {{.*}} vector<16xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[ACC]], %[[IN]] : vector<16xf32>
+// CHECK: vector.transfer_write %[[SUM]]
+func.func @column_sums(%x: memref<64x64xf32>, %y: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<64x64xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Left for the loop lowering: a reduction along the innermost loop, a
+// read that strides along it (a transpose), i1 elements (a byte each in
+// memory) and ops on tensors.
+// CHECK-LABEL: func.func @row_sums
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @transpose
+// CHECK-NOT: vector.
+// CHECK: linalg.transpose
+// CHECK-LABEL: func.func @booleans
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @on_tensors
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+func.func @row_sums(%x: memref<64x64xf32>, %y: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x64xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+func.func @transpose(%x: memref<64x64xf32>, %y: memref<64x64xf32>) {
+  linalg.transpose ins(%x : memref<64x64xf32>) outs(%y : memref<64x64xf32>) permutation = [1, 0]
+  return
+}
+
+func.func @booleans(%x: memref<64xi1>, %y: memref<64xi1>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : memref<64xi1>) outs(%y : memref<64xi1>) {
+  ^bb0(%in: i1, %out: i1):
+    %t = arith.constant true
+    %n = arith.xori %in, %t : i1
+    linalg.yield %n : i1
+  }
+  return
+}
+
+func.func @on_tensors(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<64xf32>) outs(%x : tensor<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  } -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
