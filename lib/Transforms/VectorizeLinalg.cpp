@@ -81,9 +81,11 @@ static LogicalResult vectorizeStaticTile(RewriterBase &rewriter,
 }
 
 /// Tiles `op` to [1, ..., 1, lanes], peels the innermost tile loop and
-/// vectorizes every tile.
-static LogicalResult tileAndVectorize(RewriterBase &rewriter,
-                                      linalg::LinalgOp op, int64_t lanes) {
+/// vectorizes every tile. `tileFolding` (see makeTileFoldingPatterns) folds
+/// the tiles' constant sizes into their types.
+static LogicalResult
+tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
+                 const FrozenRewritePatternSet &tileFolding) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   // A dimension of static extent at most the tile size is not tiled; its
   // tile is the whole extent.
@@ -140,18 +142,9 @@ static LogicalResult tileAndVectorize(RewriterBase &rewriter,
     bodyOps.push_back(partial);
     partial.getBody()->walk(collect);
   }
-  RewritePatternSet patterns(rewriter.getContext());
-  affine::AffineApplyOp::getCanonicalizationPatterns(patterns,
-                                                     rewriter.getContext());
-  affine::AffineMinOp::getCanonicalizationPatterns(patterns,
-                                                   rewriter.getContext());
-  memref::SubViewOp::getCanonicalizationPatterns(patterns,
-                                                 rewriter.getContext());
-  memref::DimOp::getCanonicalizationPatterns(patterns, rewriter.getContext());
-  scf::ForOp::getCanonicalizationPatterns(patterns, rewriter.getContext());
   GreedyRewriteConfig config;
   config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-  (void)applyOpPatternsGreedily(bodyOps, std::move(patterns), config);
+  (void)applyOpPatternsGreedily(bodyOps, tileFolding, config);
 
   for (linalg::LinalgOp tile : tiles)
     if (!tile.hasDynamicShape())
@@ -159,11 +152,40 @@ static LogicalResult tileAndVectorize(RewriterBase &rewriter,
   return success();
 }
 
+/// Folds constant slice sizes into the slices' types and a loop that runs
+/// once into its body.
+static RewritePatternSet makeTileFoldingPatterns(MLIRContext *context) {
+  RewritePatternSet patterns(context);
+  affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
+  affine::AffineMinOp::getCanonicalizationPatterns(patterns, context);
+  memref::SubViewOp::getCanonicalizationPatterns(patterns, context);
+  memref::DimOp::getCanonicalizationPatterns(patterns, context);
+  scf::ForOp::getCanonicalizationPatterns(patterns, context);
+  return patterns;
+}
+
+/// Drops the unit dimensions of vectors, so each transfer reads or writes
+/// one vector register.
+static RewritePatternSet makeUnitDimPatterns(MLIRContext *context) {
+  RewritePatternSet patterns(context);
+  vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+  vector::populateVectorTransferDropUnitDimsPatterns(patterns);
+  return patterns;
+}
+
 namespace {
 
 struct VectorizeLinalgPass
     : nx::impl::VectorizeLinalgPassBase<VectorizeLinalgPass> {
   using VectorizeLinalgPassBase::VectorizeLinalgPassBase;
+
+  // Frozen once: freezing a pattern set costs more than applying it to one
+  // tile, and a large program has thousands of tiles.
+  LogicalResult initialize(MLIRContext *context) override {
+    tileFolding = makeTileFoldingPatterns(context);
+    unitDims = makeUnitDimPatterns(context);
+    return success();
+  }
 
   void runOnOperation() override {
     if (vectorBits < 16) {
@@ -183,7 +205,8 @@ struct VectorizeLinalgPass
     for (linalg::LinalgOp op : candidates) {
       std::optional<int64_t> lanes = getLanes(op, vectorBits);
       rewriter.setInsertionPoint(op);
-      if (lanes && succeeded(tileAndVectorize(rewriter, op, *lanes)))
+      if (lanes &&
+          succeeded(tileAndVectorize(rewriter, op, *lanes, tileFolding)))
         ++vectorized;
       else
         ++numLeft;
@@ -193,8 +216,7 @@ struct VectorizeLinalgPass
       cleanUpVectors();
   }
 
-  /// Lowers the masks and drops the unit dimensions of the vector ops, so
-  /// each transfer reads or writes one vector register.
+  /// Drops the unit dimensions of the vector ops the tiles became.
   void cleanUpVectors() {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
@@ -202,15 +224,12 @@ struct VectorizeLinalgPass
           llvm::any_of(op->getResultTypes(), llvm::IsaPred<VectorType>))
         ops.push_back(op);
     });
-    if (ops.empty())
-      return;
-    RewritePatternSet patterns(&getContext());
-    vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
-    vector::populateVectorTransferDropUnitDimsPatterns(patterns);
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-    (void)applyOpPatternsGreedily(ops, std::move(patterns), config);
+    (void)applyOpPatternsGreedily(ops, unitDims, config);
   }
+
+  FrozenRewritePatternSet tileFolding, unitDims;
 };
 
 } // namespace
