@@ -17,7 +17,7 @@ import re
 import subprocess
 import sys
 
-PASS_NAME = re.compile(r"(?:nx|convert-nx)-[a-z0-9-]+|convert-to-llvm")
+PASS_NAME = re.compile(r"(?:nx|convert-nx)-[a-z0-9-]+|convert-to-llvm|convert-linalg-to-openmp")
 
 
 def pipelines(fuzzer):

@@ -81,6 +81,9 @@ static const char *const kPipelines[] = {
     // nx's ConvertToLLVMPatternInterface, with the dialects its patterns
     // need converted alongside.
     "convert-to-llvm{filter-dialects=nx,func,memref}",
+    // The compute passes on buffers, as nx-lower-to-cpu runs them.
+    "func.func(nx-vectorize-linalg{vector-bits=512})",
+    "convert-linalg-to-openmp{num-threads-function=threads min-work=16}",
 };
 static constexpr size_t kNumPipelines = std::size(kPipelines);
 

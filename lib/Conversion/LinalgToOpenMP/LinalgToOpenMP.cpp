@@ -128,8 +128,9 @@ LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
   // whole rows (or, in one dimension, elements) to cover
   // kMinPointsPerIteration points. Later passes vectorize or lower each
   // tile as they would the whole op.
+  SmallVector<int64_t> staticRanges = op.getStaticLoopRanges();
   int64_t innerPoints = 1;
-  for (int64_t range : ArrayRef(op.getStaticLoopRanges()).drop_front())
+  for (int64_t range : ArrayRef(staticRanges).drop_front())
     innerPoints = ShapedType::isDynamic(range)
                       ? kMinPointsPerIteration
                       : innerPoints * std::max<int64_t>(range, 1);
