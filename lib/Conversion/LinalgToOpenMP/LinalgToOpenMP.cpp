@@ -103,15 +103,40 @@ LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
     return rewriter.notifyMatchFailure(op, "not a large parallel nest");
   Location loc = op.getLoc();
 
+  // Tiles of the outermost dimension, each the same op on slices: enough
+  // whole rows (or, in one dimension, elements) to cover
+  // kMinPointsPerIteration points. Later passes vectorize or lower each
+  // tile as they would the whole op. Tiling first: it is the step that may
+  // fail, and nothing is built before it.
+  SmallVector<int64_t> staticRanges = op.getStaticLoopRanges();
+  int64_t innerPoints = 1;
+  for (int64_t range : ArrayRef(staticRanges).drop_front())
+    innerPoints = ShapedType::isDynamic(range)
+                      ? kMinPointsPerIteration
+                      : std::min(innerPoints * std::max<int64_t>(range, 1),
+                                 kMinPointsPerIteration);
+  int64_t rowsPerTile = llvm::divideCeil(kMinPointsPerIteration, innerPoints);
+  SmallVector<OpFoldResult> tileSizes(op.getNumLoops(),
+                                      rewriter.getIndexAttr(0));
+  tileSizes.front() = rewriter.getIndexAttr(rowsPerTile);
+  scf::SCFTilingOptions tilingOptions;
+  tilingOptions.setTileSizes(tileSizes);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), tilingOptions);
+  if (failed(tiled) || tiled->loops.size() != 1)
+    return rewriter.notifyMatchFailure(op, "could not tile the outer loop");
+  auto outer = cast<scf::ForOp>(tiled->loops.front().getOperation());
+
   // The nest's size, folded as built: a static nest, which classify() found
   // large enough, needs no if clause.
-  rewriter.setInsertionPoint(op);
-  SmallVector<Range> ranges = op.createLoopRanges(rewriter, loc);
+  rewriter.setInsertionPoint(outer);
   Value points = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  for (const Range &range : ranges) {
+  for (const Range &range : op.createLoopRanges(rewriter, loc)) {
     Value extent = getValueOrCreateConstantIndexOp(rewriter, loc, range.size);
     points = rewriter.createOrFold<arith::MulIOp>(loc, points, extent);
   }
+  rewriter.eraseOp(op);
   omp::ParallelOperands parallelClauses;
   if (!matchPattern(points, m_Constant())) {
     Value threshold = arith::ConstantIndexOp::create(rewriter, loc, minWork);
@@ -124,32 +149,6 @@ LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
                              rewriter.getI32Type(), ValueRange())
             .getResult(0);
 
-  // Tiles of the outermost dimension, each the same op on slices: enough
-  // whole rows (or, in one dimension, elements) to cover
-  // kMinPointsPerIteration points. Later passes vectorize or lower each
-  // tile as they would the whole op.
-  SmallVector<int64_t> staticRanges = op.getStaticLoopRanges();
-  int64_t innerPoints = 1;
-  for (int64_t range : ArrayRef(staticRanges).drop_front())
-    innerPoints = ShapedType::isDynamic(range)
-                      ? kMinPointsPerIteration
-                      : innerPoints * std::max<int64_t>(range, 1);
-  int64_t rowsPerTile = std::max<int64_t>(
-      1, llvm::divideCeil(kMinPointsPerIteration,
-                          std::min(innerPoints, kMinPointsPerIteration)));
-  SmallVector<OpFoldResult> tileSizes(op.getNumLoops(),
-                                      rewriter.getIndexAttr(0));
-  tileSizes.front() = rewriter.getIndexAttr(rowsPerTile);
-  scf::SCFTilingOptions tilingOptions;
-  tilingOptions.setTileSizes(tileSizes);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), tilingOptions);
-  if (failed(tiled) || tiled->loops.size() != 1)
-    return rewriter.notifyMatchFailure(op, "could not tile the outer loop");
-  auto outer = cast<scf::ForOp>(tiled->loops.front().getOperation());
-  rewriter.eraseOp(op);
-
-  rewriter.setInsertionPoint(outer);
   auto parallel = omp::ParallelOp::create(rewriter, loc, parallelClauses);
   rewriter.createBlock(&parallel.getRegion());
   auto wsloop = omp::WsloopOp::create(rewriter, loc, omp::WsloopOperands());

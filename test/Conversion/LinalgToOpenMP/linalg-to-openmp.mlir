@@ -9,10 +9,10 @@
 // CHECK: func.func private @threads() -> i32
 // CHECK-LABEL: func.func @elementwise
 // CHECK-SAME: (%[[X:.*]]: memref<1024x1024xf32>, %[[Y:.*]]: memref<1024x1024xf32>)
-// CHECK: %[[N:.*]] = call @threads() : () -> i32
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[ROWS:.*]] = arith.constant 1024 : index
 // CHECK-DAG: %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK: %[[N:.*]] = call @threads() : () -> i32
 // CHECK: omp.parallel num_threads(%[[N]] : i32) {
 // CHECK-NEXT: omp.wsloop {
 // CHECK-NEXT: omp.loop_nest (%[[I:.*]]) : index = (%[[ZERO]]) to (%[[ROWS]]) step (%[[FOUR]]) {
@@ -46,7 +46,9 @@ func.func @elementwise(%x: memref<1024x1024xf32>, %y: memref<1024x1024xf32>) {
 // CHECK-SAME: (%[[X:.*]]: memref<?x?xf32>, %[[Y:.*]]: memref<?xf32>)
 // CHECK-DAG: %[[ROWS:.*]] = memref.dim %[[X]], %c0
 // CHECK-DAG: %[[COLS:.*]] = memref.dim %[[X]], %c1
-// CHECK: %[[POINTS:.*]] = arith.muli %[[ROWS]], %[[COLS]] : index
+// CHECK: %[[ROWS2:.*]] = memref.dim %[[X]], %c0
+// CHECK: %[[COLS2:.*]] = memref.dim %[[X]], %c1
+// CHECK: %[[POINTS:.*]] = arith.muli %[[ROWS2]], %[[COLS2]] : index
 // CHECK: %[[MIN:.*]] = arith.constant 65536 : index
 // CHECK: %[[LARGE:.*]] = arith.cmpi sge, %[[POINTS]], %[[MIN]] : index
 // CHECK: %[[N:.*]] = call @threads()
