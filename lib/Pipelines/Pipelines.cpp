@@ -65,6 +65,16 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
+  int64_t vectorBits =
+      options.vectorBits != 0 ? options.vectorBits : getHostVectorBits();
+  // Innermost reductions keep one partial result per vector lane, which
+  // nx-vectorize-linalg turns into vector accumulators after bufferization.
+  if (options.vectorize && !options.strictReductions) {
+    SplitReductionsPassOptions splitReductionsOptions;
+    splitReductionsOptions.vectorBits = vectorBits;
+    pm.addNestedPass<func::FuncOp>(
+        createSplitReductionsPass(splitReductionsOptions));
+  }
   // An elementwise op writes over an input it is the last user of, so a loop
   // carrying a tensor updates one buffer instead of allocating per iteration.
   pm.addNestedPass<func::FuncOp>(nx::createReuseInputsAsOutputsPass());
@@ -145,8 +155,7 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   OpPassManager &functionPm = pm.nest<func::FuncOp>();
   if (options.vectorize) {
     VectorizeLinalgPassOptions vectorizeOptions;
-    vectorizeOptions.vectorBits =
-        options.vectorBits != 0 ? options.vectorBits : getHostVectorBits();
+    vectorizeOptions.vectorBits = vectorBits;
     functionPm.addPass(createVectorizeLinalgPass(vectorizeOptions));
   }
   functionPm.addPass(createConvertLinalgToLoopsPass());

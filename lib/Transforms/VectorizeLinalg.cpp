@@ -165,11 +165,15 @@ static RewritePatternSet makeTileFoldingPatterns(MLIRContext *context) {
 }
 
 /// Drops the unit dimensions of vectors, so each transfer reads or writes
-/// one vector register.
+/// one vector register. A tile of a reduction over an outer dimension
+/// reduces over a unit dimension: that becomes the combiner alone.
 static RewritePatternSet makeUnitDimPatterns(MLIRContext *context) {
   RewritePatternSet patterns(context);
   vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
   vector::populateVectorTransferDropUnitDimsPatterns(patterns);
+  vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns, context);
+  vector::ShapeCastOp::getCanonicalizationPatterns(patterns, context);
+  vector::BroadcastOp::getCanonicalizationPatterns(patterns, context);
   return patterns;
 }
 

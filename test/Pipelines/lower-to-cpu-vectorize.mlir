@@ -1,8 +1,11 @@
 // Elementwise ops are tiled to the vector width and vectorized in MLIR
 // (nx-vectorize-linalg): with 512-bit registers, 16 f32 per load, multiply
 // and store, and the 4 left of each 100-element row in one 4-lane vector.
-// Reductions along the innermost loop are left to LLVM's loop vectorizer.
+// Reductions along a long innermost loop are split (nx-split-reductions)
+// into partial results that vectorize the same way, unless the reductions
+// must keep their order; short ones are left to LLVM's loop vectorizer.
 // RUN: nx-opt %s --pass-pipeline='builtin.module(nx-lower-to-cpu{vector-bits=512})' | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s --pass-pipeline='builtin.module(nx-lower-to-cpu{vector-bits=512 strict-reductions})' | FileCheck %s --enable-var-scope --check-prefix=STRICT
 // RUN: nx-opt %s --pass-pipeline='builtin.module(nx-lower-to-cpu{vector-bits=256})' | FileCheck %s --enable-var-scope --check-prefix=AVX
 // RUN: nx-opt %s --pass-pipeline='builtin.module(nx-lower-to-cpu{vectorize=false})' | FileCheck %s --enable-var-scope --check-prefix=SCALAR
 
@@ -38,6 +41,34 @@ func.func @row_sums(%x: tensor<8x100xf32>) -> tensor<8xf32> {
   %e = tensor.empty() : tensor<8xf32>
   %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
   %s = linalg.reduce ins(%x : tensor<8x100xf32>) outs(%acc : tensor<8xf32>) dimensions = [1]
+    (%in: f32, %a: f32) {
+      %t = arith.addf %in, %a : f32
+      linalg.yield %t : f32
+    }
+  return %s : tensor<8xf32>
+}
+
+// 1024 columns: each row accumulates 4 x 16 partial sums in vectors (lane
+// by lane: nothing left to reassociate), then adds them up (reassociable,
+// for LLVM).
+// CHECK-LABEL: llvm.func @long_row_sums
+// CHECK: %[[IN:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<16xf32>
+// CHECK: %[[ACC:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<16xf32>
+// CHECK: %[[SUM:.*]] = llvm.fadd %[[ACC]], %[[IN]] : vector<16xf32>
+// CHECK: llvm.store %[[SUM]], %{{.*}} : vector<16xf32>, !llvm.ptr
+// CHECK: llvm.fadd {{.*}} {fastmathFlags = #llvm.fastmath<reassoc>} : f32
+// CHECK: llvm.return
+// STRICT-LABEL: llvm.func @long_row_sums
+// STRICT-NOT: llvm.fadd {{.*}} vector<
+// STRICT-NOT: reassoc
+// STRICT: llvm.fadd {{.*}} : f32
+// STRICT-NOT: reassoc
+// STRICT: llvm.return
+func.func @long_row_sums(%x: tensor<8x1024xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %s = linalg.reduce ins(%x : tensor<8x1024xf32>) outs(%acc : tensor<8xf32>) dimensions = [1]
     (%in: f32, %a: f32) {
       %t = arith.addf %in, %a : f32
       linalg.yield %t : f32

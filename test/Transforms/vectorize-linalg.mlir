@@ -95,6 +95,32 @@ func.func @column_sums(%x: memref<64x64xf32>, %y: memref<64xf32>) {
 
 // -----
 
+// What nx-split-reductions makes of row sums: the reduction is a middle
+// loop, so each tile reduces over a unit dimension, which leaves only the
+// add, on one 16-lane vector of partial sums.
+// CHECK-LABEL: func.func @split_row_sums
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[IN:.*]] = vector.transfer_read {{.*}} : memref<16xf32, {{.*}}>, vector<16xf32>
+// CHECK: %[[ACC:.*]] = vector.transfer_read {{.*}} : memref<16xf32, {{.*}}>, vector<16xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[ACC]], %[[IN]] : vector<16xf32>
+// CHECK: vector.transfer_write %[[SUM]]
+// CHECK-NOT: vector.multi_reduction
+// CHECK-NOT: vector.shape_cast
+func.func @split_row_sums(%x: memref<8x16x64xf32>, %y: memref<8x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : memref<8x16x64xf32>) outs(%y : memref<8x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // Left for the loop lowering: a reduction along the innermost loop, a
 // read that strides along it (a transpose), i1 elements (a byte each in
 // memory) and ops on tensors.

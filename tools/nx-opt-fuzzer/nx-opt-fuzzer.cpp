@@ -84,6 +84,8 @@ static const char *const kPipelines[] = {
     // The compute passes on buffers, as nx-lower-to-cpu runs them.
     "func.func(nx-vectorize-linalg{vector-bits=512})",
     "convert-linalg-to-openmp{num-threads-function=threads min-work=16}",
+    // On tensors, before bufferization.
+    "func.func(nx-split-reductions{vector-bits=128})",
 };
 static constexpr size_t kNumPipelines = std::size(kPipelines);
 

@@ -39,14 +39,15 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
   PassOptions::Option<int64_t> vectorBits{
       *this, "vector-bits",
       llvm::cl::desc("Vector register width in bits for nx-vectorize-linalg "
-                     "(0: the host's: 512 with AVX-512, 256 with AVX, "
+                     "and nx-split-reductions (0: the host's: 512 with "
+                     "AVX-512, 256 with AVX, "
                      "otherwise 128)"),
       llvm::cl::init(0)};
   PassOptions::Option<bool> strictReductions{
       *this, "strict-reductions",
       llvm::cl::desc("Keep floating-point reductions in their serial order; "
                      "otherwise they may reassociate and vectorize "
-                     "(nx-reassociate-reductions)"),
+                     "(nx-split-reductions, nx-reassociate-reductions)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> libmMath{
       *this, "libm-math",

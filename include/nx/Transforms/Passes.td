@@ -239,6 +239,78 @@ def ReassociateReductionsPass : Pass<"nx-reassociate-reductions"> {
   ];
 }
 
+def SplitReductionsPass : Pass<"nx-split-reductions"> {
+  let summary = "Splits innermost tensor reductions into vector-wide partial results and a short final reduction";
+  let description = [{
+    A reduction along an op's innermost loop (a row sum, the sum of a whole
+    tensor) gives a vectorizer one running value: each vector of inputs
+    would be reduced across its lanes at every step. This pass uses
+    upstream's `linalg::splitReduction` (with `innerParallel`) so that it
+    keeps one partial result per vector lane instead:
+
+    - the reduced dimension K is split into `K / ratio` (still a reduction)
+      and `ratio` (parallel, innermost);
+    - the op reduces into an intermediate tensor with an extra innermost
+      dimension of `ratio` elements, filled with the combiner's neutral
+      element;
+    - a second op reduces those `ratio` partial results into the original
+      output.
+
+    The first op's innermost loop is now parallel, so `nx-vectorize-linalg`
+    turns it into vector arithmetic on `ratio / lanes` vector accumulators
+    after bufferization. `ratio` is four vectors of the widest element type
+    (four independent accumulators hide the latency of the combining
+    instruction) when K is a multiple of that and at least twice it, else
+    one vector under the same conditions; otherwise the op is left alone,
+    as are ops on buffers, dynamic K, ops with several reductions or
+    outputs, `linalg.index`, non-permutation maps, reductions that are not
+    contiguous innermost in memory, contractions (they go to BLAS) and
+    combiners with no known neutral element.
+
+    The partial results are combined in a different order from the serial
+    loop, so floating-point results may differ in the last bits.
+    `nx-lower-to-cpu` runs this pass unless `strict-reductions` is set.
+
+    Before (`vector-bits=512`):
+
+    ```mlir
+    %r = linalg.reduce ins(%x : tensor<8x1024xf32>)
+                       outs(%init : tensor<8xf32>) dimensions = [1]
+      (%in: f32, %acc: f32) {
+        %s = arith.addf %in, %acc : f32
+        linalg.yield %s : f32
+      }
+    ```
+
+    After:
+
+    ```mlir
+    %e = tensor.expand_shape %x [[0], [1, 2]] output_shape [8, 16, 64]
+        : tensor<8x1024xf32> into tensor<8x16x64xf32>
+    %zero = linalg.fill ins(%cst0 : f32)
+        outs(tensor.empty() : tensor<8x64xf32>) -> tensor<8x64xf32>
+    %partial = linalg.generic {
+        indexing_maps = [(d0, d1, d2) -> (d0, d1, d2), (d0, d1, d2) -> (d0, d2)],
+        iterator_types = ["parallel", "reduction", "parallel"]}
+        ins(%e : tensor<8x16x64xf32>) outs(%zero : tensor<8x64xf32>) {...}
+    %r = linalg.generic {
+        indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0)],
+        iterator_types = ["parallel", "reduction"]}
+        ins(%partial : tensor<8x64xf32>) outs(%init : tensor<8xf32>) {...}
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "Width of the host's vector registers in bits">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numSplit", "split", "Number of reductions split">
+  ];
+}
+
 def ApproximateMathPass : Pass<"nx-approximate-math"> {
   let summary = "Replaces f32 math functions by upstream's polynomial approximations, which vectorize";
   let description = [{
@@ -286,18 +358,20 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
        when that is smaller;
     2. peels the innermost tile loop, so every tile but the last has the
        static vector shape;
-    3. vectorizes each tile with upstream's linalg vectorizer: the full
-       tiles into plain `vector.transfer_read` / `transfer_write` and
-       arithmetic on vectors, the last, partial tile with masks;
+    3. vectorizes each full tile with upstream's linalg vectorizer into
+       plain `vector.transfer_read` / `transfer_write` and arithmetic on
+       vectors; the last, partial tile of a dynamic extent stays a linalg
+       op for `convert-linalg-to-loops`;
     4. drops the unit dimensions of the resulting vectors, so they lower to
-       plain (or masked) loads and stores of one vector register.
+       plain loads and stores of one vector register.
 
-    Ops whose innermost loop is a reduction (row sums, a full sum) are left
-    to `convert-linalg-to-loops`: their reassociable combiner
-    (`nx-reassociate-reductions`) lets LLVM's loop vectorizer keep the
-    partial sums in vector registers, where one tile of this pass would
-    reduce across its lanes at every step. So are ops this pass cannot
-    vectorize; they stay correct. `nx-lower-to-cpu` runs this pass with the
+    Ops whose innermost loop is a reduction are left to
+    `convert-linalg-to-loops`: one tile of this pass would reduce across
+    its lanes at every step. `nx-split-reductions`, on tensors, turns the
+    ones it can into a vector-wide partial reduction this pass takes, and
+    the reassociable combiners (`nx-reassociate-reductions`) let LLVM's
+    loop vectorizer handle the rest. So are ops this pass cannot vectorize;
+    they stay correct. `nx-lower-to-cpu` runs this pass with the
     host's vector width unless `vectorize=false`.
 
     Before (`vector-bits=512`):
@@ -324,9 +398,8 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
         %sy = memref.subview %y[%i, %j] [1, 16] [1, 1]
         vector.transfer_write %e, %sy[%c0, %c0] {in_bounds = [true]} : ...
       }
-      scf.for %j = %c96 to %c100 step %c16 {
-        // the same on [1, 4] slices, under vector.create_mask %c4
-      }
+      // The last 4 columns: a linalg op on [1, 4] subviews, vectorized
+      // the same way since its shape is static.
     }
     ```
   }];

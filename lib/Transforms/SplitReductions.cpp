@@ -1,0 +1,111 @@
+//===- SplitReductions.cpp - innermost reductions to vector partials ------===//
+//
+// Chooses which tensor reductions upstream's linalg::splitReduction should
+// split, and by how much, so that nx-vectorize-linalg can keep the partial
+// results of an innermost reduction in vector registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+
+#define DEBUG_TYPE "nx-split-reductions"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_SPLITREDUCTIONSPASS
+#include "nx/Transforms/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+
+/// Independent vector accumulators per split reduction: enough to cover the
+/// latency of a floating-point add on current x86-64 and AArch64 cores.
+static constexpr int64_t kAccumulators = 4;
+
+/// Elements of the widest operand type that fit `vectorBits`, or nothing when
+/// an operand's element type is no integer or float of 8 to 64 bits.
+static std::optional<int64_t> getLanes(linalg::LinalgOp op,
+                                       int64_t vectorBits) {
+  unsigned widest = 0;
+  for (Value operand : op->getOperands()) {
+    Type element = getElementTypeOrSelf(operand.getType());
+    if (!element.isIntOrFloat())
+      return std::nullopt;
+    unsigned width = element.getIntOrFloatBitWidth();
+    if (width < 8 || width > 64 || width % 8 != 0)
+      return std::nullopt;
+    widest = std::max(widest, width);
+  }
+  if (widest == 0 || vectorBits / widest < 2)
+    return std::nullopt;
+  return vectorBits / widest;
+}
+
+/// The split ratio for `op`, or nothing when `op` is not an innermost,
+/// contiguous, single reduction on tensors that the split would help.
+static std::optional<int64_t> getSplitRatio(linalg::LinalgOp op,
+                                            int64_t vectorBits) {
+  unsigned loops = op.getNumLoops();
+  if (!op.hasPureTensorSemantics() || loops == 0 ||
+      op.getNumReductionLoops() != 1 || op.getNumDpsInits() != 1 ||
+      !linalg::isReductionIterator(op.getIteratorTypesArray().back()) ||
+      op.hasIndexSemantics() || !op.hasOnlyProjectedPermutations() ||
+      linalg::isaContractionOpInterface(op) ||
+      isa<linalg::ConvolutionOpInterface>(op.getOperation()))
+    return std::nullopt;
+  // Every operand that reads the reduced dimension reads it innermost, so
+  // the split's inner part is contiguous in memory.
+  AffineExpr reduced = getAffineDimExpr(loops - 1, op.getContext());
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    std::optional<unsigned> position = map.getResultPosition(reduced);
+    if (position && *position != map.getNumResults() - 1)
+      return std::nullopt;
+  }
+  std::optional<int64_t> lanes = getLanes(op, vectorBits);
+  int64_t extent = op.getStaticLoopRanges().back();
+  if (!lanes || ShapedType::isDynamic(extent))
+    return std::nullopt;
+  for (int64_t ratio : {kAccumulators * *lanes, *lanes})
+    if (extent % ratio == 0 && extent >= 2 * ratio)
+      return ratio;
+  return std::nullopt;
+}
+
+namespace {
+
+struct SplitReductionsPass
+    : nx::impl::SplitReductionsPassBase<SplitReductionsPass> {
+  using SplitReductionsPassBase::SplitReductionsPassBase;
+
+  void runOnOperation() override {
+    if (vectorBits < 16) {
+      getOperation()->emitError() << "vector-bits must be at least 16, got "
+                                  << static_cast<int64_t>(vectorBits);
+      return signalPassFailure();
+    }
+    SmallVector<std::pair<linalg::LinalgOp, int64_t>> candidates;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (std::optional<int64_t> ratio = getSplitRatio(op, vectorBits))
+        candidates.emplace_back(op, *ratio);
+    });
+    IRRewriter rewriter(&getContext());
+    for (auto [op, ratio] : candidates) {
+      // The partial results go innermost: after the output's own dimensions.
+      linalg::SplitReductionOptions split;
+      split.ratio = ratio;
+      split.index = op.getRank(op.getDpsInitOperand(0));
+      split.innerParallel = true;
+      // Fails, leaving `op` untouched, on a combiner with no neutral element.
+      if (succeeded(linalg::splitReduction(
+              rewriter, op, [&](linalg::LinalgOp) { return split; })))
+        ++numSplit;
+    }
+  }
+};
+
+} // namespace
