@@ -329,7 +329,13 @@ typedef nxrt_status_t *(*nxrt_handler_fn)(void *user_data,
 
 /* Creates a runtime with the built-in custom-call targets (see "Built-in
  * linear algebra") already registered. Never returns NULL (aborts only if
- * memory is exhausted, like operator new). Thread-safe. */
+ * memory is exhausted, like operator new). Thread-safe among nxrt calls.
+ * The first call sets KMP_BLOCKTIME=1 (milliseconds) in the environment
+ * unless it is set already: compiled parallel loop nests run on libomp,
+ * whose idle workers would otherwise spin for 200 ms after each loop nest,
+ * taking the cores from the BLAS's threads (see nxrt_set_compute_threads).
+ * Not thread-safe with respect to other threads' getenv/setenv calls made
+ * at the same time (POSIX setenv). */
 NXRT_API nxrt_runtime_t *nxrt_runtime_create(void);
 
 /* Destroys a runtime. Preconditions: every program and stream created from

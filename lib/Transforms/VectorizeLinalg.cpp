@@ -11,15 +11,20 @@
 #include "nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Passes.h"
 
 #define DEBUG_TYPE "nx-vectorize-linalg"
 
@@ -29,6 +34,10 @@ namespace mlir::nx {
 } // namespace mlir::nx
 
 using namespace mlir;
+
+/// Vector accumulators a reduction tile loop may be unrolled into: as many
+/// as nx-split-reductions makes (enough to cover an add's latency).
+static constexpr uint64_t kMaxUnrolledAccumulators = 4;
 
 /// Elements of the widest operand type that fit `vectorBits`, or nothing when
 /// `op` is not one this pass handles: not on buffers, no loops, a reduction
@@ -85,7 +94,8 @@ static LogicalResult vectorizeStaticTile(RewriterBase &rewriter,
 /// the tiles' constant sizes into their types.
 static LogicalResult
 tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
-                 const FrozenRewritePatternSet &tileFolding) {
+                 const FrozenRewritePatternSet &tileFolding,
+                 bool &unrolledAccumulators) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   // A dimension of static extent at most the tile size is not tiled; its
   // tile is the whole extent.
@@ -112,6 +122,8 @@ tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
     return vectorizeStaticTile(rewriter, op);
   }
 
+  // `op` is erased once tiled.
+  bool reduces = op.getNumReductionLoops() != 0;
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), tileSizes));
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
@@ -149,6 +161,13 @@ tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
   for (linalg::LinalgOp tile : tiles)
     if (!tile.hasDynamicShape())
       (void)vectorizeStaticTile(rewriter, tile);
+  // A reduction over an outer loop reads and writes its accumulators in
+  // the innermost tile loop. Unrolled, when it is short, their vectors are
+  // invariant in the reduction loop, so hoisting keeps them in registers.
+  std::optional<APInt> trips = inner.getStaticTripCount();
+  if (reduces && trips && trips->ule(kMaxUnrolledAccumulators) &&
+      succeeded(loopUnrollFull(inner)))
+    unrolledAccumulators = true;
   return success();
 }
 
@@ -161,6 +180,16 @@ static RewritePatternSet makeTileFoldingPatterns(MLIRContext *context) {
   memref::SubViewOp::getCanonicalizationPatterns(patterns, context);
   memref::DimOp::getCanonicalizationPatterns(patterns, context);
   scf::ForOp::getCanonicalizationPatterns(patterns, context);
+  return patterns;
+}
+
+/// Makes transfers address their buffer directly rather than through the
+/// tile's subview, which lets accumulators be hoisted out of reduction
+/// loops. Kept apart from the unit-dimension patterns, which make the
+/// rank-reducing subviews these fold.
+static RewritePatternSet makeAliasFoldingPatterns(MLIRContext *context) {
+  RewritePatternSet patterns(context);
+  memref::populateFoldMemRefAliasOpPatterns(patterns);
   return patterns;
 }
 
@@ -188,6 +217,7 @@ struct VectorizeLinalgPass
   LogicalResult initialize(MLIRContext *context) override {
     tileFolding = makeTileFoldingPatterns(context);
     unitDims = makeUnitDimPatterns(context);
+    aliasFolding = makeAliasFoldingPatterns(context);
     return success();
   }
 
@@ -206,18 +236,38 @@ struct VectorizeLinalgPass
     // Statistics may be compiled out (LLVM without LLVM_ENABLE_STATS): the
     // decision below counts for itself.
     int64_t vectorized = 0;
+    bool unrolledAccumulators = false;
     for (linalg::LinalgOp op : candidates) {
       std::optional<int64_t> lanes = getLanes(op, vectorBits);
       rewriter.setInsertionPoint(op);
-      if (lanes &&
-          succeeded(tileAndVectorize(rewriter, op, *lanes, tileFolding)))
+      if (lanes && succeeded(tileAndVectorize(rewriter, op, *lanes, tileFolding,
+                                              unrolledAccumulators)))
         ++vectorized;
       else
         ++numLeft;
     }
     numVectorized += vectorized;
-    if (vectorized != 0)
-      cleanUpVectors();
+    if (vectorized == 0)
+      return;
+    cleanUpVectors();
+    if (unrolledAccumulators && failed(hoistAccumulators()))
+      return signalPassFailure();
+  }
+
+  /// Accumulators read and written at the same place in every iteration of
+  /// a reduction loop become the loop's vector iter_args. Hoisting needs
+  /// the transfers' indices to be the same values, and provably disjoint
+  /// from the other accumulators' (constants, not the unrolled loop's
+  /// affine.apply of its induction variable): canonicalization and CSE
+  /// first.
+  LogicalResult hoistAccumulators() {
+    OpPassManager cleanUp(getOperation()->getName());
+    cleanUp.addPass(createCanonicalizerPass());
+    cleanUp.addPass(createCSEPass());
+    if (failed(runPipeline(cleanUp, getOperation())))
+      return failure();
+    linalg::hoistRedundantVectorTransfers(getOperation());
+    return success();
   }
 
   /// Drops the unit dimensions of the vector ops the tiles became.
@@ -231,9 +281,15 @@ struct VectorizeLinalgPass
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
     (void)applyOpPatternsGreedily(ops, unitDims, config);
+
+    SmallVector<Operation *> transfers;
+    getOperation()->walk([&](VectorTransferOpInterface transfer) {
+      transfers.push_back(transfer);
+    });
+    (void)applyOpPatternsGreedily(transfers, aliasFolding, config);
   }
 
-  FrozenRewritePatternSet tileFolding, unitDims;
+  FrozenRewritePatternSet tileFolding, unitDims, aliasFolding;
 };
 
 } // namespace

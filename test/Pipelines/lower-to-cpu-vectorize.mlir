@@ -48,14 +48,18 @@ func.func @row_sums(%x: tensor<8x100xf32>) -> tensor<8xf32> {
   return %s : tensor<8xf32>
 }
 
-// 1024 columns: each row accumulates 4 x 16 partial sums in vectors (lane
-// by lane: nothing left to reassociate), then adds them up (reassociable,
-// for LLVM).
+// 1024 columns: each row accumulates 4 x 16 partial sums in four vector
+// registers (block arguments of the reduction loop: no load or store of
+// them inside it), lane by lane, then adds them up (reassociable, for LLVM).
 // CHECK-LABEL: llvm.func @long_row_sums
+// CHECK: llvm.br ^[[HEAD:bb[0-9]+]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : i64, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK: ^[[HEAD]](%{{.*}}: i64, %[[ACC:.*]]: vector<16xf32>, %{{.*}}: vector<16xf32>, %{{.*}}: vector<16xf32>, %{{.*}}: vector<16xf32>):
+// CHECK-NOT: llvm.store
 // CHECK: %[[IN:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<16xf32>
-// CHECK: %[[ACC:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<16xf32>
-// CHECK: %[[SUM:.*]] = llvm.fadd %[[ACC]], %[[IN]] : vector<16xf32>
-// CHECK: llvm.store %[[SUM]], %{{.*}} : vector<16xf32>, !llvm.ptr
+// CHECK-NEXT: %[[SUM:.*]] = llvm.fadd %[[ACC]], %[[IN]] : vector<16xf32>
+// CHECK-NOT: llvm.store
+// CHECK: llvm.br ^[[HEAD]](%{{.*}}, %[[SUM]], %{{.*}}, %{{.*}}, %{{.*}} : i64, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK: llvm.store %{{.*}} : vector<16xf32>, !llvm.ptr
 // CHECK: llvm.fadd {{.*}} {fastmathFlags = #llvm.fastmath<reassoc>} : f32
 // CHECK: llvm.return
 // STRICT-LABEL: llvm.func @long_row_sums

@@ -11,12 +11,11 @@
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %[[C96]] step %[[C16]] {
-// CHECK: %[[V:.*]] = vector.transfer_read {{.*}} {in_bounds = [true]} : memref<16xf32, {{.*}}>, vector<16xf32>
+// CHECK: %[[V:.*]] = vector.transfer_read %[[X]][%[[I]], %[[J]]], %{{.*}} {in_bounds = [true]} : memref<8x100xf32>, vector<16xf32>
 // CHECK: %[[E:.*]] = math.exp %[[V]] : vector<16xf32>
-// CHECK: vector.transfer_write %[[E]], {{.*}} {in_bounds = [true]} : vector<16xf32>, memref<16xf32, {{.*}}>
+// CHECK: vector.transfer_write %[[E]], %[[Y]][%[[I]], %[[J]]] {in_bounds = [true]} : vector<16xf32>, memref<8x100xf32>
 // CHECK: }
-// CHECK: memref.subview %[[X]][%[[I]], 96] [1, 4] [1, 1]
-// CHECK: %[[R:.*]] = vector.transfer_read {{.*}} : memref<4xf32, {{.*}}>, vector<4xf32>
+// CHECK: %[[R:.*]] = vector.transfer_read %[[X]][%[[I]], %[[C96]]], %{{.*}} {in_bounds = [true]} : memref<8x100xf32>, vector<4xf32>
 // CHECK: math.exp %[[R]] : vector<4xf32>
 // CHECK-NOT: linalg.generic
 func.func @static_rows(%x: memref<8x100xf32>, %y: memref<8x100xf32>) {
@@ -36,7 +35,7 @@ func.func @static_rows(%x: memref<8x100xf32>, %y: memref<8x100xf32>) {
 // CHECK-LABEL: func.func @dynamic
 // CHECK: %[[END:.*]] = affine.apply {{.*}}()[%[[N:.*]]]
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[END]] step %c8 {
-// CHECK: vector.transfer_read {{.*}} : memref<8xf64, {{.*}}>, vector<8xf64>
+// CHECK: vector.transfer_read {{.*}} : memref<?xf64>, vector<8xf64>
 // CHECK-NOT: linalg.generic
 // CHECK: }
 // CHECK: scf.for %{{.*}} = %[[END]] to %[[N]] step %c8 {
@@ -75,13 +74,26 @@ func.func @mixed_widths(%x: memref<8xi8>, %y: memref<8xf64>) {
 // -----
 
 // A reduction over the outer dimension vectorizes along the inner one: each
-// row is added to a 16-lane slice of the accumulator.
+// row is added to the accumulator 16 lanes at a time. Four vectors cover
+// it, so the tile loop is unrolled and the four accumulators live in
+// registers (the reduction loop's iter_args), read before the loop and
+// written after it.
 // CHECK-LABEL: func.func @column_sums
-// CHECK: scf.for
-// CHECK: %[[IN:.*]] = vector.transfer_read {{.*}} vector<16xf32>
-// CHECK: %[[ACC:.*]] = vector.transfer_read {{.*}} vector<16xf32>
-// CHECK: %[[SUM:.*]] = arith.addf %[[ACC]], %[[IN]] : vector<16xf32>
-// CHECK: vector.transfer_write %[[SUM]]
+// CHECK-SAME: (%[[X:.*]]: memref<64x64xf32>, %[[Y:.*]]: memref<64xf32>)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C48:.*]] = arith.constant 48 : index
+// CHECK: %[[A0:.*]] = vector.transfer_read %[[Y]][%[[C0]]]
+// CHECK: %[[A3:.*]] = vector.transfer_read %[[Y]][%[[C48]]]
+// CHECK: %[[R:.*]]:4 = scf.for %[[I:.*]] = {{.*}} iter_args(%[[S0:.*]] = %[[A0]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[S3:.*]] = %[[A3]]) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// CHECK: %[[IN0:.*]] = vector.transfer_read %[[X]][%[[I]], %[[C0]]]
+// CHECK: %[[SUM0:.*]] = arith.addf %[[S0]], %[[IN0]] : vector<16xf32>
+// CHECK: %[[IN3:.*]] = vector.transfer_read %[[X]][%[[I]], %[[C48]]]
+// CHECK: %[[SUM3:.*]] = arith.addf %[[S3]], %[[IN3]] : vector<16xf32>
+// CHECK: scf.yield %[[SUM0]], %{{.*}}, %{{.*}}, %[[SUM3]]
+// CHECK-NOT: vector.transfer_write
+// CHECK: }
+// CHECK: vector.transfer_write %[[R]]#3, %[[Y]][%[[C48]]]
+// CHECK: vector.transfer_write %[[R]]#0, %[[Y]][%[[C0]]]
 func.func @column_sums(%x: memref<64x64xf32>, %y: memref<64xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>],
                   iterator_types = ["reduction", "parallel"]}
@@ -97,17 +109,20 @@ func.func @column_sums(%x: memref<64x64xf32>, %y: memref<64xf32>) {
 
 // What nx-split-reductions makes of row sums: the reduction is a middle
 // loop, so each tile reduces over a unit dimension, which leaves only the
-// add, on one 16-lane vector of partial sums.
+// add. Per row, four 16-lane vectors of partial sums stay in registers
+// through the reduction loop.
 // CHECK-LABEL: func.func @split_row_sums
-// CHECK: scf.for
-// CHECK: scf.for
-// CHECK: scf.for
-// CHECK: %[[IN:.*]] = vector.transfer_read {{.*}} : memref<16xf32, {{.*}}>, vector<16xf32>
-// CHECK: %[[ACC:.*]] = vector.transfer_read {{.*}} : memref<16xf32, {{.*}}>, vector<16xf32>
-// CHECK: %[[SUM:.*]] = arith.addf %[[ACC]], %[[IN]] : vector<16xf32>
-// CHECK: vector.transfer_write %[[SUM]]
+// CHECK-SAME: (%[[X:.*]]: memref<8x16x64xf32>, %[[Y:.*]]: memref<8x64xf32>)
+// CHECK: scf.for %[[ROW:.*]] = 
+// CHECK: %[[A0:.*]] = vector.transfer_read %[[Y]][%[[ROW]], %{{.*}}]
+// CHECK: %[[R:.*]]:4 = scf.for %[[K:.*]] = {{.*}} iter_args(%[[S0:.*]] = %[[A0]], {{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// CHECK: %[[IN:.*]] = vector.transfer_read %[[X]][%[[ROW]], %[[K]], %{{.*}}], %{{.*}} {in_bounds = [true]} : memref<8x16x64xf32>, vector<16xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[S0]], %[[IN]] : vector<16xf32>
 // CHECK-NOT: vector.multi_reduction
 // CHECK-NOT: vector.shape_cast
+// CHECK-NOT: vector.transfer_write
+// CHECK: scf.yield %[[SUM]],
+// CHECK: vector.transfer_write %[[R]]#0, %[[Y]][%[[ROW]], %{{.*}}]
 func.func @split_row_sums(%x: memref<8x16x64xf32>, %y: memref<8x64xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>],
                   iterator_types = ["parallel", "reduction", "parallel"]}

@@ -3,7 +3,9 @@
 #include "TestUtil.h"
 
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 using namespace nxrt_test;
 
@@ -78,6 +80,21 @@ TEST(NxrtApi, RuntimeCreateDestroy) {
   ASSERT_NE(rt, nullptr);
   nxrt_runtime_destroy(rt);
   nxrt_runtime_destroy(nullptr);
+}
+
+// libomp's idle workers must not spin for its default 200 ms (the BLAS
+// needs the cores), but a value the user set is theirs.
+TEST(NxrtApi, RuntimeLimitsOpenMPSpinning) {
+  const char *before = std::getenv("KMP_BLOCKTIME");
+  std::string userValue = before ? before : "";
+  nxrt_runtime_t *rt = nxrt_runtime_create();
+  const char *after = std::getenv("KMP_BLOCKTIME");
+  ASSERT_NE(after, nullptr);
+  if (before)
+    EXPECT_EQ(userValue, after);
+  else
+    EXPECT_STREQ(after, "1");
+  nxrt_runtime_destroy(rt);
 }
 
 TEST(NxrtApi, NullRuntimeIsRejected) {
