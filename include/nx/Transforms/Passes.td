@@ -363,7 +363,15 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
        vectors; the last, partial tile of a dynamic extent stays a linalg
        op for `convert-linalg-to-loops`;
     4. drops the unit dimensions of the resulting vectors, so they lower to
-       plain loads and stores of one vector register.
+       plain loads and stores of one vector register, and folds the tiles'
+       subviews into the transfers' indices;
+    5. for a reduction over an outer loop (column sums, and what
+       `nx-split-reductions` makes of a row sum), unrolls a tile loop of at
+       most four tiles and hoists each accumulator's read and write out of
+       the reduction loop (upstream's `hoistRedundantVectorTransfers`,
+       after canonicalization and CSE make the indices comparable), so up
+       to four vector accumulators stay in registers as the loop's
+       `iter_args`.
 
     Ops whose innermost loop is a reduction are left to
     `convert-linalg-to-loops`: one tile of this pass would reduce across
@@ -391,16 +399,32 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     ```mlir
     scf.for %i = %c0 to %c8 step %c1 {
       scf.for %j = %c0 to %c96 step %c16 {
-        %sx = memref.subview %x[%i, %j] [1, 16] [1, 1]
-        %v = vector.transfer_read %sx[%c0, %c0], %pad {in_bounds = [true]}
-            : memref<1x16xf32, strided<[100, 1], offset: ?>>, vector<16xf32>
+        %v = vector.transfer_read %x[%i, %j], %pad {in_bounds = [true]}
+            : memref<8x100xf32>, vector<16xf32>
         %e = math.exp %v : vector<16xf32>
-        %sy = memref.subview %y[%i, %j] [1, 16] [1, 1]
-        vector.transfer_write %e, %sy[%c0, %c0] {in_bounds = [true]} : ...
+        vector.transfer_write %e, %y[%i, %j] {in_bounds = [true]}
+            : vector<16xf32>, memref<8x100xf32>
       }
-      // The last 4 columns: a linalg op on [1, 4] subviews, vectorized
-      // the same way since its shape is static.
+      // The last 4 columns: the same on vector<4xf32> at %c96 (a static
+      // op has a static last tile).
     }
+    ```
+
+    A column sum of `memref<64x64xf32>` into `memref<64xf32>` becomes:
+
+    ```mlir
+    %a0 = vector.transfer_read %y[%c0], %pad : memref<64xf32>, vector<16xf32>
+    // ... %a1, %a2, %a3 at 16, 32, 48
+    %r:4 = scf.for %i = %c0 to %c64 step %c1
+        iter_args(%s0 = %a0, %s1 = %a1, %s2 = %a2, %s3 = %a3) -> (...) {
+      %x0 = vector.transfer_read %x[%i, %c0], %pad
+          : memref<64x64xf32>, vector<16xf32>
+      %t0 = arith.addf %s0, %x0 : vector<16xf32>
+      // ... the same for the other three
+      scf.yield %t0, %t1, %t2, %t3 : ...
+    }
+    vector.transfer_write %r#0, %y[%c0] : vector<16xf32>, memref<64xf32>
+    // ... and the other three
     ```
   }];
   let options = [
