@@ -371,7 +371,9 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
        the reduction loop (upstream's `hoistRedundantVectorTransfers`,
        after canonicalization and CSE make the indices comparable), so up
        to four vector accumulators stay in registers as the loop's
-       `iter_args`.
+       `iter_args`. Like the rest of this pass, this assumes that an op's
+       outputs do not alias its inputs through another buffer value, as
+       after bufferization.
 
     Ops whose innermost loop is a reduction are left to
     `convert-linalg-to-loops`: one tile of this pass would reduce across
