@@ -8,6 +8,8 @@
 
 #include "nx/Transforms/Passes.h"
 
+#include "VectorShape.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -22,29 +24,6 @@ namespace mlir::nx {
 
 using namespace mlir;
 
-/// Independent vector accumulators per split reduction: enough to cover the
-/// latency of a floating-point add on current x86-64 and AArch64 cores.
-static constexpr int64_t kAccumulators = 4;
-
-/// Elements of the widest operand type that fit `vectorBits`, or nothing when
-/// an operand's element type is no integer or float of 8 to 64 bits.
-static std::optional<int64_t> getLanes(linalg::LinalgOp op,
-                                       int64_t vectorBits) {
-  unsigned widest = 0;
-  for (Value operand : op->getOperands()) {
-    Type element = getElementTypeOrSelf(operand.getType());
-    if (!element.isIntOrFloat())
-      return std::nullopt;
-    unsigned width = element.getIntOrFloatBitWidth();
-    if (width < 8 || width > 64 || width % 8 != 0)
-      return std::nullopt;
-    widest = std::max(widest, width);
-  }
-  if (widest == 0 || vectorBits / widest < 2)
-    return std::nullopt;
-  return vectorBits / widest;
-}
-
 /// The split ratio for `op`, or nothing when `op` is not an innermost,
 /// contiguous, single reduction on tensors that the split would help.
 static std::optional<int64_t> getSplitRatio(linalg::LinalgOp op,
@@ -57,20 +36,14 @@ static std::optional<int64_t> getSplitRatio(linalg::LinalgOp op,
       linalg::isaContractionOpInterface(op) ||
       isa<linalg::ConvolutionOpInterface>(op.getOperation()))
     return std::nullopt;
-  // Every operand that reads the reduced dimension reads it innermost, so
-  // the split's inner part is contiguous in memory.
-  AffineExpr reduced = getAffineDimExpr(loops - 1, op.getContext());
-  for (OpOperand &operand : op->getOpOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    std::optional<unsigned> position = map.getResultPosition(reduced);
-    if (position && *position != map.getNumResults() - 1)
-      return std::nullopt;
-  }
-  std::optional<int64_t> lanes = getLanes(op, vectorBits);
+  // The split's inner part must be contiguous in memory.
+  if (!nx::readsInnermostLoopContiguously(op))
+    return std::nullopt;
+  std::optional<int64_t> lanes = nx::getVectorLanes(op, vectorBits);
   int64_t extent = op.getStaticLoopRanges().back();
   if (!lanes || ShapedType::isDynamic(extent))
     return std::nullopt;
-  for (int64_t ratio : {kAccumulators * *lanes, *lanes})
+  for (int64_t ratio : {nx::kVectorAccumulators * *lanes, *lanes})
     if (extent % ratio == 0 && extent >= 2 * ratio)
       return ratio;
   return std::nullopt;

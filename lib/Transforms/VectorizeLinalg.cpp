@@ -10,6 +10,8 @@
 
 #include "nx/Transforms/Passes.h"
 
+#include "VectorShape.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -35,45 +37,18 @@ namespace mlir::nx {
 
 using namespace mlir;
 
-/// Vector accumulators a reduction tile loop may be unrolled into: as many
-/// as nx-split-reductions makes (enough to cover an add's latency).
-static constexpr uint64_t kMaxUnrolledAccumulators = 4;
-
 /// Elements of the widest operand type that fit `vectorBits`, or nothing when
 /// `op` is not one this pass handles: not on buffers, no loops, a reduction
 /// innermost, a map that is no projected permutation or reads the innermost
-/// dimension with a stride, or an element type that is not an integer or
-/// float of 8 to 64 bits (i1 buffers hold a byte per element, which a
-/// vector of i1 does not).
+/// dimension with a stride, or an element type getVectorLanes rejects.
 static std::optional<int64_t> getLanes(linalg::LinalgOp op,
                                        int64_t vectorBits) {
-  unsigned loops = op.getNumLoops();
-  if (!op.hasPureBufferSemantics() || loops == 0 ||
-      !linalg::isParallelIterator(op.getIteratorTypesArray().back()))
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
+      !linalg::isParallelIterator(op.getIteratorTypesArray().back()) ||
+      !op.hasOnlyProjectedPermutations() ||
+      !nx::readsInnermostLoopContiguously(op))
     return std::nullopt;
-  unsigned widest = 0;
-  for (OpOperand &operand : op->getOpOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    if (!map.isProjectedPermutation())
-      return std::nullopt;
-    std::optional<unsigned> position =
-        map.getResultPosition(getAffineDimExpr(loops - 1, op.getContext()));
-    if (position && *position != map.getNumResults() - 1)
-      return std::nullopt;
-    Type element = getElementTypeOrSelf(operand.get().getType());
-    if (!element.isIntOrFloat())
-      return std::nullopt;
-    unsigned width = element.getIntOrFloatBitWidth();
-    if (width < 8 || width > 64 || width % 8 != 0)
-      return std::nullopt;
-    widest = std::max(widest, width);
-  }
-  if (widest == 0)
-    return std::nullopt;
-  int64_t lanes = vectorBits / widest;
-  if (lanes < 2)
-    return std::nullopt;
-  return lanes;
+  return nx::getVectorLanes(op, vectorBits);
 }
 
 /// Replaces a linalg op of static shape by vector code; a tile that does not
@@ -165,7 +140,7 @@ tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
   // the innermost tile loop. Unrolled, when it is short, their vectors are
   // invariant in the reduction loop, so hoisting keeps them in registers.
   std::optional<APInt> trips = inner.getStaticTripCount();
-  if (reduces && trips && trips->ule(kMaxUnrolledAccumulators) &&
+  if (reduces && trips && trips->ule(nx::kVectorAccumulators) &&
       succeeded(loopUnrollFull(inner)))
     unrolledAccumulators = true;
   return success();

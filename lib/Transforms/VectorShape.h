@@ -1,0 +1,64 @@
+//===- VectorShape.h - vector width choices shared by the passes -*- C++
+//-*-===//
+//
+// nx-split-reductions and nx-vectorize-linalg must agree on how many lanes
+// an op's vectors have and on which ops read their innermost loop
+// contiguously: the first shapes reductions for the second.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_LIB_TRANSFORMS_VECTORSHAPE_H
+#define NX_LIB_TRANSFORMS_VECTORSHAPE_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <optional>
+
+namespace mlir::nx {
+
+/// Independent vector accumulators a reduction keeps: enough to cover the
+/// latency of a floating-point add on current x86-64 and AArch64 cores.
+/// nx-split-reductions makes this many partial vectors, and
+/// nx-vectorize-linalg unrolls a tile loop of at most this many tiles so
+/// they stay in registers.
+inline constexpr int64_t kVectorAccumulators = 4;
+
+/// Elements of the widest operand type that fit `vectorBits`, or nothing when
+/// an operand's element type is no integer or float of 8 to 64 bits (i1
+/// buffers hold a byte per element, which a vector of i1 does not) or fewer
+/// than two fit.
+inline std::optional<int64_t> getVectorLanes(linalg::LinalgOp op,
+                                             int64_t vectorBits) {
+  unsigned widest = 0;
+  for (Value operand : op->getOperands()) {
+    Type element = getElementTypeOrSelf(operand.getType());
+    if (!element.isIntOrFloat())
+      return std::nullopt;
+    unsigned width = element.getIntOrFloatBitWidth();
+    if (width < 8 || width > 64 || width % 8 != 0)
+      return std::nullopt;
+    widest = std::max(widest, width);
+  }
+  if (widest == 0 || vectorBits / widest < 2)
+    return std::nullopt;
+  return vectorBits / widest;
+}
+
+/// Whether every operand that reads `op`'s innermost loop reads it as its
+/// innermost dimension, so consecutive iterations touch consecutive
+/// elements. `op`'s maps must be projected permutations.
+inline bool readsInnermostLoopContiguously(linalg::LinalgOp op) {
+  AffineExpr innermost =
+      getAffineDimExpr(op.getNumLoops() - 1, op.getContext());
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    std::optional<unsigned> position = map.getResultPosition(innermost);
+    if (position && *position != map.getNumResults() - 1)
+      return false;
+  }
+  return true;
+}
+
+} // namespace mlir::nx
+
+#endif // NX_LIB_TRANSFORMS_VECTORSHAPE_H
