@@ -124,7 +124,7 @@ static bool toSpec(Type type, TensorSpec &spec, std::string &reason) {
   return true;
 }
 
-static EntrySignature getSignature(func::FuncOp func) {
+EntrySignature mlir::nx::runner::getEntrySignature(func::FuncOp func) {
   EntrySignature sig;
   sig.name = func.getSymName().str();
   FunctionType type = func.getFunctionType();
@@ -348,7 +348,7 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
   exe->runtime_ = runtime;
   for (auto func : module.getOps<func::FuncOp>())
     if (func.isPublic() && !func.isExternal())
-      exe->entries_.push_back(getSignature(func));
+      exe->entries_.push_back(getEntrySignature(func));
   module.walk([&](Operation *op) {
     if (op->getName().getStringRef() == "nx.callback")
       if (auto name = op->getAttrOfType<StringAttr>("sym_name"))

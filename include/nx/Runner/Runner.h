@@ -78,6 +78,9 @@ class TargetMachine;
 } // namespace llvm
 
 namespace mlir {
+namespace func {
+class FuncOp;
+} // namespace func
 class ExecutionEngine;
 class Operation;
 class MLIRContext;
@@ -315,6 +318,11 @@ struct EntrySignature {
   /// arguments, unsupported element types): the reason.
   std::string unsupported;
 };
+
+/// The host-visible signature of a public function: tokens are left out
+/// (nx-lower-to-cpu erases them), and anything but a ranked tensor of an nxrt
+/// element type makes it unsupported.
+EntrySignature getEntrySignature(func::FuncOp func);
 
 /// A compiled module: JIT code plus the nxrt program holding its call sites.
 /// `run` is thread-safe.
