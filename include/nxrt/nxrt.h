@@ -45,8 +45,9 @@ extern "C" {
  * the bridge (nxrt_runtime_set_callback_dispatch, nxrt_request_serve). 5:
  * __nx_init adds its sites from a list of records (nxrt_program_add_sites).
  * 6: compiled code calls nxrt_gemm_f32 / _f64 for contractions, whose
- * threads nxrt_set_compute_threads sets. */
-#define NXRT_API_VERSION 6
+ * threads nxrt_set_compute_threads sets. 7: strided memref.copy calls
+ * nxrt_memref_copy (ahead-of-time objects carry no MLIR runtime library). */
+#define NXRT_API_VERSION 7
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -573,6 +574,18 @@ NXRT_API void *_mlir_memref_to_llvm_alloc(size_t size);
 NXRT_API void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
                                                   size_t size);
 NXRT_API void _mlir_memref_to_llvm_free(void *ptr);
+
+/* Copies the elements of one strided memref into another of the same shape
+ * and element type: the `memrefCopy` of MLIR's CRunnerUtils, with its ABI,
+ * which is what memref.copy between non-contiguous memrefs lowers to.
+ * `source` and `destination` each point to an unranked memref descriptor
+ * {int64_t rank; void *descriptor}, `descriptor` to a ranked one
+ * {T *allocated, T *aligned, int64_t offset, int64_t sizes[rank],
+ * int64_t strides[rank]}; `element_size` is in bytes. Nothing is copied
+ * when a size is 0. Neither buffer is owned or freed; they must not
+ * overlap. Thread-safe (no state). */
+NXRT_API void nxrt_memref_copy(int64_t element_size, void *source,
+                               void *destination);
 
 /*===----------------------------------------------------------------------===*
  * Bridge dispatch (host side)

@@ -11,7 +11,6 @@
 #include "nx/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -180,9 +179,10 @@ nx::runner::runtimeSymbolMap(llvm::orc::MangleAndInterner interner) {
   };
 #define NXRT_SYMBOL(fn) add(#fn, reinterpret_cast<void *>(&fn));
 #include "nxrt/nxrt_symbols.def"
-  // MLIR's own runtime helper: memref.copy between strided buffers lowers to
-  // a call of it.
-  add("memrefCopy", reinterpret_cast<void *>(&memrefCopy));
+  // memref.copy between strided buffers lowers to a call of MLIR's
+  // `memrefCopy`; libnxrt defines it with the same ABI, so the JIT needs no
+  // MLIR runtime library (and behaves as nx-compile's objects do).
+  add("memrefCopy", reinterpret_cast<void *>(&nxrt_memref_copy));
   return map;
 }
 
@@ -558,175 +558,11 @@ Executable::compileFile(StringRef path, nxrt_runtime_t *runtime,
 // Running
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// A memref descriptor as MLIR lays it out for a given rank:
-/// {T *allocated, T *aligned, i64 offset, i64 sizes[rank], i64 strides[rank]}
-/// All fields are 8 bytes, so a struct of descriptors is their concatenation.
-constexpr size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
-
-/// The sentinel MLIR's memref-to-llvm lowering stores as the allocated
-/// pointer of memref.get_global (the memory is not heap-allocated).
-constexpr uintptr_t kGlobalSentinel = 0xdeadbeef;
-} // namespace
-
-static bool matchesSpec(const HostTensor &t, const TensorSpec &spec) {
-  if (t.dtype() != spec.dtype || t.rank() != (int64_t)spec.shape.size())
-    return false;
-  for (auto [have, want] : llvm::zip(t.shape(), spec.shape))
-    if (want != ShapedType::kDynamic && have != want)
-      return false;
-  return true;
-}
-
-/// Copies a strided memref into a fresh dense tensor.
-static void copyStrided(HostTensor &dst, const uint8_t *base,
-                        const int64_t *strides, size_t elementSize) {
-  int64_t rank = dst.rank();
-  llvm::ArrayRef<int64_t> shape = dst.shape();
-  int64_t n = dst.numElements();
-  if (n == 0)
-    return;
-  // Dense row-major fast path.
-  bool dense = true;
-  int64_t expected = 1;
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    if (shape[d] != 1 && strides[d] != expected)
-      dense = false;
-    expected *= shape[d];
-  }
-  if (dense) {
-    std::memcpy(dst.data(), base, dst.byteSize());
-    return;
-  }
-  llvm::SmallVector<int64_t, 4> index(rank, 0);
-  uint8_t *out = static_cast<uint8_t *>(dst.data());
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      offset += index[d] * strides[d];
-    std::memcpy(out, base + offset * (int64_t)elementSize, elementSize);
-    out += elementSize;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++index[d] < shape[d])
-        break;
-      index[d] = 0;
-    }
-  }
-}
-
 Expected<std::vector<HostTensor>>
 Executable::run(StringRef entryName, llvm::ArrayRef<HostTensor> inputs,
                 const RunOptions &options) const {
-  const EntrySignature *sig = nullptr;
-  void (*fn)(void **) = nullptr;
-  for (auto [i, e] : llvm::enumerate(entries_)) {
-    if (e.name == entryName) {
-      sig = &e;
-      fn = packed_[i];
-      break;
-    }
-  }
-  if (!sig) {
-    std::string available;
-    for (const EntrySignature &e : entries_)
-      available += (available.empty() ? "@" : ", @") + e.name;
-    return llvm::createStringError("no public function @" + entryName +
-                     " in the program (available: " +
-                     (available.empty() ? "none" : available) + ")");
-  }
-  if (!sig->unsupported.empty())
-    return llvm::createStringError("@" + entryName + " cannot be run: " + sig->unsupported);
-  if (inputs.size() != sig->args.size())
-    return llvm::createStringError("@" + entryName + " takes " +
-                     llvm::Twine(sig->args.size()) + " argument(s), got " +
-                     llvm::Twine(inputs.size()));
-  for (auto [i, input] : llvm::enumerate(inputs))
-    if (!matchesSpec(input, sig->args[i]))
-      return llvm::createStringError("argument #" + llvm::Twine(i) + " of @" + entryName +
-                       " has type " + sig->args[i].type + ", got " +
-                       input.typeString());
-
-  // Compiled code may update its arguments in place (one-shot bufferization
-  // treats function arguments as writable), so every run works on its own
-  // copies: the caller's tensors stay untouched and may be shared by
-  // concurrent runs.
-  std::vector<HostTensor> copies;
-  copies.reserve(inputs.size());
-  for (const HostTensor &input : inputs)
-    copies.push_back(input.clone());
-
-  // Argument descriptors.
-  std::vector<std::vector<int64_t>> argDescs(copies.size());
-  std::vector<void *> argDescPtrs(copies.size());
-  for (auto [i, input] : llvm::enumerate(copies)) {
-    size_t rank = input.rank();
-    std::vector<int64_t> &d = argDescs[i];
-    d.assign(descriptorWords(rank), 0);
-    void *data = const_cast<void *>(input.data());
-    std::memcpy(&d[0], &data, sizeof(void *));
-    std::memcpy(&d[1], &data, sizeof(void *));
-    d[2] = 0;
-    int64_t stride = 1;
-    for (size_t k = rank; k-- > 0;) {
-      d[3 + k] = input.shape()[k];
-      d[3 + rank + k] = stride;
-      stride *= input.shape()[k];
-    }
-    argDescPtrs[i] = d.data();
-  }
-  // Result storage: one descriptor per result, concatenated.
-  size_t resultWords = 0;
-  for (const TensorSpec &r : sig->results)
-    resultWords += descriptorWords(r.shape.size());
-  std::vector<int64_t> resultStorage(resultWords, 0);
-  void *resultPtr = resultStorage.data();
-
-  llvm::SmallVector<void *, 8> packedArgs;
-  if (!sig->results.empty())
-    packedArgs.push_back(&resultPtr);
-  for (void *&p : argDescPtrs)
-    packedArgs.push_back(&p);
-
-  nxrt_run_options_t runOptions;
-  runOptions.timeout_ms = options.timeoutMs;
-  nxrt_run_t *run = nxrt_run_begin(runtime_, &runOptions);
-  fn(packedArgs.data());
-  nxrt_status_t *status = nxrt_run_end(run);
-
-  // Collect the results, then free what the compiled code allocated (once,
-  // and never the caller's inputs or constant globals).
-  std::vector<HostTensor> results;
-  llvm::SmallPtrSet<void *, 8> toFree;
-  llvm::SmallPtrSet<const void *, 8> inputPtrs;
-  for (const HostTensor &input : copies)
-    inputPtrs.insert(input.data());
-  const int64_t *word = resultStorage.data();
-  for (const TensorSpec &spec : sig->results) {
-    size_t rank = spec.shape.size();
-    void *allocated, *aligned;
-    std::memcpy(&allocated, &word[0], sizeof(void *));
-    std::memcpy(&aligned, &word[1], sizeof(void *));
-    int64_t offset = word[2];
-    llvm::SmallVector<int64_t, 4> shape(word + 3, word + 3 + rank);
-    const int64_t *strides = word + 3 + rank;
-    word += descriptorWords(rank);
-    if (allocated && reinterpret_cast<uintptr_t>(allocated) != kGlobalSentinel &&
-        !inputPtrs.contains(allocated))
-      toFree.insert(allocated);
-    if (status)
-      continue;
-    HostTensor tensor(spec.dtype, shape);
-    size_t elementSize = nxrt_dtype_size(spec.dtype);
-    if (aligned)
-      copyStrided(tensor,
-                  static_cast<const uint8_t *>(aligned) +
-                      offset * (int64_t)elementSize,
-                  strides, elementSize);
-    results.push_back(std::move(tensor));
-  }
-  for (void *p : toFree)
-    std::free(p);
-  if (status)
-    return statusToError(status);
-  return results;
+  for (auto [i, e] : llvm::enumerate(entries_))
+    if (e.name == entryName)
+      return nxhost::callEntry(e, packed_[i], inputs, runtime_, options);
+  return nxhost::noSuchEntryError(entryName, entries_);
 }

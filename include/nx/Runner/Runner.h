@@ -16,37 +16,10 @@
 // (the library does not use exceptions). A failed run returns the runtime's
 // first failure, which names the callback and the op's `file:line:col`.
 //
-// Callback libraries
-// ------------------
-// A callback library is a shared object that exports
-//
-//   extern "C" nxrt_status_t *nx_register_callbacks(nxrt_runtime_t *runtime);
-//
-// It binds its host callbacks (nxrt_register_callback, usually in
-// NXRT_DISPATCH_INLINE mode) and custom-call targets
-// (nxrt_register_custom_call) on `runtime` and returns NULL, or an owned
-// status on failure. It is called once per library, before any program is
-// compiled. The library must link (or otherwise resolve) libnxrt's symbols
-// from the same libnxrt the host uses. See examples/callbacks/.
-//
-// Built-in debug callbacks (registerDebugCallbacks), all usable from
-// io_callback (no results) and, where noted, from elixir_call. Each is also
-// bound under "<name>.<suffix>" aliases (e.g. @nx.debug.print.i64), since a
-// callback symbol declares a single signature:
-//   nx.debug.print         prints "<label>: <type> = <values>" for every
-//                          argument to stdout; label = static_args/attrs
-//                          "label" (string), else the op location. As an
-//                          elixir_call, its results are copies of its args.
-//   nx.debug.identity      elixir_call: results = copies of the arguments
-//                          (same count, dtypes and shapes).
-//   nx.debug.sleep         sleeps attrs "ms" (i64) milliseconds, then behaves
-//                          as nx.debug.identity (for deadline tests).
-//   nx.debug.fail          fails with attrs "message" (string, default
-//                          "nx.debug.fail called").
-//   nx.debug.assert_close  compares args 0 and 1 (same dtype and shape),
-//                          elementwise |a - b| <= atol + rtol * |b| (attrs
-//                          "atol", "rtol", f64, default 0); fails naming the
-//                          first differing index and both values.
+// The MLIR-free parts (host tensors, the runtime and callback libraries, the
+// built-in nx.debug.* callbacks, bridge dispatch, calling entry points) are
+// NxHost's (include/nx/Host/), shared with nxrt-run; they are re-exported
+// here under their old names.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +28,11 @@
 
 #include "nxrt/nxrt.h"
 
+#include "nx/Host/BridgeDispatcher.h"
+#include "nx/Host/DebugCallbacks.h"
+#include "nx/Host/EntryCall.h"
+#include "nx/Host/HostTensor.h"
+#include "nx/Host/Runtime.h"
 #include "nx/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -92,161 +70,20 @@ namespace mlir::nx::runner {
 
 class JitMemory;
 
-/// Name of the entry point a callback library exports.
-inline constexpr llvm::StringLiteral kRegisterCallbacksSymbol =
-    "nx_register_callbacks";
-using RegisterCallbacksFn = nxrt_status_t *(*)(nxrt_runtime_t *);
-/// Optional second export: called once before the runtime is destroyed,
-/// after its bridge is closed and every run has ended, so that a library
-/// can close the streams and stop the threads it started for it.
-inline constexpr llvm::StringLiteral kReleaseCallbacksSymbol =
-    "nx_release_callbacks";
-using ReleaseCallbacksFn = void (*)(nxrt_runtime_t *);
-
-//===----------------------------------------------------------------------===//
-// HostTensor
-//===----------------------------------------------------------------------===//
-
-/// An owning, dense, row-major tensor in host memory (64-byte aligned).
-/// Move-only; `clone()` makes a deep copy.
-class HostTensor {
-public:
-  HostTensor() = default;
-  /// A zero-filled tensor. The dtype must be valid and dims non-negative.
-  HostTensor(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape);
-  HostTensor(HostTensor &&) = default;
-  HostTensor &operator=(HostTensor &&) = default;
-
-  /// A zero-filled tensor, or an error for an invalid dtype, negative dims or
-  /// a byte size that overflows.
-  static llvm::Expected<HostTensor> create(nxrt_dtype_t dtype,
-                                           llvm::ArrayRef<int64_t> shape);
-
-  /// Parses `VALUE:TYPE`, e.g. `[1, 2, 3]:tensor<3xf32>`, `7:tensor<i64>`,
-  /// `true:tensor<2xi1>` (a scalar VALUE is splatted). VALUE uses the syntax
-  /// of MLIR's `dense<...>` attribute. The context is used to parse the type.
-  static llvm::Expected<HostTensor> parseLiteral(llvm::StringRef text,
-                                                 MLIRContext &context);
-
-  /// Reads / writes a NumPy .npy file (format 1.0-3.0, C order, little
-  /// endian; dtypes bool, i1..i8, u1..u8, f2, f4, f8, c8, c16).
-  static llvm::Expected<HostTensor> readNpy(llvm::StringRef path);
-  llvm::Error writeNpy(llvm::StringRef path) const;
-
-  HostTensor clone() const;
-
-  nxrt_dtype_t dtype() const { return dtype_; }
-  llvm::ArrayRef<int64_t> shape() const { return shape_; }
-  int64_t rank() const { return static_cast<int64_t>(shape_.size()); }
-  int64_t numElements() const;
-  size_t byteSize() const { return size_; }
-  void *data() { return data_.get(); }
-  const void *data() const { return data_.get(); }
-
-  /// A non-owning nxrt view of this tensor.
-  nxrt_tensor_t view() const;
-
-  /// MLIR spelling of the type, e.g. "tensor<2x3xf32>".
-  std::string typeString() const;
-  /// The values, nested by dimension: "[[1, 2], [3, 4]]"; a scalar prints
-  /// bare ("5"). Floats use the shortest round-tripping form.
-  std::string valuesString() const;
-  /// "tensor<4xf32> = [1, 2, 3, 4]".
-  std::string toString() const;
-
-  /// Same dtype, shape and bytes.
-  bool operator==(const HostTensor &other) const;
-  bool operator!=(const HostTensor &other) const { return !(*this == other); }
-
-private:
-  struct FreeDeleter {
-    void operator()(void *p) const;
-  };
-  nxrt_dtype_t dtype_ = NXRT_DTYPE_INVALID;
-  llvm::SmallVector<int64_t, 4> shape_;
-  size_t size_ = 0;
-  std::unique_ptr<uint8_t[], FreeDeleter> data_;
-};
-
-/// Formats the values of an nxrt view like HostTensor::valuesString.
-std::string formatValues(const nxrt_tensor_t &view);
-/// "tensor<2x3xf32>" for an nxrt view.
-std::string formatType(const nxrt_tensor_t &view);
-
-//===----------------------------------------------------------------------===//
-// Runtime
-//===----------------------------------------------------------------------===//
-
-/// Owns an nxrt_runtime_t and the callback libraries loaded into it.
-/// Destroy every Executable created against it first.
-class Runtime {
-public:
-  static std::unique_ptr<Runtime> create();
-  ~Runtime();
-  Runtime(const Runtime &) = delete;
-  Runtime &operator=(const Runtime &) = delete;
-
-  nxrt_runtime_t *get() const { return runtime_; }
-
-  /// dlopens `path` and calls its nx_register_callbacks with this runtime;
-  /// its nx_release_callbacks, if it exports one, runs in the destructor.
-  /// Errors name the library and what went wrong.
-  llvm::Error loadCallbackLibrary(llvm::StringRef path);
-
-  /// Closes the bridge and releases the callback libraries (their
-  /// nx_release_callbacks, last loaded first), once; the destructor does it
-  /// too. Call it when every run has ended and before destroying the
-  /// programs, whose call sites requests still being served refer to.
-  void shutdown();
-
-private:
-  Runtime() = default;
-  nxrt_runtime_t *runtime_ = nullptr;
-  std::vector<void *> libraries_;
-  std::vector<ReleaseCallbacksFn> releases_;
-};
-
-/// Registers the built-in nx.debug.* callbacks (see the top of this file) on
-/// `runtime` in inline mode. As a callback symbol has one signature, every
-/// name in `names` of the form "<built-in>.<suffix>" (e.g.
-/// "nx.debug.print.i64", typically Executable::callbackNames()) is bound to
-/// that built-in too.
-llvm::Error registerDebugCallbacks(nxrt_runtime_t *runtime,
-                                   llvm::ArrayRef<std::string> names = {});
-
-/// Converts an nxrt status to an llvm::Error (NULL -> success) and frees it.
-llvm::Error statusToError(nxrt_status_t *status);
-
-//===----------------------------------------------------------------------===//
-// Bridge dispatcher
-//===----------------------------------------------------------------------===//
-
-/// Serves host callbacks in bridge mode: routes every callback of
-/// `runtime` bound inline through its bridge, each call waiting at most
-/// `timeoutMs` for its reply (<= 0: only the run deadline), and starts
-/// `numThreads` dispatcher threads that pull the requests and run the bound
-/// handlers (nxrt_request_serve: arguments are copies, so a call that timed
-/// out on the compute side never leaves a handler reading freed memory).
-/// Callback libraries and the built-in debug callbacks bind their handlers
-/// on the same runtime: their streams serve the program, and a bridge hook
-/// a library installs takes the requests instead of these threads.
-/// Custom-call targets stay inline. The destructor closes the runtime's
-/// bridge and joins the threads.
-class BridgeDispatcher {
-public:
-  static llvm::Expected<std::unique_ptr<BridgeDispatcher>>
-  create(nxrt_runtime_t *runtime, unsigned numThreads, int64_t timeoutMs);
-  ~BridgeDispatcher();
-
-  /// Requests served so far.
-  uint64_t numServed() const;
-
-  struct Impl;
-
-private:
-  explicit BridgeDispatcher(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
-};
+using nxhost::BridgeDispatcher;
+using nxhost::EntrySignature;
+using nxhost::formatType;
+using nxhost::formatValues;
+using nxhost::HostTensor;
+using nxhost::kRegisterCallbacksSymbol;
+using nxhost::kReleaseCallbacksSymbol;
+using nxhost::RegisterCallbacksFn;
+using nxhost::registerDebugCallbacks;
+using nxhost::ReleaseCallbacksFn;
+using nxhost::RunOptions;
+using nxhost::Runtime;
+using nxhost::statusToError;
+using nxhost::TensorSpec;
 
 //===----------------------------------------------------------------------===//
 // Executable
@@ -297,32 +134,6 @@ struct CompileOptions {
   /// JIT code generation and load (__nx_init).
   TimingScope *timing = nullptr;
 };
-
-struct RunOptions {
-  /// Deadline for the whole run in ms (<= 0: none).
-  int64_t timeoutMs = 0;
-};
-
-/// The host-visible type of an entry argument or result.
-struct TensorSpec {
-  nxrt_dtype_t dtype = NXRT_DTYPE_INVALID;
-  /// ShapedType::kDynamic for dynamic dims.
-  llvm::SmallVector<int64_t, 4> shape;
-  std::string type; // "tensor<4xf32>"
-};
-
-struct EntrySignature {
-  std::string name;
-  std::vector<TensorSpec> args, results;
-  /// Set when the function cannot be called by the runner (non-tensor
-  /// arguments, unsupported element types): the reason.
-  std::string unsupported;
-};
-
-/// The host-visible signature of a public function: tokens are left out
-/// (nx-lower-to-cpu erases them), and anything but a ranked tensor of an nxrt
-/// element type makes it unsupported.
-EntrySignature getEntrySignature(func::FuncOp func);
 
 /// A compiled module: JIT code plus the nxrt program holding its call sites.
 /// `run` is thread-safe.

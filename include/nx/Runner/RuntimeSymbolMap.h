@@ -1,8 +1,8 @@
 //===- RuntimeSymbolMap.h - libnxrt's symbols for the JIT -------*- C++ -*-===//
 //
 // Every libnxrt entry point compiled code may call (nxrt_symbols.def) and
-// MLIR's memrefCopy, by address, so that a JIT resolves them however libnxrt
-// was loaded (RTLD_LOCAL included). Pass it to
+// MLIR's memrefCopy (bound to nxrt_memref_copy), by address, so that a JIT
+// resolves them however libnxrt was loaded (RTLD_LOCAL included). Pass it to
 // ExecutionEngine::registerSymbols.
 //
 //===----------------------------------------------------------------------===//

@@ -1,14 +1,14 @@
 //===- CallbackLibraries.cpp - a runtime and the libraries bound to it ----===//
 
-#include "nx/Runner/Runner.h"
+#include "nx/Host/Runtime.h"
 
 #include "llvm/ADT/STLExtras.h"
 
 #include <dlfcn.h>
 
-using namespace mlir::nx::runner;
+using namespace nxhost;
 
-llvm::Error mlir::nx::runner::statusToError(nxrt_status_t *status) {
+llvm::Error nxhost::statusToError(nxrt_status_t *status) {
   if (!status)
     return llvm::Error::success();
   std::string message = nxrt_status_message(status);

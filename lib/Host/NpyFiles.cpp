@@ -1,6 +1,6 @@
 //===- NpyFiles.cpp - HostTensor to and from NumPy .npy files -------------===//
 
-#include "nx/Runner/Runner.h"
+#include "nx/Host/HostTensor.h"
 
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
@@ -9,8 +9,7 @@
 
 #include <cstring>
 
-using namespace mlir;
-using namespace mlir::nx::runner;
+using namespace nxhost;
 using llvm::createStringError;
 using llvm::Expected;
 using llvm::StringRef;

@@ -1,14 +1,13 @@
 //===- HostTensor.cpp - owning, dense host tensors ------------------------===//
 
-#include "nx/Runner/Runner.h"
+#include "nx/Host/HostTensor.h"
 
 #include "llvm/ADT/StringExtras.h"
 
 #include <cstdlib>
 #include <cstring>
 
-using namespace mlir;
-using namespace mlir::nx::runner;
+using namespace nxhost;
 using llvm::createStringError;
 using llvm::Expected;
 using llvm::StringRef;
@@ -48,7 +47,7 @@ HostTensor::HostTensor(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape)
     allocated = 64;
   void *p = std::aligned_alloc(64, allocated);
   if (!p) {
-    llvm::report_bad_alloc_error("nx-runner: out of memory");
+    llvm::report_bad_alloc_error("out of memory for a host tensor");
   }
   std::memset(p, 0, allocated);
   data_.reset(static_cast<uint8_t *>(p));

@@ -1,6 +1,8 @@
 //===- DebugCallbacks.cpp - built-in nx.debug.* host callbacks ------------===//
 
-#include "nx/Runner/Runner.h"
+#include "nx/Host/DebugCallbacks.h"
+#include "nx/Host/HostTensor.h"
+#include "nx/Host/Runtime.h"
 
 #include "llvm/ADT/APFloat.h"
 
@@ -12,7 +14,7 @@
 #include <string>
 #include <thread>
 
-using namespace mlir::nx::runner;
+using namespace nxhost;
 
 static nxrt_status_t *fail(nxrt_status_code_t code, const std::string &msg) {
   return nxrt_status_create(code, msg.c_str());
@@ -220,7 +222,7 @@ static nxrt_status_t *debugAssertClose(void *, const nxrt_call_t *call) {
 }
 
 llvm::Error
-mlir::nx::runner::registerDebugCallbacks(nxrt_runtime_t *runtime,
+nxhost::registerDebugCallbacks(nxrt_runtime_t *runtime,
                                          llvm::ArrayRef<std::string> names) {
   struct Entry {
     const char *name;

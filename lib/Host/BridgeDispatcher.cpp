@@ -8,12 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nx/Runner/Runner.h"
+#include "nx/Host/BridgeDispatcher.h"
+#include "nx/Host/Runtime.h"
 
 #include <atomic>
 #include <thread>
 
-using namespace mlir::nx::runner;
+using namespace nxhost;
 
 //===----------------------------------------------------------------------===//
 // Dispatcher

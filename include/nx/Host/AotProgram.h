@@ -1,0 +1,77 @@
+//===- AotProgram.h - load an ahead-of-time compiled object -----*- C++ -*-===//
+//
+// Loads a shared object written by nx-compile (see nxrt/nxrt_aot.h): finds
+// its `<prefix>_program` descriptor, checks its ABI and API versions against
+// this host and the loaded libnxrt, then (initialize) registers its call
+// sites (`<prefix>_nx_init`) into a new program of the given runtime, and
+// calls its entry points through callEntry. Needs no LLVM or MLIR at run time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_HOST_AOTPROGRAM_H
+#define NX_HOST_AOTPROGRAM_H
+
+#include "nx/Host/EntryCall.h"
+
+#include "nxrt/nxrt_aot.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace nxhost {
+
+class AotProgram {
+public:
+  /// The symbol prefix nx-compile uses by default for `path`: its file name
+  /// stem ("out/my-net.so" -> "my-net", "a.b.so" -> "a.b"),
+  /// every character that cannot appear in a C identifier replaced by '_'
+  /// ("my_net"), and a leading '_' added when it starts with a digit.
+  static std::string defaultPrefix(llvm::StringRef path);
+
+  /// dlopens `path` (RTLD_LOCAL) and reads the program its
+  /// `<prefix>_program` describes, for a new nxrt program of `runtime`,
+  /// which must outlive the AotProgram. Errors name the file, the symbol
+  /// tried and, for a version mismatch, both versions.
+  static llvm::Expected<std::unique_ptr<AotProgram>>
+  load(llvm::StringRef path, llvm::StringRef prefix, nxrt_runtime_t *runtime);
+
+  /// Registers the call sites (`<prefix>_nx_init`); once, before the first
+  /// run (separate from load so that hosts can time or order it).
+  llvm::Error initialize();
+
+  ~AotProgram();
+  AotProgram(const AotProgram &) = delete;
+  AotProgram &operator=(const AotProgram &) = delete;
+
+  /// The entry points, in the object's order.
+  llvm::ArrayRef<EntrySignature> entries() const { return entries_; }
+  /// The nx.callback declarations' names.
+  llvm::ArrayRef<std::string> callbackNames() const { return callbacks_; }
+  nxrt_program_t *program() const { return program_; }
+
+  /// Runs `entry` on `inputs` (see callEntry) once initialized.
+  /// Thread-safe.
+  llvm::Expected<std::vector<HostTensor>>
+  run(llvm::StringRef entry, llvm::ArrayRef<HostTensor> inputs,
+      const RunOptions &options = {}) const;
+
+private:
+  AotProgram() = default;
+  void *handle_ = nullptr;
+  nxrt_runtime_t *runtime_ = nullptr;
+  nxrt_program_t *program_ = nullptr;
+  std::vector<EntrySignature> entries_;
+  std::vector<PackedEntryFn> packed_;
+  std::vector<std::string> callbacks_;
+  nxrt_status_t *(*init_)(nxrt_program_t *) = nullptr;
+  bool initialized_ = false;
+  std::string path_, initSymbol_;
+};
+
+} // namespace nxhost
+
+#endif // NX_HOST_AOTPROGRAM_H
