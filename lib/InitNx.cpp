@@ -8,6 +8,7 @@
 #include "nx/Dialect/Nx/Transforms/BufferizableOpInterfaceImpl.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
 #include "nx/Pipelines/Pipelines.h"
+#include "nx/Support/PassStatistics.h"
 #include "nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,4 +25,20 @@ void mlir::nx::registerNxPasses() {
   registerNxTransformsPasses();
   registerNxConversionPasses();
   registerNxPipelines();
+  registerNxPassStatistics();
+}
+
+void mlir::nx::registerNxPassStatistics() {
+  static const PassStatisticDescription descriptions[] = {
+#define NX_PASS_STATISTIC(ARGUMENT, NAME, DESCRIPTION)                         \
+  {ARGUMENT, NAME, DESCRIPTION},
+#include "nx/Conversion/PassStatistics.inc"
+#define NX_PASS_STATISTIC(ARGUMENT, NAME, DESCRIPTION)                         \
+  {ARGUMENT, NAME, DESCRIPTION},
+#include "nx/Dialect/Nx/Transforms/PassStatistics.inc"
+#define NX_PASS_STATISTIC(ARGUMENT, NAME, DESCRIPTION)                         \
+  {ARGUMENT, NAME, DESCRIPTION},
+#include "nx/Transforms/PassStatistics.inc"
+  };
+  registerPassStatisticDescriptions(descriptions);
 }

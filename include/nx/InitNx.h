@@ -15,8 +15,14 @@ namespace nx {
 /// Adds the nx dialect (and the dialects its passes create) to `registry`.
 void registerNxDialects(DialectRegistry &registry);
 
-/// Registers every nx pass and pipeline with the global pass registry.
+/// Registers every nx pass and pipeline with the global pass registry, and
+/// the names and descriptions of the nx passes' statistics
+/// (registerNxPassStatistics).
 void registerNxPasses();
+
+/// Makes the nx passes' statistics known to nx's statistics report
+/// (nx/Support/PassStatistics.h). Idempotent.
+void registerNxPassStatistics();
 
 } // namespace nx
 } // namespace mlir

@@ -9,6 +9,7 @@
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/InitNx.h"
 #include "nx/Pipelines/Pipelines.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -401,6 +402,10 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     PassManager pm(context);
     if (options.timing)
       pm.enableTiming(timing);
+    if (options.passStatistics) {
+      nx::registerNxPassStatistics();
+      nx::enablePassStatistics(pm);
+    }
     nx::LowerToCpuOptions pipelineOptions;
     pipelineOptions.lowerBlocksToCustomCalls = options.lowerBlocks;
     pipelineOptions.maxFunctionOps = options.maxFunctionOps;

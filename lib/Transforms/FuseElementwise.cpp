@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/Transforms/Passes.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

@@ -9,6 +9,7 @@
 
 #include "FreshAllocation.h"
 #include "nx/Transforms/Passes.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -77,7 +78,7 @@ struct HoistDeallocsPass final
     });
     for (auto [dealloc, point] : moves)
       dealloc->moveAfter(point);
-    numHoisted += moves.size();
+    nx::addStatistic(numHoisted, moves.size());
     if (moves.empty())
       markAllAnalysesPreserved();
   }

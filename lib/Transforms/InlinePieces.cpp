@@ -11,6 +11,7 @@
 
 #include "nx/Transforms/Passes.h"
 #include "nx/Transforms/Pieces.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -110,7 +111,7 @@ struct InlinePiecesPass final
     }
     for (auto [call, piece, ret] : plan)
       inlineCall(call, piece, ret);
-    ++numInlined;
+    nx::addStatistic(numInlined);
     for (func::FuncOp piece : ordered)
       piece.erase();
   }

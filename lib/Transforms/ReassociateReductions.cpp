@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/Transforms/Passes.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -46,7 +47,7 @@ struct ReassociateReductionsPass
                         arith::FastMathFlagsAttr::get(
                             &getContext(),
                             flags | arith::FastMathFlags::reassoc));
-          ++numCombiners;
+          nx::addStatistic(numCombiners);
         }
     });
   }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/Transforms/Passes.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -61,7 +62,7 @@ struct ReuseInputsAsOutputsPass
         // The input keeps its place among the inputs: the payload reads it
         // through its own block argument, before the write.
         init.set(input->get());
-        ++numReused;
+        nx::addStatistic(numReused);
       }
     });
   }

@@ -17,6 +17,7 @@
 #include "nx/Transforms/Outlining.h"
 #include "nx/Transforms/Passes.h"
 #include "nx/Transforms/Pieces.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -320,7 +321,7 @@ struct SplitFunctionsPass final
     for (func::FuncOp function : functions) {
       FunctionSplitter splitter(function, symbols, maxOps);
       splitter.run();
-      numPieces += splitter.numPieces();
+      nx::addStatistic(numPieces, splitter.numPieces());
     }
   }
 };

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/Transforms/Passes.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "VectorShape.h"
 
@@ -76,7 +77,7 @@ struct SplitReductionsPass
       // Fails, leaving `op` untouched, on a combiner with no neutral element.
       if (succeeded(linalg::splitReduction(
               rewriter, op, [&](linalg::LinalgOp) { return split; })))
-        ++numSplit;
+        nx::addStatistic(numSplit);
     }
   }
 };

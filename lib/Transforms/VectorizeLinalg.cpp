@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/Transforms/Passes.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "VectorShape.h"
 
@@ -219,9 +220,9 @@ struct VectorizeLinalgPass
                                               unrolledAccumulators)))
         ++vectorized;
       else
-        ++numLeft;
+        nx::addStatistic(numLeft);
     }
-    numVectorized += vectorized;
+    nx::addStatistic(numVectorized, vectorized);
     if (vectorized == 0)
       return;
     cleanUpVectors();

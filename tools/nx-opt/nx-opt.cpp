@@ -6,14 +6,25 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/InitNx.h"
+#include "nx/Support/PassStatistics.h"
+#include "nxrt/nxrt.h"
+#include "nxrt/nxrt_version.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
   mlir::registerAllPasses();
   mlir::nx::registerNxPasses();
 
@@ -22,6 +33,46 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   mlir::nx::registerNxDialects(registry);
 
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "nx-mlir optimizer driver\n", registry));
+  // --version: ours first, then LLVM's, whose MLIR the passes come from.
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "nx-mlir version " << NXRT_VERSION << " (nxrt API version "
+       << NXRT_API_VERSION << ")\n";
+  });
+
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv, "nx-mlir optimizer driver\n", registry);
+
+  // This LLVM may keep no pass statistics (see PassStatistics.h): then
+  // --mlir-pass-statistics prints nx's own report instead of upstream's
+  // empty one.
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  if (mlir::nx::takeOverPassStatisticsOption()) {
+    config.setPassPipelineSetupFn(
+        [setup = config](mlir::PassManager &pm) -> mlir::LogicalResult {
+          if (mlir::failed(setup.setupPassPipeline(pm)))
+            return mlir::failure();
+          mlir::nx::enablePassStatistics(pm);
+          return mlir::success();
+        });
+  }
+
+  // What MlirOptMain(argc, argv, ...) does after parsing, with our config.
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      mlir::openInputFile(inputFilename, &errorMessage);
+  if (!file) {
+    llvm::errs() << errorMessage << "\n";
+    return EXIT_FAILURE;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return EXIT_FAILURE;
+  }
+  if (mlir::failed(
+          mlir::MlirOptMain(output->os(), std::move(file), registry, config)))
+    return EXIT_FAILURE;
+  output->keep();
+  return EXIT_SUCCESS;
 }

@@ -88,6 +88,11 @@ static cl::opt<bool> separateStages(
 static cl::opt<bool> printLowered(
     "print-lowered", cl::desc("Print the lowered LLVM-dialect module and exit"),
     cl::init(false), cl::cat(category));
+static cl::opt<bool> passStatistics(
+    "pass-statistics",
+    cl::desc("Print to stderr the statistics of nx-lower-to-cpu's passes "
+             "(as mlir-opt's --mlir-pass-statistics)"),
+    cl::init(false), cl::cat(category));
 static constexpr llvm::StringLiteral kTool = "nx-runner";
 
 static int fail(const llvm::Twine &message) {
@@ -120,6 +125,7 @@ static int runMain() {
   compileOptions.vectorize = vectorize;
   compileOptions.strictReductions = strictReductions;
   compileOptions.libmMath = libmMath;
+  compileOptions.passStatistics = passStatistics;
   std::string lowered;
   if (printLowered)
     compileOptions.loweredIR = &lowered;
@@ -161,6 +167,13 @@ static int runMain() {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions({&category, &nxhost::runFlagsCategory()});
+  // Ours is the version that matters for nx programs; the libnxrt actually
+  // loaded may be newer than the one this runner was built with.
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "nx-runner (nx-mlir) " << NXRT_VERSION << "\n"
+       << "  nxrt API version: " << nxrt_api_version() << " (built with "
+       << NXRT_API_VERSION << ")\n";
+  });
   // "--threads=N" / "--threads N" mean "--run-threads" (see
   // renameThreadsFlag).
   std::vector<std::string> storage;

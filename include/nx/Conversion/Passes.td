@@ -496,6 +496,12 @@ def NxExportStableHLOPass : Pass<"nx-export-stablehlo", "::mlir::ModuleOp"> {
     }
     ```
   }];
+  let statistics = [
+    Statistic<"numExported", "exported-custom-calls",
+              "Number of nx.custom_call ops exported as stablehlo.custom_call">,
+    Statistic<"numCallbacks", "exported-callbacks",
+              "Number of callback declarations recorded in nx.callbacks">
+  ];
   let dependentDialects = ["::mlir::nx::NxDialect"];
 }
 
@@ -644,6 +650,10 @@ def NxHooksToIoCallbackPass : Pass<"nx-hooks-to-io-callback", "::mlir::ModuleOp"
     %y = arith.addf %h, %h : tensor<3xf32>
     ```
   }];
+  let statistics = [
+    Statistic<"numHooks", "hooks",
+              "Number of hook custom calls turned into nx.io_callback ops">
+  ];
   let dependentDialects = ["::mlir::nx::NxDialect"];
 }
 

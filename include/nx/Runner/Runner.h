@@ -133,6 +133,9 @@ struct CompileOptions {
   /// parse, nx-lower-to-cpu (with a scope per pass), translate to LLVM IR,
   /// JIT code generation and load (__nx_init).
   TimingScope *timing = nullptr;
+  /// Print the statistics of nx-lower-to-cpu's passes to stderr once it has
+  /// run (nx/Support/PassStatistics.h).
+  bool passStatistics = false;
 };
 
 /// A compiled module: JIT code plus the nxrt program holding its call sites.

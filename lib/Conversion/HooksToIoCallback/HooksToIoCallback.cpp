@@ -6,12 +6,14 @@
 
 #include "nx/Conversion/Passes.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "nx-hooks-to-io-callback"
 
@@ -244,5 +246,8 @@ LogicalResult HooksToIoCallbackPass::migrateChain(Operation *start) {
   for (Operation *flag : flags)
     if (flag->use_empty())
       flag->erase();
+  nx::addStatistic(numHooks, hooks.size());
+  LLVM_DEBUG(llvm::dbgs() << "migrated a token chain of " << hooks.size()
+                          << " hooks\n");
   return success();
 }

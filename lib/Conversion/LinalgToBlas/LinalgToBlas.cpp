@@ -10,6 +10,7 @@
 #include "nx/Conversion/LinalgToBlas/LinalgToBlas.h"
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
 #include "nx/Conversion/Passes.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
@@ -203,7 +204,7 @@ struct ConvertLinalgToBlasPass
     nx::populateLinalgToBlasPatterns(patterns);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
     getOperation().walk([&](linalg::LinalgOp) { ++after; });
-    numContractions += before - after;
+    nx::addStatistic(numContractions, before - after);
   }
 };
 

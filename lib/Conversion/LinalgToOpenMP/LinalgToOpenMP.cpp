@@ -10,6 +10,7 @@
 
 #include "nx/Conversion/LinalgToOpenMP/LinalgToOpenMP.h"
 #include "nx/Conversion/Passes.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -205,7 +206,7 @@ struct ConvertLinalgToOpenMPPass
         break;
       }
     });
-    numSmallNests += small;
+    nx::addStatistic(numSmallNests, small);
     if (parallel == 0)
       return;
     if (!numThreadsFunction.empty() && failed(declareNumThreadsFunction()))
@@ -216,7 +217,7 @@ struct ConvertLinalgToOpenMPPass
     walkAndApplyPatterns(module, std::move(patterns));
     int64_t after = 0;
     module.walk([&](linalg::LinalgOp) { ++after; });
-    numParallelNests += before - after;
+    nx::addStatistic(numParallelNests, before - after);
   }
 
   /// Declares `numThreadsFunction` as `() -> i32`, or checks that the

@@ -10,6 +10,7 @@
 #include "nx/Conversion/StreamHandle.h"
 #include "nx/Dialect/Nx/BlockLowering.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -623,9 +624,9 @@ struct ConvertNxToCustomCallPass final
         return;
       invalid |= failed(checkLowerableToCustomCall(op, options, symbolTables));
       if (isa<ElixirCallOp, IoCallbackOp>(op))
-        ++numCallbacks;
+        nx::addStatistic(numCallbacks);
       else
-        ++numStreamOps;
+        nx::addStatistic(numStreamOps);
     });
     if (invalid)
       return signalPassFailure();
@@ -661,8 +662,8 @@ private:
       rewriter.setInsertionPoint(op);
       allLowered &= succeeded(applicator.matchAndRewrite(op, rewriter));
     }
-    numNativeBlocks += counts.native;
-    numInlinedBlocks += counts.inlined;
+    nx::addStatistic(numNativeBlocks, counts.native);
+    nx::addStatistic(numInlinedBlocks, counts.inlined);
     return success(allLowered);
   }
 };

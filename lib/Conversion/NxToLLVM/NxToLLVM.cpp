@@ -12,6 +12,7 @@
 #include "nx/Conversion/StreamHandle.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/Dialect/Nx/IR/RuntimeTypes.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "nxrt/nxrt.h"
 
@@ -426,7 +427,7 @@ struct ConvertNxToLLVMPass final
     });
     if (invalid)
       return signalPassFailure();
-    numCallSites += invokes.size();
+    nx::addStatistic(numCallSites, invokes.size());
 
     // Every module defines __nx_init, with or without sites.
     IRRewriter rewriter(&getContext());

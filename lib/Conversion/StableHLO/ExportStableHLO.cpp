@@ -9,6 +9,7 @@
 
 #include "nx/Conversion/Passes.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Builders.h"
@@ -139,15 +140,18 @@ struct ExportStableHLOPass final
     }
 
     for (Operation *op : exportable) {
-      if (auto call = dyn_cast<CustomCallOp>(op))
+      if (auto call = dyn_cast<CustomCallOp>(op)) {
         exportCustomCall(call);
-      else if (isa<CreateTokenOp>(op))
+        nx::addStatistic(numExported);
+      } else if (isa<CreateTokenOp>(op)) {
         replaceByGeneric(op, kStableHLOCreateToken,
                          op->getDiscardableAttrDictionary().getValue());
-      else
+      } else {
         replaceByGeneric(op, kStableHLOAfterAll,
                          op->getDiscardableAttrDictionary().getValue());
+      }
     }
+    nx::addStatistic(numCallbacks, callbacks.size());
     // The declarations are nx syntax, and every use was lowered (a
     // remaining call was rejected above). They become records in the
     // builtin attribute `nx.callbacks`, which StableHLO tools keep and

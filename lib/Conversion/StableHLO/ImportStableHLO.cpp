@@ -4,6 +4,7 @@
 
 #include "nx/Conversion/Passes.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/AttrTypeSubElements.h"
@@ -387,7 +388,7 @@ struct ImportStableHLOPass final
         continue;
       }
       calls.push_back(*call);
-      ++numImported;
+      nx::addStatistic(numImported);
     }
     if (failed)
       return signalPassFailure();
@@ -396,7 +397,7 @@ struct ImportStableHLOPass final
           raiseCallbackCalls(module, calls, *jaxCallbackNames);
       if (mlir::failed(raised))
         return signalPassFailure();
-      numRaised += *raised;
+      nx::addStatistic(numRaised, *raised);
     }
   }
 };

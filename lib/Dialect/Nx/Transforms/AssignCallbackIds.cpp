@@ -2,6 +2,7 @@
 
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -36,7 +37,7 @@ struct AssignCallbackIdsPass final
     }
     module->setAttr(NxDialect::getCallbackIdsAttrName(),
                     builder.getDictionaryAttr(ids));
-    numCallbacks += callbacks.size();
+    nx::addStatistic(numCallbacks, callbacks.size());
   }
 };
 } // namespace

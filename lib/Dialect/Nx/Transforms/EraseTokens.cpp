@@ -10,6 +10,7 @@
 
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -119,7 +120,7 @@ struct EraseTokensPass final
       if (failed(erased))
         return signalPassFailure();
       if (*erased)
-        ++numFunctions;
+        nx::addStatistic(numFunctions);
     }
   }
 };

@@ -2,6 +2,7 @@
 
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/IR/PatternMatch.h"
 
@@ -28,7 +29,7 @@ struct InlineBlocksPass final
       rewriter.setInsertionPoint(block);
       block.inlineDefaultImplementation(rewriter);
     }
-    numBlocksInlined += blocks.size();
+    nx::addStatistic(numBlocksInlined, blocks.size());
   }
 };
 } // namespace

@@ -15,6 +15,7 @@
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
 #include "nx/Transforms/Outlining.h"
+#include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -410,9 +411,9 @@ struct SegmentCallbacksPass final
                                                  : defaultDevice);
       if (failed(segmenter.run()))
         return signalPassFailure();
-      ++numOrchestrators;
-      numStages += segmenter.numStages();
-      numTransfers += segmenter.numTransfers();
+      nx::addStatistic(numOrchestrators);
+      nx::addStatistic(numStages, segmenter.numStages());
+      nx::addStatistic(numTransfers, segmenter.numTransfers());
     }
   }
 };

@@ -8,6 +8,7 @@
 
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
+#include "nx/Support/PassStatistics.h"
 
 #define DEBUG_TYPE "nx-strip-transfers"
 
@@ -29,7 +30,7 @@ struct StripTransfersPass final
       // Both ops have SameOperandsAndResultType: a plain value forward.
       op->getResult(0).replaceAllUsesWith(op->getOperand(0));
       op->erase();
-      ++numTransfers;
+      nx::addStatistic(numTransfers);
     });
   }
 };
