@@ -10,7 +10,10 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.nx_obj_root, "test")
+# --param nx_exec_root=DIR: temporary files under DIR, so a nested run of
+# the suite (Integration/AOT) never shares them with the outer one.
+config.test_exec_root = lit_config.params.get(
+    "nx_exec_root", os.path.join(config.nx_obj_root, "test"))
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(
@@ -33,7 +36,25 @@ llvm_config.use_default_substitutions()
 # Our own tools come first; FileCheck, not, count and upstream mlir-opt come
 # from the LLVM 22 installation.
 tool_dirs = [config.nx_tools_dir, config.llvm_tools_dir]
-tools = ["nx-opt", "mlir-opt", "mlir-translate", "nx-runner"]
+tools = ["nx-opt", "mlir-opt", "mlir-translate", "nx-runner", "nx-compile",
+         "nxrt-run", "nx-aot-host"]
+# --param nx_runner=aot: `nx-runner` in RUN lines runs both the JIT and the
+# ahead-of-time path (nx-compile + nxrt-run) and fails unless they agree
+# (test/Integration/AOT/nx-runner-via-aot.py); Integration/AOT runs the
+# integration suite that way.
+if lit_config.params.get("nx_runner") == "aot":
+    tools.remove("nx-runner")
+    tools.append(ToolSubst("nx-runner", command=" ".join([
+        config.python_executable,
+        os.path.join(config.nx_src_root, "test", "Integration", "AOT",
+                     "nx-runner-via-aot.py"),
+        "--nx-runner=" + os.path.join(config.nx_tools_dir, "nx-runner"),
+        "--nx-compile=" + os.path.join(config.nx_tools_dir, "nx-compile"),
+        "--nxrt-run=" + os.path.join(config.nx_tools_dir, "nxrt-run"),
+        "--"])))
+config.substitutions.append(
+    ("%lit", config.python_executable + " " +
+     os.path.join(config.llvm_tools_dir, "lit")))
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.nx_tools_dir, append_path=True)

@@ -138,6 +138,11 @@ struct CompileOptions {
   bool passStatistics = false;
 };
 
+/// The host-visible signature of a public function: tokens are left out
+/// (nx-lower-to-cpu erases them), and anything but a ranked tensor of an nxrt
+/// element type makes it unsupported.
+EntrySignature getEntrySignature(func::FuncOp func);
+
 /// A compiled module: JIT code plus the nxrt program holding its call sites.
 /// `run` is thread-safe.
 class Executable {

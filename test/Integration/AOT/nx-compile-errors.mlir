@@ -1,0 +1,24 @@
+// nx-compile rejects bad arguments and programs with a message and exit 1.
+// RUN: not nx-compile %s -o %t.txt 2>&1 | FileCheck %s --check-prefix=EXT
+// RUN: not nx-compile %s -o %t.o --prefix=1net 2>&1 | FileCheck %s --check-prefix=PREFIX
+// RUN: not nx-compile %s -o %t.o -mcpu=no-such-cpu 2>&1 | FileCheck %s --check-prefix=CPU
+// RUN: not nx-compile %s -o %t.o -O4 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: not nx-compile %t.missing.mlir -o %t.o 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: echo 'func.func @f(' > %t.broken.mlir
+// RUN: not nx-compile %t.broken.mlir -o %t.o 2>&1 | FileCheck %s --check-prefix=PARSE
+// RUN: not nx-compile %s -o %t.so --cc=/no/such/cc 2>&1 | FileCheck %s --check-prefix=CC
+// RUN: not nx-compile %s -o %t.so --runtime-dir=%t.nowhere 2>&1 | FileCheck %s --check-prefix=LINK
+
+// EXT: nx-compile: error: -o must name a .o or .so file, got '{{.*}}.txt'
+// PREFIX: nx-compile: error: --prefix must be a C identifier, got '1net'
+// CPU: nx-compile: error: cannot target CPU 'no-such-cpu': unknown CPU 'no-such-cpu' for x86_64
+// OPT: nx-compile: error: -O must be 0 to 3, got 4
+// MISSING: nx-compile: error: cannot open input file '{{.*}}missing.mlir'
+// PARSE: error: expected
+// PARSE: nx-compile: error: cannot parse '{{.*}}broken.mlir'
+// CC: nx-compile: error: cannot find the C compiler driver '/no/such/cc'
+// LINK: nx-compile: error: linking failed: {{.*}} -L{{.*}}nowhere -lnxrt
+
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Stands in for nx-runner in the integration suite, checking that the
+ahead-of-time path agrees with the JIT.
+
+Called with nx-runner's arguments, it
+  1. runs the real nx-runner with them;
+  2. compiles the program with nx-compile (the pipeline flags among them) and
+     runs the object with nxrt-run (the other flags);
+  3. fails, with a diff, unless both exit with the same status and print the
+     same stdout (line order aside for multi-threaded runs, whose callbacks
+     interleave) and the same stderr (tool names and --timing aside);
+  4. prints nxrt-run's output (errors spelled as nx-runner's; a --timing
+     report is the JIT's, whose phases the test checks), so the test's own
+     FileCheck lines check the AOT path too.
+Flags only a JIT has (--print-lowered, --separate-stages) run nx-runner
+alone; so does a program that neither path can compile (both must fail).
+"""
+import argparse
+import difflib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+# nx-runner flags that choose how the program is compiled: nx-compile's.
+COMPILE_FLAGS = {"lower-blocks", "blas", "parallel", "vectorize",
+                 "strict-reductions", "libm-math", "max-function-ops"}
+JIT_ONLY_FLAGS = {"print-lowered", "separate-stages"}
+
+
+def flag_name(arg):
+    if not arg.startswith("-"):
+        return None
+    return arg.lstrip("-").split("=", 1)[0]
+
+
+def emit(stdout, stderr):
+    # In the order a runner prints them: results, then the error.
+    sys.stdout.write(stdout)
+    sys.stdout.flush()
+    sys.stderr.write(stderr)
+    sys.stderr.flush()
+
+
+def run(command):
+    result = subprocess.run(command, capture_output=True, text=True)
+    return result.returncode, result.stdout, result.stderr
+
+
+def normalized_stderr(text):
+    return re.sub(r"\b(nxrt-run|nx-runner)\b", "RUNNER", text)
+
+
+def thread_count(args):
+    for i, arg in enumerate(args):
+        name = flag_name(arg)
+        if name in ("threads", "run-threads"):
+            value = arg.split("=", 1)[1] if "=" in arg else (
+                args[i + 1] if i + 1 < len(args) else "1")
+            return int(value) if value.isdigit() else 1
+    return 1
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--nx-runner", required=True)
+    parser.add_argument("--nx-compile", required=True)
+    parser.add_argument("--nxrt-run", required=True)
+    ours, args = parser.parse_known_args()
+    if args[:1] == ["--"]:
+        args = args[1:]
+
+    jit = run([ours.nx_runner] + args)
+    positional = [a for a in args if not a.startswith("-")]
+    if any(flag_name(a) in JIT_ONLY_FLAGS for a in args) or len(positional) != 1:
+        emit(jit[1], jit[2])
+        return jit[0]
+
+    compile_args = [a for a in args if flag_name(a) in COMPILE_FLAGS]
+    run_args = [a for a in args
+                if flag_name(a) not in COMPILE_FLAGS and a != positional[0]]
+    with tempfile.TemporaryDirectory() as work:
+        model = os.path.join(work, "model.so")
+        compiled = run([ours.nx_compile, positional[0], "-o", model] +
+                       compile_args)
+        if compiled[0] != 0:
+            if jit[0] == 0:
+                sys.stderr.write("nx-compile failed where nx-runner ran:\n" +
+                                 compiled[2])
+                return 1
+            emit(jit[1], jit[2])
+            return jit[0]
+        aot = run([ours.nxrt_run, model] + run_args)
+
+    threaded = thread_count(args) > 1
+    timed = any(flag_name(a) == "timing" for a in args)
+    def stdout_of(result):
+        lines = result[1].splitlines(True)
+        return sorted(lines) if threaded else lines
+    problems = []
+    if aot[0] != jit[0]:
+        problems.append("exit status: nx-runner %d, nxrt-run %d" %
+                        (jit[0], aot[0]))
+    if stdout_of(aot) != stdout_of(jit):
+        problems.append("stdout differs:\n" + "".join(difflib.unified_diff(
+            stdout_of(jit), stdout_of(aot), "nx-runner", "nxrt-run")))
+    if not threaded and not timed and normalized_stderr(aot[2]) != normalized_stderr(jit[2]):
+        problems.append("stderr differs:\n" + "".join(difflib.unified_diff(
+            normalized_stderr(jit[2]).splitlines(True),
+            normalized_stderr(aot[2]).splitlines(True),
+            "nx-runner", "nxrt-run")))
+    if problems:
+        sys.stderr.write("nx-runner and nxrt-run disagree on %s:\n%s\n" %
+                         (" ".join(args), "\n".join(problems)))
+        return 1
+    # A --timing report names the JIT's phases, which nxrt-run has not.
+    emit(aot[1], jit[2] if timed else
+         re.sub(r"\bnxrt-run\b", "nx-runner", aot[2]))
+    return aot[0]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

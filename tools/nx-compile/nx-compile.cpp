@@ -1,0 +1,270 @@
+//===- nx-compile.cpp - ahead-of-time compilation of nx programs ----------===//
+//
+//   nx-compile model.mlir -o model.so [--emit-header=model.h] [--prefix=P]
+//   nx-compile model.mlir -o model.o  [-mcpu=x86-64-v3] [-O3]
+//
+// Lowers the module with nx-lower-to-cpu and generates code as nx-runner's
+// JIT does (same pipeline flags, -O level and, by default, the host's CPU),
+// but into a relocatable object (.o) or a shared object (.so, linked by the
+// system's C compiler driver against libnxrt). What the object exports is
+// nxrt/nxrt_aot.h: P_<entry>, P_nx_init and P_program, P defaulting to the
+// output file's stem. nxrt-run runs it; a C host links it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Aot/AotCompiler.h"
+
+#include "nxrt/nxrt_aot.h"
+#include "nxrt/nxrt_version.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::nx;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("nx-compile options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::init("-"), cl::cat(category));
+static cl::opt<std::string>
+    outputFile("o", cl::desc("Output: an object file (.o) or a shared object "
+                             "(.so)"),
+               cl::value_desc("file"), cl::Required, cl::cat(category));
+static cl::opt<std::string>
+    headerFile("emit-header",
+               cl::desc("Also write a C header declaring the exports"),
+               cl::value_desc("file.h"), cl::cat(category));
+static cl::opt<std::string> prefix(
+    "prefix",
+    cl::desc("Prefix of the exported symbols (default: the output file's "
+             "stem as a C identifier)"),
+    cl::cat(category));
+static cl::opt<std::string>
+    cpu("mcpu",
+        cl::desc("CPU to generate code for ('native': this machine's, as "
+                 "the JIT; e.g. x86-64-v3)"),
+        cl::init("native"), cl::cat(category));
+static cl::opt<unsigned> optLevel("O", cl::desc("Optimization level (0-3)"),
+                                  cl::Prefix, cl::init(2), cl::cat(category));
+static cl::opt<std::string> linker(
+    "cc",
+    cl::desc("C compiler driver that links shared objects (default: $CC, "
+             "else cc)"),
+    cl::cat(category));
+static cl::opt<std::string> runtimeDir(
+    "runtime-dir",
+    cl::desc("Directory holding libnxrt.so to link against (default: "
+             "../lib beside nx-compile)"),
+    cl::cat(category));
+static cl::opt<bool> lowerBlocks(
+    "lower-blocks",
+    cl::desc("Replace nx.block ops by registered custom calls (LAPACK)"),
+    cl::init(true), cl::cat(category));
+static cl::opt<bool>
+    blas("blas", cl::desc("Contractions on the optimized BLAS"),
+         cl::init(true), cl::cat(category));
+static cl::opt<bool>
+    parallel("parallel",
+             cl::desc("Large parallel loop nests on every core (OpenMP)"),
+             cl::init(true), cl::cat(category));
+static cl::opt<bool> vectorize(
+    "vectorize", cl::desc("Vectorize elementwise loop nests in MLIR"),
+    cl::init(true), cl::cat(category));
+static cl::opt<bool> strictReductions(
+    "strict-reductions",
+    cl::desc("Keep floating-point reductions in their serial order"),
+    cl::init(false), cl::cat(category));
+static cl::opt<bool>
+    libmMath("libm-math", cl::desc("Call libm for f32 math functions"),
+             cl::init(false), cl::cat(category));
+static cl::opt<int64_t> maxFunctionOps(
+    "max-function-ops",
+    cl::desc("Compile functions with more ops as pieces of at most this many "
+             "(0: whole)"),
+    cl::init(runner::CompileOptions().maxFunctionOps), cl::cat(category));
+static cl::opt<bool> printLowered(
+    "print-lowered",
+    cl::desc("Print the lowered LLVM-dialect module to stdout"),
+    cl::init(false), cl::cat(category));
+static cl::opt<bool> timing(
+    "timing", cl::desc("Print to stderr how long each phase took"),
+    cl::init(false), cl::cat(category));
+
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "nx-compile") << message << "\n";
+  return 1;
+}
+
+/// libnxrt's directory: --runtime-dir, else ../lib beside this program (the
+/// build tree's and an installed prefix's layout).
+static std::string findRuntimeDir(const char *argv0) {
+  if (!runtimeDir.empty())
+    return runtimeDir;
+  static int anchor;
+  std::string self = llvm::sys::fs::getMainExecutable(argv0, &anchor);
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(self));
+  llvm::sys::path::append(dir, "..", "lib");
+  return std::string(dir);
+}
+
+/// Links `object` into the shared object `output` with the C compiler
+/// driver: libnxrt (and libomp for parallel loops) as dependencies, no
+/// undefined symbol left, and a RUNPATH of $ORIGIN so libraries carried
+/// beside it are found.
+static llvm::Error linkSharedObject(StringRef object, StringRef output,
+                                    bool usesOpenMP, const char *argv0) {
+  std::string driver = linker;
+  if (driver.empty())
+    if (const char *cc = std::getenv("CC"))
+      driver = cc;
+  if (driver.empty())
+    driver = "cc";
+  auto program = llvm::sys::findProgramByName(driver);
+  if (!program || !llvm::sys::fs::can_execute(*program))
+    return llvm::createStringError("cannot find the C compiler driver '" +
+                                   driver +
+                                   "' to link the shared object (set --cc "
+                                   "or CC, or write an object file with -o "
+                                   "FILE.o)");
+  std::string libDir = findRuntimeDir(argv0);
+  SmallVector<std::string> args = {
+      *program, "-shared", "-o", output.str(), object.str(),
+      "-Wl,-soname," + llvm::sys::path::filename(output).str(),
+      "-Wl,-z,defs", "-Wl,-rpath,$ORIGIN", "-L" + libDir, "-lnxrt"};
+  if (usesOpenMP)
+    args.push_back("-lomp");
+  args.push_back("-lm");
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(*program, argRefs, std::nullopt, {}, 0,
+                                     0, &error);
+  if (rc != 0) {
+    std::string command;
+    for (StringRef arg : argRefs)
+      command += (command.empty() ? "" : " ") + arg.str();
+    return llvm::createStringError(
+        "linking failed" + (error.empty() ? "" : " (" + error + ")") +
+        ": " + command);
+  }
+  return llvm::Error::success();
+}
+
+static llvm::Error writeFile(StringRef path, StringRef contents) {
+  std::string error;
+  auto file = mlir::openOutputFile(path, &error);
+  if (!file)
+    return llvm::createStringError(error);
+  file->os() << contents;
+  file->keep();
+  return llvm::Error::success();
+}
+
+static int compileMain(const char *argv0) {
+  StringRef output = outputFile;
+  bool shared = output.ends_with(".so");
+  if (!shared && !output.ends_with(".o"))
+    return fail("-o must name a .o or .so file, got '" + output + "'");
+  std::string symbolPrefix =
+      prefix.empty() ? aot::prefixFromPath(output) : prefix.getValue();
+  if (!aot::isValidPrefix(symbolPrefix))
+    return fail("--prefix must be a C identifier, got '" + symbolPrefix + "'");
+  if (optLevel > 3)
+    return fail("-O must be 0 to 3, got " + llvm::Twine(optLevel.getValue()));
+
+  DefaultTimingManager timingManager;
+  timingManager.setEnabled(timing);
+  TimingScope rootTiming = timingManager.getRootScope();
+
+  DialectRegistry registry;
+  runner::registerRunnerDialects(registry);
+  MLIRContext context(registry);
+  context.disableMultithreading();
+  OwningOpRef<ModuleOp> module;
+  {
+    TimingScope parseTiming = rootTiming.nest("parse");
+    std::string error;
+    auto buffer = openInputFile(inputFile, &error);
+    if (!buffer)
+      return fail(error);
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+    SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (!module)
+      return fail("cannot parse '" + inputFile + "'");
+  }
+
+  aot::AotOptions options;
+  options.prefix = symbolPrefix;
+  options.cpu = cpu;
+  runner::CompileOptions &compile = options.compile;
+  compile.programName = inputFile;
+  compile.lowerBlocks = lowerBlocks;
+  compile.blas = blas;
+  compile.parallel = parallel;
+  compile.vectorize = vectorize;
+  compile.strictReductions = strictReductions;
+  compile.libmMath = libmMath;
+  compile.maxFunctionOps = maxFunctionOps;
+  compile.optLevel = optLevel;
+  std::string lowered;
+  if (printLowered)
+    compile.loweredIR = &lowered;
+  if (timing)
+    compile.timing = &rootTiming;
+  auto object = aot::compileAot(*module, options);
+  if (!object)
+    return fail(llvm::toString(object.takeError()));
+  if (printLowered)
+    llvm::outs() << lowered;
+
+  if (!shared) {
+    if (auto err = writeFile(output, object->objectFile))
+      return fail(llvm::toString(std::move(err)));
+  } else {
+    TimingScope linkTiming = rootTiming.nest("link");
+    llvm::SmallString<128> temp;
+    if (auto ec = llvm::sys::fs::createTemporaryFile("nx-compile", "o", temp))
+      return fail("cannot create a temporary object file: " + ec.message());
+    llvm::FileRemover removeTemp(temp);
+    if (auto err = writeFile(temp, object->objectFile))
+      return fail(llvm::toString(std::move(err)));
+    if (auto err =
+            linkSharedObject(temp, output, object->usesOpenMP, argv0))
+      return fail(llvm::toString(std::move(err)));
+  }
+  if (!headerFile.empty())
+    if (auto err = writeFile(headerFile,
+                             aot::emitCHeader(*object, symbolPrefix)))
+      return fail(llvm::toString(std::move(err)));
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "nx-mlir " << NXRT_VERSION << " (nxrt API " << NXRT_API_VERSION
+       << ", AOT ABI " << NXRT_AOT_ABI_VERSION << ")\n";
+  });
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "nx-compile: compile an nx program ahead of time into an object or a "
+      "shared object\n");
+  return compileMain(argv[0]);
+}
