@@ -19,6 +19,9 @@ BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 ASAN_BUILD_DIR="${ASAN_BUILD_DIR:-$ROOT/build-asan}"
 FUZZ_BUILD_DIR="${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
 JOBS="${JOBS:-$(nproc)}"
+# Compiler caching across checkouts: paths under the checkout are hashed
+# relative to it, so a fresh clone (CI's) reuses an earlier build's objects.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"
 LLVM_PREFIX=/usr/lib/llvm-22
 
 PACKAGES=(
