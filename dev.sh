@@ -2,7 +2,8 @@
 # nx-mlir developer entry point. Installs missing Debian packages (idempotent,
 # silent when everything is present), configures once, builds incrementally.
 #
-#   ./dev.sh example   run examples/ through the whole pipeline
+#   ./dev.sh example   run examples/ through the whole pipeline: StableHLO
+#                      export, the JIT, and ahead-of-time compilation
 #   ./dev.sh test      run every test: lit (check-nx), ctest, the runtime
 #                      tests under ASan+UBSan, the compiler and the lit suite
 #                      under ASan+UBSan, and a 60 s libFuzzer smoke run
@@ -82,6 +83,12 @@ run_example() {
     --nx-assign-callback-ids --convert-nx-to-custom-call --nx-export-stablehlo
   log "run on CPU: nx-runner (nx-lower-to-cpu + JIT + libnxrt, callbacks from examples/callbacks)"
   "$BUILD_DIR/bin/nx-runner" "$example" \
+    --callbacks="$BUILD_DIR/lib/libNxExampleCallbacks.so" \
+    --input='[1, 2, 2, 4]:tensor<4xf32>' --outfeed=results
+  log "ahead of time: nx-compile to a shared object, run by nxrt-run (libnxrt only, no MLIR)"
+  "$BUILD_DIR/bin/nx-compile" "$example" -o "$BUILD_DIR/examples/callbacks.so" \
+    --emit-header="$BUILD_DIR/examples/callbacks.h"
+  "$BUILD_DIR/bin/nxrt-run" "$BUILD_DIR/examples/callbacks.so" \
     --callbacks="$BUILD_DIR/lib/libNxExampleCallbacks.so" \
     --input='[1, 2, 2, 4]:tensor<4xf32>' --outfeed=results
 }

@@ -56,15 +56,6 @@ bool aot::isValidPrefix(StringRef prefix) {
   return llvm::all_of(prefix, [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
-std::string aot::prefixFromPath(StringRef path) {
-  std::string prefix;
-  for (char c : llvm::sys::path::stem(path))
-    prefix += llvm::isAlnum(c) ? c : '_';
-  if (prefix.empty() || llvm::isDigit(prefix.front()))
-    prefix.insert(prefix.begin(), '_');
-  return prefix;
-}
-
 //===----------------------------------------------------------------------===//
 // Lowering
 //===----------------------------------------------------------------------===//

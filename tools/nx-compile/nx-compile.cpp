@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/Aot/AotCompiler.h"
+#include "nx/Host/AotProgram.h"
 
 #include "nxrt/nxrt_aot.h"
 #include "nxrt/nxrt_version.h"
@@ -180,7 +181,8 @@ static int compileMain(const char *argv0) {
   if (!shared && !output.ends_with(".o"))
     return fail("-o must name a .o or .so file, got '" + output + "'");
   std::string symbolPrefix =
-      prefix.empty() ? aot::prefixFromPath(output) : prefix.getValue();
+      prefix.empty() ? nxhost::AotProgram::defaultPrefix(output)
+                    : prefix.getValue();
   if (!aot::isValidPrefix(symbolPrefix))
     return fail("--prefix must be a C identifier, got '" + symbolPrefix + "'");
   if (optLevel > 3)

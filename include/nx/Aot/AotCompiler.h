@@ -55,10 +55,6 @@ struct AotObject {
 /// Whether `prefix` can prefix C symbols: [A-Za-z_][A-Za-z0-9_]*.
 bool isValidPrefix(llvm::StringRef prefix);
 
-/// A C identifier made from a file's stem: "my-net.so" -> "my_net",
-/// "3d.o" -> "_3d".
-std::string prefixFromPath(llvm::StringRef path);
-
 /// Lowers a copy of `module` (left untouched) and generates an object.
 llvm::Expected<AotObject> compileAot(ModuleOp module,
                                      const AotOptions &options);
