@@ -14,9 +14,8 @@
 
 #include "nx/Aot/AotCompiler.h"
 #include "nx/Host/AotProgram.h"
+#include "nx/Host/Version.h"
 
-#include "nxrt/nxrt_aot.h"
-#include "nxrt/nxrt_version.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -261,8 +260,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
   cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
-    os << "nx-mlir " << NXRT_VERSION << " (nxrt API " << NXRT_API_VERSION
-       << ", AOT ABI " << NXRT_AOT_ABI_VERSION << ")\n";
+    nxhost::printToolVersion(os, "nx-compile", std::nullopt, /*aotAbi=*/true);
   });
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -5,10 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nx/Host/Version.h"
 #include "nx/InitNx.h"
 #include "nx/Support/PassStatistics.h"
-#include "nxrt/nxrt.h"
-#include "nxrt/nxrt_version.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -35,8 +34,7 @@ int main(int argc, char **argv) {
 
   // --version: ours first, then LLVM's, whose MLIR the passes come from.
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
-    os << "nx-mlir version " << NXRT_VERSION << " (nxrt API version "
-       << NXRT_API_VERSION << ")\n";
+    nxhost::printToolVersion(os, "nx-opt", std::nullopt, /*aotAbi=*/false);
   });
 
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(

@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/Host/RunDriver.h"
+#include "nx/Host/Version.h"
 #include "nx/Runner/Runner.h"
-#include "nxrt/nxrt_version.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/Timing.h"
@@ -170,9 +170,8 @@ int main(int argc, char **argv) {
   // Ours is the version that matters for nx programs; the libnxrt actually
   // loaded may be newer than the one this runner was built with.
   cl::SetVersionPrinter([](llvm::raw_ostream &os) {
-    os << "nx-runner (nx-mlir) " << NXRT_VERSION << "\n"
-       << "  nxrt API version: " << nxrt_api_version() << " (built with "
-       << NXRT_API_VERSION << ")\n";
+    nxhost::printToolVersion(os, "nx-runner", nxrt_api_version(),
+                             /*aotAbi=*/false);
   });
   // "--threads=N" / "--threads N" mean "--run-threads" (see
   // renameThreadsFlag).

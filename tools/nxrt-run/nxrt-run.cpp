@@ -13,10 +13,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/Host/AotProgram.h"
+#include "nx/Host/Version.h"
 #include "nx/Host/DebugCallbacks.h"
 #include "nx/Host/RunDriver.h"
 
-#include "nxrt/nxrt_version.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
@@ -67,10 +67,7 @@ private:
 } // namespace
 
 static void printVersion(llvm::raw_ostream &os) {
-  os << "nxrt-run (nx-mlir " << NXRT_VERSION << ")\n"
-     << "  libnxrt API version " << nxrt_api_version() << " (built against "
-     << NXRT_API_VERSION << "), AOT ABI version " << NXRT_AOT_ABI_VERSION
-     << "\n";
+  printToolVersion(os, "nxrt-run", nxrt_api_version(), /*aotAbi=*/true);
 }
 
 static int runMain() {
