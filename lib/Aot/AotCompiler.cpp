@@ -14,13 +14,11 @@
 #include "nx/Aot/AotCompiler.h"
 
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
-#include "nx/Pipelines/Pipelines.h"
 #include "nxrt/nxrt_aot.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -57,7 +55,7 @@ bool aot::isValidPrefix(StringRef prefix) {
 }
 
 //===----------------------------------------------------------------------===//
-// Lowering
+// Diagnostics
 //===----------------------------------------------------------------------===//
 
 /// Collects a context's diagnostics as "loc: message" lines.
@@ -74,33 +72,6 @@ static std::string collectDiagnostics(MLIRContext *context,
   });
   result = fn();
   return text;
-}
-
-static llvm::Error lowerToLLVMDialect(ModuleOp module,
-                                      const runner::CompileOptions &options,
-                                      int64_t vectorBits) {
-  PassManager pm(module.getContext());
-  TimingScope timing =
-      options.timing ? options.timing->nest("nx-lower-to-cpu") : TimingScope();
-  if (options.timing)
-    pm.enableTiming(timing);
-  LowerToCpuOptions pipeline;
-  pipeline.lowerBlocksToCustomCalls = options.lowerBlocks;
-  pipeline.maxFunctionOps = options.maxFunctionOps;
-  pipeline.blas = options.blas;
-  pipeline.parallel = options.parallel;
-  pipeline.vectorize = options.vectorize;
-  pipeline.strictReductions = options.strictReductions;
-  pipeline.libmMath = options.libmMath;
-  pipeline.vectorBits = vectorBits;
-  buildLowerToCpuPipeline(pm, pipeline);
-  LogicalResult result = success();
-  std::string text = collectDiagnostics(
-      module.getContext(), [&] { return pm.run(module); }, result);
-  if (failed(result))
-    return llvm::createStringError("nx-lower-to-cpu failed" +
-                                   (text.empty() ? "" : ":\n" + text));
-  return llvm::Error::success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -398,8 +369,9 @@ Expected<AotObject> aot::compileAot(ModuleOp module,
   });
 
   OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));
-  if (auto err =
-          lowerToLLVMDialect(*lowered, compile, getVectorBits(**machine)))
+  runner::CompileOptions lowering = compile;
+  lowering.vectorBits = getVectorBits(**machine);
+  if (auto err = runner::lowerToCpu(*lowered, lowering))
     return std::move(err);
   if (compile.loweredIR) {
     llvm::raw_string_ostream os(*compile.loweredIR);

@@ -333,6 +333,37 @@ static TimingScope nestedTiming(const CompileOptions &options,
   return options.timing ? options.timing->nest(name) : TimingScope();
 }
 
+llvm::Error nx::runner::lowerToCpu(ModuleOp module,
+                                   const CompileOptions &options) {
+  MLIRContext *context = module.getContext();
+  TimingScope timing = nestedTiming(options, "nx-lower-to-cpu");
+  DiagnosticCollector diagnostics(context);
+  PassManager pm(context);
+  if (options.timing)
+    pm.enableTiming(timing);
+  if (options.passStatistics) {
+    nx::registerNxPassStatistics();
+    nx::enablePassStatistics(pm);
+  }
+  nx::LowerToCpuOptions pipelineOptions;
+  pipelineOptions.lowerBlocksToCustomCalls = options.lowerBlocks;
+  pipelineOptions.maxFunctionOps = options.maxFunctionOps;
+  pipelineOptions.blas = options.blas;
+  pipelineOptions.parallel = options.parallel;
+  pipelineOptions.vectorize = options.vectorize;
+  pipelineOptions.vectorBits = options.vectorBits;
+  pipelineOptions.strictReductions = options.strictReductions;
+  pipelineOptions.libmMath = options.libmMath;
+  nx::buildLowerToCpuPipeline(pm, pipelineOptions);
+  if (failed(pm.run(module))) {
+    std::string text = diagnostics.take();
+    return llvm::createStringError(
+        "nx-lower-to-cpu failed" +
+        (text.empty() ? llvm::Twine("") : ":\n" + text));
+  }
+  return llvm::Error::success();
+}
+
 Expected<std::unique_ptr<Executable>>
 Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
                     const CompileOptions &options) {
@@ -396,31 +427,8 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
       stage.setPrivate();
     }
   }
-  {
-    TimingScope timing = nestedTiming(options, "nx-lower-to-cpu");
-    DiagnosticCollector diagnostics(context);
-    PassManager pm(context);
-    if (options.timing)
-      pm.enableTiming(timing);
-    if (options.passStatistics) {
-      nx::registerNxPassStatistics();
-      nx::enablePassStatistics(pm);
-    }
-    nx::LowerToCpuOptions pipelineOptions;
-    pipelineOptions.lowerBlocksToCustomCalls = options.lowerBlocks;
-    pipelineOptions.maxFunctionOps = options.maxFunctionOps;
-    pipelineOptions.blas = options.blas;
-    pipelineOptions.parallel = options.parallel;
-    pipelineOptions.vectorize = options.vectorize;
-    pipelineOptions.strictReductions = options.strictReductions;
-    pipelineOptions.libmMath = options.libmMath;
-    nx::buildLowerToCpuPipeline(pm, pipelineOptions);
-    if (failed(pm.run(*lowered))) {
-      std::string text = diagnostics.take();
-      return llvm::createStringError("nx-lower-to-cpu failed" +
-                       (text.empty() ? llvm::Twine("") : ":\n" + text));
-    }
-  }
+  if (auto err = lowerToCpu(*lowered, options))
+    return std::move(err);
   if (options.loweredIR) {
     llvm::raw_string_ostream os(*options.loweredIR);
     lowered->print(os);

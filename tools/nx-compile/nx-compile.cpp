@@ -15,6 +15,7 @@
 #include "nx/Aot/AotCompiler.h"
 #include "nx/Host/AotProgram.h"
 #include "nx/Host/Version.h"
+#include "nx/Runner/CompileFlags.h"
 
 
 #include "mlir/IR/MLIRContext.h"
@@ -59,8 +60,6 @@ static cl::opt<std::string>
         cl::desc("CPU to generate code for ('native': this machine's, as "
                  "the JIT; e.g. x86-64-v3)"),
         cl::init("native"), cl::cat(category));
-static cl::opt<unsigned> optLevel("O", cl::desc("Optimization level (0-3)"),
-                                  cl::Prefix, cl::init(2), cl::cat(category));
 static cl::opt<std::string> linker(
     "cc",
     cl::desc("C compiler driver that links shared objects (default: $CC, "
@@ -71,32 +70,6 @@ static cl::opt<std::string> runtimeDir(
     cl::desc("Directory holding libnxrt.so to link against (default: "
              "../lib beside nx-compile)"),
     cl::cat(category));
-static cl::opt<bool> lowerBlocks(
-    "lower-blocks",
-    cl::desc("Replace nx.block ops by registered custom calls (LAPACK)"),
-    cl::init(true), cl::cat(category));
-static cl::opt<bool>
-    blas("blas", cl::desc("Contractions on the optimized BLAS"),
-         cl::init(true), cl::cat(category));
-static cl::opt<bool>
-    parallel("parallel",
-             cl::desc("Large parallel loop nests on every core (OpenMP)"),
-             cl::init(true), cl::cat(category));
-static cl::opt<bool> vectorize(
-    "vectorize", cl::desc("Vectorize elementwise loop nests in MLIR"),
-    cl::init(true), cl::cat(category));
-static cl::opt<bool> strictReductions(
-    "strict-reductions",
-    cl::desc("Keep floating-point reductions in their serial order"),
-    cl::init(false), cl::cat(category));
-static cl::opt<bool>
-    libmMath("libm-math", cl::desc("Call libm for f32 math functions"),
-             cl::init(false), cl::cat(category));
-static cl::opt<int64_t> maxFunctionOps(
-    "max-function-ops",
-    cl::desc("Compile functions with more ops as pieces of at most this many "
-             "(0: whole)"),
-    cl::init(runner::CompileOptions().maxFunctionOps), cl::cat(category));
 static cl::opt<bool> printLowered(
     "print-lowered",
     cl::desc("Print the lowered LLVM-dialect module to stdout"),
@@ -175,6 +148,9 @@ static llvm::Error writeFile(StringRef path, StringRef contents) {
 }
 
 static int compileMain(const char *argv0) {
+  auto flags = runner::readCompileFlags();
+  if (!flags)
+    return fail(llvm::toString(flags.takeError()));
   StringRef output = outputFile;
   bool shared = output.ends_with(".so");
   if (!shared && !output.ends_with(".o"))
@@ -184,8 +160,6 @@ static int compileMain(const char *argv0) {
                     : prefix.getValue();
   if (!aot::isValidPrefix(symbolPrefix))
     return fail("--prefix must be a C identifier, got '" + symbolPrefix + "'");
-  if (optLevel > 3)
-    return fail("-O must be 0 to 3, got " + llvm::Twine(optLevel.getValue()));
 
   DefaultTimingManager timingManager;
   timingManager.setEnabled(timing);
@@ -214,15 +188,8 @@ static int compileMain(const char *argv0) {
   options.prefix = symbolPrefix;
   options.cpu = cpu;
   runner::CompileOptions &compile = options.compile;
+  compile = *flags;
   compile.programName = inputFile;
-  compile.lowerBlocks = lowerBlocks;
-  compile.blas = blas;
-  compile.parallel = parallel;
-  compile.vectorize = vectorize;
-  compile.strictReductions = strictReductions;
-  compile.libmMath = libmMath;
-  compile.maxFunctionOps = maxFunctionOps;
-  compile.optLevel = optLevel;
   std::string lowered;
   if (printLowered)
     compile.loweredIR = &lowered;
@@ -258,7 +225,7 @@ static int compileMain(const char *argv0) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(category);
+  cl::HideUnrelatedOptions({&category, &runner::compileFlagsCategory()});
   cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
     nxhost::printToolVersion(os, "nx-compile", std::nullopt, /*aotAbi=*/true);
   });

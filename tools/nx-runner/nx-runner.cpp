@@ -13,7 +13,7 @@
 
 #include "nx/Host/RunDriver.h"
 #include "nx/Host/Version.h"
-#include "nx/Runner/Runner.h"
+#include "nx/Runner/CompileFlags.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/Timing.h"
@@ -38,42 +38,6 @@ static cl::OptionCategory category("nx-runner options");
 
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
                                       cl::init("-"), cl::cat(category));
-static cl::opt<bool> lowerBlocks(
-    "lower-blocks",
-    cl::desc("Replace nx.block ops by registered custom calls (LAPACK)"),
-    cl::init(true), cl::cat(category));
-static cl::opt<bool> blas(
-    "blas",
-    cl::desc("Run f32/f64 matmul, batch_matmul and matvec on the optimized "
-             "BLAS (nx-lower-to-cpu's blas); =false compiles them as loops"),
-    cl::init(true), cl::cat(category));
-static cl::opt<bool> parallel(
-    "parallel",
-    cl::desc("Run large parallel loop nests on every core through OpenMP "
-             "(nx-lower-to-cpu's parallel); =false runs them serially"),
-    cl::init(true), cl::cat(category));
-static cl::opt<bool> vectorize(
-    "vectorize",
-    cl::desc("Tile and vectorize elementwise loop nests in MLIR at the "
-             "host's vector width (nx-lower-to-cpu's vectorize); =false "
-             "leaves them to LLVM's loop vectorizer"),
-    cl::init(true), cl::cat(category));
-static cl::opt<bool> strictReductions(
-    "strict-reductions",
-    cl::desc("Keep floating-point reductions in their serial order "
-             "(nx-lower-to-cpu's strict-reductions); by default they may "
-             "reassociate and vectorize"),
-    cl::init(false), cl::cat(category));
-static cl::opt<bool> libmMath(
-    "libm-math",
-    cl::desc("Call libm for f32 math functions (nx-lower-to-cpu's "
-             "libm-math); by default they are polynomial approximations"),
-    cl::init(false), cl::cat(category));
-static cl::opt<int64_t> maxFunctionOps(
-    "max-function-ops",
-    cl::desc("Compile functions with more ops as pieces of at most this many "
-             "(nx-lower-to-cpu's max-function-ops; 0: whole)"),
-    cl::init(CompileOptions().maxFunctionOps), cl::cat(category));
 static cl::opt<bool> timing(
     "timing",
     cl::desc("Print to stderr how long each phase took (parse, nx-lower-to-cpu "
@@ -88,11 +52,6 @@ static cl::opt<bool> separateStages(
 static cl::opt<bool> printLowered(
     "print-lowered", cl::desc("Print the lowered LLVM-dialect module and exit"),
     cl::init(false), cl::cat(category));
-static cl::opt<bool> passStatistics(
-    "pass-statistics",
-    cl::desc("Print to stderr the statistics of nx-lower-to-cpu's passes "
-             "(as mlir-opt's --mlir-pass-statistics)"),
-    cl::init(false), cl::cat(category));
 static constexpr llvm::StringLiteral kTool = "nx-runner";
 
 static int fail(const llvm::Twine &message) {
@@ -100,6 +59,10 @@ static int fail(const llvm::Twine &message) {
 }
 
 static int runMain() {
+  auto flags = readCompileFlags();
+  if (!flags)
+    return fail(llvm::toString(flags.takeError()));
+  CompileOptions compileOptions = *flags;
   DriverOptions options = readRunFlags(kTool);
   options.timing = timing;
   auto parsed = parseInputs(options);
@@ -113,19 +76,10 @@ static int runMain() {
   DefaultTimingManager timingManager;
   timingManager.setEnabled(timing);
   TimingScope rootTiming = timingManager.getRootScope();
-  CompileOptions compileOptions;
   if (timing)
     compileOptions.timing = &rootTiming;
   compileOptions.programName = inputFile;
-  compileOptions.lowerBlocks = lowerBlocks;
   compileOptions.separateStages = separateStages;
-  compileOptions.maxFunctionOps = maxFunctionOps;
-  compileOptions.blas = blas;
-  compileOptions.parallel = parallel;
-  compileOptions.vectorize = vectorize;
-  compileOptions.strictReductions = strictReductions;
-  compileOptions.libmMath = libmMath;
-  compileOptions.passStatistics = passStatistics;
   std::string lowered;
   if (printLowered)
     compileOptions.loweredIR = &lowered;
@@ -166,7 +120,8 @@ static int runMain() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions({&category, &nxhost::runFlagsCategory()});
+  cl::HideUnrelatedOptions(
+      {&category, &compileFlagsCategory(), &nxhost::runFlagsCategory()});
   // Ours is the version that matters for nx programs; the libnxrt actually
   // loaded may be newer than the one this runner was built with.
   cl::SetVersionPrinter([](llvm::raw_ostream &os) {

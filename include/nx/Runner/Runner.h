@@ -102,6 +102,9 @@ struct CompileOptions {
   /// Passed to nx-lower-to-cpu (vectorize): elementwise linalg ops are
   /// vectorized in MLIR at the host's vector width.
   bool vectorize = true;
+  /// Passed to nx-lower-to-cpu (vector-bits): the vector width in bits
+  /// (0: the host's widest).
+  int64_t vectorBits = 0;
   /// Passed to nx-lower-to-cpu (strict-reductions): floating-point
   /// reductions in their serial order, not reassociated into vector lanes.
   bool strictReductions = false;
@@ -137,6 +140,11 @@ struct CompileOptions {
   /// run (nx/Support/PassStatistics.h).
   bool passStatistics = false;
 };
+
+/// Runs nx-lower-to-cpu with `options` on `module` (tensors in, LLVM dialect
+/// out), timed and with pass statistics as the options ask; the error
+/// carries the pipeline's diagnostics.
+llvm::Error lowerToCpu(ModuleOp module, const CompileOptions &options);
 
 /// The host-visible signature of a public function: tokens are left out
 /// (nx-lower-to-cpu erases them), and anything but a ranked tensor of an nxrt
