@@ -6,6 +6,8 @@
 // RUN: not nx-compile %t.missing.mlir -o %t.o 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: echo 'func.func @f(' > %t.broken.mlir
 // RUN: not nx-compile %t.broken.mlir -o %t.o 2>&1 | FileCheck %s --check-prefix=PARSE
+// RUN: echo 'func.func @nx_init(%%x: tensor<1xf32>) -> tensor<1xf32> { return %%x : tensor<1xf32> }' > %t.clash.mlir
+// RUN: not nx-compile %t.clash.mlir -o %t.o --prefix=net 2>&1 | FileCheck %s --check-prefix=CLASH
 // RUN: not nx-compile %s -o %t.so --cc=/no/such/cc 2>&1 | FileCheck %s --check-prefix=CC
 // RUN: not nx-compile %s -o %t.so --runtime-dir=%t.nowhere 2>&1 | FileCheck %s --check-prefix=LINK
 
@@ -16,6 +18,7 @@
 // MISSING: nx-compile: error: cannot open input file '{{.*}}missing.mlir'
 // PARSE: error: expected
 // PARSE: nx-compile: error: cannot parse '{{.*}}broken.mlir'
+// CLASH: nx-compile: error: symbol net_nx_init is defined twice
 // CC: nx-compile: error: cannot find the C compiler driver '/no/such/cc'
 // LINK: nx-compile: error: linking failed: {{.*}} -L{{.*}}nowhere -lnxrt
 
