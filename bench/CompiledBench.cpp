@@ -14,6 +14,16 @@
 //  BM_Loop_C/<iters>, BM_Loop_InvokeFromC/<iters>
 //      their baselines: the +1 loop in C, and the same loop in C++ calling
 //      the same handler through nxrt_invoke as a compiled call site does.
+//  BM_Loop_Scalar_Bridged/load:<0|1>/<iters>
+//      the tensor<f32> callback loop with @bench.add_one bound for bridge
+//      dispatch instead: every iteration becomes a bridge request, pulled
+//      and answered (x + 1) by a dispatcher thread. p50_us/p99_us are the
+//      times between consecutive requests reaching the dispatcher, i.e. one
+//      loop iteration including the round trip. load:1 runs one
+//      busy-spinning thread per core alongside.
+//  BM_SpinPingPong/load:<0|1>
+//      the machine's floor in the same run: one cache line bounced between
+//      two spinning threads (bench/Latency.h).
 //  BM_IoCallback/<bytes>
 //      a function taking tensor<Nxf32> (1 KiB or 256 MiB), running an inline
 //      nx.io_callback on it and returning one extracted element (f32), so no
@@ -52,6 +62,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchJit.h"
+#include "Latency.h"
 #include "baselines/CKernels.h"
 
 #include "nx/Runner/Runner.h"
@@ -63,6 +74,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -71,6 +83,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 using namespace mlir;
 namespace runner = mlir::nx::runner;
@@ -294,6 +308,97 @@ void BM_Loop_InvokeFromC(benchmark::State &state) {
   setLoopCounters(state, iters);
 }
 BENCHMARK(BM_Loop_InvokeFromC)->Arg(1000000)->Unit(benchmark::kMillisecond);
+
+/// A runtime with @bench.add_one bound for bridge dispatch and a dispatcher
+/// thread serving it by pull and reply. The dispatcher stamps each request's
+/// arrival; the gap to the previous arrival is one iteration of a bridged
+/// loop (compiled code, request, host, reply), a latency sample per call
+/// that needs no clock in compiled code.
+class BridgedRuntime {
+public:
+  BridgedRuntime() : runtime(nxrt_runtime_create()) {
+    nxrt_callback_desc_t desc{NXRT_DISPATCH_BRIDGE, nullptr, nullptr, 10000};
+    check(nxrt_register_callback(runtime, "bench.add_one", &desc));
+    gaps.reserve(1 << 22);
+    dispatcher = std::thread([this] { serve(); });
+  }
+  ~BridgedRuntime() {
+    nxrt_bridge_close(runtime);
+    dispatcher.join();
+    nxrt_runtime_destroy(runtime);
+  }
+  nxrt_runtime_t *get() const { return runtime; }
+
+  /// Samples since the last call. Read only between runs: each sample is
+  /// recorded before its reply, which the finished run has seen.
+  std::vector<double> takeGaps() {
+    std::vector<double> out;
+    out.swap(gaps);
+    gaps.reserve(1 << 22);
+    return out;
+  }
+
+private:
+  void serve() {
+    nx_bench::LatencyClock::time_point last{};
+    for (;;) {
+      nxrt_request_t *req = nullptr;
+      nxrt_status_t *s = nxrt_bridge_pull(runtime, 0, &req);
+      if (s) {
+        bool closed = nxrt_status_code(s) == NXRT_CANCELLED;
+        nxrt_status_free(s);
+        if (closed)
+          return;
+        continue;
+      }
+      auto now = nx_bench::LatencyClock::now();
+      float x = *static_cast<const float *>(nxrt_request_arg(req, 0)->data);
+      // A loop's first call (x == 0) follows the previous run's last one.
+      if (x != 0.0f && gaps.size() < gaps.capacity())
+        gaps.push_back(
+            std::chrono::duration<double, std::micro>(now - last).count());
+      last = now;
+      float out = x + 1.0f;
+      nxrt_tensor_t r = *nxrt_request_result_template(req, 0);
+      r.data = &out;
+      check(nxrt_bridge_reply(runtime, nxrt_request_tag(req), nullptr, &r, 1));
+      nxrt_request_release(req);
+    }
+  }
+
+  nxrt_runtime_t *runtime;
+  std::vector<double> gaps; // written by the dispatcher only
+  std::thread dispatcher;
+};
+
+void BM_Loop_Scalar_Bridged(benchmark::State &state) {
+  static BridgedRuntime runtime;
+  static JitModule module(loopModule("tensor<f32>"), runtime.get());
+  auto fn = module.lookup<LoopFn<0>>("callback");
+  nx_bench::BusyLoad load(nx_bench::BusyLoad::ThreadsFor(state.range(0)));
+  int64_t iters = state.range(1);
+  runtime.takeGaps();
+  for (auto _ : state) {
+    float result = callLoop<0>(fn, runtime.get(), iters);
+    benchmark::DoNotOptimize(result);
+    if (result != static_cast<float>(iters)) {
+      state.SkipWithError("wrong loop result");
+      return;
+    }
+  }
+  setLoopCounters(state, iters);
+  std::vector<double> gaps = runtime.takeGaps();
+  nx_bench::ReportLatency(state, gaps);
+}
+BENCHMARK(BM_Loop_Scalar_Bridged)
+    ->ArgNames({"load", "iters"})
+    ->Args({0, 20000})
+    ->Args({1, 20000})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+void BM_SpinPingPong(benchmark::State &state) { nx_bench::SpinPingPong(state); }
+BENCHMARK(BM_SpinPingPong)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
 
 //===----------------------------------------------------------------------===//
 // 2. io_callback on 1 KiB vs 256 MiB

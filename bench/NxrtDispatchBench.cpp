@@ -7,7 +7,12 @@
 //      the floor of this machine at this moment: one atomic bounced between
 //      two spinning threads (a VM's core-to-core latency varies several-fold
 //      over time, so read the bridge against the floor of the same run);
-//      p50/p99 are reported as counters (microseconds)
+//      p50/p99 are reported as counters (microseconds). Argument `load`:
+//      0 idle, 1 with one busy-spinning thread per core started by the
+//      benchmark for the duration of the measurement (nx_bench::BusyLoad).
+//  BM_BridgeIdleDispatcher      CPU time an idle dispatcher thread burns in
+//      nxrt_bridge_pull per 200 ms with nothing requested, after a burst of
+//      round trips (counter idle_cpu_ms; should be near zero)
 //  BM_ArgBytes/<mode>/<bytes>           callback cost for 1 KiB vs 256 MiB
 //      arguments (zero copy: the cost must not grow with the size)
 //
@@ -20,15 +25,20 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <pthread.h>
+#include <time.h>
 #include <thread>
 #include <vector>
 
+#include "Latency.h"
 #include "benchmark/benchmark.h"
 #include "nxrt/nxrt.h"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using nx_bench::BusyLoad;
+using nx_bench::ReportLatency;
 
 void Check(nxrt_status_t *s) {
   if (s) {
@@ -84,18 +94,6 @@ void BM_InlineInvoke(benchmark::State &state) {
 }
 BENCHMARK(BM_InlineInvoke);
 
-void ReportLatency(benchmark::State &state, std::vector<double> &us) {
-  if (us.empty())
-    return;
-  std::sort(us.begin(), us.end());
-  auto at = [&](double q) {
-    return us[std::min(us.size() - 1, size_t(q * us.size()))];
-  };
-  state.counters["p50_us"] = at(0.50);
-  state.counters["p99_us"] = at(0.99);
-  state.counters["max_us"] = us.back();
-}
-
 // Host dispatcher for the bridge: pulls, replies x + 1.
 void ServeBridge(nxrt_runtime_t *rt) {
   for (;;) {
@@ -118,6 +116,7 @@ void ServeBridge(nxrt_runtime_t *rt) {
 }
 
 void BM_BridgeRoundTrip(benchmark::State &state) {
+  BusyLoad load(BusyLoad::ThreadsFor(state.range(0)));
   nxrt_runtime_t *rt = nxrt_runtime_create();
   nxrt_callback_desc_t desc{NXRT_DISPATCH_BRIDGE, nullptr, nullptr, 10000};
   Check(nxrt_register_callback(rt, "add_one", &desc));
@@ -148,7 +147,7 @@ void BM_BridgeRoundTrip(benchmark::State &state) {
   nxrt_program_destroy(program);
   nxrt_runtime_destroy(rt);
 }
-BENCHMARK(BM_BridgeRoundTrip)->UseRealTime();
+BENCHMARK(BM_BridgeRoundTrip)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
 
 // What EXLA does today: one mutex, condition variables, a blocking wait on
 // each side.
@@ -174,6 +173,7 @@ void ServeCondVar(Handoff *h) {
 }
 
 void BM_CondVarHandoff(benchmark::State &state) {
+  BusyLoad load(BusyLoad::ThreadsFor(state.range(0)));
   Handoff h;
   std::thread server(ServeCondVar, &h);
   std::vector<double> us;
@@ -206,38 +206,53 @@ void BM_CondVarHandoff(benchmark::State &state) {
   server.join();
   ReportLatency(state, us);
 }
-BENCHMARK(BM_CondVarHandoff)->UseRealTime();
+BENCHMARK(BM_CondVarHandoff)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
 
 // The hardware floor: one cache line bounced between two spinning threads.
-void BM_SpinPingPong(benchmark::State &state) {
-  std::atomic<int64_t> ping{0}, pong{0};
-  std::atomic<bool> stop{false};
-  std::thread peer([&] {
-    for (int64_t seen = 0;;) {
-      int64_t v;
-      while ((v = ping.load(std::memory_order_acquire)) == seen)
-        if (stop.load(std::memory_order_relaxed))
-          return;
-      seen = v;
-      pong.store(v, std::memory_order_release);
-    }
-  });
-  std::vector<double> us;
-  us.reserve(1 << 20);
-  int64_t x = 0;
-  for (auto _ : state) {
-    auto t0 = Clock::now();
-    ping.store(++x, std::memory_order_release);
-    while (pong.load(std::memory_order_acquire) != x)
-      ;
-    us.push_back(
-        std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
-  }
-  stop.store(true);
-  peer.join();
-  ReportLatency(state, us);
+void BM_SpinPingPong(benchmark::State &state) { nx_bench::SpinPingPong(state); }
+BENCHMARK(BM_SpinPingPong)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
+
+double ThreadCpuMs(pthread_t thread) {
+  clockid_t clock;
+  timespec ts{};
+  if (pthread_getcpuclockid(thread, &clock) || clock_gettime(clock, &ts))
+    std::abort();
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
-BENCHMARK(BM_SpinPingPong)->UseRealTime();
+
+// After a burst of round trips (which leaves the spin budgets at their
+// largest), the dispatcher waits in nxrt_bridge_pull with nothing
+// requested: its CPU time over the next 200 ms must stay near zero.
+void BM_BridgeIdleDispatcher(benchmark::State &state) {
+  nxrt_runtime_t *rt = nxrt_runtime_create();
+  nxrt_callback_desc_t desc{NXRT_DISPATCH_BRIDGE, nullptr, nullptr, 10000};
+  Check(nxrt_register_callback(rt, "add_one", &desc));
+  nxrt_program_t *program = nxrt_program_create(rt, "bench");
+  nxrt_site_t *site =
+      nxrt_program_add_site(program, NXRT_SITE_ELIXIR_CALL, "add_one",
+                            "bench.mlir:1:1", nullptr, 0, nullptr);
+  std::thread dispatcher(ServeBridge, rt);
+  double idle_ms = 0;
+  for (auto _ : state) {
+    int64_t x = 1, y = 0;
+    nxrt_tensor_t arg{NXRT_I64, 0, nullptr, &x};
+    nxrt_tensor_t res{NXRT_I64, 0, nullptr, &y};
+    nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+    for (int i = 0; i < 10000; ++i)
+      Check(nxrt_invoke(run, site, &arg, 1, &res, 1));
+    Check(nxrt_run_end(run));
+    double before = ThreadCpuMs(dispatcher.native_handle());
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    idle_ms += ThreadCpuMs(dispatcher.native_handle()) - before;
+  }
+  nxrt_bridge_close(rt);
+  dispatcher.join();
+  state.counters["idle_cpu_ms"] = idle_ms / state.iterations();
+  nxrt_program_destroy(program);
+  nxrt_runtime_destroy(rt);
+}
+BENCHMARK(BM_BridgeIdleDispatcher)->Iterations(3)->UseRealTime();
+
 
 // A handler that reads one byte of its argument, as a host function that
 // inspects a view would; the runtime must not touch the rest. Io_callbacks
