@@ -1,0 +1,3 @@
+[
+  inputs: ["{mix,.formatter}.exs", "{config,lib,test,mix}/**/*.{ex,exs}"]
+]

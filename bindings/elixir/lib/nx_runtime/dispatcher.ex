@@ -1,0 +1,73 @@
+defmodule NxRuntime.Dispatcher do
+  @moduledoc false
+  # Owns one nxrt runtime and receives its bridge requests: the NIF's hook
+  # sends {:nx_call, tag, name, args, static_args, location, templates} from
+  # the compute thread. Each call is served in a process of its own, so a
+  # slow callback does not hold up others, and a callback may itself run a
+  # program (whose calls come back here) without deadlocking.
+
+  use GenServer
+
+  alias NxRuntime.{Callback, Nif}
+
+  @impl true
+  def init(opts) do
+    # terminate/2 must run on shutdown to close the bridge: programs still
+    # waiting for a reply then fail at once instead of at their deadline.
+    Process.flag(:trap_exit, true)
+    runtime = Nif.runtime_create(self())
+    {:ok, %{runtime: runtime, callbacks: %{}}, {:continue, Keyword.get(opts, :callbacks, [])}}
+  end
+
+  @impl true
+  def handle_continue(callbacks, state) do
+    state =
+      Enum.reduce(callbacks, state, fn {name, spec}, state ->
+        {fun, opts} = with fun when is_function(fun) <- spec, do: {fun, []}
+        {:ok, state} = register(state, to_string(name), fun, opts)
+        state
+      end)
+
+    {:noreply, state}
+  end
+
+  @impl true
+  def handle_call(:runtime, _from, state), do: {:reply, state.runtime, state}
+
+  def handle_call({:register, name, fun, opts}, _from, state) do
+    case register(state, name, fun, opts) do
+      {:ok, state} -> {:reply, :ok, state}
+      error -> {:reply, error, state}
+    end
+  end
+
+  @impl true
+  def handle_info({:nx_call, tag, name, args, static_args, location, templates}, state) do
+    call = %{
+      runtime: state.runtime,
+      tag: tag,
+      name: name,
+      args: args,
+      static_args: static_args,
+      location: location,
+      templates: templates
+    }
+
+    fun = Map.get(state.callbacks, name)
+    spawn(fn -> Callback.serve(fun, call) end)
+    {:noreply, state}
+  end
+
+  def handle_info({:EXIT, _pid, reason}, state), do: {:stop, reason, state}
+
+  @impl true
+  def terminate(_reason, state), do: Nif.bridge_close(state.runtime)
+
+  defp register(state, name, fun, opts) do
+    timeout = Keyword.get(opts, :timeout_ms, 0)
+
+    with :ok <- Nif.register_callback(state.runtime, name, timeout) do
+      {:ok, put_in(state.callbacks[name], fun)}
+    end
+  end
+end

@@ -1,0 +1,4 @@
+defmodule NxRuntime.Program do
+  @moduledoc "A loaded nx-compile object (unloaded when no longer referenced)."
+  defstruct [:ref, :path]
+end

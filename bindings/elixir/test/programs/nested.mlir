@@ -1,0 +1,16 @@
+// Re-entrancy (concurrency_test.exs): @outer's callback runs @inner of the
+// same program, whose own callback is served while @outer waits.
+
+nx.callback @run_inner : (tensor<2xf32>) -> tensor<2xf32>
+nx.callback @square : (tensor<2xf32>) -> tensor<2xf32>
+
+func.func @outer(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %y = nx.elixir_call @run_inner(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  %z = arith.addf %y, %x : tensor<2xf32>
+  return %z : tensor<2xf32>
+}
+
+func.func @inner(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %y = nx.elixir_call @square(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}

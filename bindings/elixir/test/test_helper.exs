@@ -1,0 +1,3 @@
+dir = NxRuntime.TestPrograms.compile_all!()
+ExUnit.after_suite(fn _ -> File.rm_rf!(dir) end)
+ExUnit.start()
