@@ -27,6 +27,7 @@ typedef struct nx_runtime_res {
 typedef struct nx_program_res {
   nx_runtime_res *rt;
   void *handle;
+  int fd; /* the memfd the object was loaded from (program.c) */
   const nxrt_aot_program_t *aot;
   nxrt_program_t *program;
 } nx_program_res;

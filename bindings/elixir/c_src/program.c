@@ -27,6 +27,7 @@ void nx_program_dtor(ErlNifEnv *env, void *obj) {
   nxrt_program_destroy(p->program);
   if (p->handle)
     dlclose(p->handle);
+  close(p->fd);
   if (p->rt)
     enif_release_resource(p->rt);
 }
@@ -34,8 +35,12 @@ void nx_program_dtor(ErlNifEnv *env, void *obj) {
 /* dlopens a private copy of `path` (an anonymous memfd). P_nx_init stores
  * each site in a record inside the object's data, so two programs sharing
  * one mapping would overwrite each other's sites; a copy per load gives
- * every program its own. libnxrt is found by its SONAME, already loaded. */
-static void *open_private_copy(const char *path, char *error, size_t len) {
+ * every program its own. libnxrt is found by its SONAME, already loaded.
+ * The memfd stays open (*fd) while the object is loaded: the loader knows
+ * it as "/proc/self/fd/N" and would hand the same object back to a later
+ * dlopen of that name, were N reused. */
+static void *open_private_copy(const char *path, int *out_fd, char *error,
+                               size_t len) {
   int in = open(path, O_RDONLY | O_CLOEXEC);
   if (in < 0) {
     snprintf(error, len, "cannot open '%s': %m", path);
@@ -63,9 +68,12 @@ static void *open_private_copy(const char *path, char *error, size_t len) {
   char fd_path[64];
   snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", fd);
   void *handle = dlopen(fd_path, RTLD_NOW | RTLD_LOCAL);
-  if (!handle)
+  if (!handle) {
     snprintf(error, len, "cannot load '%s': %s", path, dlerror());
-  close(fd); /* the mapping stays */
+    close(fd);
+    return NULL;
+  }
+  *out_fd = fd;
   return handle;
 }
 
@@ -95,7 +103,8 @@ ERL_NIF_TERM nx_program_load(ErlNifEnv *env, int argc,
   }
   char error[1024];
   ERL_NIF_TERM result;
-  void *handle = open_private_copy(path, error, sizeof(error));
+  int fd = -1;
+  void *handle = open_private_copy(path, &fd, error, sizeof(error));
   if (!handle) {
     result = nx_error(env, NXRT_INVALID_ARGUMENT, "%s", error);
     goto done;
@@ -105,6 +114,7 @@ ERL_NIF_TERM nx_program_load(ErlNifEnv *env, int argc,
   const nxrt_aot_program_t *aot = dlsym(handle, symbol);
   if (!aot) {
     dlclose(handle);
+    close(fd);
     result = nx_error(env, NXRT_INVALID_ARGUMENT,
                       "'%s' does not export %s: not an nx-compile object, or "
                       "compiled with another --prefix (pass it as :prefix)",
@@ -115,6 +125,7 @@ ERL_NIF_TERM nx_program_load(ErlNifEnv *env, int argc,
       aot->api_version != nxrt_api_version()) {
     unsigned abi = aot->abi_version, api = aot->api_version;
     dlclose(handle);
+    close(fd);
     result = nx_error(env, NXRT_FAILED_PRECONDITION,
                       "'%s' has AOT ABI version %u and libnxrt API version "
                       "%u, this NIF reads %u with libnxrt %u: recompile it "
@@ -126,6 +137,7 @@ ERL_NIF_TERM nx_program_load(ErlNifEnv *env, int argc,
   enif_keep_resource(rt);
   p->rt = rt;
   p->handle = handle;
+  p->fd = fd;
   p->aot = aot;
   p->program = nxrt_program_create(rt->runtime, aot->name ? aot->name : path);
   nxrt_status_t *status = aot->init ? aot->init(p->program) : NULL;

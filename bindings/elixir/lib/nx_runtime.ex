@@ -78,16 +78,25 @@ defmodule NxRuntime do
     end
   end
 
-  @doc "Opens the named stream that a program's nx.infeed / nx.outfeed use."
+  @doc """
+  Opens the named stream that a program's nx.infeed / nx.outfeed use. It
+  stays open until `close_stream/1` or until the runtime stops.
+  """
   def open_stream(runtime, name) do
-    case Nif.stream_open(runtime_ref(runtime), to_string(name)) do
-      {:ok, ref} -> %NxRuntime.Stream{ref: ref, name: to_string(name)}
+    case GenServer.call(runtime, {:open_stream, to_string(name)}) do
+      {:ok, ref} -> %NxRuntime.Stream{ref: ref, name: to_string(name), runtime: runtime}
       error -> Error.raise!(error)
     end
   end
 
-  @doc "Closes a stream: waiting and later infeeds fail the run that makes them."
-  def close_stream(%NxRuntime.Stream{ref: ref}), do: Nif.stream_close(ref)
+  @doc """
+  Closes a stream: infeeds waiting on it and later ones fail their runs;
+  outfeed values already sent can still be popped. The name is free again.
+  """
+  def close_stream(%NxRuntime.Stream{ref: ref, runtime: runtime}) do
+    :ok = Nif.stream_close(ref)
+    GenServer.cast(runtime, {:forget_stream, ref})
+  end
 
   @doc "Queues one infeed value: the tensors one nx.infeed consumes."
   def push_infeed(%NxRuntime.Stream{ref: ref}, tensors) do

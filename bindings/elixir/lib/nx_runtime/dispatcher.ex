@@ -16,7 +16,8 @@ defmodule NxRuntime.Dispatcher do
     # waiting for a reply then fail at once instead of at their deadline.
     Process.flag(:trap_exit, true)
     runtime = Nif.runtime_create(self())
-    {:ok, %{runtime: runtime, callbacks: %{}}, {:continue, Keyword.get(opts, :callbacks, [])}}
+    state = %{runtime: runtime, callbacks: %{}, streams: %{}}
+    {:ok, state, {:continue, Keyword.get(opts, :callbacks, [])}}
   end
 
   @impl true
@@ -40,6 +41,19 @@ defmodule NxRuntime.Dispatcher do
       error -> {:reply, error, state}
     end
   end
+
+  # Open streams are kept here, so a stream lives until it is closed or
+  # the runtime stops, not just while its opener holds a reference.
+  def handle_call({:open_stream, name}, _from, state) do
+    case Nif.stream_open(state.runtime, name) do
+      {:ok, ref} -> {:reply, {:ok, ref}, put_in(state.streams[ref], name)}
+      error -> {:reply, error, state}
+    end
+  end
+
+  @impl true
+  def handle_cast({:forget_stream, ref}, state),
+    do: {:noreply, %{state | streams: Map.delete(state.streams, ref)}}
 
   @impl true
   def handle_info({:nx_call, tag, name, args, static_args, location, templates}, state) do

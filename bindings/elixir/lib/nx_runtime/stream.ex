@@ -1,4 +1,4 @@
 defmodule NxRuntime.Stream do
-  @moduledoc "An open infeed/outfeed stream (closed when no longer referenced)."
-  defstruct [:ref, :name]
+  @moduledoc "An infeed/outfeed stream of a runtime (see `NxRuntime.open_stream/2`)."
+  defstruct [:ref, :name, :runtime]
 end
