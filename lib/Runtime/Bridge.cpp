@@ -2,6 +2,7 @@
 
 #include "Bridge.h"
 
+#include <climits>
 #include <cstring>
 
 #include "DType.h"
@@ -117,8 +118,8 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
   // Pairs with the puller's increment-then-check in Pull: either it sees
   // the queued request or we see it parked.
   if (!hook && parked_pullers_.load(std::memory_order_seq_cst) > 0) {
-    MutexLock lock(&park_mu_);
-    work_cv_.Signal();
+    work_seq_.fetch_add(1, std::memory_order_seq_cst);
+    FutexWake(work_seq_, 1);
   }
   // No lock is held here: the hook may reply (or start runs) right away.
   if (hook) {
@@ -148,26 +149,37 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
 
 bool Bridge::AwaitReply(nxrt_request *req, absl::Time deadline) {
   NoteCpu(caller_cpu_);
-  if (reply_spin_.Spin([req] { return req->Replied(); }, deadline,
+  int64_t start_ns = absl::GetCurrentTimeNanos();
+  if (reply_spin_.Spin([req] { return req->Replied(); }, start_ns, deadline,
                        puller_cpu_.load(std::memory_order_relaxed)))
     return false;
-  MutexLock lock(&park_mu_);
   // Pairs with Complete's store-then-check: either we see kReplied below or
-  // the replier sees `parked` and signals (under park_mu_, so not before we
-  // wait).
+  // the replier sees `parked` and wakes us (a futex wait on a state that
+  // already moved returns at once).
   req->parked.store(true, std::memory_order_seq_cst);
-  while (!req->Replied()) {
-    if (!reply_cv_.WaitWithDeadline(&park_mu_, deadline))
+  bool expired = false;
+  for (;;) {
+    int state = req->state.load(std::memory_order_seq_cst);
+    if (state == nxrt_request::kReplied)
+      break;
+    if (state == nxrt_request::kPending && absl::Now() >= deadline) {
+      if (req->state.compare_exchange_strong(state, nxrt_request::kExpired,
+                                             std::memory_order_seq_cst)) {
+        expired = true;
+        break;
+      }
+      // Lost to a reply being written into the program's buffers right
+      // now: wait for it to finish.
       continue;
-    int pending = nxrt_request::kPending;
-    if (req->state.compare_exchange_strong(pending, nxrt_request::kExpired,
-                                           std::memory_order_seq_cst))
-      return true;
-    // A reply is being written into the program's buffers right now: it
-    // won the race against the deadline, wait for it to finish.
-    deadline = absl::InfiniteFuture();
+    }
+    // kReplying ends in a moment, but its writer may be descheduled: sleep
+    // without a deadline (it wakes us when it stores kReplied).
+    FutexWait(req->state, state,
+              state == nxrt_request::kPending ? deadline
+                                              : absl::InfiniteFuture());
   }
-  return false;
+  reply_spin_.Parked(absl::GetCurrentTimeNanos() - start_ns);
+  return expired;
 }
 
 void Bridge::Forget(uint64_t tag) {
@@ -193,13 +205,21 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
     // A dispatcher that just served a request spins briefly for the next
     // one: with both sides spinning a round trip stays around a
     // microsecond, whereas parking costs a futex wake-up each way.
-    if (!pull_spin_.Spin(has_work, deadline,
+    int64_t start_ns = absl::GetCurrentTimeNanos();
+    if (!pull_spin_.Spin(has_work, start_ns, deadline,
                          caller_cpu_.load(std::memory_order_relaxed))) {
-      MutexLock lock(&park_mu_);
+      // Pairs with Call's queue-then-check: either has_work() below sees
+      // the request or the pusher sees us counted and bumps work_seq_
+      // (after which a wait on the old value returns at once).
       parked_pullers_.fetch_add(1, std::memory_order_seq_cst);
-      while (!has_work() && !work_cv_.WaitWithDeadline(&park_mu_, deadline))
-        ;
-      parked_pullers_.fetch_sub(1, std::memory_order_relaxed);
+      for (;;) {
+        int seq = work_seq_.load(std::memory_order_seq_cst);
+        if (has_work() || absl::Now() >= deadline)
+          break;
+        FutexWait(work_seq_, seq, deadline);
+      }
+      parked_pullers_.fetch_sub(1, std::memory_order_seq_cst);
+      pull_spin_.Parked(absl::GetCurrentTimeNanos() - start_ns);
     }
     nxrt_request *req = nullptr;
     {
@@ -244,10 +264,8 @@ bool Bridge::Complete(nxrt_request *req, absl::Status status,
   if (!status.ok())
     req->reply_message = std::string(status.message());
   req->state.store(nxrt_request::kReplied, std::memory_order_seq_cst);
-  if (req->parked.load(std::memory_order_seq_cst)) {
-    MutexLock lock(&park_mu_);
-    reply_cv_.SignalAll();
-  }
+  if (req->parked.load(std::memory_order_seq_cst))
+    FutexWake(req->state, 1);
   return true;
 }
 
@@ -317,10 +335,8 @@ void Bridge::Close() {
     head_ = tail_ = nullptr;
     queued_.store(0, std::memory_order_relaxed);
   }
-  {
-    MutexLock lock(&park_mu_);
-    work_cv_.SignalAll();
-  }
+  work_seq_.fetch_add(1, std::memory_order_seq_cst);
+  FutexWake(work_seq_, INT_MAX);
   for (auto &[tag, req] : pending) {
     Complete(req, absl::UnavailableError("bridge dispatcher closed"), nullptr,
              0);

@@ -45,8 +45,8 @@ struct alignas(64) nxrt_request {
   // Written by the replier in kReplying; read by the compute thread after it
   // observes kReplied (acquire). The message only on errors.
   absl::StatusCode reply_code = absl::StatusCode::kOk;
-  // Set, under the bridge's park mutex, before the compute thread parks; the
-  // replier then wakes it.
+  // Set before the compute thread parks on `state` (a futex); the replier
+  // then wakes it, and only then: a spinning waiter costs it no syscall.
   std::atomic<bool> parked{false};
   uint64_t tag = 0;
   // The bridge's pull queue links requests through here (under its lock).
@@ -133,11 +133,10 @@ private:
   alignas(64) absl::flat_hash_map<uint64_t, nxrt_request *> pending_
       ABSL_GUARDED_BY(lock_);
 
-  // Parking: pullers wait on work_cv_ (counted in parked_pullers_ so that
-  // pushers signal only when someone sleeps), compute threads on reply_cv_.
-  alignas(64) Mutex park_mu_;
-  CondVar work_cv_;
-  CondVar reply_cv_;
+  // Parking: pullers sleep on work_seq_ (a futex word bumped for each
+  // wake-up), counted in parked_pullers_ so that pushers wake only when
+  // someone sleeps; compute threads sleep on their request's state.
+  alignas(64) std::atomic<int> work_seq_{0};
   std::atomic<int> parked_pullers_{0};
 
   // Where the two sides last ran (-1: unknown), so that a waiter sharing a
@@ -146,9 +145,13 @@ private:
   std::atomic<int> puller_cpu_{-1};
 
   // Separate estimates: a dispatcher idling between bursts must not shrink
-  // the budget of compute threads waiting for replies.
-  alignas(64) AdaptiveSpin reply_spin_;
-  alignas(64) AdaptiveSpin pull_spin_;
+  // the budget of compute threads waiting for replies. A compute thread
+  // spins up to 200 us, long enough to outlast a parked dispatcher's
+  // wake-up on a VM whose idle vCPUs halt (30-60 us): the call is blocked
+  // anyway, and catching that reply awake is what puts both sides back
+  // into spinning. A dispatcher with nothing to do spins a few us at most.
+  alignas(64) AdaptiveSpin reply_spin_{2000, 200000};
+  alignas(64) AdaptiveSpin pull_spin_{2000, 10000};
 };
 
 } // namespace nxrt

@@ -170,39 +170,67 @@ private:
   SpinLock *lock_;
 };
 
+// Parking on a 32-bit word (a futex on Linux): FutexWait sleeps while
+// `word` still holds `expected`, until FutexWake on the same word, or until
+// `deadline`; it may also return early, so callers recheck their condition.
+// The bridge parks this way rather than on absl::CondVar: a wake-up is one
+// syscall on each side with no mutex around it, which is what a handoff
+// under load costs in any case; the CondVar added its mutex, its waiter
+// lists and, in abseil as distributions build it, deadlock detection on
+// every lock. Data is never protected by these calls, only by the atomics
+// the callers check, so ThreadSanitizer needs no annotations for them.
+void FutexWait(const std::atomic<int> &word, int expected,
+               absl::Time deadline);
+void FutexWake(const std::atomic<int> &word, int count);
+
+// Whether the machine has more runnable threads than CPUs right now, from
+// the kernel's count (/proc/loadavg), sampled at most once a millisecond.
+// Spinning pays only while the thread being waited for has a core of its
+// own. On an oversubscribed machine a spinning waiter is a CPU hog like any
+// other: the scheduler runs it in turn with the busy threads, in slices of
+// milliseconds, and a peer it waits for may be queued behind it. A parked
+// waiter instead is woken with the priority the scheduler gives threads
+// that slept, which is what keeps a mutex + condvar handoff at a few
+// microseconds under load. False where the count cannot be read.
+bool MachineOverloaded(int64_t now_ns);
+
 // Spin-then-park for the bridge's latency-critical waits. A futex
-// park/unpark pair costs ~5-10 us of wake-up latency on Linux, while a
-// bridge round trip served by a spinning peer takes under 1 us, so a few
-// microseconds of spinning catch a prompt answer. Spinning only pays while
-// the peer runs on another core, though: when more threads are runnable than
-// there are cores, the peer may be queued behind the spinner on the same
-// core, and every spin is pure delay. The budget therefore adapts: it grows
-// while spins succeed and shrinks whenever a waiter had to park, down to a
-// floor small enough to cost little yet large enough to notice (and regrow)
-// once round trips are fast again.
+// park/unpark pair costs ~5-10 us of wake-up latency on Linux, and on a VM
+// whose idle vCPUs halt, 30-60 us, while a bridge round trip served by a
+// spinning peer takes under a microsecond. A waiter therefore spins for
+// about as long as its recent waits took (competitive spinning: parking
+// would have cost as much), within [min_ns, max_ns], then parks:
+//  - the budget grows to cover the last parked wait if that was short, so
+//    two threads that parked on every call (each wake-up slower than the
+//    other's spin) fall back into spinning after one call instead of
+//    staying parked for good;
+//  - it halves after a wait longer than max_ns (a slow peer or an idle
+//    one), so waiters for slow replies park quickly;
+//  - on an oversubscribed machine (MachineOverloaded) nobody spins.
 class AdaptiveSpin {
 public:
-  static constexpr int64_t kMaxNs = 5000;
-#ifndef NXRT_SPIN_MIN_NS
-  static constexpr int64_t kMinNs = 1500;
-#else
-  static constexpr int64_t kMinNs = NXRT_SPIN_MIN_NS;
-#endif
+  // Starts at max_ns: the first waits find out whether spinning pays.
+  constexpr AdaptiveSpin(int64_t min_ns, int64_t max_ns)
+      : min_ns_(min_ns), max_ns_(max_ns), budget_ns_(max_ns) {}
 
   // Spins (checking `done`, which must use acquire ordering) for at most the
   // current budget or until `deadline`; returns whether `done` became true.
-  // Callers park on a CondVar afterwards if it did not. With `peer_cpu`,
-  // the CPU the thread that will make `done` true last ran on, a waiter on
-  // that same CPU yields instead of pausing: the peer can only make
-  // progress once the waiter gives up the core, and a yield hands it over
-  // in about a context switch, where parking costs a futex wake-up.
+  // Callers park on a CondVar afterwards if it did not, and report the
+  // whole wait through Parked(). With `peer_cpu`, the CPU the thread that
+  // will make `done` true last ran on, a waiter on that same CPU yields
+  // instead of pausing: the peer can only make progress once the waiter
+  // gives up the core, and a yield hands it over in about a context
+  // switch, where parking costs a futex wake-up.
   template <typename Done>
-  bool Spin(Done &&done, absl::Time deadline, int peer_cpu = -1) {
+  bool Spin(Done &&done, int64_t start_ns, absl::Time deadline,
+            int peer_cpu = -1) {
     if (done())
       return true;
+    if (MachineOverloaded(start_ns))
+      return false;
     int64_t budget = budget_ns_.load(std::memory_order_relaxed);
-    absl::Time stop =
-        std::min(absl::Now() + absl::Nanoseconds(budget), deadline);
+    absl::Time stop = std::min(
+        absl::FromUnixNanos(start_ns) + absl::Nanoseconds(budget), deadline);
     bool share_core = peer_cpu >= 0 && peer_cpu == CurrentCpu();
     bool ok = false;
     // Reading the clock costs ~20 ns; check it only every 32 pauses.
@@ -217,20 +245,30 @@ public:
       if (!ok && (i & 7) == 0 && absl::Now() >= stop)
         break;
     }
-    if (!ok)
-      ok = done();
+    return ok || done();
+  }
+
+  // Reports a wait that parked after spinning: `waited_ns` from its start
+  // until it ended (answered or timed out).
+  void Parked(int64_t waited_ns) {
+    int64_t budget = budget_ns_.load(std::memory_order_relaxed);
     // Racy read-modify-write on purpose: concurrent waiters only need an
     // approximate shared estimate.
-    // Grow fast, shrink slowly: the budget settles where nearly all spins
-    // succeed, yet reaches the floor within ~20 failed waits.
-    budget_ns_.store(ok ? std::min(kMaxNs, budget + kMaxNs / 4)
-                        : std::max(kMinNs, budget - kMaxNs / 16),
+    budget_ns_.store(waited_ns <= max_ns_
+                         ? std::clamp(waited_ns + waited_ns / 4, min_ns_,
+                                      max_ns_)
+                         : std::max(min_ns_, budget / 2),
                      std::memory_order_relaxed);
-    return ok;
+  }
+
+  int64_t BudgetNs() const {
+    return budget_ns_.load(std::memory_order_relaxed);
   }
 
 private:
-  std::atomic<int64_t> budget_ns_{kMaxNs};
+  const int64_t min_ns_;
+  const int64_t max_ns_;
+  std::atomic<int64_t> budget_ns_;
 };
 
 } // namespace nxrt

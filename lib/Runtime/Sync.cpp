@@ -1,0 +1,125 @@
+//===- Sync.cpp - Locking primitives for libnxrt --------------------------===//
+
+#include "Sync.h"
+
+#include <cstring>
+
+#include <climits>
+
+#if defined(__linux__)
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#endif
+
+namespace nxrt {
+namespace {
+
+#if defined(__linux__)
+// The kernel's count of runnable threads, all CPUs, the caller included: the
+// numerator of /proc/loadavg's fourth field ("0.50 0.40 0.30 3/245 12345").
+// -1 where it cannot be read (no procfs, a sandbox).
+int RunnableThreads() {
+  int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  char buf[128];
+  ssize_t n = read(fd, buf, sizeof(buf) - 1);
+  close(fd);
+  if (n <= 0)
+    return -1;
+  buf[n] = '\0';
+  const char *p = buf;
+  for (int field = 0; field < 3; ++field) {
+    p = std::strchr(p, ' ');
+    if (!p)
+      return -1;
+    ++p;
+  }
+  int runnable = 0;
+  const char *digits = p;
+  for (; *p >= '0' && *p <= '9'; ++p)
+    runnable = runnable * 10 + (*p - '0');
+  return p != digits && *p == '/' ? runnable : -1;
+}
+#endif
+
+#if !defined(__linux__)
+// Elsewhere, one process-wide parking lot: every wake-up wakes all sleepers,
+// which recheck their words. Correct, if slower than a futex.
+Mutex &LotMutex() {
+  static Mutex *mu = new Mutex;
+  return *mu;
+}
+CondVar &LotCondVar() {
+  static CondVar *cv = new CondVar;
+  return *cv;
+}
+#endif
+
+} // namespace
+
+static_assert(sizeof(std::atomic<int>) == sizeof(int),
+              "futexes wait on the atomic's own storage");
+
+void FutexWait(const std::atomic<int> &word, int expected,
+               absl::Time deadline) {
+#if defined(__linux__)
+  timespec ts{};
+  timespec *timeout = nullptr;
+  if (deadline != absl::InfiniteFuture()) {
+    absl::Duration left = deadline - absl::Now();
+    if (left <= absl::ZeroDuration())
+      return;
+    ts = absl::ToTimespec(left);
+    timeout = &ts;
+  }
+  // FUTEX_WAIT's timeout is relative, on CLOCK_MONOTONIC. EAGAIN (the word
+  // changed already), EINTR and ETIMEDOUT all mean: recheck.
+  syscall(SYS_futex, reinterpret_cast<const int *>(&word),
+          FUTEX_WAIT_PRIVATE, expected, timeout, nullptr, 0);
+#else
+  MutexLock lock(&LotMutex());
+  while (word.load(std::memory_order_seq_cst) == expected)
+    if (LotCondVar().WaitWithDeadline(&LotMutex(), deadline))
+      return;
+#endif
+}
+
+void FutexWake(const std::atomic<int> &word, int count) {
+#if defined(__linux__)
+  syscall(SYS_futex, reinterpret_cast<const int *>(&word), FUTEX_WAKE_PRIVATE,
+          count, nullptr, nullptr, 0);
+#else
+  (void)word;
+  (void)count;
+  MutexLock lock(&LotMutex());
+  LotCondVar().SignalAll();
+#endif
+}
+
+bool MachineOverloaded(int64_t now_ns) {
+#if defined(__linux__)
+  // Three syscalls, ~5 us, paid by one waiter per millisecond: negligible
+  // next to the round trips in between, and the count changes only as
+  // fast as the scheduler's own view of the load does.
+  static const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  static std::atomic<int64_t> next_sample_ns{0};
+  static std::atomic<bool> overloaded{false};
+  int64_t next = next_sample_ns.load(std::memory_order_relaxed);
+  if (now_ns >= next &&
+      next_sample_ns.compare_exchange_strong(next, now_ns + 1000000,
+                                             std::memory_order_relaxed)) {
+    int runnable = RunnableThreads();
+    overloaded.store(cpus > 0 && runnable > cpus, std::memory_order_relaxed);
+  }
+  return overloaded.load(std::memory_order_relaxed);
+#else
+  (void)now_ns;
+  return false;
+#endif
+}
+
+} // namespace nxrt
