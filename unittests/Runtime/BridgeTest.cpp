@@ -4,6 +4,8 @@
 #include <ctime>
 #include <memory>
 #include <mutex>
+#include <pthread.h>
+#include <string>
 #include <thread>
 
 #include "Dispatcher.h"
@@ -436,6 +438,134 @@ TEST_F(NxrtBridge, IdleWaitersParkInsteadOfSpinning) {
   double caller_cpu = ThreadCpuMs() - start;
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_DEADLINE_EXCEEDED);
   EXPECT_LT(caller_cpu, 60) << "ms of CPU while waiting 300 ms for a reply";
+}
+
+// Runs `n` round trips of `site` (x -> x + 1) in one run; they leave the
+// spin budgets at their largest (every wait answered while spinning).
+void WarmUp(nxrt_runtime_t *rt, nxrt_site_t *site, int n) {
+  Tensor<float> x(NXRT_F32, {1}, {1});
+  Tensor<float> y(NXRT_F32, {1});
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  for (int i = 0; i < n; ++i)
+    nxrt_status_free(nxrt_invoke(run, site, &x.view, 1, &y.view, 1));
+  Status s(nxrt_run_end(run));
+  ASSERT_EQ(s, nullptr) << Message(s);
+  ASSERT_EQ(y.data[0], 2);
+}
+
+double ThreadCpuMs(std::thread &t) {
+  clockid_t clock;
+  timespec ts{};
+  if (pthread_getcpuclockid(t.native_handle(), &clock) ||
+      clock_gettime(clock, &ts))
+    return -1;
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+// A dispatcher that has just served a burst keeps pulling with nothing
+// requested: its spinning is bounded, so over 200 ms it uses next to no
+// CPU (a parked thread uses none; the bound allows for sanitizer builds
+// and a loaded machine).
+TEST_F(NxrtBridge, IdleDispatcherAfterBurstUsesNoCpu) {
+  RegisterBridge("add1");
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "add1");
+  std::thread dispatcher([&] {
+    for (;;) {
+      nxrt_request_t *req = nullptr;
+      Status s(nxrt_bridge_pull(rt, 0, &req));
+      if (nxrt_status_code(s.get()) == NXRT_CANCELLED)
+        return;
+      if (s == nullptr) {
+        AddOne(rt, req);
+        nxrt_request_release(req);
+      }
+    }
+  });
+  WarmUp(rt, site, 2000);
+  double before = ThreadCpuMs(dispatcher);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  double idle_ms = ThreadCpuMs(dispatcher) - before;
+  nxrt_bridge_close(rt);
+  dispatcher.join();
+  EXPECT_GE(before, 0);
+  EXPECT_LT(idle_ms, 10) << "ms of CPU in 200 ms with nothing requested";
+}
+
+// With the spin budgets warmed up, a call whose reply never comes still
+// returns at its deadline: spinning stops there, and so does parking.
+TEST_F(NxrtBridge, DeadlineHonouredAfterWarmUp) {
+  RegisterBridge("add1");
+  RegisterBridge("never", /*timeout_ms=*/2);
+  nxrt_site_t *add1 = AddSite(NXRT_SITE_ELIXIR_CALL, "add1");
+  nxrt_site_t *never = AddSite(NXRT_SITE_ELIXIR_CALL, "never", "n.mlir:1:2");
+  Dispatcher d(rt, [&](nxrt_request_t *req) {
+    // Requests for @never are held unanswered: the caller must time out.
+    if (std::string(nxrt_request_name(req)) == "add1")
+      AddOne(rt, req);
+  });
+  Tensor<float> x(NXRT_F32, {1});
+  Tensor<float> y(NXRT_F32, {1});
+  for (int round = 0; round < 20; ++round) {
+    WarmUp(rt, add1, 200);
+    auto t0 = Clock::now();
+    Status s = RunOnce(never, &x.view, &y.view);
+    double ms =
+        std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    EXPECT_EQ(Message(s), "callback @never at n.mlir:1:2 timed out after 2 ms");
+    EXPECT_GE(ms, 2);
+    EXPECT_LT(ms, 500) << "a 2 ms callback timeout";
+    // And with the run deadline binding first.
+    t0 = Clock::now();
+    Status r = RunOnce(never, &x.view, &y.view, /*run_timeout_ms=*/1);
+    ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    EXPECT_EQ(nxrt_status_code(r.get()), NXRT_DEADLINE_EXCEEDED);
+    EXPECT_LT(ms, 500) << "a 1 ms run deadline";
+  }
+}
+
+// The hook path waits like the pull path: replies from another thread that
+// land while the caller spins, and after it parked (replies delayed past
+// any spin budget), all reach the right call.
+TEST_F(NxrtBridge, HookRepliesWhileSpinningAndAfterParking) {
+  RegisterBridge("add1");
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "add1");
+  Mailbox box;
+  nxrt_bridge_set_hook(rt, Forward, &box);
+  std::atomic<bool> stop{false};
+  std::thread host([&] {
+    for (int served = 0; !stop.load();) {
+      nxrt_request_t *req = nullptr;
+      {
+        std::lock_guard<std::mutex> lock(box.mu);
+        if (!box.requests.empty()) {
+          req = box.requests.back();
+          box.requests.pop_back();
+        }
+      }
+      if (!req)
+        continue;
+      // Every eighth reply comes after the caller has parked.
+      if (++served % 8 == 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      AddOne(rt, req);
+      nxrt_request_release(req);
+    }
+  });
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  for (int i = 0; i < 400; ++i) {
+    Tensor<float> x(NXRT_F32, {1}, {static_cast<float>(i)});
+    Tensor<float> y(NXRT_F32, {1});
+    Status s(nxrt_invoke(run, site, &x.view, 1, &y.view, 1));
+    EXPECT_EQ(s, nullptr) << Message(s);
+    EXPECT_EQ(y.data[0], i + 1);
+    if (s != nullptr || y.data[0] != i + 1)
+      break;
+  }
+  Status s(nxrt_run_end(run));
+  EXPECT_EQ(s, nullptr) << Message(s);
+  stop.store(true);
+  host.join();
+  nxrt_bridge_set_hook(rt, nullptr, nullptr);
 }
 
 // Replies and argument copies that land around the callback's deadline:
