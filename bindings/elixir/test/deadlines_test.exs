@@ -11,7 +11,7 @@ defmodule NxRuntime.DeadlinesTest do
   end
 
   setup do
-    rt = runtime(%{"spin" => fn [x], _ -> x end, "slow" => {&slow/2, timeout_ms: 150}})
+    rt = runtime(%{"spin" => fn [x], _ -> x end, "slow" => {&slow/2, timeout_ms: 400}})
     %{program: NxRuntime.TestPrograms.load(rt, "deadlines")}
   end
 
@@ -30,23 +30,23 @@ defmodule NxRuntime.DeadlinesTest do
 
   test "the run deadline bounds a call that is slower", %{program: p} do
     {ms, error} =
-      timed(fn -> NxRuntime.run(p, "slow_call", [f32([1_000, 0])], timeout_ms: 80) end)
+      timed(fn -> NxRuntime.run(p, "slow_call", [f32([3_000, 0])], timeout_ms: 80) end)
 
     assert error.code == :deadline_exceeded
     assert error.message =~ ~r/callback @slow at \S*deadlines\.mlir:\d+:\d+/
-    assert ms < 1_000
+    assert ms < 3_000
   end
 
   test "a callback's own timeout bounds each call, then a good run", %{program: p} do
-    {ms, error} = timed(fn -> NxRuntime.run(p, "slow_call", [f32([1_000, 0])]) end)
+    {ms, error} = timed(fn -> NxRuntime.run(p, "slow_call", [f32([3_000, 0])]) end)
     assert error.code == :deadline_exceeded
 
     assert error.message =~
-             ~r/callback @slow at \S*deadlines\.mlir:\d+:\d+ timed out after 150 ms/
+             ~r/callback @slow at \S*deadlines\.mlir:\d+:\d+ timed out after 400 ms/
 
-    assert ms >= 150 and ms < 1_000
+    assert ms >= 400 and ms < 3_000
 
-    [y] = NxRuntime.run(p, "slow_call", [f32([10, 2])])
-    assert Tensor.to_list(y) == [10.0, 2.0]
+    [y] = NxRuntime.run(p, "slow_call", [f32([0, 2])])
+    assert Tensor.to_list(y) == [0.0, 2.0]
   end
 end
