@@ -65,7 +65,29 @@ absl::Status Describe(nxrt_request &req, const nxrt_tensor_t *args,
   return absl::OkStatus();
 }
 
+// The request this thread pulled last, with a reference of its own (see
+// Bridge::Reply).
+struct PulledHint {
+  nxrt_request *req = nullptr;
+  ~PulledHint() {
+    if (req)
+      req->Unref();
+  }
+  void Set(nxrt_request *next) {
+    next->Ref();
+    if (req)
+      req->Unref();
+    req = next;
+  }
+};
+thread_local PulledHint pulled_hint;
+
+// Hints name their bridge by a number never reused, unlike its address.
+std::atomic<uint64_t> next_bridge_id{1};
+
 } // namespace
+
+Bridge::Bridge() : id_(next_bridge_id.fetch_add(1, std::memory_order_relaxed)) {}
 
 Bridge::~Bridge() { Close(); }
 
@@ -80,6 +102,7 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
   auto *req = new nxrt_request;
   req->site = &site;
   req->handler = &handler;
+  req->bridge_id = id_;
   if (absl::Status s = Describe(*req, args, nargs, results, nresults);
       !s.ok()) {
     req->Unref();
@@ -141,8 +164,9 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
                                     Ms(timeout)));
   else if (req->reply_code != absl::StatusCode::kOk)
     result = site.Failed(absl::Status(req->reply_code, req->reply_message));
-  if (expired)
-    Forget(req->tag);
+  // Replies leave the entry to us (see Reply): erased here, the map's lines
+  // stay in this thread's cache for the next call.
+  Forget(req->tag);
   req->Unref();
   return result;
 }
@@ -243,6 +267,7 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
     }
     if (req->Pending()) {
       NoteCpu(puller_cpu_);
+      pulled_hint.Set(req);
       *out = req;
       return absl::OkStatus();
     }
@@ -271,51 +296,69 @@ bool Bridge::Complete(nxrt_request *req, absl::Status status,
 
 absl::Status Bridge::Reply(uint64_t tag, absl::Status status,
                            const nxrt_tensor_t *results, size_t nresults) {
+  // Answers `req` with the reply, checked against its templates; false if
+  // it was no longer pending.
+  absl::Status mismatch;
+  auto answer = [&](nxrt_request *req) {
+    absl::Status outcome = status;
+    mismatch = absl::OkStatus();
+    if (status.ok()) {
+      bool ok = (nresults == 0 || results) && nresults == req->templates.size();
+      for (size_t i = 0; ok && i < nresults; ++i)
+        ok = ValidateView(results[i], "reply").ok() &&
+             SameType(results[i], req->templates[i]);
+      if (!ok) {
+        std::string got =
+            (nresults && !results)
+                ? "null results"
+                : TypeListString(absl::MakeConstSpan(results, nresults));
+        const char *kind = req->site->kind == NXRT_SITE_IO_CALLBACK
+                               ? "io_callback"
+                               : "elixir_call";
+        mismatch = absl::InvalidArgumentError(absl::StrFormat(
+            "expected the %s function to match the given output template %s, "
+            "got %s",
+            kind, TypeListString(req->templates), got));
+        outcome = mismatch;
+      }
+    }
+    return Complete(req, std::move(outcome), results, nresults);
+  };
+
+  // A dispatcher answers the request it pulled last: found through this
+  // thread's hint, the reply leaves the tag map alone (the compute thread
+  // writes it on every call, so a lookup here would pull its lines over).
+  nxrt_request *hint = pulled_hint.req;
+  if (hint && hint->bridge_id == id_ && hint->tag == tag && hint->Pending() &&
+      answer(hint))
+    return mismatch;
+
   nxrt_request *req = nullptr;
   {
     SpinLockHolder lock(&lock_);
     auto it = pending_.find(tag);
     if (it != pending_.end()) {
-      req = it->second; // The map's reference is now ours.
-      pending_.erase(it);
+      req = it->second;
+      req->Ref();
     }
   }
+  std::string unknown = absl::StrFormat(
+      "no pending bridge request with reply tag %d (never issued, "
+      "already answered or timed out)",
+      tag);
   if (!req)
-    return absl::NotFoundError(absl::StrFormat(
-        "no pending bridge request with reply tag %d (never issued, "
-        "already answered or timed out)",
-        tag));
-
-  absl::Status mismatch;
-  if (status.ok()) {
-    bool ok = (nresults == 0 || results) && nresults == req->templates.size();
-    for (size_t i = 0; ok && i < nresults; ++i)
-      ok = ValidateView(results[i], "reply").ok() &&
-           SameType(results[i], req->templates[i]);
-    if (!ok) {
-      std::string got =
-          (nresults && !results)
-              ? "null results"
-              : TypeListString(absl::MakeConstSpan(results, nresults));
-      const char *kind = req->site->kind == NXRT_SITE_IO_CALLBACK
-                             ? "io_callback"
-                             : "elixir_call";
-      mismatch = absl::InvalidArgumentError(absl::StrFormat(
-          "expected the %s function to match the given output template %s, "
-          "got %s",
-          kind, TypeListString(req->templates), got));
-      status = mismatch;
-    }
-  }
-
-  bool answered = Complete(req, status, results, nresults);
+    return absl::NotFoundError(unknown);
+  bool answered = answer(req);
+  bool expired =
+      req->state.load(std::memory_order_acquire) == nxrt_request::kExpired;
   req->Unref();
-  if (!answered)
+  if (answered)
+    return mismatch;
+  // Listed, but the compute thread has not taken it off the map yet.
+  if (expired)
     return absl::DeadlineExceededError(absl::StrFormat(
         "bridge request with reply tag %d already timed out", tag));
-  if (!mismatch.ok())
-    return mismatch;
-  return absl::OkStatus();
+  return absl::NotFoundError(unknown);
 }
 
 void Bridge::SetHook(nxrt_bridge_hook_fn fn, void *user_data) {

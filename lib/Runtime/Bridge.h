@@ -60,6 +60,8 @@ struct alignas(64) nxrt_request {
   // views of a typical call (two arguments, two results) take one line
   // each. Copies of the views' metadata, so it outlives the compute
   // thread's stack; arg data still points into the program's buffers.
+  // The bridge that issued it (Bridge::id_).
+  uint64_t bridge_id = 0;
   absl::InlinedVector<nxrt_tensor_t, 2> args;
   absl::InlinedVector<nxrt_tensor_t, 2> templates;
   absl::InlinedVector<int64_t, 8> dims;
@@ -89,6 +91,7 @@ namespace nxrt {
 // graph on every lock and on every mutex destruction).
 class Bridge {
 public:
+  Bridge();
   ~Bridge();
 
   // Runs one bridge call for `site` and blocks until it is answered or
@@ -116,6 +119,8 @@ private:
   // the request expired.
   bool AwaitReply(nxrt_request *req, absl::Time deadline);
   void Forget(uint64_t tag);
+
+  const uint64_t id_;
 
   // What a round trip touches besides the request, in one cache line.
   alignas(64) SpinLock lock_;

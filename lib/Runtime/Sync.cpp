@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include <algorithm>
 #include <climits>
 
 #if defined(__linux__)
@@ -107,15 +108,23 @@ bool MachineOverloaded(int64_t now_ns) {
   // fast as the scheduler's own view of the load does.
   static const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   static std::atomic<int64_t> next_sample_ns{0};
-  static std::atomic<bool> overloaded{false};
+  // Oversubscribed samples in a row; two count, so that a passing thread
+  // (a kernel worker, a shell) does not stop the spinning of an otherwise
+  // idle machine.
+  static std::atomic<int> overloaded_samples{0};
   int64_t next = next_sample_ns.load(std::memory_order_relaxed);
   if (now_ns >= next &&
       next_sample_ns.compare_exchange_strong(next, now_ns + 1000000,
                                              std::memory_order_relaxed)) {
     int runnable = RunnableThreads();
-    overloaded.store(cpus > 0 && runnable > cpus, std::memory_order_relaxed);
+    bool over = cpus > 0 && runnable > cpus;
+    overloaded_samples.store(
+        over ? std::min(overloaded_samples.load(std::memory_order_relaxed) + 1,
+                        2)
+             : 0,
+        std::memory_order_relaxed);
   }
-  return overloaded.load(std::memory_order_relaxed);
+  return overloaded_samples.load(std::memory_order_relaxed) >= 2;
 #else
   (void)now_ns;
   return false;
