@@ -4,7 +4,8 @@
 #
 #   ./dev.sh example   run examples/ through the whole pipeline: StableHLO
 #                      export, the JIT, and ahead-of-time compilation
-#   ./dev.sh test      run every test: lit (check-nx), ctest, the runtime
+#   ./dev.sh test      run every test: lit (check-nx), ctest, the Elixir
+#                      bindings' ExUnit suite (mix test), the runtime
 #                      tests under ASan+UBSan, the compiler and the lit suite
 #                      under ASan+UBSan, and a 60 s libFuzzer smoke run
 #   ./dev.sh fuzz [SECONDS] [JOBS]
@@ -31,6 +32,7 @@ PACKAGES=(
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev
   liblapacke-dev libopenblas-dev libomp-22-dev
   clang-22 libfuzzer-22-dev libclang-rt-22-dev
+  elixir erlang-dev
 )
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
@@ -99,6 +101,7 @@ run_tests() {
   ninja -C "$BUILD_DIR" check-nx
   log "ctest: unit tests"
   ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS"
+  run_elixir_tests
   log "ctest: runtime tests under ASan+UBSan"
   configure "$ASAN_BUILD_DIR" -DNX_ENABLE_COMPILER=OFF -DNX_ENABLE_BENCHMARKS=OFF -DNX_SANITIZER=address
   ninja -C "$ASAN_BUILD_DIR" -j"$JOBS" >/dev/null
@@ -107,6 +110,14 @@ run_tests() {
   log "lit: check-nx with the compiler and tools under ASan+UBSan"
   ninja -C "$FUZZ_BUILD_DIR" -j"$JOBS" check-nx
   fuzz 60
+}
+
+# bindings/elixir: builds the NIF against this build's libnxrt and runs its
+# ExUnit suite, whose programs nx-compile compiles.
+run_elixir_tests() {
+  log "mix test: bindings/elixir"
+  (cd "$ROOT/bindings/elixir" &&
+    MIX_ENV=test NX_LIB_DIR="$BUILD_DIR/lib" NX_COMPILE="$BUILD_DIR/bin/nx-compile" mix test)
 }
 
 # The compiler, its tools and the fuzzing harness built with clang under
