@@ -13,7 +13,12 @@
  *                 descriptor structs.
  *   P_nx_init     registers the program's call sites:
  *                 nxrt_status_t *P_nx_init(nxrt_program_t *program);
- *                 call it once per program before the first run.
+ *                 call it once, before the first run. The sites it
+ *                 creates are recorded in the object's own data, so one
+ *                 loaded copy of the object serves one nxrt program at a
+ *                 time: calling it again points the code at the new
+ *                 program. A host that runs one object under several
+ *                 programs (several runtimes) loads a copy per program.
  *   P_program     the nxrt_aot_program_t below, which describes the entry
  *                 points so a generic host (nxrt-run) can call them.
  *
