@@ -592,8 +592,11 @@ NXRT_API void nxrt_memref_copy(int64_t element_size, void *source,
  *
  * A bridge call becomes a request with a unique reply tag. It is either
  * handed to the hook (on the compute thread, like enif_send from a NIF) or
- * queued for nxrt_bridge_pull. The compute thread then spins for a few
- * microseconds and parks until nxrt_bridge_reply(tag) or the deadline.
+ * queued for nxrt_bridge_pull. The compute thread then waits until
+ * nxrt_bridge_reply(tag) or the deadline: it spins while recent replies
+ * came quickly (at most 200 us per call, and not at all while the machine
+ * has more runnable threads than CPUs), then parks. A puller with nothing
+ * to pull spins at most a few microseconds before it parks.
  *===----------------------------------------------------------------------===*/
 
 /* Called once per request, on the compute thread, with a request reference

@@ -2,6 +2,7 @@
 
 #include "Bridge.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 
@@ -75,15 +76,25 @@ struct PulledHint {
   }
   void Set(nxrt_request *next) {
     next->Ref();
+    Clear();
+    req = next;
+  }
+  // Once answered: dropped then, not at the next pull, where the release
+  // would delay handing out the next request.
+  void Clear() {
     if (req)
       req->Unref();
-    req = next;
+    req = nullptr;
   }
 };
 thread_local PulledHint pulled_hint;
 
 // Hints name their bridge by a number never reused, unlike its address.
 std::atomic<uint64_t> next_bridge_id{1};
+
+// One recycled request for the whole process: enough to take malloc off a
+// round trip, which allocates one request and frees one.
+std::atomic<nxrt_request *> spare_request{nullptr};
 
 } // namespace
 
@@ -99,7 +110,7 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
   if (closed_.load(std::memory_order_acquire))
     return absl::UnavailableError(
         absl::StrFormat("%s failed: bridge dispatcher closed", site.what));
-  auto *req = new nxrt_request;
+  nxrt_request *req = nxrt_request::Make();
   req->site = &site;
   req->handler = &handler;
   req->bridge_id = id_;
@@ -109,7 +120,14 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
     return site.Failed(s);
   }
 
-  absl::Time callback_deadline = DeadlineAfter(timeout);
+  // Also the request's issue time, which tells a dispatcher that parked
+  // how much longer it would have had to spin (see Pull).
+  int64_t now_ns = absl::GetCurrentTimeNanos();
+  req->issued_ns = now_ns;
+  absl::Time callback_deadline =
+      timeout == absl::InfiniteDuration()
+          ? absl::InfiniteFuture()
+          : absl::FromUnixNanos(now_ns) + timeout;
   bool run_binds = run_deadline < callback_deadline;
   absl::Time deadline = run_binds ? run_deadline : callback_deadline;
 
@@ -230,8 +248,9 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
     // one: with both sides spinning a round trip stays around a
     // microsecond, whereas parking costs a futex wake-up each way.
     int64_t start_ns = absl::GetCurrentTimeNanos();
-    if (!pull_spin_.Spin(has_work, start_ns, deadline,
-                         caller_cpu_.load(std::memory_order_relaxed))) {
+    bool parked = !pull_spin_.Spin(has_work, start_ns, deadline,
+                                   caller_cpu_.load(std::memory_order_relaxed));
+    if (parked) {
       // Pairs with Call's queue-then-check: either has_work() below sees
       // the request or the pusher sees us counted and bumps work_seq_
       // (after which a wait on the old value returns at once).
@@ -243,7 +262,6 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
         FutexWait(work_seq_, seq, deadline);
       }
       parked_pullers_.fetch_sub(1, std::memory_order_seq_cst);
-      pull_spin_.Parked(absl::GetCurrentTimeNanos() - start_ns);
     }
     nxrt_request *req = nullptr;
     {
@@ -259,6 +277,12 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
         queued_.fetch_sub(1, std::memory_order_relaxed);
       }
     }
+    // The budget must grow by how late the request came, not by how long
+    // this thread took to wake up for it: on a VM whose idle vCPUs halt
+    // the wake-up alone takes longer than any spin budget.
+    if (parked)
+      pull_spin_.Parked(req ? std::max<int64_t>(0, req->issued_ns - start_ns)
+                            : absl::GetCurrentTimeNanos() - start_ns);
     if (!req) {
       if (absl::Now() >= deadline)
         return absl::DeadlineExceededError(
@@ -330,8 +354,10 @@ absl::Status Bridge::Reply(uint64_t tag, absl::Status status,
   // writes it on every call, so a lookup here would pull its lines over).
   nxrt_request *hint = pulled_hint.req;
   if (hint && hint->bridge_id == id_ && hint->tag == tag && hint->Pending() &&
-      answer(hint))
+      answer(hint)) {
+    pulled_hint.Clear();
     return mismatch;
+  }
 
   nxrt_request *req = nullptr;
   {
@@ -392,3 +418,49 @@ void Bridge::Close() {
 }
 
 } // namespace nxrt
+
+nxrt_request *nxrt_request::Make() {
+  if (nxrt_request *req =
+          nxrt::spare_request.exchange(nullptr, std::memory_order_acquire))
+    return req;
+  return new nxrt_request;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define NXRT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NXRT_ASAN 1
+#endif
+#endif
+
+void nxrt_request::Recycle(nxrt_request *req) {
+#ifdef NXRT_ASAN
+  // AddressSanitizer finds uses after the last release only if requests
+  // are really freed.
+  delete req;
+#else
+  if (req->args.capacity() > 2 || req->templates.capacity() > 2 ||
+      req->dims.capacity() > 8) {
+    delete req;
+    return;
+  }
+  req->state.store(kPending, std::memory_order_relaxed);
+  req->refs.store(1, std::memory_order_relaxed);
+  req->readers.store(0, std::memory_order_relaxed);
+  req->reply_code = absl::StatusCode::kOk;
+  req->parked.store(false, std::memory_order_relaxed);
+  req->tag = 0;
+  req->next = nullptr;
+  req->outputs = nullptr;
+  req->site = nullptr;
+  req->handler = nullptr;
+  req->bridge_id = 0;
+  req->issued_ns = 0;
+  req->args.clear();
+  req->templates.clear();
+  req->dims.clear();
+  req->reply_message.clear();
+  delete nxrt::spare_request.exchange(req, std::memory_order_release);
+#endif
+}

@@ -60,8 +60,9 @@ struct alignas(64) nxrt_request {
   // views of a typical call (two arguments, two results) take one line
   // each. Copies of the views' metadata, so it outlives the compute
   // thread's stack; arg data still points into the program's buffers.
-  // The bridge that issued it (Bridge::id_).
+  // The bridge that issued it (Bridge::id_), and when (absl clock, ns).
   uint64_t bridge_id = 0;
+  int64_t issued_ns = 0;
   absl::InlinedVector<nxrt_tensor_t, 2> args;
   absl::InlinedVector<nxrt_tensor_t, 2> templates;
   absl::InlinedVector<int64_t, 8> dims;
@@ -76,8 +77,21 @@ struct alignas(64) nxrt_request {
   void Ref() { refs.fetch_add(1, std::memory_order_relaxed); }
   void Unref() {
     if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
-      delete this;
+      Recycle(this);
   }
+
+  // A fresh request: the one last recycled, or a new one. The compute
+  // thread allocates a request per call and a dispatcher thread often
+  // drops the last reference; through malloc, that cross-thread free
+  // contends for the arena lock with the next call's allocation, and a
+  // contended glibc lock sleeps in the kernel (tens of microseconds on a
+  // VM whose idle vCPUs halt, for 2-3% of round trips).
+  static nxrt_request *Make();
+
+private:
+  // Resets `req` into the recycling slot (or frees it, when the slot is
+  // taken or the request grew past its inline capacity).
+  static void Recycle(nxrt_request *req);
 };
 
 namespace nxrt {
@@ -154,9 +168,9 @@ private:
   // spins up to 200 us, long enough to outlast a parked dispatcher's
   // wake-up on a VM whose idle vCPUs halt (30-60 us): the call is blocked
   // anyway, and catching that reply awake is what puts both sides back
-  // into spinning. A dispatcher with nothing to do spins a few us at most.
+  // into spinning. A dispatcher with nothing to do spins 20 us at most.
   alignas(64) AdaptiveSpin reply_spin_{2000, 200000};
-  alignas(64) AdaptiveSpin pull_spin_{2000, 10000};
+  alignas(64) AdaptiveSpin pull_spin_{2000, 20000};
 };
 
 } // namespace nxrt

@@ -131,4 +131,17 @@ bool MachineOverloaded(int64_t now_ns) {
 #endif
 }
 
+bool ConfinedToOneCpu() {
+#if defined(__linux__)
+  static const bool confined = [] {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) == 1;
+  }();
+  return confined;
+#else
+  return false;
+#endif
+}
+
 } // namespace nxrt
