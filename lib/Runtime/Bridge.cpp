@@ -461,6 +461,8 @@ void nxrt_request::Recycle(nxrt_request *req) {
   req->templates.clear();
   req->dims.clear();
   req->reply_message.clear();
-  delete nxrt::spare_request.exchange(req, std::memory_order_release);
+  // Acquire too: the request displaced from the slot, deleted here, was
+  // reset by whichever thread put it there.
+  delete nxrt::spare_request.exchange(req, std::memory_order_acq_rel);
 #endif
 }
