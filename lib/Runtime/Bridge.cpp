@@ -247,6 +247,9 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
     // A dispatcher that just served a request spins briefly for the next
     // one: with both sides spinning a round trip stays around a
     // microsecond, whereas parking costs a futex wake-up each way.
+    // Noted before the wait, not once a request came: the compute thread
+    // is waiting then.
+    NoteCpu(puller_cpu_);
     int64_t start_ns = absl::GetCurrentTimeNanos();
     bool parked = !pull_spin_.Spin(has_work, start_ns, deadline,
                                    caller_cpu_.load(std::memory_order_relaxed));
@@ -290,7 +293,6 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
       continue; // Another puller took it; keep waiting.
     }
     if (req->Pending()) {
-      NoteCpu(puller_cpu_);
       pulled_hint.Set(req);
       *out = req;
       return absl::OkStatus();
