@@ -134,9 +134,17 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
   nxrt_bridge_hook_fn hook = nullptr;
   void *hook_data = nullptr;
   bool closed;
+  nxrt_request *finished = nullptr;
   {
     SpinLockHolder lock(&lock_);
     closed = closed_.load(std::memory_order_relaxed);
+    // The entry of an answered call, left for this critical section (see
+    // the end of this function).
+    if (uint64_t done = answered_tag_.exchange(0, std::memory_order_relaxed))
+      if (auto it = pending_.find(done); it != pending_.end()) {
+        finished = it->second;
+        pending_.erase(it);
+      }
     if (!closed) {
       req->tag = next_tag_++;
       req->Ref();
@@ -151,6 +159,8 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
       }
     }
   }
+  if (finished)
+    finished->Unref();
   if (closed) {
     req->Unref();
     return absl::UnavailableError(
@@ -182,9 +192,18 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
                                     Ms(timeout)));
   else if (req->reply_code != absl::StatusCode::kOk)
     result = site.Failed(absl::Status(req->reply_code, req->reply_message));
-  // Replies leave the entry to us (see Reply): erased here, the map's lines
-  // stay in this thread's cache for the next call.
-  Forget(req->tag);
+  // Replies leave the entry to us (see Reply), so the map's lines stay on
+  // this thread's core. An expired call's entry goes now: a late reply must
+  // find nothing. An answered call's entry goes with the next call's
+  // enqueue, in the critical section that call takes anyway; until then a
+  // second reply to it finds it answered. The line of answered_tag_ stays
+  // with the calling thread; a tag displaced by a concurrent caller's is
+  // erased here.
+  if (expired)
+    Forget(req->tag);
+  else if (uint64_t displaced =
+               answered_tag_.exchange(req->tag, std::memory_order_relaxed))
+    Forget(displaced);
   req->Unref();
   return result;
 }

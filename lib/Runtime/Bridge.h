@@ -151,6 +151,9 @@ private:
 
   alignas(64) absl::flat_hash_map<uint64_t, nxrt_request *> pending_
       ABSL_GUARDED_BY(lock_);
+  // The tag of the last answered call whose entry is still in pending_
+  // (0: none); see the end of Call.
+  std::atomic<uint64_t> answered_tag_{0};
 
   // Parking: pullers sleep on work_seq_ (a futex word bumped for each
   // wake-up), counted in parked_pullers_ so that pushers wake only when
