@@ -107,11 +107,18 @@ bool MachineOverloaded(int64_t now_ns) {
   // next to the round trips in between, and the count changes only as
   // fast as the scheduler's own view of the load does.
   static const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  static std::atomic<int64_t> next_sample_ns{0};
-  // Oversubscribed samples in a row; two count, so that a passing thread
-  // (a kernel worker, a shell) does not stop the spinning of an otherwise
-  // idle machine.
-  static std::atomic<int> overloaded_samples{0};
+  // Read by every waiter, written once a millisecond: in a line of their
+  // own, away from data that changes on every call.
+  struct alignas(64) Sample {
+    std::atomic<int64_t> next_ns{0};
+    // Oversubscribed samples in a row; two count, so that a passing
+    // thread (a kernel worker, a shell) does not stop the spinning of an
+    // otherwise idle machine.
+    std::atomic<int> overloaded{0};
+  };
+  static Sample sample;
+  std::atomic<int64_t> &next_sample_ns = sample.next_ns;
+  std::atomic<int> &overloaded_samples = sample.overloaded;
   int64_t next = next_sample_ns.load(std::memory_order_relaxed);
   if (now_ns >= next &&
       next_sample_ns.compare_exchange_strong(next, now_ns + 1000000,
