@@ -56,11 +56,11 @@ struct alignas(64) nxrt_request {
   const nxrt_site *site = nullptr;
   const nxrt::Handler *handler = nullptr;
 
-  // --- Written once by the compute thread, then read by the host: the
-  // views of a typical call (two arguments, two results) take one line
-  // each. Copies of the views' metadata, so it outlives the compute
-  // thread's stack; arg data still points into the program's buffers.
-  // The bridge that issued it (Bridge::id_), and when (absl clock, ns).
+  // --- Written once by the compute thread, then read by the host. The
+  // bridge that issued it (Bridge::id_) and when (absl clock, ns), next to
+  // the views, which a dispatcher reads anyway. Copies of the views'
+  // metadata, so it outlives the compute thread's stack; arg data still
+  // points into the program's buffers.
   uint64_t bridge_id = 0;
   int64_t issued_ns = 0;
   absl::InlinedVector<nxrt_tensor_t, 2> args;

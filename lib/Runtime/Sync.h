@@ -219,11 +219,12 @@ public:
 
   // Spins (checking `done`, which must use acquire ordering) for at most the
   // current budget or until `deadline`; returns whether `done` became true.
-  // Callers park on a CondVar afterwards if it did not, and report the
-  // whole wait through Parked(). With `peer_cpu`, the CPU the thread that
-  // will make `done` true last ran on, a waiter on that same CPU yields
-  // instead of pausing: the peer can only make progress once the waiter
-  // gives up the core, and a yield hands it over in about a context
+  // `start_ns` is when the wait began (absl clock). Callers park
+  // (FutexWait) if it did not, and then report through Parked(). With
+  // `peer_cpu`, the CPU the thread that will make `done` true last ran on,
+  // a waiter on that same CPU does not spin: the peer can only make
+  // progress once the waiter gives up the core. In a process confined to
+  // that one CPU it yields, which hands the core over in about a context
   // switch, where parking costs a futex wake-up.
   template <typename Done>
   bool Spin(Done &&done, int64_t start_ns, absl::Time deadline,
@@ -259,8 +260,9 @@ public:
     return ok || done();
   }
 
-  // Reports a wait that parked after spinning: `waited_ns` from its start
-  // until it ended (answered or timed out).
+  // Reports a wait that parked after spinning: `waited_ns`, how long it
+  // would have had to spin to see its answer (or, with none, how long it
+  // waited in all).
   void Parked(int64_t waited_ns) {
     int64_t budget = budget_ns_.load(std::memory_order_relaxed);
     // Racy read-modify-write on purpose: concurrent waiters only need an
@@ -270,10 +272,6 @@ public:
                                       max_ns_)
                          : std::max(min_ns_, budget / 2),
                      std::memory_order_relaxed);
-  }
-
-  int64_t BudgetNs() const {
-    return budget_ns_.load(std::memory_order_relaxed);
   }
 
 private:
