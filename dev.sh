@@ -6,8 +6,9 @@
 #                      export, the JIT, and ahead-of-time compilation
 #   ./dev.sh test      run every test: lit (check-nx), ctest, the Elixir
 #                      bindings' ExUnit suite (mix test), the runtime
-#                      tests under ASan+UBSan, the compiler and the lit suite
-#                      under ASan+UBSan, and a 60 s libFuzzer smoke run
+#                      tests under ASan+UBSan and under TSan, the compiler
+#                      and the lit suite under ASan+UBSan, and a 60 s
+#                      libFuzzer smoke run
 #   ./dev.sh fuzz [SECONDS] [JOBS]
 #                      fuzz nx-opt-fuzzer (default 3600 s, 1 job); the corpus
 #                      is kept in build-fuzz/corpus, crashes in build-fuzz/crashes
@@ -19,6 +20,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 ASAN_BUILD_DIR="${ASAN_BUILD_DIR:-$ROOT/build-asan}"
+TSAN_BUILD_DIR="${TSAN_BUILD_DIR:-$ROOT/build-tsan}"
 FUZZ_BUILD_DIR="${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
 JOBS="${JOBS:-$(nproc)}"
 # Compiler caching across checkouts: paths under the checkout are hashed
@@ -106,6 +108,12 @@ run_tests() {
   configure "$ASAN_BUILD_DIR" -DNX_ENABLE_COMPILER=OFF -DNX_ENABLE_BENCHMARKS=OFF -DNX_SANITIZER=address
   ninja -C "$ASAN_BUILD_DIR" -j"$JOBS" >/dev/null
   ctest --test-dir "$ASAN_BUILD_DIR" --output-on-failure -j"$JOBS"
+  # The runtime promises concurrent runs, re-entrant callbacks and a bridge
+  # shared by many threads: TSan checks those tests for data races.
+  log "ctest: runtime tests under TSan"
+  configure "$TSAN_BUILD_DIR" -DNX_ENABLE_COMPILER=OFF -DNX_ENABLE_BENCHMARKS=OFF -DNX_SANITIZER=thread
+  ninja -C "$TSAN_BUILD_DIR" -j"$JOBS" >/dev/null
+  ctest --test-dir "$TSAN_BUILD_DIR" --output-on-failure -j"$JOBS"
   build_fuzz
   log "lit: check-nx with the compiler and tools under ASan+UBSan"
   ninja -C "$FUZZ_BUILD_DIR" -j"$JOBS" check-nx
