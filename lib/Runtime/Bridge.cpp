@@ -56,46 +56,56 @@ absl::Status Describe(nxrt_request &req, const nxrt_tensor_t *args,
     req.dims.insert(req.dims.end(), t.dims, t.dims + t.rank);
     return c;
   };
-  req.args.reserve(nargs);
+  req.ResizeViews(nargs, nresults);
   for (size_t i = 0; i < nargs; ++i)
-    req.args.push_back(copy(args[i], args[i].data));
-  req.templates.reserve(nresults);
+    req.views[i] = copy(args[i], args[i].data);
   for (size_t i = 0; i < nresults; ++i)
-    req.templates.push_back(copy(results[i], nullptr));
+    req.views[nargs + i] = copy(results[i], nullptr);
   req.outputs = results;
   return absl::OkStatus();
 }
 
-// The request this thread pulled last, with a reference of its own (see
-// Bridge::Reply).
-struct PulledHint {
-  nxrt_request *req = nullptr;
-  ~PulledHint() {
-    if (req)
-      req->Unref();
+// What the bridge keeps per thread: the request the thread pulled last,
+// with a reference of its own (see Bridge::Reply), and one recycled request
+// (see nxrt_request::Make). Both are plain thread-local pointers: no atomic
+// read-modify-write, whose full barrier would hold the calling thread until
+// its earlier stores (into lines the other thread holds) completed.
+struct ThreadCache {
+  nxrt_request *pulled = nullptr;
+  nxrt_request *spare = nullptr;
+  // False once destroyed at thread exit: a request released later on this
+  // thread (from another thread-local destructor) is freed instead.
+  bool alive = true;
+
+  ~ThreadCache() {
+    ClearPulled();
+    alive = false;
+    delete spare;
+    spare = nullptr;
   }
-  void Set(nxrt_request *next) {
+  void SetPulled(nxrt_request *next) {
     next->Ref();
-    Clear();
-    req = next;
+    ClearPulled();
+    pulled = next;
   }
   // Once answered: dropped then, not at the next pull, where the release
   // would delay handing out the next request.
-  void Clear() {
-    if (req)
+  void ClearPulled() {
+    if (nxrt_request *req = pulled) {
+      pulled = nullptr;
       req->Unref();
-    req = nullptr;
+    }
   }
 };
-thread_local PulledHint pulled_hint;
+thread_local ThreadCache thread_cache;
+
+// What the mailbox holds once the bridge is closed: a puller that finds it
+// there returns CANCELLED without taking the lock; callers never post to a
+// closed bridge.
+nxrt_request *const kClosedMailbox = reinterpret_cast<nxrt_request *>(1);
 
 // Hints name their bridge by a number never reused, unlike its address.
 std::atomic<uint64_t> next_bridge_id{1};
-
-// One recycled request for the whole process: enough to take malloc off a
-// round trip, which allocates one request and frees one.
-// In a line of its own: it changes on every call.
-alignas(64) std::atomic<nxrt_request *> spare_request{nullptr};
 
 } // namespace
 
@@ -108,9 +118,6 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
                           absl::Duration run_timeout,
                           const nxrt_tensor_t *args, size_t nargs,
                           nxrt_tensor_t *results, size_t nresults) {
-  if (closed_.load(std::memory_order_acquire))
-    return absl::UnavailableError(
-        absl::StrFormat("%s failed: bridge dispatcher closed", site.what));
   nxrt_request *req = nxrt_request::Make();
   req->site = &site;
   req->handler = &handler;
@@ -138,14 +145,7 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
   nxrt_request *finished = nullptr;
   {
     SpinLockHolder lock(&lock_);
-    closed = closed_.load(std::memory_order_relaxed);
-    // The entry of an answered call, left for this critical section (see
-    // the end of this function).
-    if (uint64_t done = answered_tag_.exchange(0, std::memory_order_relaxed))
-      if (auto it = pending_.find(done); it != pending_.end()) {
-        finished = it->second;
-        pending_.erase(it);
-      }
+    closed = closed_;
     if (!closed) {
       req->tag = next_tag_++;
       req->Ref();
@@ -154,11 +154,23 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
       hook_data = hook_data_;
       if (!hook) {
         req->Ref();
-        (tail_ ? tail_->next : head_) = req;
-        tail_ = req;
-        queued_.fetch_add(1, std::memory_order_seq_cst);
+        nxrt_request *empty = nullptr;
+        if (head_ || !mailbox_.compare_exchange_strong(
+                         empty, req, std::memory_order_seq_cst)) {
+          (tail_ ? tail_->next : head_) = req;
+          tail_ = req;
+          queued_.fetch_add(1, std::memory_order_seq_cst);
+        }
       }
     }
+    // The entry of an answered call, left for this critical section (see
+    // the end of this function); erased once this call is posted, while
+    // the dispatcher works on it.
+    if (uint64_t done = answered_tag_.exchange(0, std::memory_order_relaxed))
+      if (auto it = pending_.find(done); it != pending_.end()) {
+        finished = it->second;
+        pending_.erase(it);
+      }
   }
   if (finished)
     finished->Unref();
@@ -168,7 +180,7 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
         absl::StrFormat("%s failed: bridge dispatcher closed", site.what));
   }
   // Pairs with the puller's increment-then-check in Pull: either it sees
-  // the queued request or we see it parked.
+  // the posted request or we see it parked.
   if (!hook && parked_pullers_.load(std::memory_order_seq_cst) > 0) {
     work_seq_.fetch_add(1, std::memory_order_seq_cst);
     FutexWake(work_seq_, 1);
@@ -191,8 +203,9 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
                                     site.what, Ms(run_timeout))
                   : absl::StrFormat("%s timed out after %d ms", site.what,
                                     Ms(timeout)));
-  else if (req->reply_code != absl::StatusCode::kOk)
-    result = site.Failed(absl::Status(req->reply_code, req->reply_message));
+  else if (req->reply_code != 0)
+    result = site.Failed(absl::Status(
+        static_cast<absl::StatusCode>(req->reply_code), req->reply_message));
   // Replies leave the entry to us (see Reply), so the map's lines stay on
   // this thread's core. An expired call's entry goes now: a late reply must
   // find nothing. An answered call's entry goes with the next call's
@@ -260,8 +273,8 @@ void Bridge::Forget(uint64_t tag) {
 absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
   absl::Time deadline = DeadlineAfter(timeout);
   auto has_work = [this] {
-    return queued_.load(std::memory_order_seq_cst) > 0 ||
-           closed_.load(std::memory_order_seq_cst);
+    return mailbox_.load(std::memory_order_seq_cst) != nullptr ||
+           queued_.load(std::memory_order_seq_cst) > 0;
   };
   for (;;) {
     // A dispatcher that just served a request spins briefly for the next
@@ -274,7 +287,7 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
     bool parked = !pull_spin_.Spin(has_work, start_ns, deadline,
                                    caller_cpu_.load(std::memory_order_relaxed));
     if (parked) {
-      // Pairs with Call's queue-then-check: either has_work() below sees
+      // Pairs with Call's post-then-check: either has_work() below sees
       // the request or the pusher sees us counted and bumps work_seq_
       // (after which a wait on the old value returns at once).
       parked_pullers_.fetch_add(1, std::memory_order_seq_cst);
@@ -286,10 +299,17 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
       }
       parked_pullers_.fetch_sub(1, std::memory_order_seq_cst);
     }
-    nxrt_request *req = nullptr;
-    {
+    // The mailbox first: it holds the oldest request (callers queue only
+    // behind a full mailbox).
+    nxrt_request *req = mailbox_.load(std::memory_order_acquire);
+    if (req == kClosedMailbox)
+      return absl::CancelledError("bridge dispatcher closed");
+    if (req && !mailbox_.compare_exchange_strong(req, nullptr,
+                                                 std::memory_order_acquire))
+      req = nullptr; // Another puller took it.
+    if (!req && queued_.load(std::memory_order_acquire) > 0) {
       SpinLockHolder lock(&lock_);
-      if (closed_.load(std::memory_order_relaxed))
+      if (closed_)
         return absl::CancelledError("bridge dispatcher closed");
       if (head_) {
         req = head_;
@@ -313,7 +333,7 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
       continue; // Another puller took it; keep waiting.
     }
     if (req->Pending()) {
-      pulled_hint.Set(req);
+      thread_cache.SetPulled(req);
       *out = req;
       return absl::OkStatus();
     }
@@ -331,7 +351,7 @@ bool Bridge::Complete(nxrt_request *req, absl::Status status,
     for (size_t i = 0; i < nresults; ++i)
       std::memcpy(req->outputs[i].data, results[i].data,
                   nxrt_tensor_byte_size(&results[i]));
-  req->reply_code = status.code();
+  req->reply_code = static_cast<uint8_t>(status.code());
   if (!status.ok())
     req->reply_message = std::string(status.message());
   req->state.store(nxrt_request::kReplied, std::memory_order_seq_cst);
@@ -349,10 +369,10 @@ absl::Status Bridge::Reply(uint64_t tag, absl::Status status,
     absl::Status outcome = status;
     mismatch = absl::OkStatus();
     if (status.ok()) {
-      bool ok = (nresults == 0 || results) && nresults == req->templates.size();
+      bool ok = (nresults == 0 || results) && nresults == req->num_results;
       for (size_t i = 0; ok && i < nresults; ++i)
         ok = ValidateView(results[i], "reply").ok() &&
-             SameType(results[i], req->templates[i]);
+             SameType(results[i], req->templates()[i]);
       if (!ok) {
         std::string got =
             (nresults && !results)
@@ -364,7 +384,7 @@ absl::Status Bridge::Reply(uint64_t tag, absl::Status status,
         mismatch = absl::InvalidArgumentError(absl::StrFormat(
             "expected the %s function to match the given output template %s, "
             "got %s",
-            kind, TypeListString(req->templates), got));
+            kind, TypeListString(req->templates()), got));
         outcome = mismatch;
       }
     }
@@ -374,10 +394,10 @@ absl::Status Bridge::Reply(uint64_t tag, absl::Status status,
   // A dispatcher answers the request it pulled last: found through this
   // thread's hint, the reply leaves the tag map alone (the compute thread
   // writes it on every call, so a lookup here would pull its lines over).
-  nxrt_request *hint = pulled_hint.req;
+  nxrt_request *hint = thread_cache.pulled;
   if (hint && hint->bridge_id == id_ && hint->tag == tag && hint->Pending() &&
       answer(hint)) {
-    pulled_hint.Clear();
+    thread_cache.ClearPulled();
     return mismatch;
   }
 
@@ -420,8 +440,15 @@ void Bridge::Close() {
   nxrt_request *queue;
   {
     SpinLockHolder lock(&lock_);
-    closed_.store(true, std::memory_order_seq_cst);
+    closed_ = true;
     pending.swap(pending_);
+    // Its request, if any, goes with the queue: both hold a reference.
+    if (nxrt_request *posted =
+            mailbox_.exchange(kClosedMailbox, std::memory_order_seq_cst);
+        posted && posted != kClosedMailbox) {
+      posted->next = head_;
+      head_ = posted;
+    }
     queue = head_;
     head_ = tail_ = nullptr;
     queued_.store(0, std::memory_order_relaxed);
@@ -442,9 +469,11 @@ void Bridge::Close() {
 } // namespace nxrt
 
 nxrt_request *nxrt_request::Make() {
-  if (nxrt_request *req =
-          nxrt::spare_request.exchange(nullptr, std::memory_order_acquire))
+  nxrt::ThreadCache &cache = nxrt::thread_cache;
+  if (nxrt_request *req = cache.spare) {
+    cache.spare = nullptr;
     return req;
+  }
   return new nxrt_request;
 }
 
@@ -462,15 +491,14 @@ void nxrt_request::Recycle(nxrt_request *req) {
   // are really freed.
   delete req;
 #else
-  if (req->args.capacity() > 2 || req->templates.capacity() > 2 ||
-      req->dims.capacity() > 8) {
+  if (req->dims.capacity() > 8) {
     delete req;
     return;
   }
   req->state.store(kPending, std::memory_order_relaxed);
   req->refs.store(1, std::memory_order_relaxed);
   req->readers.store(0, std::memory_order_relaxed);
-  req->reply_code = absl::StatusCode::kOk;
+  req->reply_code = 0;
   req->parked.store(false, std::memory_order_relaxed);
   req->tag = 0;
   req->next = nullptr;
@@ -479,12 +507,18 @@ void nxrt_request::Recycle(nxrt_request *req) {
   req->handler = nullptr;
   req->bridge_id = 0;
   req->issued_ns = 0;
-  req->args.clear();
-  req->templates.clear();
+  req->num_args = 0;
+  req->num_results = 0;
   req->dims.clear();
   req->reply_message.clear();
-  // Acquire too: the request displaced from the slot, deleted here, was
-  // reset by whichever thread put it there.
-  delete nxrt::spare_request.exchange(req, std::memory_order_acq_rel);
+  // Kept by the thread that dropped the last reference: on a round trip
+  // that is the calling thread (which erases the answered call's tag entry
+  // after the dispatcher let go), and it takes the request for its next
+  // call. Once it has one, others are freed.
+  nxrt::ThreadCache &cache = nxrt::thread_cache;
+  if (cache.alive && !cache.spare)
+    cache.spare = req;
+  else
+    delete req;
 #endif
 }

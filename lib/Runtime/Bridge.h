@@ -13,6 +13,7 @@
 #define NXRT_LIB_RUNTIME_BRIDGE_H
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,18 +23,30 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
+#include "absl/types/span.h"
 #include "absl/time/time.h"
 #include "nxrt/nxrt.h"
 
-// Aligned so that the fields both threads touch on every round trip share
-// one cache line and nothing else does: each line moved between cores costs
-// a sizeable part of a microsecond.
-struct alignas(64) nxrt_request {
+// Laid out for the round trip, which moves whole cache lines between the
+// compute thread and the dispatcher (each a sizeable part of a
+// microsecond): the header line holds what both threads touch on every
+// call, the next line the views of one argument and one result (more go to
+// the heap), and the pair is 128-byte aligned, a unit that x86 cores fetch
+// together. What only errors and parked threads need comes after.
+struct alignas(128) nxrt_request {
   // kPending -> kReplying -> kReplied when the host answers (or the bridge
   // closes), kPending -> kExpired when the compute thread's deadline passes
   // first. The transitions out of kPending are compare-exchanges, so exactly
   // one side wins; only the winner of kReplying touches the output buffers.
   enum State : int { kPending, kReplying, kReplied, kExpired };
+
+  nxrt_request() = default;
+  ~nxrt_request() {
+    if (views != inline_views)
+      delete[] views;
+  }
+  nxrt_request(const nxrt_request &) = delete;
+  nxrt_request &operator=(const nxrt_request &) = delete;
 
   // --- The header line, touched by both threads on every round trip.
   std::atomic<int> state{kPending};
@@ -42,31 +55,56 @@ struct alignas(64) nxrt_request {
   // (nxrt_request_copy_arg). The compute thread returns to compiled code
   // only once this drops to zero after the request left kPending.
   mutable std::atomic<int> readers{0};
-  // Written by the replier in kReplying; read by the compute thread after it
-  // observes kReplied (acquire). The message only on errors.
-  absl::StatusCode reply_code = absl::StatusCode::kOk;
   // Set before the compute thread parks on `state` (a futex); the replier
   // then wakes it, and only then: a spinning waiter costs it no syscall.
   std::atomic<bool> parked{false};
+  // An absl::StatusCode (all fit in a byte). Written by the replier in
+  // kReplying; read by the compute thread after it observes kReplied
+  // (acquire). The message, on errors only, is in reply_message.
+  uint8_t reply_code = 0;
   uint64_t tag = 0;
-  // The bridge's pull queue links requests through here (under its lock).
-  nxrt_request *next = nullptr;
   // The program's output buffers; written only by the replier in kReplying.
   nxrt_tensor_t *outputs = nullptr;
   const nxrt_site *site = nullptr;
   const nxrt::Handler *handler = nullptr;
-
-  // --- Written once by the compute thread, then read by the host. The
-  // bridge that issued it (Bridge::id_) and when (absl clock, ns), next to
-  // the views, which a dispatcher reads anyway. Copies of the views'
-  // metadata, so it outlives the compute thread's stack; arg data still
-  // points into the program's buffers.
+  // The bridge that issued it (Bridge::id_).
   uint64_t bridge_id = 0;
+  uint32_t num_args = 0;
+  uint32_t num_results = 0;
+
+  // --- The views line, written once by the compute thread, then read by
+  // the host: the arguments' views, then the results' (templates, data
+  // null). Copies of the program's metadata, so they outlive the compute
+  // thread's stack; argument data still points into the program's buffers.
+  nxrt_tensor_t *views = inline_views;
+  uint32_t views_capacity = 2;
+  nxrt_tensor_t inline_views[2];
+
+  // --- Cold: dimensions (read with the views of tensors of rank > 0), the
+  // issue time (absl clock, ns; read by a dispatcher that parked), the pull
+  // queue's link (under the bridge's lock) and an error reply's message.
   int64_t issued_ns = 0;
-  absl::InlinedVector<nxrt_tensor_t, 2> args;
-  absl::InlinedVector<nxrt_tensor_t, 2> templates;
+  nxrt_request *next = nullptr;
   absl::InlinedVector<int64_t, 8> dims;
   std::string reply_message;
+
+  absl::Span<const nxrt_tensor_t> args() const { return {views, num_args}; }
+  absl::Span<const nxrt_tensor_t> templates() const {
+    return {views + num_args, num_results};
+  }
+  // Makes room for the views of `nargs` arguments and `nresults` results;
+  // heap storage, once needed, is kept when the request is recycled.
+  void ResizeViews(size_t nargs, size_t nresults) {
+    size_t n = nargs + nresults;
+    if (n > views_capacity) {
+      if (views != inline_views)
+        delete[] views;
+      views = new nxrt_tensor_t[n];
+      views_capacity = static_cast<uint32_t>(n);
+    }
+    num_args = static_cast<uint32_t>(nargs);
+    num_results = static_cast<uint32_t>(nresults);
+  }
 
   bool Pending() const {
     return state.load(std::memory_order_acquire) == kPending;
@@ -80,29 +118,35 @@ struct alignas(64) nxrt_request {
       Recycle(this);
   }
 
-  // A fresh request: the one last recycled, or a new one. The compute
-  // thread allocates a request per call and a dispatcher thread often
-  // drops the last reference; through malloc, that cross-thread free
-  // contends for the arena lock with the next call's allocation, and a
-  // contended glibc lock sleeps in the kernel (tens of microseconds on a
-  // VM whose idle vCPUs halt, for 2-3% of round trips).
+  // A fresh request: the one this thread recycled last, or a new one. The
+  // compute thread needs a request per call; through malloc, a free on a
+  // dispatcher thread contends for the arena lock with the next call's
+  // allocation, and a contended glibc lock sleeps in the kernel (tens of
+  // microseconds on a VM whose idle vCPUs halt, for 2-3% of round trips).
   static nxrt_request *Make();
 
 private:
-  // Resets `req` into the recycling slot (or frees it, when the slot is
-  // taken or the request grew past its inline capacity).
+  // Resets `req` into this thread's recycling slot (or frees it, when the
+  // slot is taken).
   static void Recycle(nxrt_request *req);
 };
+
+static_assert(offsetof(nxrt_request, views) == 64,
+              "the header of a request fills exactly one cache line");
+static_assert(offsetof(nxrt_request, issued_ns) == 128,
+              "a request's views fill exactly the line after its header");
 
 namespace nxrt {
 
 // The round trip is a handful of cache-line transfers between the compute
-// thread and a spinning dispatcher: the queue and tag map sit behind a
-// spin lock held for a few instructions, and requests carry atomic state
-// instead of a mutex. absl mutexes and condition variables appear only on
-// the parking paths, where threads wait anyway (abseil built without NDEBUG,
-// as distributions ship it, runs deadlock detection through a process-wide
-// graph on every lock and on every mutex destruction).
+// thread and a spinning dispatcher: the request is handed over through a
+// one-slot mailbox that the dispatcher takes without a lock; the queue
+// behind it and the tag map sit behind a spin lock held for a few
+// instructions, which only callers take while the mailbox keeps up; and
+// requests carry atomic state instead of a mutex. Nothing on the round trip
+// parks or takes a mutex; parking happens only after a spin (abseil's
+// mutexes, as distributions build them, would also run deadlock detection
+// through a process-wide graph on every lock).
 class Bridge {
 public:
   Bridge();
@@ -136,24 +180,29 @@ private:
 
   const uint64_t id_;
 
-  // What a round trip touches besides the request, in one cache line.
-  alignas(64) SpinLock lock_;
-  // The number of queued requests and the closed flag, which pullers spin
-  // on without the lock.
+  // What an idle puller watches, in a line of its own: the mailbox, one
+  // request handed over without the lock, and the number of requests in
+  // the queue behind it. A round trip moves this line to the puller and
+  // back once; the lock, the queue and the tag map below stay on the
+  // calling thread's core while one thread calls.
+  alignas(64) std::atomic<nxrt_request *> mailbox_{nullptr};
   std::atomic<size_t> queued_{0};
-  std::atomic<bool> closed_{false};
-  // The pull queue, linked through nxrt_request::next.
+
+  alignas(64) SpinLock lock_;
+  bool closed_ ABSL_GUARDED_BY(lock_) = false;
+  // The pull queue, linked through nxrt_request::next: requests that came
+  // while the mailbox was full. Callers fill the mailbox only under the
+  // lock and only while this queue is empty, so pulls stay in call order.
   nxrt_request *head_ ABSL_GUARDED_BY(lock_) = nullptr;
   nxrt_request *tail_ ABSL_GUARDED_BY(lock_) = nullptr;
   uint64_t next_tag_ ABSL_GUARDED_BY(lock_) = 1;
   nxrt_bridge_hook_fn hook_ ABSL_GUARDED_BY(lock_) = nullptr;
   void *hook_data_ ABSL_GUARDED_BY(lock_) = nullptr;
-
-  alignas(64) absl::flat_hash_map<uint64_t, nxrt_request *> pending_
-      ABSL_GUARDED_BY(lock_);
   // The tag of the last answered call whose entry is still in pending_
   // (0: none); see the end of Call.
   std::atomic<uint64_t> answered_tag_{0};
+  absl::flat_hash_map<uint64_t, nxrt_request *> pending_
+      ABSL_GUARDED_BY(lock_);
 
   // Parking: pullers sleep on work_seq_ (a futex word bumped for each
   // wake-up), counted in parked_pullers_ so that pushers wake only when

@@ -63,24 +63,24 @@ const nxrt_attrs_t *nxrt_request_attrs(const nxrt_request_t *request) {
 }
 
 size_t nxrt_request_num_args(const nxrt_request_t *request) {
-  return request ? request->args.size() : 0;
+  return request ? request->num_args : 0;
 }
 
 const nxrt_tensor_t *nxrt_request_arg(const nxrt_request_t *request, size_t i) {
-  if (!request || i >= request->args.size())
+  if (!request || i >= request->num_args)
     return nullptr;
-  return &request->args[i];
+  return &request->args()[i];
 }
 
 nxrt_status_t *nxrt_request_copy_arg(const nxrt_request_t *request, size_t i,
                                      void *dst, size_t dst_len) {
   if (!request)
     return nxrt::ToC(absl::InvalidArgumentError("request is null"));
-  if (i >= request->args.size())
+  if (i >= request->num_args)
     return nxrt::ToC(absl::OutOfRangeError(absl::StrFormat(
         "argument %d out of range: the request has %d arguments", i,
-        request->args.size())));
-  size_t bytes = nxrt_tensor_byte_size(&request->args[i]);
+        request->num_args)));
+  size_t bytes = nxrt_tensor_byte_size(&request->args()[i]);
   if (dst_len < bytes || (bytes && !dst))
     return nxrt::ToC(absl::InvalidArgumentError(
         absl::StrFormat("destination holds %d bytes, argument %d needs %d",
@@ -92,7 +92,7 @@ nxrt_status_t *nxrt_request_copy_arg(const nxrt_request_t *request, size_t i,
   bool pending =
       request->state.load(std::memory_order_seq_cst) == nxrt_request::kPending;
   if (pending && bytes)
-    std::memcpy(dst, request->args[i].data, bytes);
+    std::memcpy(dst, request->args()[i].data, bytes);
   request->readers.fetch_sub(1, std::memory_order_seq_cst);
   if (!pending)
     return nxrt::ToC(absl::DeadlineExceededError(
@@ -102,14 +102,14 @@ nxrt_status_t *nxrt_request_copy_arg(const nxrt_request_t *request, size_t i,
 }
 
 size_t nxrt_request_num_results(const nxrt_request_t *request) {
-  return request ? request->templates.size() : 0;
+  return request ? request->num_results : 0;
 }
 
 const nxrt_tensor_t *nxrt_request_result_template(const nxrt_request_t *request,
                                                   size_t i) {
-  if (!request || i >= request->templates.size())
+  if (!request || i >= request->num_results)
     return nullptr;
-  return &request->templates[i];
+  return &request->templates()[i];
 }
 
 void nxrt_request_release(nxrt_request_t *request) {
@@ -130,9 +130,9 @@ nxrt_status_t *nxrt_request_serve(nxrt_request_t *request) {
   // Copies first: once the compute thread's deadline passes it returns to
   // compiled code, which may free the buffers the request points into.
   std::vector<Scratch> storage;
-  storage.reserve(request->args.size() + request->templates.size());
-  absl::InlinedVector<nxrt_tensor_t, 2> args(request->args.begin(),
-                                            request->args.end());
+  storage.reserve(request->num_args + request->num_results);
+  absl::InlinedVector<nxrt_tensor_t, 2> args(request->args().begin(),
+                                            request->args().end());
   for (size_t i = 0; i < args.size(); ++i) {
     size_t bytes = nxrt_tensor_byte_size(&args[i]);
     args[i].data = storage.emplace_back(bytes).data();
@@ -140,8 +140,8 @@ nxrt_status_t *nxrt_request_serve(nxrt_request_t *request) {
             nxrt_request_copy_arg(request, i, args[i].data, bytes))
       return st;
   }
-  absl::InlinedVector<nxrt_tensor_t, 2> results(request->templates.begin(),
-                                               request->templates.end());
+  absl::InlinedVector<nxrt_tensor_t, 2> results(request->templates().begin(),
+                                               request->templates().end());
   for (nxrt_tensor_t &r : results)
     r.data = storage.emplace_back(nxrt_tensor_byte_size(&r)).data();
 

@@ -628,6 +628,102 @@ TEST_F(NxrtBridge, RepliesRacingTheDeadline) {
   EXPECT_GT(copied.load(), 0);
 }
 
+// Requests wait for a puller in call order: the first in the mailbox, the
+// rest queued behind it; a puller must take them oldest first.
+TEST_F(NxrtBridge, PullsComeInCallOrder) {
+  RegisterBridge("ordered");
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "ordered", "o.mlir:1:1");
+  constexpr int kCallers = 4;
+  std::vector<std::unique_ptr<Tensor<float>>> xs, ys;
+  std::vector<std::thread> callers;
+  for (int i = 0; i < kCallers; ++i) {
+    xs.push_back(std::make_unique<Tensor<float>>(
+        NXRT_F32, std::vector<int64_t>{1}, std::vector<float>{float(i)}));
+    ys.push_back(std::make_unique<Tensor<float>>(NXRT_F32,
+                                                 std::vector<int64_t>{1}));
+  }
+  // One caller at a time, each waiting until its request is posted, so the
+  // call order is known.
+  for (int i = 0; i < kCallers; ++i) {
+    callers.emplace_back([&, i] {
+      EXPECT_EQ(RunOnce(site, &xs[i]->view, &ys[i]->view), nullptr);
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::vector<float> order;
+  uint64_t last_tag = 0;
+  for (int i = 0; i < kCallers; ++i) {
+    nxrt_request_t *req = nullptr;
+    Status pulled(nxrt_bridge_pull(rt, 5000, &req));
+    ASSERT_EQ(pulled, nullptr) << Message(pulled);
+    EXPECT_GT(nxrt_request_tag(req), last_tag);
+    last_tag = nxrt_request_tag(req);
+    order.push_back(
+        *static_cast<const float *>(nxrt_request_arg(req, 0)->data));
+    AddOne(rt, req);
+    nxrt_request_release(req);
+  }
+  for (std::thread &t : callers)
+    t.join();
+  EXPECT_EQ(order, (std::vector<float>{0, 1, 2, 3}));
+  for (int i = 0; i < kCallers; ++i)
+    EXPECT_EQ(ys[i]->data[0], float(i + 1));
+}
+
+// A request holds one argument and one result view in place and the rest
+// on the heap; recycled requests keep that storage and must never mix the
+// views of one call with another's.
+TEST_F(NxrtBridge, ManyArgumentsAndResultsAcrossCalls) {
+  RegisterBridge("wide");
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "wide", "w.mlir:2:2");
+  Dispatcher d(rt, [&](nxrt_request_t *req) {
+    // Result j = sum of the arguments + j, each of the result's shape.
+    size_t nargs = nxrt_request_num_args(req);
+    size_t nresults = nxrt_request_num_results(req);
+    float sum = 0;
+    for (size_t i = 0; i < nargs; ++i)
+      sum += *static_cast<const float *>(nxrt_request_arg(req, i)->data);
+    std::vector<std::vector<float>> storage;
+    std::vector<nxrt_tensor_t> results;
+    for (size_t j = 0; j < nresults; ++j) {
+      nxrt_tensor_t t = *nxrt_request_result_template(req, j);
+      storage.emplace_back(nxrt_tensor_byte_size(&t) / sizeof(float),
+                           sum + float(j));
+      t.data = storage.back().data();
+      results.push_back(t);
+    }
+    nxrt_status_free(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr,
+                                       results.data(), results.size()));
+  });
+  for (int round = 0; round < 3; ++round) {
+    for (size_t nargs : {1u, 5u, 0u, 3u}) {
+      size_t nresults = nargs == 5 ? 4 : 1 + nargs % 2;
+      std::vector<std::unique_ptr<Tensor<float>>> args, results;
+      std::vector<nxrt_tensor_t> arg_views, result_views;
+      float want = 0;
+      for (size_t i = 0; i < nargs; ++i) {
+        args.push_back(std::make_unique<Tensor<float>>(
+            NXRT_F32, std::vector<int64_t>{}, std::vector<float>{float(i + 1)}));
+        arg_views.push_back(args.back()->view);
+        want += float(i + 1);
+      }
+      for (size_t j = 0; j < nresults; ++j) {
+        results.push_back(std::make_unique<Tensor<float>>(
+            NXRT_F32, std::vector<int64_t>{int64_t(j + 1)}));
+        result_views.push_back(results.back()->view);
+      }
+      nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+      nxrt_status_free(nxrt_invoke(run, site, arg_views.data(), nargs,
+                                   result_views.data(), nresults));
+      Status s(nxrt_run_end(run));
+      ASSERT_EQ(s, nullptr) << Message(s);
+      for (size_t j = 0; j < nresults; ++j)
+        EXPECT_EQ(results[j]->data, std::vector<float>(j + 1, want + float(j)))
+            << "round " << round << ", " << nargs << " args, result " << j;
+    }
+  }
+}
+
 TEST_F(NxrtBridge, PullArgumentErrors) {
   Status s(nxrt_bridge_pull(rt, 1, nullptr));
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_INVALID_ARGUMENT);
