@@ -20,7 +20,10 @@
 //      and answered (x + 1) by a dispatcher thread. p50_us/p99_us are the
 //      times between consecutive requests reaching the dispatcher, i.e. one
 //      loop iteration including the round trip. load:1 runs one
-//      busy-spinning thread per core alongside.
+//      busy-spinning thread per core alongside. Idle (load:0), the loop and
+//      the dispatcher are pinned to two CPUs and the floor is sampled
+//      between runs on the same two: floor_p50_us, and x_floor_p50 /
+//      x_floor_p99, the loop's p50 and p99 over the floor's p50.
 //  BM_SpinPingPong/load:<0|1>
 //      the machine's floor in the same run: one cache line bounced between
 //      two spinning threads (bench/Latency.h).
@@ -82,6 +85,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -328,6 +332,7 @@ public:
     nxrt_runtime_destroy(runtime);
   }
   nxrt_runtime_t *get() const { return runtime; }
+  std::thread &dispatcherThread() { return dispatcher; }
 
   /// Samples since the last call. Read only between runs: each sample is
   /// recorded before its reply, which the finished run has seen.
@@ -375,7 +380,15 @@ void BM_Loop_Scalar_Bridged(benchmark::State &state) {
   static BridgedRuntime runtime;
   static JitModule module(loopModule("tensor<f32>"), runtime.get());
   auto fn = module.lookup<LoopFn<0>>("callback");
+  bool idle = state.range(0) == 0;
   nx_bench::BusyLoad load(nx_bench::BusyLoad::ThreadsFor(state.range(0)));
+  // Idle, the loop and the dispatcher run on two CPUs and the floor is
+  // sampled between runs, on the same two CPUs (as BM_BridgeAgainstFloor in
+  // NxrtDispatchBench); under load nothing is pinned.
+  std::optional<nx_bench::PinnedPair> pinned;
+  if (idle)
+    pinned.emplace(runtime.dispatcherThread());
+  std::vector<double> floor;
   int64_t iters = state.range(1);
   runtime.takeGaps();
   for (auto _ : state) {
@@ -385,10 +398,16 @@ void BM_Loop_Scalar_Bridged(benchmark::State &state) {
       state.SkipWithError("wrong loop result");
       return;
     }
+    if (pinned && pinned->ok()) {
+      state.PauseTiming();
+      nx_bench::SampleBlock<nx_bench::PingPeer>(floor, 2000,
+                                                pinned->peer_cpu());
+      state.ResumeTiming();
+    }
   }
   setLoopCounters(state, iters);
   std::vector<double> gaps = runtime.takeGaps();
-  nx_bench::ReportLatency(state, gaps);
+  nx_bench::ReportAgainstFloor(state, gaps, floor);
 }
 BENCHMARK(BM_Loop_Scalar_Bridged)
     ->ArgNames({"load", "iters"})

@@ -1,15 +1,21 @@
 //===- NxrtDispatchBench.cpp - libnxrt dispatch costs ---------------------===//
 //
 //  BM_DirectCall / BM_InlineInvoke      inline dispatch overhead per call
-//  BM_BridgeRoundTrip / BM_CondVarHandoff / BM_SpinPingPong
+//  BM_BridgeRoundTrip / BM_CondVarHandoff / BM_SpinPingPong /
+//  BM_DescriptorHandoff
 //      host round trip latency: the runtime's bridge (spin, then park)
-//      against the mutex + condition-variable handoff EXLA uses today, and
-//      the floor of this machine at this moment: one atomic bounced between
-//      two spinning threads (a VM's core-to-core latency varies several-fold
-//      over time, so read the bridge against the floor of the same run);
+//      against the mutex + condition-variable handoff EXLA uses today, the
+//      floor of this machine at this moment (one atomic bounced between
+//      two spinning threads; a VM's core-to-core latency varies several-fold
+//      over time, so read the bridge against the floor of the same run),
+//      and the least a zero-copy bridge can pay (a request record through
+//      a mailbox, its data through views);
 //      p50/p99 are reported as counters (microseconds). Argument `load`:
 //      0 idle, 1 with one busy-spinning thread per core started by the
 //      benchmark for the duration of the measurement (nx_bench::BusyLoad).
+//  BM_BridgeAgainstFloor        the idle bridge, the floor and the descriptor
+//      handoff in alternating blocks of one run (the targets' measurement:
+//      x_floor_p50 / x_floor_p99 are the bridge over the floor's p50)
 //  BM_BridgeIdleDispatcher      CPU time an idle dispatcher thread burns in
 //      nxrt_bridge_pull per 200 ms with nothing requested, after a burst of
 //      round trips (counter idle_cpu_ms; should be near zero)
@@ -25,6 +31,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <pthread.h>
 #include <time.h>
 #include <thread>
@@ -149,6 +156,70 @@ void BM_BridgeRoundTrip(benchmark::State &state) {
 }
 BENCHMARK(BM_BridgeRoundTrip)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
 
+// The idle bridge against the floor and the descriptor handoff in the
+// same run: each iteration is a block of round trips of each, so all three
+// see the same placement of the VM's vCPUs. The calling thread runs on one
+// CPU and the dispatcher and peers on another, as the floor needs: left to
+// itself, the scheduler of this 2-vCPU VM takes milliseconds to spread a
+// freshly started peer thread, and sometimes keeps the bridge's two
+// threads on one CPU (BM_BridgeRoundTrip measures the bridge unpinned).
+// Counters: the bridge's p50_us / p99_us, floor_p50_us, x_floor_p50 /
+// x_floor_p99 (the bridge's p50 and p99 over the floor's p50),
+// handoff_p50_us and x_handoff_p50.
+void BM_BridgeAgainstFloor(benchmark::State &state) {
+  constexpr int kBlock = 2000, kWarmUp = 256;
+  if (nx_bench::TwoCpus().first < 0) {
+    state.SkipWithError("needs two CPUs");
+    return;
+  }
+  nxrt_runtime_t *rt = nxrt_runtime_create();
+  nxrt_callback_desc_t desc{NXRT_DISPATCH_BRIDGE, nullptr, nullptr, 10000};
+  Check(nxrt_register_callback(rt, "add_one", &desc));
+  nxrt_program_t *program = nxrt_program_create(rt, "bench");
+  nxrt_site_t *site =
+      nxrt_program_add_site(program, NXRT_SITE_ELIXIR_CALL, "add_one",
+                            "bench.mlir:1:1", nullptr, 0, nullptr);
+  std::thread dispatcher(ServeBridge, rt);
+  std::optional<nx_bench::PinnedPair> pinned(std::in_place, dispatcher);
+  int peer_cpu = pinned->peer_cpu();
+  int64_t x = 1, y = 0;
+  nxrt_tensor_t arg{NXRT_I64, 0, nullptr, &x};
+  nxrt_tensor_t res{NXRT_I64, 0, nullptr, &y};
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  std::vector<double> us, floor, handoff;
+  us.reserve(1 << 20);
+  floor.reserve(1 << 20);
+  handoff.reserve(1 << 20);
+  for (auto _ : state) {
+    for (int i = 0; i < kWarmUp + kBlock; ++i) {
+      auto t0 = Clock::now();
+      Check(nxrt_invoke(run, site, &arg, 1, &res, 1));
+      double sample = nx_bench::MicrosSince(t0);
+      if (i >= kWarmUp)
+        us.push_back(sample);
+      if (y != x + 1)
+        std::abort();
+      ++x;
+    }
+    nx_bench::SampleBlock<nx_bench::PingPeer>(floor, kBlock, peer_cpu);
+    nx_bench::SampleBlock<nx_bench::HandoffPeer>(handoff, kBlock, peer_cpu);
+  }
+  Check(nxrt_run_end(run));
+  nxrt_bridge_close(rt);
+  pinned.reset();
+  dispatcher.join();
+  nx_bench::ReportAgainstFloor(state, us, floor);
+  if (!handoff.empty()) {
+    std::sort(handoff.begin(), handoff.end());
+    state.counters["handoff_p50_us"] = handoff[handoff.size() / 2];
+    state.counters["x_handoff_p50"] =
+        state.counters["p50_us"] / handoff[handoff.size() / 2];
+  }
+  nxrt_program_destroy(program);
+  nxrt_runtime_destroy(rt);
+}
+BENCHMARK(BM_BridgeAgainstFloor)->UseRealTime();
+
 // What EXLA does today: one mutex, condition variables, a blocking wait on
 // each side.
 struct Handoff {
@@ -211,6 +282,12 @@ BENCHMARK(BM_CondVarHandoff)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
 // The hardware floor: one cache line bounced between two spinning threads.
 void BM_SpinPingPong(benchmark::State &state) { nx_bench::SpinPingPong(state); }
 BENCHMARK(BM_SpinPingPong)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
+
+// The least any zero-copy bridge pays (nx_bench::DescriptorHandoff).
+void BM_DescriptorHandoff(benchmark::State &state) {
+  nx_bench::DescriptorHandoff(state);
+}
+BENCHMARK(BM_DescriptorHandoff)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
 
 double ThreadCpuMs(pthread_t thread) {
   clockid_t clock;
