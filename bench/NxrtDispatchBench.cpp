@@ -16,6 +16,9 @@
 //  BM_BridgeAgainstFloor        the idle bridge, the floor and the descriptor
 //      handoff in alternating blocks of one run (the targets' measurement:
 //      x_floor_p50 / x_floor_p99 are the bridge over the floor's p50)
+//  BM_BridgeAgainstCondVar/load:<0|1>  the bridge and the condvar handoff
+//      in alternating blocks of one run (the load target's measurement:
+//      x_condvar_p50 / x_condvar_p99 are the bridge over the condvar)
 //  BM_BridgeIdleDispatcher      CPU time an idle dispatcher thread burns in
 //      nxrt_bridge_pull per 200 ms with nothing requested, after a burst of
 //      round trips (counter idle_cpu_ms; should be near zero)
@@ -243,6 +246,34 @@ void ServeCondVar(Handoff *h) {
   }
 }
 
+// One handoff through `h`; returns its latency in microseconds.
+double CondVarRoundTrip(Handoff &h, int64_t x) {
+  auto t0 = Clock::now();
+  {
+    std::lock_guard<std::mutex> lock(h.mu);
+    h.in = x;
+    h.has_request = true;
+  }
+  h.request_cv.notify_one();
+  {
+    std::unique_lock<std::mutex> lock(h.mu);
+    h.reply_cv.wait(lock, [&] { return h.has_reply; });
+    h.has_reply = false;
+    if (h.out != x + 1)
+      std::abort();
+  }
+  return nx_bench::MicrosSince(t0);
+}
+
+void StopCondVar(Handoff &h, std::thread &server) {
+  {
+    std::lock_guard<std::mutex> lock(h.mu);
+    h.stop = true;
+  }
+  h.request_cv.notify_one();
+  server.join();
+}
+
 void BM_CondVarHandoff(benchmark::State &state) {
   BusyLoad load(BusyLoad::ThreadsFor(state.range(0)));
   Handoff h;
@@ -250,34 +281,75 @@ void BM_CondVarHandoff(benchmark::State &state) {
   std::vector<double> us;
   us.reserve(1 << 20);
   int64_t x = 1;
-  for (auto _ : state) {
-    auto t0 = Clock::now();
-    {
-      std::lock_guard<std::mutex> lock(h.mu);
-      h.in = x;
-      h.has_request = true;
-    }
-    h.request_cv.notify_one();
-    {
-      std::unique_lock<std::mutex> lock(h.mu);
-      h.reply_cv.wait(lock, [&] { return h.has_reply; });
-      h.has_reply = false;
-      if (h.out != x + 1)
-        std::abort();
-    }
-    us.push_back(
-        std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
-    ++x;
-  }
-  {
-    std::lock_guard<std::mutex> lock(h.mu);
-    h.stop = true;
-  }
-  h.request_cv.notify_one();
-  server.join();
+  for (auto _ : state)
+    us.push_back(CondVarRoundTrip(h, x++));
+  StopCondVar(h, server);
   ReportLatency(state, us);
 }
 BENCHMARK(BM_CondVarHandoff)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
+
+// The bridge against the condvar handoff under the same load: each
+// iteration is a block of round trips of each, alternating, so that both
+// meet the same scheduler state (with one busy thread per core, each
+// block's latencies depend on where the scheduler put which thread).
+// Counters: the bridge's p50_us / p99_us, condvar_p50_us / condvar_p99_us,
+// and x_condvar_p50 / x_condvar_p99 (bridge over condvar; <= 1 is the
+// target).
+void BM_BridgeAgainstCondVar(benchmark::State &state) {
+  constexpr int kBlock = 500;
+  BusyLoad load(BusyLoad::ThreadsFor(state.range(0)));
+  nxrt_runtime_t *rt = nxrt_runtime_create();
+  nxrt_callback_desc_t desc{NXRT_DISPATCH_BRIDGE, nullptr, nullptr, 10000};
+  Check(nxrt_register_callback(rt, "add_one", &desc));
+  nxrt_program_t *program = nxrt_program_create(rt, "bench");
+  nxrt_site_t *site =
+      nxrt_program_add_site(program, NXRT_SITE_ELIXIR_CALL, "add_one",
+                            "bench.mlir:1:1", nullptr, 0, nullptr);
+  std::thread dispatcher(ServeBridge, rt);
+  Handoff h;
+  std::thread server(ServeCondVar, &h);
+  int64_t x = 1, y = 0;
+  nxrt_tensor_t arg{NXRT_I64, 0, nullptr, &x};
+  nxrt_tensor_t res{NXRT_I64, 0, nullptr, &y};
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  std::vector<double> us, condvar;
+  us.reserve(1 << 20);
+  condvar.reserve(1 << 20);
+  for (auto _ : state) {
+    for (int i = 0; i < kBlock; ++i) {
+      auto t0 = Clock::now();
+      Check(nxrt_invoke(run, site, &arg, 1, &res, 1));
+      us.push_back(nx_bench::MicrosSince(t0));
+      if (y != x + 1)
+        std::abort();
+      ++x;
+    }
+    for (int i = 0; i < kBlock; ++i)
+      condvar.push_back(CondVarRoundTrip(h, x + i));
+  }
+  Check(nxrt_run_end(run));
+  nxrt_bridge_close(rt);
+  dispatcher.join();
+  StopCondVar(h, server);
+  ReportLatency(state, us);
+  if (!condvar.empty()) {
+    std::sort(condvar.begin(), condvar.end());
+    auto at = [&](double q) {
+      return condvar[std::min(condvar.size() - 1, size_t(q * condvar.size()))];
+    };
+    state.counters["condvar_p50_us"] = at(0.50);
+    state.counters["condvar_p99_us"] = at(0.99);
+    state.counters["x_condvar_p50"] = state.counters["p50_us"] / at(0.50);
+    state.counters["x_condvar_p99"] = state.counters["p99_us"] / at(0.99);
+  }
+  nxrt_program_destroy(program);
+  nxrt_runtime_destroy(rt);
+}
+BENCHMARK(BM_BridgeAgainstCondVar)
+    ->ArgName("load")
+    ->Arg(0)
+    ->Arg(1)
+    ->UseRealTime();
 
 // The hardware floor: one cache line bounced between two spinning threads.
 void BM_SpinPingPong(benchmark::State &state) { nx_bench::SpinPingPong(state); }

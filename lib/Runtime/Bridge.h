@@ -83,7 +83,7 @@ struct alignas(128) nxrt_request {
   // --- Cold: dimensions (read with the views of tensors of rank > 0), the
   // issue time (absl clock, ns; read by a dispatcher that parked), the pull
   // queue's link (under the bridge's lock) and an error reply's message.
-  int64_t issued_ns = 0;
+  std::atomic<int64_t> issued_ns{0};
   nxrt_request *next = nullptr;
   absl::InlinedVector<int64_t, 8> dims;
   std::string reply_message;
@@ -174,8 +174,8 @@ private:
   bool Complete(nxrt_request *req, absl::Status status,
                 const nxrt_tensor_t *results, size_t nresults);
   // Blocks until `req` is answered or `deadline` passes; returns whether
-  // the request expired.
-  bool AwaitReply(nxrt_request *req, absl::Time deadline);
+  // the request expired. `start_ns`: now, on the absl clock.
+  bool AwaitReply(nxrt_request *req, absl::Time deadline, int64_t start_ns);
   void Forget(uint64_t tag);
 
   const uint64_t id_;
