@@ -6,9 +6,14 @@ defmodule NxRuntime.TestPrograms do
 
   @root Path.expand("../..", __DIR__)
 
+  # NX_COMPILE, or the build tree's nx-compile.
+  def nx_compile do
+    System.get_env("NX_COMPILE", Path.join(@root, "../../build/bin/nx-compile"))
+    |> Path.expand()
+  end
+
   def compile_all! do
-    nx_compile = System.get_env("NX_COMPILE", Path.join(@root, "../../build/bin/nx-compile"))
-    nx_compile = Path.expand(nx_compile)
+    nx_compile = nx_compile()
 
     unless File.exists?(nx_compile) do
       raise "nx-compile not found at #{nx_compile}: build the project or set NX_COMPILE"
