@@ -612,8 +612,9 @@ NXRT_API void nxrt_bridge_set_hook(nxrt_runtime_t *runtime,
 /* Waits up to timeout_ms (<= 0: forever) for the next queued request.
  * Returns NULL and stores a request reference the caller owns in *out, or
  * DEADLINE_EXCEEDED (*out = NULL) when none arrived, or CANCELLED once the
- * bridge is closed. Requests that expired while queued are skipped.
- * Thread-safe: several dispatcher threads may pull. */
+ * bridge is closed. Requests come out in the order they were issued;
+ * those that expired while queued are skipped. Thread-safe: several
+ * dispatcher threads may pull. */
 NXRT_API nxrt_status_t *nxrt_bridge_pull(nxrt_runtime_t *runtime,
                                          int64_t timeout_ms,
                                          nxrt_request_t **out);
