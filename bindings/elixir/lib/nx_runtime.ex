@@ -36,8 +36,9 @@ defmodule NxRuntime do
 
   @doc """
   Binds callback `name` to `fun` (arity 2). `:timeout_ms` bounds how long one
-  call may take (0, the default: only the run's deadline applies). A name
-  can be bound once per runtime.
+  call may take (0, the default: only the run's deadline applies); a call
+  still running when it has passed is killed (its run has failed by then).
+  A name can be bound once per runtime.
   """
   def register_callback(runtime, name, fun, opts \\ []) when is_function(fun, 2) do
     case GenServer.call(runtime, {:register, to_string(name), fun, opts}) do

@@ -11,7 +11,22 @@ defmodule NxRuntime.DeadlinesTest do
   end
 
   setup do
-    rt = runtime(%{"spin" => fn [x], _ -> x end, "slow" => {&slow/2, timeout_ms: 400}})
+    test = self()
+
+    # @stuck never returns on its own: it reports its process and sleeps.
+    stuck = fn [x], _ ->
+      send(test, {:stuck, self()})
+      Process.sleep(:infinity)
+      x
+    end
+
+    rt =
+      runtime(%{
+        "spin" => fn [x], _ -> x end,
+        "slow" => {&slow/2, timeout_ms: 400},
+        "stuck" => {stuck, timeout_ms: 100}
+      })
+
     %{program: NxRuntime.TestPrograms.load(rt, "deadlines")}
   end
 
@@ -35,6 +50,21 @@ defmodule NxRuntime.DeadlinesTest do
     assert error.code == :deadline_exceeded
     assert error.message =~ ~r/callback @slow at \S*deadlines\.mlir:\d+:\d+/
     assert ms < 3_000
+  end
+
+  test "a callback still running past its own timeout is stopped", %{program: p} do
+    {_ms, error} = timed(fn -> NxRuntime.run(p, "stuck_call", [f32([1, 2])]) end)
+    assert error.code == :deadline_exceeded
+
+    assert error.message =~
+             ~r/callback @stuck at \S*deadlines\.mlir:\d+:\d+ timed out after 100 ms/
+
+    assert_receive {:stuck, pid}
+    ref = Process.monitor(pid)
+    assert_receive {:DOWN, ^ref, :process, ^pid, reason}, 1_000
+    assert reason in [:killed, :noproc]
+    [y] = NxRuntime.run(p, "slow_call", [f32([0, 2])])
+    assert Tensor.to_list(y) == [0.0, 2.0]
   end
 
   test "a callback's own timeout bounds each call, then a good run", %{program: p} do

@@ -67,8 +67,21 @@ defmodule NxRuntime.Dispatcher do
       templates: templates
     }
 
-    fun = Map.get(state.callbacks, name)
-    spawn(fn -> Callback.serve(fun, call) end)
+    {fun, timeout} = Map.get(state.callbacks, name, {nil, 0})
+    pid = spawn(fn -> Callback.serve(fun, call) end)
+
+    # Past its own timeout the call has failed and its reply would be
+    # refused: a callback still running then is stopped rather than left
+    # to hold memory or loop forever. The timer starts after the runtime's
+    # clock for the call did, so it never cuts off a reply that could still
+    # count. (A run deadline shorter than the callback's timeout is not
+    # known here; such a callback runs until its own timeout.)
+    if timeout > 0, do: Process.send_after(self(), {:call_expired, pid}, timeout)
+    {:noreply, state}
+  end
+
+  def handle_info({:call_expired, pid}, state) do
+    Process.exit(pid, :kill)
     {:noreply, state}
   end
 
@@ -81,7 +94,7 @@ defmodule NxRuntime.Dispatcher do
     timeout = Keyword.get(opts, :timeout_ms, 0)
 
     with :ok <- Nif.register_callback(state.runtime, name, timeout) do
-      {:ok, put_in(state.callbacks[name], fun)}
+      {:ok, put_in(state.callbacks[name], {fun, timeout})}
     end
   end
 end
