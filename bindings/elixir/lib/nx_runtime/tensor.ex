@@ -1,8 +1,14 @@
 defmodule NxRuntime.Tensor do
   @moduledoc """
   A dense row-major tensor: `data` in native byte order, `type` as Nx spells
-  it (`{:f, 32}`, `{:s, 64}`, `{:u, 8}`, ...; `{:pred, 8}` for i1, one byte
-  per element) and `shape` a tuple of dimensions.
+  it (`{:f, 32}`, `{:s, 64}`, `{:u, 8}`, `{:bf, 16}`, `{:c, 64}`, ...;
+  `{:pred, 8}` for i1, one byte per element) and `shape` a tuple of
+  dimensions.
+
+  Elements, as `new/3` takes them and `to_list/1` gives them back, are as in
+  Nx: integers, floats, `:infinity`, `:neg_infinity` and `:nan` for floating
+  point types (bf16 rounded to nearest even from f32), and `{re, im}` pairs
+  for complex types (a plain number is taken as its real part).
   """
   defstruct [:data, :type, :shape]
 
@@ -53,7 +59,26 @@ defmodule NxRuntime.Tensor do
 
   defp encode(v, {:s, bits}) when is_integer(v), do: <<v::signed-size(bits)-native>>
   defp encode(v, {:u, bits}) when is_integer(v), do: <<v::unsigned-size(bits)-native>>
-  defp encode(v, {:f, bits}) when bits in [16, 32, 64], do: <<v::float-size(bits)-native>>
+
+  defp encode(v, {:f, bits}) when bits in [16, 32, 64] and is_number(v),
+    do: <<v::float-size(bits)-native>>
+
+  defp encode(v, {:bf, 16}) when is_number(v) do
+    <<f32::unsigned-32>> = <<v::float-32>>
+    # Round to nearest, ties to even, on the 16 bits that are dropped.
+    rounded = f32 + 0x7FFF + (Bitwise.bsr(f32, 16) |> Bitwise.band(1))
+    <<Bitwise.bsr(rounded, 16)::unsigned-16-native>>
+  end
+
+  defp encode(v, {kind, bits}) when kind in [:f, :bf] and v in [:infinity, :neg_infinity, :nan],
+    do: <<special(v, {kind, bits})::unsigned-size(bits)-native>>
+
+  defp encode({re, im}, {:c, bits}) when bits in [64, 128] do
+    part = {:f, div(bits, 2)}
+    encode(re, part) <> encode(im, part)
+  end
+
+  defp encode(v, {:c, bits}) when is_number(v), do: encode({v, 0.0}, {:c, bits})
   defp encode(v, {:pred, 8}) when v in [true, 1], do: <<1>>
   defp encode(v, {:pred, 8}) when v in [false, 0], do: <<0>>
 
@@ -72,13 +97,61 @@ defmodule NxRuntime.Tensor do
     decode(rest, t, [v | acc])
   end
 
-  defp decode(data, {:f, bits} = t, acc) when bits in [16, 32, 64] do
-    <<v::float-size(bits)-native, rest::binary>> = data
-    decode(rest, t, [v | acc])
+  defp decode(data, {kind, bits} = t, acc) when kind in [:f, :bf] do
+    <<element::binary-size(div(bits, 8)), rest::binary>> = data
+    decode(rest, t, [float_element(element, t) | acc])
+  end
+
+  defp decode(data, {:c, bits} = t, acc) when bits in [64, 128] do
+    part = {:f, div(bits, 2)}
+    size = div(bits, 16)
+    <<re::binary-size(size), im::binary-size(size), rest::binary>> = data
+    decode(rest, t, [{float_element(re, part), float_element(im, part)} | acc])
   end
 
   defp decode(<<v, rest::binary>>, {:pred, 8} = t, acc), do: decode(rest, t, [v | acc])
 
   defp decode(_data, type, _acc),
     do: raise(ArgumentError, "cannot decode elements of type #{inspect(type)}")
+
+  # One floating point element; infinities and NaNs, which Erlang floats
+  # cannot hold, come back as atoms.
+  defp float_element(<<v::float-16-native>>, {:f, 16}), do: v
+  defp float_element(<<v::float-32-native>>, {:f, 32}), do: v
+  defp float_element(<<v::float-64-native>>, {:f, 64}), do: v
+
+  defp float_element(<<h::unsigned-16-native>>, {:bf, 16}) do
+    case <<h::unsigned-16, 0::16>> do
+      <<v::float-32>> -> v
+      _ -> non_finite(h, 16, 7)
+    end
+  end
+
+  defp float_element(element, {:f, bits}) do
+    <<u::unsigned-size(bits)-native>> = element
+    non_finite(u, bits, %{16 => 10, 32 => 23, 64 => 52}[bits])
+  end
+
+  # `u`, an IEEE value of `bits` bits with `mantissa` mantissa bits whose
+  # exponent is all ones.
+  defp non_finite(u, bits, mantissa) do
+    cond do
+      Bitwise.band(u, Bitwise.bsl(1, mantissa) - 1) != 0 -> :nan
+      Bitwise.bsr(u, bits - 1) == 1 -> :neg_infinity
+      true -> :infinity
+    end
+  end
+
+  # The bit patterns Nx uses for the non-finite atoms (a quiet NaN).
+  defp special(v, {_kind, bits} = type) do
+    mantissa = %{{:f, 16} => 10, {:bf, 16} => 7, {:f, 32} => 23, {:f, 64} => 52}[type]
+    exponent = Bitwise.bsl(Bitwise.bsl(1, bits - 1 - mantissa) - 1, mantissa)
+    sign = Bitwise.bsl(1, bits - 1)
+
+    case v do
+      :infinity -> exponent
+      :neg_infinity -> sign + exponent
+      :nan -> exponent + Bitwise.bsl(1, mantissa - 1)
+    end
+  end
 end
