@@ -39,15 +39,17 @@ inline double MicrosSince(LatencyClock::time_point t0) {
       .count();
 }
 
+// The q-quantile of sorted, non-empty samples.
+inline double Quantile(const std::vector<double> &sorted, double q) {
+  return sorted[std::min(sorted.size() - 1, size_t(q * sorted.size()))];
+}
+
 inline void ReportLatency(benchmark::State &state, std::vector<double> &us) {
   if (us.empty())
     return;
   std::sort(us.begin(), us.end());
-  auto at = [&](double q) {
-    return us[std::min(us.size() - 1, size_t(q * us.size()))];
-  };
-  state.counters["p50_us"] = at(0.50);
-  state.counters["p99_us"] = at(0.99);
+  state.counters["p50_us"] = Quantile(us, 0.50);
+  state.counters["p99_us"] = Quantile(us, 0.99);
   state.counters["max_us"] = us.back();
 }
 
@@ -287,7 +289,7 @@ inline void ReportAgainstFloor(benchmark::State &state, std::vector<double> &us,
   if (floor.empty() || us.empty())
     return;
   std::sort(floor.begin(), floor.end());
-  double floor_p50 = floor[floor.size() / 2];
+  double floor_p50 = Quantile(floor, 0.50);
   state.counters["floor_p50_us"] = floor_p50;
   state.counters["x_floor_p50"] = state.counters["p50_us"] / floor_p50;
   state.counters["x_floor_p99"] = state.counters["p99_us"] / floor_p50;

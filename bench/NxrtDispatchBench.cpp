@@ -34,7 +34,6 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
-#include <optional>
 #include <pthread.h>
 #include <time.h>
 #include <thread>
@@ -125,37 +124,65 @@ void ServeBridge(nxrt_runtime_t *rt) {
   }
 }
 
+// The setup of every bridge benchmark: a runtime with add_one bound for
+// bridge dispatch, a dispatcher thread serving it (ServeBridge) and a run
+// calling it.
+class BridgedAddOne {
+public:
+  BridgedAddOne() : rt_(nxrt_runtime_create()) {
+    nxrt_callback_desc_t desc{NXRT_DISPATCH_BRIDGE, nullptr, nullptr, 10000};
+    Check(nxrt_register_callback(rt_, "add_one", &desc));
+    program_ = nxrt_program_create(rt_, "bench");
+    site_ = nxrt_program_add_site(program_, NXRT_SITE_ELIXIR_CALL, "add_one",
+                                  "bench.mlir:1:1", nullptr, 0, nullptr);
+    dispatcher_ = std::thread(ServeBridge, rt_);
+    run_ = nxrt_run_begin(rt_, nullptr);
+  }
+  ~BridgedAddOne() {
+    Check(nxrt_run_end(run_));
+    nxrt_bridge_close(rt_);
+    dispatcher_.join();
+    nxrt_program_destroy(program_);
+    nxrt_runtime_destroy(rt_);
+  }
+  BridgedAddOne(const BridgedAddOne &) = delete;
+  BridgedAddOne &operator=(const BridgedAddOne &) = delete;
+
+  std::thread &dispatcher() { return dispatcher_; }
+
+  // One call through the bridge, its answer checked; returns its latency in
+  // microseconds.
+  double Call() {
+    auto t0 = Clock::now();
+    Check(nxrt_invoke(run_, site_, &arg_, 1, &res_, 1));
+    double us = nx_bench::MicrosSince(t0);
+    if (y_ != x_ + 1)
+      std::abort();
+    ++x_;
+    return us;
+  }
+
+private:
+  nxrt_runtime_t *rt_;
+  nxrt_program_t *program_ = nullptr;
+  nxrt_site_t *site_ = nullptr;
+  std::thread dispatcher_;
+  nxrt_run_t *run_ = nullptr;
+  int64_t x_ = 1, y_ = 0;
+  nxrt_tensor_t arg_{NXRT_I64, 0, nullptr, &x_};
+  nxrt_tensor_t res_{NXRT_I64, 0, nullptr, &y_};
+};
+
 void BM_BridgeRoundTrip(benchmark::State &state) {
   BusyLoad load(BusyLoad::ThreadsFor(state.range(0)));
-  nxrt_runtime_t *rt = nxrt_runtime_create();
-  nxrt_callback_desc_t desc{NXRT_DISPATCH_BRIDGE, nullptr, nullptr, 10000};
-  Check(nxrt_register_callback(rt, "add_one", &desc));
-  nxrt_program_t *program = nxrt_program_create(rt, "bench");
-  nxrt_site_t *site =
-      nxrt_program_add_site(program, NXRT_SITE_ELIXIR_CALL, "add_one",
-                            "bench.mlir:1:1", nullptr, 0, nullptr);
-  std::thread dispatcher(ServeBridge, rt);
-  int64_t x = 1, y = 0;
-  nxrt_tensor_t arg{NXRT_I64, 0, nullptr, &x};
-  nxrt_tensor_t res{NXRT_I64, 0, nullptr, &y};
-  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   std::vector<double> us;
   us.reserve(1 << 20);
-  for (auto _ : state) {
-    auto t0 = Clock::now();
-    Check(nxrt_invoke(run, site, &arg, 1, &res, 1));
-    us.push_back(
-        std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
-    if (y != x + 1)
-      std::abort();
-    ++x;
+  {
+    BridgedAddOne bridge;
+    for (auto _ : state)
+      us.push_back(bridge.Call());
   }
-  Check(nxrt_run_end(run));
-  nxrt_bridge_close(rt);
-  dispatcher.join();
   ReportLatency(state, us);
-  nxrt_program_destroy(program);
-  nxrt_runtime_destroy(rt);
 }
 BENCHMARK(BM_BridgeRoundTrip)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
 
@@ -175,51 +202,32 @@ void BM_BridgeAgainstFloor(benchmark::State &state) {
     state.SkipWithError("needs two CPUs");
     return;
   }
-  nxrt_runtime_t *rt = nxrt_runtime_create();
-  nxrt_callback_desc_t desc{NXRT_DISPATCH_BRIDGE, nullptr, nullptr, 10000};
-  Check(nxrt_register_callback(rt, "add_one", &desc));
-  nxrt_program_t *program = nxrt_program_create(rt, "bench");
-  nxrt_site_t *site =
-      nxrt_program_add_site(program, NXRT_SITE_ELIXIR_CALL, "add_one",
-                            "bench.mlir:1:1", nullptr, 0, nullptr);
-  std::thread dispatcher(ServeBridge, rt);
-  std::optional<nx_bench::PinnedPair> pinned(std::in_place, dispatcher);
-  int peer_cpu = pinned->peer_cpu();
-  int64_t x = 1, y = 0;
-  nxrt_tensor_t arg{NXRT_I64, 0, nullptr, &x};
-  nxrt_tensor_t res{NXRT_I64, 0, nullptr, &y};
-  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   std::vector<double> us, floor, handoff;
   us.reserve(1 << 20);
   floor.reserve(1 << 20);
   handoff.reserve(1 << 20);
-  for (auto _ : state) {
-    for (int i = 0; i < kWarmUp + kBlock; ++i) {
-      auto t0 = Clock::now();
-      Check(nxrt_invoke(run, site, &arg, 1, &res, 1));
-      double sample = nx_bench::MicrosSince(t0);
-      if (i >= kWarmUp)
-        us.push_back(sample);
-      if (y != x + 1)
-        std::abort();
-      ++x;
+  {
+    BridgedAddOne bridge;
+    nx_bench::PinnedPair pinned(bridge.dispatcher());
+    for (auto _ : state) {
+      for (int i = 0; i < kWarmUp + kBlock; ++i) {
+        double sample = bridge.Call();
+        if (i >= kWarmUp)
+          us.push_back(sample);
+      }
+      nx_bench::SampleBlock<nx_bench::PingPeer>(floor, kBlock,
+                                                pinned.peer_cpu());
+      nx_bench::SampleBlock<nx_bench::HandoffPeer>(handoff, kBlock,
+                                                   pinned.peer_cpu());
     }
-    nx_bench::SampleBlock<nx_bench::PingPeer>(floor, kBlock, peer_cpu);
-    nx_bench::SampleBlock<nx_bench::HandoffPeer>(handoff, kBlock, peer_cpu);
   }
-  Check(nxrt_run_end(run));
-  nxrt_bridge_close(rt);
-  pinned.reset();
-  dispatcher.join();
   nx_bench::ReportAgainstFloor(state, us, floor);
   if (!handoff.empty()) {
     std::sort(handoff.begin(), handoff.end());
-    state.counters["handoff_p50_us"] = handoff[handoff.size() / 2];
-    state.counters["x_handoff_p50"] =
-        state.counters["p50_us"] / handoff[handoff.size() / 2];
+    double p50 = nx_bench::Quantile(handoff, 0.50);
+    state.counters["handoff_p50_us"] = p50;
+    state.counters["x_handoff_p50"] = state.counters["p50_us"] / p50;
   }
-  nxrt_program_destroy(program);
-  nxrt_runtime_destroy(rt);
 }
 BENCHMARK(BM_BridgeAgainstFloor)->UseRealTime();
 
@@ -298,52 +306,32 @@ BENCHMARK(BM_CondVarHandoff)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
 void BM_BridgeAgainstCondVar(benchmark::State &state) {
   constexpr int kBlock = 500;
   BusyLoad load(BusyLoad::ThreadsFor(state.range(0)));
-  nxrt_runtime_t *rt = nxrt_runtime_create();
-  nxrt_callback_desc_t desc{NXRT_DISPATCH_BRIDGE, nullptr, nullptr, 10000};
-  Check(nxrt_register_callback(rt, "add_one", &desc));
-  nxrt_program_t *program = nxrt_program_create(rt, "bench");
-  nxrt_site_t *site =
-      nxrt_program_add_site(program, NXRT_SITE_ELIXIR_CALL, "add_one",
-                            "bench.mlir:1:1", nullptr, 0, nullptr);
-  std::thread dispatcher(ServeBridge, rt);
-  Handoff h;
-  std::thread server(ServeCondVar, &h);
-  int64_t x = 1, y = 0;
-  nxrt_tensor_t arg{NXRT_I64, 0, nullptr, &x};
-  nxrt_tensor_t res{NXRT_I64, 0, nullptr, &y};
-  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   std::vector<double> us, condvar;
   us.reserve(1 << 20);
   condvar.reserve(1 << 20);
-  for (auto _ : state) {
-    for (int i = 0; i < kBlock; ++i) {
-      auto t0 = Clock::now();
-      Check(nxrt_invoke(run, site, &arg, 1, &res, 1));
-      us.push_back(nx_bench::MicrosSince(t0));
-      if (y != x + 1)
-        std::abort();
-      ++x;
+  {
+    BridgedAddOne bridge;
+    Handoff h;
+    std::thread server(ServeCondVar, &h);
+    int64_t x = 1;
+    for (auto _ : state) {
+      for (int i = 0; i < kBlock; ++i)
+        us.push_back(bridge.Call());
+      for (int i = 0; i < kBlock; ++i)
+        condvar.push_back(CondVarRoundTrip(h, x++));
     }
-    for (int i = 0; i < kBlock; ++i)
-      condvar.push_back(CondVarRoundTrip(h, x + i));
+    StopCondVar(h, server);
   }
-  Check(nxrt_run_end(run));
-  nxrt_bridge_close(rt);
-  dispatcher.join();
-  StopCondVar(h, server);
   ReportLatency(state, us);
-  if (!condvar.empty()) {
-    std::sort(condvar.begin(), condvar.end());
-    auto at = [&](double q) {
-      return condvar[std::min(condvar.size() - 1, size_t(q * condvar.size()))];
-    };
-    state.counters["condvar_p50_us"] = at(0.50);
-    state.counters["condvar_p99_us"] = at(0.99);
-    state.counters["x_condvar_p50"] = state.counters["p50_us"] / at(0.50);
-    state.counters["x_condvar_p99"] = state.counters["p99_us"] / at(0.99);
-  }
-  nxrt_program_destroy(program);
-  nxrt_runtime_destroy(rt);
+  if (condvar.empty())
+    return;
+  std::sort(condvar.begin(), condvar.end());
+  double p50 = nx_bench::Quantile(condvar, 0.50);
+  double p99 = nx_bench::Quantile(condvar, 0.99);
+  state.counters["condvar_p50_us"] = p50;
+  state.counters["condvar_p99_us"] = p99;
+  state.counters["x_condvar_p50"] = state.counters["p50_us"] / p50;
+  state.counters["x_condvar_p99"] = state.counters["p99_us"] / p99;
 }
 BENCHMARK(BM_BridgeAgainstCondVar)
     ->ArgName("load")
@@ -373,32 +361,16 @@ double ThreadCpuMs(pthread_t thread) {
 // largest), the dispatcher waits in nxrt_bridge_pull with nothing
 // requested: its CPU time over the next 200 ms must stay near zero.
 void BM_BridgeIdleDispatcher(benchmark::State &state) {
-  nxrt_runtime_t *rt = nxrt_runtime_create();
-  nxrt_callback_desc_t desc{NXRT_DISPATCH_BRIDGE, nullptr, nullptr, 10000};
-  Check(nxrt_register_callback(rt, "add_one", &desc));
-  nxrt_program_t *program = nxrt_program_create(rt, "bench");
-  nxrt_site_t *site =
-      nxrt_program_add_site(program, NXRT_SITE_ELIXIR_CALL, "add_one",
-                            "bench.mlir:1:1", nullptr, 0, nullptr);
-  std::thread dispatcher(ServeBridge, rt);
+  BridgedAddOne bridge;
   double idle_ms = 0;
   for (auto _ : state) {
-    int64_t x = 1, y = 0;
-    nxrt_tensor_t arg{NXRT_I64, 0, nullptr, &x};
-    nxrt_tensor_t res{NXRT_I64, 0, nullptr, &y};
-    nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
     for (int i = 0; i < 10000; ++i)
-      Check(nxrt_invoke(run, site, &arg, 1, &res, 1));
-    Check(nxrt_run_end(run));
-    double before = ThreadCpuMs(dispatcher.native_handle());
+      bridge.Call();
+    double before = ThreadCpuMs(bridge.dispatcher().native_handle());
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    idle_ms += ThreadCpuMs(dispatcher.native_handle()) - before;
+    idle_ms += ThreadCpuMs(bridge.dispatcher().native_handle()) - before;
   }
-  nxrt_bridge_close(rt);
-  dispatcher.join();
   state.counters["idle_cpu_ms"] = idle_ms / state.iterations();
-  nxrt_program_destroy(program);
-  nxrt_runtime_destroy(rt);
 }
 BENCHMARK(BM_BridgeIdleDispatcher)->Iterations(3)->UseRealTime();
 
