@@ -346,16 +346,7 @@ public:
 private:
   void serve() {
     nx_bench::LatencyClock::time_point last{};
-    for (;;) {
-      nxrt_request_t *req = nullptr;
-      nxrt_status_t *s = nxrt_bridge_pull(runtime, 0, &req);
-      if (s) {
-        bool closed = nxrt_status_code(s) == NXRT_CANCELLED;
-        nxrt_status_free(s);
-        if (closed)
-          return;
-        continue;
-      }
+    nx_bench::PullUntilClosed(runtime, [&](nxrt_request_t *req) {
       auto now = nx_bench::LatencyClock::now();
       float x = *static_cast<const float *>(nxrt_request_arg(req, 0)->data);
       // A loop's first call (x == 0) follows the previous run's last one.
@@ -368,8 +359,9 @@ private:
       r.data = &out;
       check(nxrt_bridge_reply(runtime, nxrt_request_tag(req), nullptr, &r, 1));
       nxrt_request_release(req);
-    }
+    });
   }
+
 
   nxrt_runtime_t *runtime;
   std::vector<double> gaps; // written by the dispatcher only

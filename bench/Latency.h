@@ -3,6 +3,7 @@
 // Shared by NxrtDispatchBench and nx-bench-compiled, so that the bridge is
 // always read against the floor of the same run and binary:
 //  - ReportLatency: p50/p99/max of per-call samples as counters (us);
+//  - PullUntilClosed: a bridge dispatcher's pull loop;
 //  - BusyLoad: as many busy-spinning threads as there are cores, for the
 //    benchmarks' loaded variants (a machine shared with other work);
 //  - SpinPingPong: the machine's floor, one cache line bounced between two
@@ -30,6 +31,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "nxrt/nxrt.h"
+
 namespace nx_bench {
 
 using LatencyClock = std::chrono::steady_clock;
@@ -37,6 +40,23 @@ using LatencyClock = std::chrono::steady_clock;
 inline double MicrosSince(LatencyClock::time_point t0) {
   return std::chrono::duration<double, std::micro>(LatencyClock::now() - t0)
       .count();
+}
+
+// A bridge dispatcher's loop: pulls requests from `rt` and hands each to
+// `serve`, which must reply and release it, until the bridge is closed.
+template <typename Serve> void PullUntilClosed(nxrt_runtime_t *rt, Serve serve) {
+  for (;;) {
+    nxrt_request_t *req = nullptr;
+    nxrt_status_t *s = nxrt_bridge_pull(rt, 0, &req);
+    if (s) {
+      bool closed = nxrt_status_code(s) == NXRT_CANCELLED;
+      nxrt_status_free(s);
+      if (closed)
+        return;
+      continue;
+    }
+    serve(req);
+  }
 }
 
 // The q-quantile of sorted, non-empty samples.
@@ -243,8 +263,9 @@ private:
   std::thread peer_;
 };
 
-// A benchmark of one of the peers above: one round trip per iteration,
-// with argument `load` as in BusyLoad::ThreadsFor.
+// A benchmark of `Peer` (one of those above, or anything default-
+// constructible with a RoundTrip() returning microseconds): one round trip
+// per iteration, with argument `load` as in BusyLoad::ThreadsFor.
 template <typename Peer> void PeerRoundTrips(benchmark::State &state) {
   BusyLoad load(BusyLoad::ThreadsFor(state.range(0)));
   std::vector<double> us;

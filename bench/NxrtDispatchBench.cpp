@@ -105,23 +105,14 @@ BENCHMARK(BM_InlineInvoke);
 
 // Host dispatcher for the bridge: pulls, replies x + 1.
 void ServeBridge(nxrt_runtime_t *rt) {
-  for (;;) {
-    nxrt_request_t *req = nullptr;
-    nxrt_status_t *s = nxrt_bridge_pull(rt, 0, &req);
-    if (s) {
-      bool closed = nxrt_status_code(s) == NXRT_CANCELLED;
-      nxrt_status_free(s);
-      if (closed)
-        return;
-      continue;
-    }
+  nx_bench::PullUntilClosed(rt, [rt](nxrt_request_t *req) {
     const nxrt_tensor_t *x = nxrt_request_arg(req, 0);
     int64_t out = *static_cast<const int64_t *>(x->data) + 1;
     nxrt_tensor_t r = *nxrt_request_result_template(req, 0);
     r.data = &out;
     Check(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr, &r, 1));
     nxrt_request_release(req);
-  }
+  });
 }
 
 // The setup of every bridge benchmark: a runtime with add_one bound for
@@ -152,7 +143,7 @@ public:
 
   // One call through the bridge, its answer checked; returns its latency in
   // microseconds.
-  double Call() {
+  double RoundTrip() {
     auto t0 = Clock::now();
     Check(nxrt_invoke(run_, site_, &arg_, 1, &res_, 1));
     double us = nx_bench::MicrosSince(t0);
@@ -174,15 +165,7 @@ private:
 };
 
 void BM_BridgeRoundTrip(benchmark::State &state) {
-  BusyLoad load(BusyLoad::ThreadsFor(state.range(0)));
-  std::vector<double> us;
-  us.reserve(1 << 20);
-  {
-    BridgedAddOne bridge;
-    for (auto _ : state)
-      us.push_back(bridge.Call());
-  }
-  ReportLatency(state, us);
+  nx_bench::PeerRoundTrips<BridgedAddOne>(state);
 }
 BENCHMARK(BM_BridgeRoundTrip)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
 
@@ -211,7 +194,7 @@ void BM_BridgeAgainstFloor(benchmark::State &state) {
     nx_bench::PinnedPair pinned(bridge.dispatcher());
     for (auto _ : state) {
       for (int i = 0; i < kWarmUp + kBlock; ++i) {
-        double sample = bridge.Call();
+        double sample = bridge.RoundTrip();
         if (i >= kWarmUp)
           us.push_back(sample);
       }
@@ -316,7 +299,7 @@ void BM_BridgeAgainstCondVar(benchmark::State &state) {
     int64_t x = 1;
     for (auto _ : state) {
       for (int i = 0; i < kBlock; ++i)
-        us.push_back(bridge.Call());
+        us.push_back(bridge.RoundTrip());
       for (int i = 0; i < kBlock; ++i)
         condvar.push_back(CondVarRoundTrip(h, x++));
     }
@@ -365,7 +348,7 @@ void BM_BridgeIdleDispatcher(benchmark::State &state) {
   double idle_ms = 0;
   for (auto _ : state) {
     for (int i = 0; i < 10000; ++i)
-      bridge.Call();
+      bridge.RoundTrip();
     double before = ThreadCpuMs(bridge.dispatcher().native_handle());
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     idle_ms += ThreadCpuMs(bridge.dispatcher().native_handle()) - before;
@@ -409,23 +392,14 @@ void BM_ArgBytes(benchmark::State &state) {
   std::thread dispatcher;
   if (mode == 1)
     dispatcher = std::thread([rt] {
-      for (;;) {
-        nxrt_request_t *req = nullptr;
-        nxrt_status_t *s = nxrt_bridge_pull(rt, 0, &req);
-        if (s) {
-          bool closed = nxrt_status_code(s) == NXRT_CANCELLED;
-          nxrt_status_free(s);
-          if (closed)
-            return;
-          continue;
-        }
+      nx_bench::PullUntilClosed(rt, [rt](nxrt_request_t *req) {
         int64_t out =
             static_cast<const uint8_t *>(nxrt_request_arg(req, 0)->data)[0];
         nxrt_tensor_t r = *nxrt_request_result_template(req, 0);
         r.data = &out;
         Check(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr, &r, 1));
         nxrt_request_release(req);
-      }
+      });
     });
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   for (auto _ : state) {

@@ -95,6 +95,16 @@ TEST_F(NxrtBridge, HookMayReplySynchronously) {
 struct Mailbox {
   std::mutex mu;
   std::vector<nxrt_request_t *> requests;
+
+  // The request forwarded last, or null if none is waiting.
+  nxrt_request_t *Take() {
+    std::lock_guard<std::mutex> lock(mu);
+    if (requests.empty())
+      return nullptr;
+    nxrt_request_t *req = requests.back();
+    requests.pop_back();
+    return req;
+  }
 };
 
 void Forward(void *user, nxrt_request_t *req) {
@@ -111,15 +121,7 @@ TEST_F(NxrtBridge, HookForwardsToHostThreadThenBackToPull) {
   std::atomic<bool> stop{false};
   std::thread host([&] {
     while (!stop.load()) {
-      nxrt_request_t *req = nullptr;
-      {
-        std::lock_guard<std::mutex> lock(box.mu);
-        if (!box.requests.empty()) {
-          req = box.requests.back();
-          box.requests.pop_back();
-        }
-      }
-      if (req) {
+      if (nxrt_request_t *req = box.Take()) {
         AddOne(rt, req);
         nxrt_request_release(req);
       } else {
@@ -534,14 +536,7 @@ TEST_F(NxrtBridge, HookRepliesWhileSpinningAndAfterParking) {
   std::atomic<bool> stop{false};
   std::thread host([&] {
     for (int served = 0; !stop.load();) {
-      nxrt_request_t *req = nullptr;
-      {
-        std::lock_guard<std::mutex> lock(box.mu);
-        if (!box.requests.empty()) {
-          req = box.requests.back();
-          box.requests.pop_back();
-        }
-      }
+      nxrt_request_t *req = box.Take();
       if (!req)
         continue;
       // Every eighth reply comes after the caller has parked.
@@ -626,6 +621,29 @@ TEST_F(NxrtBridge, RepliesRacingTheDeadline) {
   EXPECT_GT(timed_out, 0);
   EXPECT_GT(refused.load(), 0);
   EXPECT_GT(copied.load(), 0);
+}
+
+// A dispatcher thread that pulls a request and exits without answering
+// leaves it answerable from another thread: the thread's own reference to
+// it (its reply hint) goes at thread exit, not the request.
+TEST_F(NxrtBridge, PullerThatExitsBeforeReplyingLeavesRequestAnswerable) {
+  RegisterBridge("handoff");
+  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "handoff");
+  Tensor<float> x(NXRT_F32, {1}, {7});
+  Tensor<float> y(NXRT_F32, {1});
+  std::thread caller(
+      [&] { EXPECT_EQ(RunOnce(site, &x.view, &y.view), nullptr); });
+  nxrt_request_t *req = nullptr;
+  std::thread puller([&] {
+    Status pulled(nxrt_bridge_pull(rt, 5000, &req));
+    EXPECT_EQ(pulled, nullptr) << Message(pulled);
+  });
+  puller.join();
+  ASSERT_NE(req, nullptr);
+  AddOne(rt, req);
+  nxrt_request_release(req);
+  caller.join();
+  EXPECT_EQ(y.data[0], 8);
 }
 
 // Requests wait for a puller in call order: the first in the mailbox, the
