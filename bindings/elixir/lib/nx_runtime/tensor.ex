@@ -123,18 +123,19 @@ defmodule NxRuntime.Tensor do
   defp float_element(<<h::unsigned-16-native>>, {:bf, 16}) do
     case <<h::unsigned-16, 0::16>> do
       <<v::float-32>> -> v
-      _ -> non_finite(h, 16, 7)
+      _ -> non_finite(h, {:bf, 16})
     end
   end
 
   defp float_element(element, {:f, bits}) do
     <<u::unsigned-size(bits)-native>> = element
-    non_finite(u, bits, %{16 => 10, 32 => 23, 64 => 52}[bits])
+    non_finite(u, {:f, bits})
   end
 
-  # `u`, an IEEE value of `bits` bits with `mantissa` mantissa bits whose
-  # exponent is all ones.
-  defp non_finite(u, bits, mantissa) do
+  # `u`, the bits of a value of `type` whose exponent is all ones.
+  defp non_finite(u, {_kind, bits} = type) do
+    mantissa = mantissa_bits(type)
+
     cond do
       Bitwise.band(u, Bitwise.bsl(1, mantissa) - 1) != 0 -> :nan
       Bitwise.bsr(u, bits - 1) == 1 -> :neg_infinity
@@ -144,7 +145,7 @@ defmodule NxRuntime.Tensor do
 
   # The bit patterns Nx uses for the non-finite atoms (a quiet NaN).
   defp special(v, {_kind, bits} = type) do
-    mantissa = %{{:f, 16} => 10, {:bf, 16} => 7, {:f, 32} => 23, {:f, 64} => 52}[type]
+    mantissa = mantissa_bits(type)
     exponent = Bitwise.bsl(Bitwise.bsl(1, bits - 1 - mantissa) - 1, mantissa)
     sign = Bitwise.bsl(1, bits - 1)
 
@@ -154,4 +155,9 @@ defmodule NxRuntime.Tensor do
       :nan -> exponent + Bitwise.bsl(1, mantissa - 1)
     end
   end
+
+  defp mantissa_bits({:f, 16}), do: 10
+  defp mantissa_bits({:bf, 16}), do: 7
+  defp mantissa_bits({:f, 32}), do: 23
+  defp mantissa_bits({:f, 64}), do: 52
 end
