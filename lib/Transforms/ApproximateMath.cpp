@@ -7,6 +7,7 @@
 
 #include "nx/Transforms/Passes.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Approximation.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -22,12 +23,32 @@ using namespace mlir;
 
 namespace {
 
+/// Whether the upstream approximations handle `type`: they build their
+/// constants as scalars or vector splats, so a tensor operand would be
+/// compared with a scalar constant.
+static bool isScalarOrVector(Type type) {
+  return isa<VectorType>(type) || type.isIntOrIndexOrFloat();
+}
+
 struct ApproximateMathPass
     : nx::impl::ApproximateMathPassBase<ApproximateMathPass> {
   void runOnOperation() override {
+    // Math on tensors is left alone: nx-lower-to-cpu rewrites it into
+    // linalg bodies on scalars (nx-fuse-elementwise) before this pass runs.
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<math::MathDialect>(op->getDialect()) &&
+          llvm::all_of(op->getOperandTypes(), isScalarOrVector) &&
+          llvm::all_of(op->getResultTypes(), isScalarOrVector))
+        ops.push_back(op);
+    });
     RewritePatternSet patterns(&getContext());
     populateMathPolynomialApproximationPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // What the patterns create (f32 math around f16 ops, for instance) is
+    // rewritten too; it has the types of the op it replaces.
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (failed(applyOpPatternsGreedily(ops, std::move(patterns), config)))
       signalPassFailure();
   }
 };

@@ -310,8 +310,11 @@ struct SplitFunctionsPass final
     SmallVector<func::FuncOp> functions;
     for (auto function : module.getOps<func::FuncOp>()) {
       // Multi-block bodies (unstructured control flow) are left alone: a run
-      // of one block could not be outlined without its successors.
-      if (function.isDeclaration() || !function.getBody().hasOneBlock())
+      // of one block could not be outlined without its successors. So are
+      // bodies that do not end in a known terminator (an unregistered op may
+      // end one): the pieces' calls go in front of the terminator.
+      if (function.isDeclaration() || !function.getBody().hasOneBlock() ||
+          !function.getBody().front().back().hasTrait<OpTrait::IsTerminator>())
         continue;
       int64_t size = 0;
       function.getBody().walk([&](Operation *) { ++size; });

@@ -36,3 +36,22 @@ func.func @exp_f64(%x: f64) -> f64 {
   %y = math.exp %x : f64
   return %y : f64
 }
+
+// -----
+
+// Math on tensors is left alone (the approximations build scalar and vector
+// constants); on scalars next to it, it is still rewritten.
+// CHECK-LABEL: func.func @tensors
+// CHECK: math.exp %{{.+}} : tensor<16x16xf32>
+// CHECK: math.log %{{.+}} : tensor<?xf32>
+// CHECK: math.tanh %{{.+}} : tensor<4xbf16>
+// CHECK-NOT: math.exp %{{.+}} : f32
+// CHECK: return
+func.func @tensors(%t: tensor<16x16xf32>, %d: tensor<?xf32>, %h: tensor<4xbf16>, %s: f32)
+    -> (tensor<16x16xf32>, tensor<?xf32>, tensor<4xbf16>, f32) {
+  %0 = math.exp %t : tensor<16x16xf32>
+  %1 = math.log %d : tensor<?xf32>
+  %2 = math.tanh %h : tensor<4xbf16>
+  %3 = math.exp %s : f32
+  return %0, %1, %2, %3 : tensor<16x16xf32>, tensor<?xf32>, tensor<4xbf16>, f32
+}

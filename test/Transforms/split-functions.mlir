@@ -271,3 +271,23 @@ func.func @only_allocations() -> (memref<2xf32>, memref<2xf32>, memref<2xf32>) {
   %c = memref.alloc() : memref<2xf32>
   return %a, %b, %c : memref<2xf32>, memref<2xf32>, memref<2xf32>
 }
+
+// -----
+
+// A body that ends in an unregistered op, which the verifier accepts as a
+// terminator, has no known place for the pieces' calls: it stays whole.
+
+// CHECK-LABEL: func.func @unknown_terminator
+// CHECK-NEXT:    arith.addi
+// CHECK-NEXT:    arith.addi
+// CHECK-NEXT:    arith.addi
+// CHECK-NEXT:    arith.addi
+// CHECK-NEXT:    "test.end"
+// CHECK-NOT:   func.func private @unknown_terminator_part
+func.func @unknown_terminator(%a: i32) -> i32 {
+  %0 = arith.addi %a, %a : i32
+  %1 = arith.addi %0, %0 : i32
+  %2 = arith.addi %1, %1 : i32
+  %3 = arith.addi %2, %2 : i32
+  "test.end"(%3) : (i32) -> ()
+}

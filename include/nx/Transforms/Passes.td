@@ -320,8 +320,11 @@ def ApproximateMathPass : Pass<"nx-approximate-math"> {
     only (polynomials, bit casts, selects) instead of libm calls. A libm
     call is opaque to the loop vectorizer; the arithmetic vectorizes to the
     host's vector width. Accuracy is that of the upstream approximations
-    (a few ulp in f32). f64 calls stay libm's. `nx-lower-to-cpu` runs this
-    pass unless `libm-math` is set.
+    (a few ulp in f32). f64 calls stay libm's. Only math on scalars and
+    vectors is rewritten; math on tensors is left alone (`nx-lower-to-cpu`
+    turns it into `linalg.generic` bodies on scalars first, with
+    `nx-fuse-elementwise`). `nx-lower-to-cpu` runs this pass unless
+    `libm-math` is set.
 
     Before:
 
@@ -512,7 +515,8 @@ def SplitFunctionsPass : Pass<"nx-split-functions", "::mlir::ModuleOp"> {
     function, called where the run was: values the run uses become
     arguments, values used after it become results. The pieces are also
     independent units for a multi-threaded pass manager. Functions with
-    several blocks are left alone.
+    several blocks, and functions whose body does not end in a known
+    terminator (an unregistered op may end one), are left alone.
 
     It is meant for buffers: `nx-lower-to-cpu` runs it right after One-Shot
     Bufferize, before buffer deallocation, and the pieces are shaped so that

@@ -66,6 +66,12 @@ nx.callback @negative_id : () -> () attributes {id = -1 : i64}
 
 // -----
 
+// An empty name would print as one that does not parse back.
+// expected-error @+1 {{'nx.callback' op expects a non-empty callback name}}
+nx.callback @"" : (tensor<4xf32>) -> ()
+
+// -----
+
 nx.callback @twice : () -> ()
 // expected-error @+2 {{redefinition of symbol named 'twice'}}
 // expected-note @-2 {{see existing symbol definition here}}
@@ -629,6 +635,15 @@ module attributes {nx.callback_ids = {a = 0 : i64, b = 0 : i64}} {
 
 // -----
 
+// The largest ids collide like any others.
+// expected-error @+1 {{'nx.callback_ids' gives id 9223372036854775807 to both 'a' and 'b'}}
+module attributes {nx.callback_ids = {a = 9223372036854775807 : i64, b = 9223372036854775807 : i64}} {
+  nx.callback @a : () -> () attributes {id = 9223372036854775807 : i64}
+  nx.callback @b : () -> () attributes {id = 9223372036854775807 : i64}
+}
+
+// -----
+
 // expected-error @+1 {{'nx.callback_ids' entry 'f' does not name an nx.callback}}
 module attributes {nx.callback_ids = {f = 0 : i64}} {
   func.func private @f()
@@ -766,6 +781,11 @@ module attributes {nx.callbacks = {a = 1 : i64}} {}
 
 // expected-error @+1 {{'nx.callbacks' entry #0 must be a dictionary with a string 'sym_name' and a function type 'function_type', got {sym_name = "a"}}}
 module attributes {nx.callbacks = [{sym_name = "a"}]} {}
+
+// -----
+
+// expected-error @+1 {{'nx.callbacks' entry #0 has an empty 'sym_name'}}
+module attributes {nx.callbacks = [{function_type = () -> (), sym_name = ""}]} {}
 
 // -----
 

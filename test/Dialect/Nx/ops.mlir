@@ -187,3 +187,16 @@ func.func @invoke(%in: memref<4xf32>, %out: memref<4xf32>, %n: memref<i64>) {
   nx.invoke infeed @batches() outs(%out) {has_side_effect} : () -> (memref<4xf32>)
   return
 }
+
+// -----
+
+// Any non-negative i64 is an id, the two largest included (they are the
+// reserved keys of LLVM's DenseMap<int64_t>).
+// CHECK: module attributes {nx.callback_ids = {a = 1 : i64, b = 9223372036854775807 : i64, c = 9223372036854775806 : i64}}
+// CHECK: nx.callback @b : () -> () attributes {id = 9223372036854775807 : i64}
+// GENERIC: nx.callback_ids = {a = 1 : i64, b = 9223372036854775807 : i64, c = 9223372036854775806 : i64}
+module attributes {nx.callback_ids = {a = 1 : i64, b = 9223372036854775807 : i64, c = 9223372036854775806 : i64}} {
+  nx.callback @a : () -> () attributes {id = 1 : i64}
+  nx.callback @b : () -> () attributes {id = 9223372036854775807 : i64}
+  nx.callback @c : () -> () attributes {id = 9223372036854775806 : i64}
+}

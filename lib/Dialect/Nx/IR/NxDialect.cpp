@@ -9,6 +9,8 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::nx;
 
@@ -64,13 +66,18 @@ static LogicalResult verifyExportedCallbacks(Operation *op, Attribute value) {
   for (auto [index, attr] : llvm::enumerate(records)) {
     auto record = dyn_cast<DictionaryAttr>(attr);
     auto type = record ? record.getAs<TypeAttr>("function_type") : TypeAttr();
-    if (!record || !record.getAs<StringAttr>("sym_name") || !type ||
-        !isa<FunctionType>(type.getValue()))
+    auto symbol = record ? record.getAs<StringAttr>("sym_name") : StringAttr();
+    if (!record || !symbol || !type || !isa<FunctionType>(type.getValue()))
       return op->emitError()
              << "'" << name << "' entry #" << index
              << " must be a dictionary with a string 'sym_name' and a "
                 "function type 'function_type', got "
              << attr;
+    // nx-import-stablehlo declares it again as an nx.callback, which needs
+    // a name.
+    if (symbol.getValue().empty())
+      return op->emitError() << "'" << name << "' entry #" << index
+                             << " has an empty 'sym_name'";
     // nx-import-stablehlo declares it again; a mistyped id would be lost.
     if (Attribute id = record.get("id");
         id && !(isa<IntegerAttr>(id) &&
@@ -125,7 +132,9 @@ LogicalResult NxDialect::verifyOperationAttribute(Operation *op,
       op->getRegion(0).empty())
     return op->emitError() << "'" << getCallbackIdsAttrName()
                            << "' must be on a symbol table operation";
-  llvm::DenseMap<int64_t, StringAttr> seen;
+  // Ids come from the input, so any int64_t may be a key: DenseMap reserves
+  // two values (INT64_MAX and INT64_MAX - 1) as markers, std::map none.
+  std::map<int64_t, StringAttr> seen;
   for (NamedAttribute entry : ids) {
     auto id = dyn_cast<IntegerAttr>(entry.getValue());
     if (!id || !id.getType().isSignlessInteger(64) || id.getInt() < 0)

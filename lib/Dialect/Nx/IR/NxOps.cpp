@@ -116,6 +116,10 @@ static void addHostEffects(
 //===----------------------------------------------------------------------===//
 
 LogicalResult CallbackOp::verify() {
+  // `@""` parses, but prints as a name that does not parse back, and no
+  // host could bind it.
+  if (getSymName().empty())
+    return emitOpError() << "expects a non-empty callback name";
   FunctionType type = getFunctionType();
   auto emit = [&] { return emitOpError(); };
   for (auto [index, input] : llvm::enumerate(type.getInputs()))

@@ -193,6 +193,18 @@ LogicalResult FunctionSegmenter::collectHostOps() {
             << "enclosing '" << parent->getName() << "' is here";
         return WalkResult::interrupt();
       }
+      // The block is rebuilt in front of its terminator, which an
+      // unregistered op cannot be known to be.
+      if (Operation &last = region->front().back();
+          !last.hasTrait<OpTrait::IsTerminator>()) {
+        InFlightDiagnostic diag =
+            op->emitOpError() << "cannot be segmented in a block that ends "
+                                 "in '"
+                              << last.getName()
+                              << "', which is not a known terminator";
+        diag.attachNote(last.getLoc()) << "the block ends here";
+        return WalkResult::interrupt();
+      }
       if (parent == function.getOperation())
         break;
       if (!isOrchestrableRegionOp(parent)) {

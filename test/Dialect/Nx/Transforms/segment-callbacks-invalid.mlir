@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -nx-segment-callbacks -verify-diagnostics
+// RUN: nx-opt %s -split-input-file -allow-unregistered-dialect -nx-segment-callbacks -verify-diagnostics
 
 nx.callback @cb : (tensor<4xf32>) -> tensor<4xf32>
 
@@ -89,4 +89,17 @@ func.func @multi_block_region(%x: tensor<4xf32>) -> tensor<4xf32> {
     scf.yield %b : tensor<4xf32>
   }
   return %r : tensor<4xf32>
+}
+
+// -----
+
+nx.callback @cb : (tensor<4xf32>) -> tensor<4xf32>
+
+// An unregistered op may end a body; the stages are placed in front of a
+// terminator, so the pass needs one it knows.
+func.func @unknown_terminator(%x: tensor<4xf32>) {
+  // expected-error @below {{'nx.elixir_call' op cannot be segmented in a block that ends in 'test.end', which is not a known terminator}}
+  %r = nx.elixir_call @cb(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-note @below {{the block ends here}}
+  "test.end"(%r) : (tensor<4xf32>) -> ()
 }
