@@ -264,6 +264,32 @@ struct CallbackOpLowering final : ConvertOpToLLVMPattern<CallbackOp> {
   }
 };
 
+/// A host call still on tensors under `--convert-to-llvm`, which runs no
+/// bufferization. Calls that take and return nothing need no buffers: they
+/// become nx.invoke here, as convert-nx-to-llvm does. Any other is reported
+/// at the op: converting the module around it would erase the callback it
+/// calls.
+/// Without a type converter: tensor operands have no LLVM type, and the
+/// pattern must see the op to report it.
+template <typename HostOp>
+struct UnbufferizedHostOpLowering final : OpConversionPattern<HostOp> {
+  using OpConversionPattern<HostOp>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(HostOp op, typename HostOp::Adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (op->getNumOperands() != 0 || op->getNumResults() != 0)
+      return op.emitOpError()
+             << "must be bufferized into 'nx.invoke' before conversion to "
+                "LLVM (run one-shot-bufferize first, or nx-lower-to-cpu "
+                "instead)";
+    bufferization::BufferizationOptions options;
+    bufferization::BufferizationState state;
+    return cast<bufferization::BufferizableOpInterface>(op.getOperation())
+        .bufferize(rewriter, options, state);
+  }
+};
+
 /// What makes `--convert-to-llvm` lower nx.
 struct NxToLLVMDialectInterface final : ConvertToLLVMPatternInterface {
   using ConvertToLLVMPatternInterface::ConvertToLLVMPatternInterface;
@@ -272,6 +298,17 @@ struct NxToLLVMDialectInterface final : ConvertToLLVMPatternInterface {
       ConversionTarget &target, LLVMTypeConverter &converter,
       RewritePatternSet &patterns) const final {
     target.addIllegalOp<InvokeOp, CallbackOp>();
+    // Host calls on tensors cannot be lowered without bufferization; being
+    // illegal, they fail the conversion (at the op) instead of losing
+    // their callback.
+    target.addIllegalOp<ElixirCallOp, IoCallbackOp, CustomCallOp, InfeedOp,
+                        OutfeedOp>();
+    patterns.add<UnbufferizedHostOpLowering<ElixirCallOp>,
+                 UnbufferizedHostOpLowering<IoCallbackOp>,
+                 UnbufferizedHostOpLowering<CustomCallOp>,
+                 UnbufferizedHostOpLowering<InfeedOp>,
+                 UnbufferizedHostOpLowering<OutfeedOp>>(
+        patterns.getContext());
     // Lowering the callbacks drops the module's ids for them: the module is
     // modified in place and must stay legal.
     target.addLegalOp<ModuleOp>();

@@ -10,6 +10,9 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+#include <optional>
+
 using namespace mlir;
 using namespace mlir::nx;
 namespace symbols = mlir::nx::runtime_symbols;
@@ -26,24 +29,47 @@ static LLVM::ReturnOp getListReturn(LLVM::GlobalOp list) {
   return listReturn;
 }
 
+/// The index of `@__nx_site_<k>`, if `name` has that form.
+static std::optional<int64_t> parseSiteIndex(StringRef name) {
+  int64_t index = 0;
+  if (!name.consume_front(symbols::kSiteRecordPrefix) ||
+      name.getAsInteger(10, index) || index < 0)
+    return std::nullopt;
+  return index;
+}
+
+/// The index of the first record of `module`: past every symbol of the
+/// module that already has a record's name, so that the records never clash
+/// with the user's symbols. One scan, made when the list is empty.
+static int64_t getFirstSiteIndex(ModuleOp module) {
+  int64_t first = 0;
+  for (Operation &op : *module.getBody())
+    if (auto name =
+            op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName()))
+      if (std::optional<int64_t> index = parseSiteIndex(name.getValue());
+          index && *index < std::numeric_limits<int64_t>::max())
+        first = std::max(first, *index + 1);
+  return first;
+}
+
 /// A unique index for a new record: one more than that of the record
-/// `@__nx_sites` points to (the newest, `@__nx_site_<k>`), or 0 when it is
-/// null; fails on anything else, such as a list written by hand.
+/// `@__nx_sites` points to (the newest, `@__nx_site_<k>`), or the first
+/// free index when it is null; fails on anything else, such as a list
+/// written by hand.
 static FailureOr<int64_t> getNewSiteIndex(LLVM::GlobalOp list) {
   LLVM::ReturnOp listReturn = getListReturn(list);
   Operation *first =
       listReturn ? listReturn->getOperand(0).getDefiningOp() : nullptr;
   if (isa_and_present<LLVM::ZeroOp>(first))
-    return 0;
+    return getFirstSiteIndex(list->getParentOfType<ModuleOp>());
   auto address = dyn_cast_if_present<LLVM::AddressOfOp>(first);
-  StringRef name = address ? address.getGlobalName() : StringRef();
-  int64_t index = 0;
-  if (!name.consume_front(symbols::kSiteRecordPrefix) ||
-      name.getAsInteger(10, index) || index < 0)
+  std::optional<int64_t> index =
+      parseSiteIndex(address ? address.getGlobalName() : StringRef());
+  if (!index || *index == std::numeric_limits<int64_t>::max())
     return list.emitOpError()
            << "must point to a call-site record '" << symbols::kSiteRecordPrefix
            << "<k>'; was it written by hand?";
-  return index + 1;
+  return *index + 1;
 }
 
 FailureOr<LLVM::GlobalOp> nx::getOrCreateSiteList(RewriterBase &rewriter,

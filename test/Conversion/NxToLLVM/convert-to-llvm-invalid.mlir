@@ -51,3 +51,36 @@ func.func @report(%x: memref<4xf32>) {
   nx.invoke io_callback @log(%x) outs() {has_side_effect} : (memref<4xf32>) -> ()
   return
 }
+
+// -----
+
+// A host call still on tensors needs bufferization first; converting the
+// rest would erase the callback it calls.
+nx.callback @cb : (tensor<4xf32>) -> tensor<4xf32>
+
+func.func @unbufferized(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{'nx.elixir_call' op must be bufferized into 'nx.invoke' before conversion to LLVM (run one-shot-bufferize first, or nx-lower-to-cpu instead)}}
+  // expected-error @+1 {{failed to legalize operation 'nx.elixir_call'}}
+  %y = nx.elixir_call @cb(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+nx.callback @log : (tensor<4xf32>) -> ()
+
+func.func @unbufferized_io(%x: tensor<4xf32>) {
+  // expected-error @+2 {{'nx.io_callback' op must be bufferized into 'nx.invoke' before conversion to LLVM}}
+  // expected-error @+1 {{failed to legalize operation 'nx.io_callback'}}
+  %y = nx.io_callback @log(%x) : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @unbufferized_outfeed(%x: tensor<4xf32>) {
+  // expected-error @+2 {{'nx.outfeed' op must be bufferized into 'nx.invoke' before conversion to LLVM}}
+  // expected-error @+1 {{failed to legalize operation 'nx.outfeed'}}
+  nx.outfeed %x to "results" : tensor<4xf32>
+  return
+}
