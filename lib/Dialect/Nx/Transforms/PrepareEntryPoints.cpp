@@ -15,14 +15,29 @@ namespace mlir::nx {
 
 using namespace mlir;
 
+/// What MLIR's conversion to LLVM names the C interface of a function with
+/// `llvm.emit_c_interface`.
+static constexpr StringLiteral kCInterfacePrefix = "_mlir_ciface_";
+
 namespace {
 struct PrepareEntryPointsPass final
     : nx::impl::NxPrepareEntryPointsPassBase<PrepareEntryPointsPass> {
   void runOnOperation() final {
     Builder builder(&getContext());
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    for (auto func : module.getOps<func::FuncOp>()) {
       if (!func.isPublic() || func.isExternal())
         continue;
+      // The conversion to LLVM defines the C interface under this name;
+      // a symbol of the user's that has it would be redefined.
+      std::string wrapper = (kCInterfacePrefix + func.getSymName()).str();
+      if (Operation *user = symbols.lookup(wrapper)) {
+        user->emitOpError() << "uses the name '" << wrapper
+                            << "', which the C interface of public function @"
+                            << func.getSymName() << " takes";
+        return signalPassFailure();
+      }
       func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     builder.getUnitAttr());
       // The caller owns its inputs: never bufferize into them.
