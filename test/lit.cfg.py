@@ -25,6 +25,8 @@ config.substitutions.append(
     ("%nx_test_bridge_host",
      os.path.join(config.nx_lib_dir, "libNxTestBridgeHost.so")))
 config.substitutions.append(
+    ("%nx_test_own_hook", os.path.join(config.nx_lib_dir, "libNxTestOwnHook.so")))
+config.substitutions.append(
     ("%nx_example_callbacks",
      os.path.join(config.nx_lib_dir, "libNxExampleCallbacks.so")))
 config.substitutions.append(("%nx_src_root", config.nx_src_root))

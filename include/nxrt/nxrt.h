@@ -348,8 +348,9 @@ NXRT_API void nxrt_runtime_destroy(nxrt_runtime_t *runtime);
 typedef enum nxrt_dispatch_mode_t {
   /* The compute thread calls `fn` directly: zero copy both ways. */
   NXRT_DISPATCH_INLINE = 0,
-  /* Requests go to the host-owned dispatcher (nxrt_bridge_pull or the
-   * bridge hook); the compute thread waits for nxrt_bridge_reply. */
+  /* Requests go to the host-owned dispatcher (the bridge hook if one is
+   * installed, else nxrt_bridge_pull); the compute thread waits for
+   * nxrt_bridge_reply. */
   NXRT_DISPATCH_BRIDGE = 1,
   NXRT_DISPATCH_MODE_MAX_ENUM = 0x7fffffff
 } nxrt_dispatch_mode_t;
@@ -382,14 +383,19 @@ NXRT_API nxrt_status_t *nxrt_register_custom_call(nxrt_runtime_t *runtime,
 
 /* Chooses where callbacks bound INLINE run, for runs begun after the call:
  *  - NXRT_DISPATCH_INLINE (the default): on the compute thread.
- *  - NXRT_DISPATCH_BRIDGE: each call becomes a bridge request, exactly like
- *    a call of a callback bound BRIDGE (hook if one is installed, else the
- *    pull queue); whoever receives it runs the bound handler with
- *    nxrt_request_serve, on its own thread. `timeout_ms` bounds the wait for
- *    each reply (<= 0: only the run deadline). A host uses this to keep
+ *  - NXRT_DISPATCH_BRIDGE: each call becomes a bridge request, like a call
+ *    of a callback bound BRIDGE, except that it always goes to the pull
+ *    queue, never to the bridge hook: the host's dispatchers
+ *    (nxrt_bridge_pull) receive it and run the bound handler with
+ *    nxrt_request_serve, on their own threads. `timeout_ms` bounds the wait
+ *    for each reply (<= 0: only the run deadline). A host uses this to keep
  *    every callback off its compute threads - including those that a
  *    callback library binds inline - while the library's streams and bridge
- *    hook keep serving the program, all on one runtime.
+ *    hook keep serving the program, all on one runtime: the hook, whoever
+ *    installed it, still receives the calls of callbacks bound BRIDGE and
+ *    nothing else, so a library's hook need only know its own callbacks. A
+ *    host that routes callbacks must therefore pull, even when a hook is
+ *    installed, or routed calls wait until their deadline.
  * Callbacks bound BRIDGE and custom-call targets are not affected (targets
  * are native kernels and always run inline). INVALID_ARGUMENT for an
  * unknown mode. Thread-safe. */
@@ -590,31 +596,37 @@ NXRT_API void nxrt_memref_copy(int64_t element_size, void *source,
 /*===----------------------------------------------------------------------===*
  * Bridge dispatch (host side)
  *
- * A bridge call becomes a request with a unique reply tag. It is either
- * handed to the hook (on the compute thread, like enif_send from a NIF) or
- * queued for nxrt_bridge_pull. The compute thread then waits until
+ * A bridge call becomes a request with a unique reply tag. A call of a
+ * callback bound BRIDGE is handed to the hook if one is installed (on the
+ * compute thread, like enif_send from a NIF), else queued for
+ * nxrt_bridge_pull; a call of a callback bound INLINE that the run routes
+ * through the bridge (nxrt_runtime_set_callback_dispatch) is always queued
+ * for nxrt_bridge_pull. The compute thread then waits until
  * nxrt_bridge_reply(tag) or the deadline: it spins while recent replies
  * came quickly (at most 200 us per call, and not at all while the machine
  * has more runnable threads than CPUs), then parks. A puller with nothing
  * to pull spins at most a few microseconds before it parks.
  *===----------------------------------------------------------------------===*/
 
-/* Called once per request, on the compute thread, with a request reference
- * the hook owns (release it with nxrt_request_release). Keep it short: queue
+/* Called once per request of a callback bound BRIDGE (never for routed
+ * inline callbacks), on the compute thread, with a request reference the
+ * hook owns (release it with nxrt_request_release). Keep it short: queue
  * the request, send a message, or reply right away. */
 typedef void (*nxrt_bridge_hook_fn)(void *user_data, nxrt_request_t *request);
 
-/* Installs the hook (fn == NULL returns to pull mode). Requests issued after
- * the call use the new setting. Thread-safe. */
+/* Installs the hook (fn == NULL returns to pull mode), one per runtime: it
+ * replaces any hook installed before. Requests issued after the call use
+ * the new setting. Thread-safe. */
 NXRT_API void nxrt_bridge_set_hook(nxrt_runtime_t *runtime,
                                    nxrt_bridge_hook_fn fn, void *user_data);
 
-/* Waits up to timeout_ms (<= 0: forever) for the next queued request.
- * Returns NULL and stores a request reference the caller owns in *out, or
- * DEADLINE_EXCEEDED (*out = NULL) when none arrived, or CANCELLED once the
- * bridge is closed. Requests come out in the order they were issued;
- * those that expired while queued are skipped. Thread-safe: several
- * dispatcher threads may pull. */
+/* Waits up to timeout_ms (<= 0: forever) for the next queued request: a
+ * call of a callback bound BRIDGE while no hook is installed, or of a
+ * routed inline callback. Returns NULL and stores a request reference the
+ * caller owns in *out, or DEADLINE_EXCEEDED (*out = NULL) when none
+ * arrived, or CANCELLED once the bridge is closed. Requests come out in
+ * the order they were issued; those that expired while queued are
+ * skipped. Thread-safe: several dispatcher threads may pull. */
 NXRT_API nxrt_status_t *nxrt_bridge_pull(nxrt_runtime_t *runtime,
                                          int64_t timeout_ms,
                                          nxrt_request_t **out);

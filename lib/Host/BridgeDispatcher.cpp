@@ -4,7 +4,9 @@
 // (nxrt_runtime_set_callback_dispatch); the dispatcher threads pull the
 // requests and serve each with the handler bound to its callback
 // (nxrt_request_serve). One runtime serves the program and its callback
-// libraries, so a library's streams and bridge hook work as they do inline.
+// libraries, so a library's streams and bridge hook work as they do inline:
+// routed requests always come here, and a library's hook receives only the
+// callbacks bound for bridge dispatch.
 //
 //===----------------------------------------------------------------------===//
 

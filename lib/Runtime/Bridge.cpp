@@ -139,6 +139,11 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
           : absl::FromUnixNanos(now_ns) + timeout;
   bool run_binds = run_deadline < callback_deadline;
   absl::Time deadline = run_binds ? run_deadline : callback_deadline;
+  // Only callbacks bound BRIDGE go to the hook. One bound INLINE is here
+  // because the run routes callbacks (nxrt_runtime_set_callback_dispatch):
+  // its handler is the host's to run, from the pull queue, while a hook may
+  // belong to a callback library that answers only its own names.
+  bool to_hook = handler.mode == NXRT_DISPATCH_BRIDGE;
 
   nxrt_bridge_hook_fn hook = nullptr;
   void *hook_data = nullptr;
@@ -153,8 +158,10 @@ absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
       // or hook's; no other thread has seen the request yet.
       req->refs.store(3, std::memory_order_relaxed);
       pending_.emplace(req->tag, req);
-      hook = hook_;
-      hook_data = hook_data_;
+      if (to_hook) {
+        hook = hook_;
+        hook_data = hook_data_;
+      }
       if (!hook) {
         nxrt_request *empty = nullptr;
         if (head_ || !mailbox_.compare_exchange_strong(

@@ -2,10 +2,12 @@
 //
 // The bridge (docs/Design.md, "Dispatch"): a bridge call becomes a request
 // with a unique reply tag, handed to a host-owned dispatcher (pulled, or
-// pushed through a hook); the compute thread waits natively until the host
-// replies by tag or the deadline passes. Requests are reference counted because the compute
-// thread, the pending-tag map, the pull queue and the host each hold one and
-// any of them may finish first (late replies, expired queued requests).
+// pushed through a hook: only callbacks bound BRIDGE, never routed inline
+// ones); the compute thread waits natively until the host replies by tag
+// or the deadline passes. Requests are reference counted because the
+// compute thread, the pending-tag map, the pull queue and the host each
+// hold one and any of them may finish first (late replies, expired queued
+// requests).
 //
 //===----------------------------------------------------------------------===//
 
@@ -154,7 +156,9 @@ public:
 
   // Runs one bridge call for `site` and blocks until it is answered or
   // the earlier of the run deadline and `timeout` (the callback's own)
-  // passes. The returned error carries the full message.
+  // passes. The request goes to the hook, if one is installed, only when
+  // `handler` is bound BRIDGE; a routed inline handler's always goes to the
+  // pull queue. The returned error carries the full message.
   absl::Status Call(const nxrt_site &site, const Handler &handler,
                     absl::Duration timeout, absl::Time run_deadline,
                     absl::Duration run_timeout,

@@ -57,20 +57,30 @@ nxrt_status_t *Fails(void *, const nxrt_call_t *) {
   return nxrt_status_create(NXRT_INTERNAL, "boom");
 }
 
-// Bridge hook that keeps the request for the test to serve later.
-struct Kept {
+// A bridge hook as a callback library installs one: it answers the one
+// callback it serves itself (bound BRIDGE, "add one") and refuses every
+// other request; it records the names it received.
+struct OwnHook {
+  nxrt_runtime_t *rt = nullptr;
   std::mutex mutex;
-  std::vector<nxrt_request_t *> requests;
+  std::vector<std::string> names;
 };
-void Keep(void *user, nxrt_request_t *req) {
-  auto *kept = static_cast<Kept *>(user);
-  std::lock_guard<std::mutex> lock(kept->mutex);
-  kept->requests.push_back(req);
-}
-
-// Serves every request on the compute thread, from inside the hook.
-void ServeInHook(void *, nxrt_request_t *req) {
-  nxrt_status_free(nxrt_request_serve(req));
+void ServeOwn(void *user, nxrt_request_t *req) {
+  auto *hook = static_cast<OwnHook *>(user);
+  std::string name = nxrt_request_name(req);
+  {
+    std::lock_guard<std::mutex> lock(hook->mutex);
+    hook->names.push_back(name);
+  }
+  if (name == "remote")
+    AddOne(hook->rt, req);
+  else
+    nxrt_status_free(nxrt_bridge_reply(
+        hook->rt, nxrt_request_tag(req),
+        nxrt_status_create(NXRT_UNIMPLEMENTED,
+                           ("the hook serves only @remote, not @" + name)
+                               .c_str()),
+        nullptr, 0));
   nxrt_request_release(req);
 }
 
@@ -192,20 +202,32 @@ TEST_F(NxrtRoutedDispatch, CustomCallTargetsStayInline) {
 TEST_F(NxrtRoutedDispatch, TimeoutBoundsEachCallAndExpiredRequestsAreNotRun) {
   Seen seen;
   RegisterInline("double", Double, &seen);
-  Route(/*timeout_ms=*/30);
-  Kept kept;
-  nxrt_bridge_set_hook(rt, Keep, &kept);
+  // Routed requests reach only pullers, so a puller must take this one
+  // while it is pending: the timeout leaves it ample time to wake up, even
+  // on a loaded machine under a sanitizer.
+  Route(/*timeout_ms=*/200);
   nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "double", "m.mlir:2:2");
   Tensor<float> x(NXRT_F32, {1}, {1});
   Tensor<float> y(NXRT_F32, {1});
+  // Holds the request unanswered past the call's timeout.
+  nxrt_request_t *kept = nullptr;
+  std::atomic<bool> pulling{false};
+  std::thread puller([&] {
+    pulling.store(true);
+    NXRT_EXPECT_OK(nxrt_bridge_pull(rt, 10000, &kept));
+  });
+  while (!pulling.load())
+    std::this_thread::yield();
   Status s = RunOnce(site, &x.view, &y.view);
+  puller.join();
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_DEADLINE_EXCEEDED);
-  EXPECT_EQ(Message(s), "callback @double at m.mlir:2:2 timed out after 30 ms");
-  ASSERT_EQ(kept.requests.size(), 1u);
-  Status late(nxrt_request_serve(kept.requests[0]));
+  EXPECT_EQ(Message(s),
+            "callback @double at m.mlir:2:2 timed out after 200 ms");
+  ASSERT_NE(kept, nullptr);
+  Status late(nxrt_request_serve(kept));
   EXPECT_EQ(nxrt_status_code(late.get()), NXRT_DEADLINE_EXCEEDED);
   EXPECT_EQ(seen.calls, 0);
-  nxrt_request_release(kept.requests[0]);
+  nxrt_request_release(kept);
 }
 
 TEST_F(NxrtRoutedDispatch, BridgeBoundCallbackHasNoHandlerToServe) {
@@ -233,18 +255,41 @@ TEST_F(NxrtRoutedDispatch, BridgeBoundCallbackHasNoHandlerToServe) {
       << why;
 }
 
-TEST_F(NxrtRoutedDispatch, AHookMayServeRoutedRequests) {
+// A library that serves its own callbacks through a hook keeps working when
+// the run routes inline handlers: those go to the host's pullers, and the
+// hook sees only the callback bound BRIDGE (issue 29).
+TEST_F(NxrtRoutedDispatch, RoutedRequestsGoToThePullQueueNotTheHook) {
   Seen seen;
   RegisterInline("double", Double, &seen);
+  RegisterBridge("remote");
+  OwnHook hook;
+  hook.rt = rt;
+  nxrt_bridge_set_hook(rt, ServeOwn, &hook);
   Route();
-  nxrt_bridge_set_hook(rt, ServeInHook, nullptr);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "double");
+  nxrt_site_t *local = AddSite(NXRT_SITE_ELIXIR_CALL, "double", "m.mlir:3:5");
+  nxrt_site_t *remote = AddSite(NXRT_SITE_ELIXIR_CALL, "remote", "m.mlir:4:5");
   Tensor<float> x(NXRT_F32, {2}, {3, 4});
-  Tensor<float> y(NXRT_F32, {2});
-  Status s = RunOnce(site, &x.view, &y.view);
-  EXPECT_EQ(s, nullptr) << Message(s);
-  EXPECT_EQ(y.data, (std::vector<float>{6, 8}));
+  Tensor<float> doubled(NXRT_F32, {2});
+  Tensor<float> added(NXRT_F32, {2});
+  std::vector<std::string> pulled; // Written by the puller until joined.
+  {
+    Dispatcher d(rt, [&](nxrt_request_t *req) {
+      pulled.push_back(nxrt_request_name(req));
+      Serve(req);
+    });
+    nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+    nxrt_status_free(nxrt_invoke(run, local, &x.view, 1, &doubled.view, 1));
+    nxrt_status_free(nxrt_invoke(run, remote, &x.view, 1, &added.view, 1));
+    Status s(nxrt_run_end(run));
+    EXPECT_EQ(s, nullptr) << Message(s);
+  }
+  EXPECT_EQ(doubled.data, (std::vector<float>{6, 8}));
+  EXPECT_EQ(added.data, (std::vector<float>{4, 5}));
   EXPECT_EQ(seen.calls, 1);
+  EXPECT_NE(seen.thread, std::this_thread::get_id());
+  EXPECT_EQ(pulled, (std::vector<std::string>{"double"}));
+  std::lock_guard<std::mutex> lock(hook.mutex);
+  EXPECT_EQ(hook.names, (std::vector<std::string>{"remote"}));
 }
 
 TEST_F(NxrtRoutedDispatch, ManyThreadsManyDispatchers) {

@@ -2,11 +2,12 @@
 //
 // A callback library that is its own bridge host, the way an embedding
 // (a BEAM NIF, a Python extension) is: it installs a bridge hook on the
-// runtime it is loaded into, and the hook hands every request to the
-// library's own dispatcher thread instead of serving it on the compute
-// thread. That thread answers its own callback itself and serves every
-// other callback with the handler bound to it (nxrt_request_serve) - also
-// those of other libraries, when the runtime routes them through the bridge.
+// runtime it is loaded into, and the hook hands every request it receives
+// to the library's own dispatcher thread instead of serving it on the
+// compute thread. The hook receives the calls of callbacks bound BRIDGE
+// only; inline handlers that the runtime routes through the bridge go to
+// the host's pullers (nx-runner's dispatcher threads). The thread answers
+// its own callback and refuses any other library's.
 //
 //   test.bridge_wrong_shape  elixir_call bound for bridge dispatch, answered
 //                     with one more element in dimension 0 than its template
@@ -75,16 +76,13 @@ void answer(Host &host, nxrt_request_t *request) {
     answerWrongShape(host, request);
     return;
   }
-  nxrt_status_t *status = nxrt_request_serve(request);
-  if (status && nxrt_status_code(status) == NXRT_FAILED_PRECONDITION)
-    // Bound for bridge dispatch by someone else, with no handler: this host
-    // does not know how to answer it.
-    nxrt_status_free(nxrt_bridge_reply(
-        host.runtime, nxrt_request_tag(request),
-        error(NXRT_UNIMPLEMENTED,
-              "the test bridge host has no answer for this callback"),
-        nullptr, 0));
-  nxrt_status_free(status);
+  // Bound for bridge dispatch by another library, which has no handler for
+  // it here: this host does not know how to answer it.
+  nxrt_status_free(nxrt_bridge_reply(
+      host.runtime, nxrt_request_tag(request),
+      error(NXRT_UNIMPLEMENTED,
+            "the test bridge host has no answer for this callback"),
+      nullptr, 0));
 }
 
 void dispatch(Host *host) {
