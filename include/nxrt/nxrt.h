@@ -739,6 +739,21 @@ NXRT_API void nxrt_stream_close(nxrt_stream_t *stream);
 /* Closes (if open) and frees the caller's handle. NULL is a no-op. */
 NXRT_API void nxrt_stream_destroy(nxrt_stream_t *stream);
 
+/* Ends the stream's infeed: its host will push no more values. Those
+ * already queued are still consumed, in order; after them an infeed of the
+ * stream fails the run at once with OUT_OF_RANGE ("no more infeed values on
+ * stream 's': the host ended its infeed after 2 value(s)") instead of
+ * waiting for a value that cannot come, and infeeds already waiting wake
+ * with that error. Later pushes fail with FAILED_PRECONDITION. The name
+ * stays registered and the outfeed side is unaffected (outfeeds and
+ * nxrt_stream_pop_outfeed work as before); nxrt_stream_close still closes
+ * the stream. A host calls it once it knows nothing else will feed the
+ * stream: only it holds the handle, and it has pushed everything it had
+ * (nx-runner after its --infeed values). Idempotent, irreversible; NULL is
+ * a no-op. Does not take ownership of `stream`. Thread-safe, including
+ * with pushes and infeeds on other threads. */
+NXRT_API void nxrt_stream_end_infeed(nxrt_stream_t *stream);
+
 /* Queues one infeed value made of `n` tensors (data copied; an infeed site
  * consumes one whole value). FAILED_PRECONDITION if closed. Thread-safe. */
 NXRT_API nxrt_status_t *nxrt_stream_push_infeed(nxrt_stream_t *stream,

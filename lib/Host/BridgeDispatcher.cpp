@@ -6,7 +6,9 @@
 // (nxrt_request_serve). One runtime serves the program and its callback
 // libraries, so a library's streams and bridge hook work as they do inline:
 // routed requests always come here, and a library's hook receives only the
-// callbacks bound for bridge dispatch.
+// callbacks bound for bridge dispatch. Inline, one such thread answers the
+// calls of callbacks a library bound BRIDGE without installing a hook, which
+// would otherwise wait forever.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 #include "nx/Host/Runtime.h"
 
 #include <atomic>
+#include <string>
 #include <thread>
 
 using namespace nxhost;
@@ -24,6 +27,8 @@ using namespace nxhost;
 
 struct BridgeDispatcher::Impl {
   nxrt_runtime_t *runtime = nullptr;
+  /// Names the runner in the answer to a request nothing can serve.
+  std::string tool;
   std::vector<std::thread> threads;
   std::atomic<uint64_t> served{0};
 
@@ -44,14 +49,16 @@ struct BridgeDispatcher::Impl {
     nxrt_status_free(status);
     // Only a callback bound BRIDGE has no handler. Its library expected a
     // dispatcher of its own (a bridge hook would have taken the request
-    // before it reached the pull queue); nothing here can answer it.
-    if (code == NXRT_FAILED_PRECONDITION)
+    // before it reached the pull queue); nothing here can answer it, and
+    // nothing else pulls, so fail the call rather than let it wait.
+    if (code == NXRT_FAILED_PRECONDITION) {
+      std::string message = "bound for bridge dispatch, but no bridge hook "
+                            "is installed and " +
+                            tool + " has no handler for it";
       nxrt_status_free(nxrt_bridge_reply(
           runtime, nxrt_request_tag(request),
-          nxrt_status_create(NXRT_NOT_FOUND,
-                             "bound for bridge dispatch, but no bridge hook "
-                             "is installed and nx-runner has no handler for it"),
-          nullptr, 0));
+          nxrt_status_create(NXRT_NOT_FOUND, message.c_str()), nullptr, 0));
+    }
   }
 
   void loop() {
@@ -75,20 +82,37 @@ BridgeDispatcher::BridgeDispatcher(std::unique_ptr<Impl> impl)
     : impl_(std::move(impl)) {}
 BridgeDispatcher::~BridgeDispatcher() = default;
 
+static std::unique_ptr<BridgeDispatcher::Impl>
+startPullers(nxrt_runtime_t *runtime, unsigned numThreads,
+             llvm::StringRef tool) {
+  auto impl = std::make_unique<BridgeDispatcher::Impl>();
+  impl->runtime = runtime;
+  impl->tool = tool.str();
+  for (unsigned i = 0; i < std::max(numThreads, 1u); ++i)
+    impl->threads.emplace_back([p = impl.get()] { p->loop(); });
+  return impl;
+}
+
 llvm::Expected<std::unique_ptr<BridgeDispatcher>>
 BridgeDispatcher::create(nxrt_runtime_t *runtime, unsigned numThreads,
-                         int64_t timeoutMs) {
+                         int64_t timeoutMs, llvm::StringRef tool) {
   if (!runtime)
     return llvm::createStringError("no runtime to serve");
   if (auto err = statusToError(nxrt_runtime_set_callback_dispatch(
           runtime, NXRT_DISPATCH_BRIDGE, timeoutMs)))
     return std::move(err);
-  auto impl = std::make_unique<Impl>();
-  impl->runtime = runtime;
-  for (unsigned i = 0; i < std::max(numThreads, 1u); ++i)
-    impl->threads.emplace_back([p = impl.get()] { p->loop(); });
   return std::unique_ptr<BridgeDispatcher>(
-      new BridgeDispatcher(std::move(impl)));
+      new BridgeDispatcher(startPullers(runtime, numThreads, tool)));
+}
+
+std::unique_ptr<BridgeDispatcher>
+BridgeDispatcher::createForBridgeCallbacks(nxrt_runtime_t *runtime,
+                                           llvm::StringRef tool) {
+  // One thread: a request reaches it only through a library's mistake (or
+  // a library that routes its inline callbacks through the bridge itself),
+  // never on a path worth serving in parallel.
+  return std::unique_ptr<BridgeDispatcher>(
+      new BridgeDispatcher(startPullers(runtime, 1, tool)));
 }
 
 uint64_t BridgeDispatcher::numServed() const {

@@ -33,10 +33,15 @@ llvm::Expected<HostSession> nxhost::createSession(const DriverOptions &opts) {
   if (opts.bridge) {
     auto dispatcher =
         BridgeDispatcher::create(session.runtime->get(), opts.dispatchThreads,
-                                 opts.callbackTimeoutMs);
+                                 opts.callbackTimeoutMs, opts.tool);
     if (!dispatcher)
       return dispatcher.takeError();
     session.dispatcher = std::move(*dispatcher);
+  } else {
+    // A library may bind a callback BRIDGE and install no hook; its calls
+    // would wait in the pull queue forever.
+    session.dispatcher = BridgeDispatcher::createForBridgeCallbacks(
+        session.runtime->get(), opts.tool);
   }
   for (const std::string &lib : opts.callbackLibraries)
     if (auto err = session.runtime->loadCallbackLibrary(lib))
@@ -96,7 +101,10 @@ llvm::Expected<ParsedInputs> nxhost::parseInputs(const DriverOptions &opts) {
 namespace {
 
 /// The streams the flags opened (--stream, --outfeed, --infeed); closes them
-/// when destroyed.
+/// when destroyed. Only the runner holds their handles, so nothing but its
+/// --infeed values can ever feed them: once those are pushed, it ends their
+/// infeed, and a run reading past them fails at once instead of waiting
+/// forever.
 class StreamSet {
 public:
   StreamSet(nxrt_runtime_t *runtime, const DriverOptions &opts)
@@ -133,8 +141,33 @@ public:
               streams[name].handle, views.data(), views.size())))
         return llvm::createStringError("--infeed " + name + ": " +
                                        llvm::toString(std::move(err)));
+      ++streams[name].pushed;
     }
+    for (auto &entry : streams)
+      nxrt_stream_end_infeed(entry.second.handle);
     return llvm::Error::success();
+  }
+
+  /// For each stream that a failed run read past its last --infeed value
+  /// (`errors` holds the runs' messages), notes how to feed it.
+  void noteReadsPastEnd(llvm::ArrayRef<std::string> errors, unsigned runs) {
+    for (auto &[name, stream] : streams) {
+      // The runtime's message for such a read (nxrt_stream_end_infeed).
+      std::string past = "no more infeed values on stream '" + name + "'";
+      if (llvm::none_of(errors, [&](const std::string &error) {
+            return llvm::StringRef(error).contains(past);
+          }))
+        continue;
+      // After the --keep-going outcomes it refers to.
+      llvm::outs().flush();
+      llvm::raw_ostream &os = llvm::WithColor::note(llvm::errs(), opts.tool);
+      os << "only --infeed feeds stream '" << name << "' (" << stream.pushed
+         << " value(s) given): pass --infeed=" << name
+         << "=VALUE once for each value the program reads";
+      if (runs > 1)
+        os << ", in each of the " << runs << " runs";
+      os << "\n";
+    }
   }
 
   /// Prints every value the --outfeed streams hold, then warns about infeed
@@ -165,6 +198,8 @@ private:
   struct Stream {
     nxrt_stream_t *handle = nullptr;
     bool printOutfeed = false;
+    /// --infeed values pushed.
+    size_t pushed = 0;
   };
 
   llvm::Error openStream(const std::string &name) {
@@ -349,9 +384,15 @@ int nxhost::runAndReport(const DriverOptions &opts, const RunEntryFn &run,
   RunSummary summary = runAll(opts, run, parsed.args);
   if (runsTimer)
     runsTimer(false);
-  if (auto err = reportRuns(opts, summary))
-    return reportError(opts.tool, llvm::toString(std::move(err)));
-  if (session.dispatcher)
+  std::vector<std::string> errors = summary.outcomes;
+  errors.push_back(summary.firstError);
+  if (auto err = reportRuns(opts, summary)) {
+    int rc = reportError(opts.tool, llvm::toString(std::move(err)));
+    streamSet.noteReadsPastEnd(errors, summary.total());
+    return rc;
+  }
+  streamSet.noteReadsPastEnd(errors, summary.total());
+  if (opts.bridge)
     llvm::outs() << "bridge: served " << session.dispatcher->numServed()
                  << " callback request(s)\n";
   if (auto err = streamSet.drain())

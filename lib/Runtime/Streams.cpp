@@ -41,6 +41,10 @@ absl::Status Stream::PushInfeed(std::unique_ptr<nxrt_value> value) {
   if (closed_)
     return absl::FailedPreconditionError(
         absl::StrFormat("stream '%s' is closed", name_));
+  if (infeed_ended_)
+    return absl::FailedPreconditionError(
+        absl::StrFormat("the infeed of stream '%s' was ended", name_));
+  ++infeed_pushed_;
   infeed_.push_back(std::move(value));
   infeed_cv_.Signal();
   return absl::OkStatus();
@@ -59,19 +63,26 @@ absl::Status Stream::PushOutfeed(std::unique_ptr<nxrt_value> value) {
 absl::StatusOr<std::unique_ptr<nxrt_value>>
 Stream::PopInfeed(absl::Time deadline) {
   MutexLock lock(&mu_);
-  return Pop(infeed_, infeed_cv_, deadline, /*drain_after_close=*/false);
+  return Pop(infeed_, infeed_cv_, deadline, /*drain_after_close=*/false,
+             infeed_ended_);
 }
 
 absl::StatusOr<std::unique_ptr<nxrt_value>>
 Stream::PopOutfeed(absl::Time deadline) {
+  static constexpr bool kNeverEnds = false;
   MutexLock lock(&mu_);
-  return Pop(outfeed_, outfeed_cv_, deadline, /*drain_after_close=*/true);
+  return Pop(outfeed_, outfeed_cv_, deadline, /*drain_after_close=*/true,
+             kNeverEnds);
 }
 
-absl::StatusOr<std::unique_ptr<nxrt_value>>
-Stream::Pop(Queue &q, CondVar &cv, absl::Time deadline,
-            bool drain_after_close) {
-  while (!closed_ && q.empty() && !cv.WaitWithDeadline(&mu_, deadline))
+absl::StatusOr<std::unique_ptr<nxrt_value>> Stream::Pop(Queue &q, CondVar &cv,
+                                                        absl::Time deadline,
+                                                        bool drain_after_close,
+                                                        const bool &ended) {
+  // Once the producer has ended, an empty queue stays empty: waiting could
+  // only end at the deadline, if there is one.
+  while (!closed_ && q.empty() && !ended &&
+         !cv.WaitWithDeadline(&mu_, deadline))
     ;
   // Values pushed before close still reach the host; a program reading a
   // closed stream fails instead, so a run never consumes stale input.
@@ -83,8 +94,19 @@ Stream::Pop(Queue &q, CondVar &cv, absl::Time deadline,
   if (closed_)
     return absl::FailedPreconditionError(
         absl::StrFormat("stream '%s' was closed", name_));
+  if (ended)
+    return absl::OutOfRangeError(absl::StrFormat(
+        "no more infeed values on stream '%s': the host ended its infeed "
+        "after %d value(s)",
+        name_, infeed_pushed_));
   return absl::DeadlineExceededError(
       absl::StrFormat("no value on stream '%s'", name_));
+}
+
+void Stream::EndInfeed() {
+  MutexLock lock(&mu_);
+  infeed_ended_ = true;
+  infeed_cv_.SignalAll();
 }
 
 void Stream::Close() {
@@ -169,6 +191,11 @@ void nxrt_stream_close(nxrt_stream_t *stream) {
   // infeed can find the closing stream.
   stream->table->Remove(stream->stream.get());
   stream->stream->Close();
+}
+
+void nxrt_stream_end_infeed(nxrt_stream_t *stream) {
+  if (stream)
+    stream->stream->EndInfeed();
 }
 
 void nxrt_stream_destroy(nxrt_stream_t *stream) {

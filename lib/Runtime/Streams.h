@@ -43,6 +43,9 @@ public:
   absl::StatusOr<std::unique_ptr<nxrt_value>> PopInfeed(absl::Time deadline);
   absl::Status PushOutfeed(std::unique_ptr<nxrt_value> value);
   absl::StatusOr<std::unique_ptr<nxrt_value>> PopOutfeed(absl::Time deadline);
+  // The host will push no more infeed values: once the queued ones are
+  // consumed, infeeds fail at once instead of waiting.
+  void EndInfeed();
   void Close();
   bool closed() const;
   size_t infeed_size() const;
@@ -50,16 +53,22 @@ public:
 
 private:
   using Queue = std::deque<std::unique_ptr<nxrt_value>>;
+  // `ended`: nothing more will be pushed to `q` (only the infeed ends this
+  // way: a program may always outfeed more). A reference, re-read after
+  // each wake-up, since EndInfeed may set it while a pop waits.
   absl::StatusOr<std::unique_ptr<nxrt_value>>
-  Pop(Queue &q, CondVar &cv, absl::Time deadline, bool drain_after_close)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  Pop(Queue &q, CondVar &cv, absl::Time deadline, bool drain_after_close,
+      const bool &ended) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::string name_;
   mutable Mutex mu_;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  bool infeed_ended_ ABSL_GUARDED_BY(mu_) = false;
+  // Infeed values pushed so far, for the message of a read past the end.
+  uint64_t infeed_pushed_ ABSL_GUARDED_BY(mu_) = 0;
   Queue infeed_ ABSL_GUARDED_BY(mu_);
   Queue outfeed_ ABSL_GUARDED_BY(mu_);
-  CondVar infeed_cv_;  // signalled on push and close
+  CondVar infeed_cv_;  // signalled on push, end of infeed and close
   CondVar outfeed_cv_; // signalled on push and close
 };
 

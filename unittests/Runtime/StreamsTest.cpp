@@ -252,6 +252,73 @@ TEST_F(NxrtStreams, StreamClosedMidRunWakesBlockedInfeed) {
   EXPECT_EQ(Message(o), "outfeed at feed.mlir:1:1 failed: no stream named 's'");
 }
 
+TEST_F(NxrtStreams, EndedInfeedServesQueuedValuesThenFailsAtOnce) {
+  Tensor<float> x(NXRT_F32, {1}, {7});
+  NXRT_ASSERT_OK(nxrt_stream_push_infeed(stream, &x.view, 1));
+  nxrt_stream_end_infeed(stream);
+  nxrt_stream_end_infeed(stream); // idempotent
+  nxrt_stream_end_infeed(nullptr);
+
+  Status push(nxrt_stream_push_infeed(stream, &x.view, 1));
+  EXPECT_EQ(nxrt_status_code(push.get()), NXRT_FAILED_PRECONDITION);
+  EXPECT_EQ(Message(push), "the infeed of stream 's' was ended");
+  EXPECT_EQ(nxrt_stream_infeed_size(stream), 1u);
+
+  Tensor<float> out(NXRT_F32, {1});
+  Status first = Infeed(infeed, 0, nullptr, {out.view});
+  ASSERT_EQ(first, nullptr) << Message(first);
+  EXPECT_EQ(out.data[0], 7);
+
+  // No deadline at all: only the end of the infeed can stop the wait.
+  auto start = Clock::now();
+  Status past = Infeed(infeed, 1, nullptr, {out.view});
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(nxrt_status_code(past.get()), NXRT_OUT_OF_RANGE);
+  EXPECT_EQ(Message(past), "infeed at feed.mlir:2:1 failed: no more infeed "
+                           "values on stream 's': the host ended its infeed "
+                           "after 1 value(s)");
+
+  // The outfeed side and the name are untouched.
+  ASSERT_EQ(Outfeed({x.view}), nullptr);
+  nxrt_value_t *v = nullptr;
+  NXRT_ASSERT_OK(nxrt_stream_pop_outfeed(stream, 100, &v));
+  nxrt_value_free(v);
+  nxrt_stream_t *dup = nullptr;
+  Status open(nxrt_stream_open(rt, "s", &dup));
+  EXPECT_EQ(nxrt_status_code(open.get()), NXRT_ALREADY_EXISTS);
+
+  // Closing still wins over the end of the infeed.
+  nxrt_stream_close(stream);
+  Status closed(nxrt_stream_push_infeed(stream, &x.view, 1));
+  EXPECT_EQ(Message(closed), "stream 's' is closed");
+}
+
+TEST_F(NxrtStreams, EndingTheInfeedWakesBlockedInfeeds) {
+  std::thread ender([&] {
+    // Long enough for the infeeds below to be blocked even on a loaded box.
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    nxrt_stream_end_infeed(stream);
+  });
+  std::vector<Status> statuses(3);
+  std::vector<std::thread> readers;
+  for (Status &s : statuses)
+    readers.emplace_back([&] {
+      Tensor<float> out(NXRT_F32, {1});
+      s = Infeed(infeed, 0, nullptr, {out.view});
+    });
+  auto start = Clock::now();
+  for (std::thread &t : readers)
+    t.join();
+  ender.join();
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
+  for (Status &s : statuses) {
+    EXPECT_EQ(nxrt_status_code(s.get()), NXRT_OUT_OF_RANGE);
+    EXPECT_EQ(Message(s), "infeed at feed.mlir:2:1 failed: no more infeed "
+                          "values on stream 's': the host ended its infeed "
+                          "after 0 value(s)");
+  }
+}
+
 TEST_F(NxrtStreams, MissingStreamFailsRun) {
   std::vector<uint8_t> bytes = Handle("nope");
   int64_t dims[] = {static_cast<int64_t>(bytes.size())};

@@ -5,10 +5,12 @@
 
 #include "nxrt/nxrt.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace nxhost {
 
@@ -23,10 +25,26 @@ namespace nxhost {
 /// a library installs takes the requests instead of these threads.
 /// Custom-call targets stay inline. The destructor closes the runtime's
 /// bridge and joins the threads.
+///
+/// A request for a callback bound BRIDGE without a handler, which a
+/// library's bridge hook would have taken had it installed one, has nobody
+/// else to answer it: it fails at once, "bound for bridge dispatch, but no
+/// bridge hook is installed and <tool> has no handler for it". The
+/// dispatcher is therefore the only puller of the runtime's bridge.
 class BridgeDispatcher {
 public:
+  /// Bridge mode (--dispatch=bridge), as above.
   static llvm::Expected<std::unique_ptr<BridgeDispatcher>>
-  create(nxrt_runtime_t *runtime, unsigned numThreads, int64_t timeoutMs);
+  create(nxrt_runtime_t *runtime, unsigned numThreads, int64_t timeoutMs,
+         llvm::StringRef tool);
+  /// Inline mode: callbacks bound inline stay on the compute threads, so
+  /// only calls of callbacks bound BRIDGE that no hook took reach the pull
+  /// queue. Without a puller they would wait for their deadline, forever
+  /// when there is none; one thread answers them instead (served by the
+  /// bound handler where there is one, failed as above where there is
+  /// none).
+  static std::unique_ptr<BridgeDispatcher>
+  createForBridgeCallbacks(nxrt_runtime_t *runtime, llvm::StringRef tool);
   ~BridgeDispatcher();
 
   /// Requests served so far.

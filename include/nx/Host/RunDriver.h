@@ -63,8 +63,9 @@ std::vector<const char *> renameThreadsFlag(int argc, char **argv,
 /// Prints "<tool>: error: <message>" to stderr; returns exit code 1.
 int reportError(llvm::StringRef tool, const llvm::Twine &message);
 
-/// A runtime set up as the flags say: bridge dispatcher (--dispatch=bridge)
-/// and callback libraries, compute threads set.
+/// A runtime set up as the flags say: bridge dispatcher (--dispatch=bridge;
+/// inline, one thread that answers callbacks bound BRIDGE that no hook
+/// takes) and callback libraries, compute threads set.
 struct HostSession {
   std::unique_ptr<Runtime> runtime;
   std::unique_ptr<BridgeDispatcher> dispatcher;
@@ -83,7 +84,9 @@ llvm::Expected<ParsedInputs> parseInputs(const DriverOptions &options);
 using RunEntryFn = std::function<llvm::Expected<std::vector<HostTensor>>(
     llvm::ArrayRef<HostTensor> inputs, const RunOptions &options)>;
 
-/// Opens the streams, runs `run` --threads x --repeat times, prints the
+/// Opens the streams, pushes the --infeed values and ends the streams'
+/// infeed (a read past those values fails at once, and a note says how to
+/// feed the stream), runs `run` --threads x --repeat times, prints the
 /// results (or each run's outcome with --keep-going), the bridge count and
 /// the outfeeds, writes --output files; returns the exit code, errors
 /// reported on stderr. `runsTimer` (optional) is called with true before

@@ -24,6 +24,10 @@
 //                     opens on the runtime it is loaded into (and closes in
 //                     nx_release_callbacks), so the program can read them
 //                     back with an nx.infeed.
+//   test.unanswered   elixir_call bound for bridge dispatch, with no handler,
+//                     while the library installs no bridge hook: a library
+//                     that forgot its dispatcher. Only the host's bridge
+//                     puller ever sees the requests.
 //
 //===----------------------------------------------------------------------===//
 
@@ -303,6 +307,11 @@ nx_register_callbacks(nxrt_runtime_t *runtime) {
     if (nxrt_status_t *st = nxrt_register_callback(runtime, e.name, &desc))
       return st;
   }
+  nxrt_callback_desc_t unanswered{};
+  unanswered.mode = NXRT_DISPATCH_BRIDGE;
+  if (nxrt_status_t *st =
+          nxrt_register_callback(runtime, "test.unanswered", &unanswered))
+    return st;
   nxrt_stream_t *stream = nullptr;
   if (nxrt_status_t *st = nxrt_stream_open(runtime, "test.loopback", &stream))
     return st;
