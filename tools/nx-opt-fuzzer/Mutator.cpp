@@ -129,6 +129,17 @@ const char *const kBoundaryIntegers[] = {
     "18446744073709551616",
 };
 
+// The edges that break the most (DenseMap's empty and tombstone keys,
+// overflow), picked half of the time.
+const char *const kHotIntegers[] = {
+    "9223372036854775807", "-9223372036854775808", "-1", "0",
+    "9223372036854775806", "9223372036854775808", "18446744073709551615"};
+
+const char *pickBoundary(Rng &rng) {
+  return chance(rng, 1, 2) ? pickFrom(rng, kHotIntegers)
+                           : pickFrom(rng, kBoundaryIntegers);
+}
+
 // Shape dimensions: mostly small ones (empty, odd, not a multiple of a
 // vector width) and dynamic ones; huge ones rarely, as most of what they
 // reach is upstream's overflow handling.
@@ -683,7 +694,7 @@ std::string pickBoundaryFor(const IntegerLiteral &literal,
   default:
     break;
   }
-  return pickFrom(rng, kBoundaryIntegers);
+  return pickBoundary(rng);
 }
 
 bool mutateInteger(std::string &text, Rng &rng) {
@@ -903,7 +914,7 @@ bool mutateType(std::string &text, Rng &rng) {
   if (chosen.shape.empty()) {
     // A scalar: another one everywhere (element types included), or a
     // shaped type where it stands alone.
-    if (chance(rng, 1, 2)) {
+    if (chance(rng, 1, 3)) {
       to = pickFrom(rng, kScalarTypes);
       includeNested = true;
     } else {
@@ -958,7 +969,7 @@ std::string expandSnippet(std::string snippet, const std::string &text,
   };
   substitute("{F}", function);
   substitute("{C}", callback);
-  substitute("{N}", pickFrom(rng, kBoundaryIntegers));
+  substitute("{N}", pickBoundary(rng));
   return snippet;
 }
 
@@ -981,17 +992,65 @@ bool mutateSnippet(std::string &text, Rng &rng) {
   return true;
 }
 
-std::string getCallbackIdsEntry(const std::string &text, Rng &rng) {
+/// The callbacks `text` declares, with their `id` attribute's value when
+/// they have one on their line.
+std::vector<std::pair<std::string, std::string>>
+getCallbacks(const std::string &text) {
+  std::vector<std::pair<std::string, std::string>> callbacks;
   Scan scanned = scan(text);
-  std::vector<std::string> callbacks =
-      getDefinedNames(text, scanned, "nx.callback");
+  for (const SymbolUse &use : scanned.symbols) {
+    if (!use.definition)
+      continue;
+    size_t lineBegin = text.rfind('\n', use.span.begin);
+    lineBegin = lineBegin == std::string::npos ? 0 : lineBegin + 1;
+    size_t lineEnd = text.find('\n', use.span.end);
+    std::string_view line = std::string_view(text).substr(
+        lineBegin, lineEnd == std::string::npos ? std::string::npos
+                                                : lineEnd - lineBegin);
+    if (!startsWith(trimmed(line), "nx.callback"))
+      continue;
+    std::string id;
+    size_t at = line.find("id = ", use.span.end - lineBegin);
+    if (at != std::string_view::npos) {
+      at += 5;
+      size_t end = at;
+      while (end < line.size() && (isDigit(line[end]) || line[end] == '-'))
+        ++end;
+      id = std::string(line.substr(at, end - at));
+    }
+    callbacks.push_back({use.name, id});
+  }
+  return callbacks;
+}
+
+std::string getCallbackIdsEntry(const std::string &text, Rng &rng) {
+  std::vector<std::pair<std::string, std::string>> declared =
+      getCallbacks(text);
+  std::vector<std::string> callbacks;
+  for (const auto &callback : declared)
+    callbacks.push_back(callback.first);
   if (callbacks.empty())
     callbacks = {"a", "b"};
+  if (!declared.empty() && chance(rng, 1, 2)) {
+    // The ids the callbacks have (their position where they have none),
+    // one of them at an edge: the map agrees with the module but for one
+    // entry, as a stale or hand-edited one would.
+    size_t odd = pick(rng, declared.size());
+    std::string entry = "nx.callback_ids = {";
+    for (size_t k = 0; k < declared.size(); ++k) {
+      std::string id = k == odd ? pickBoundary(rng)
+                       : declared[k].second.empty() ? std::to_string(k)
+                                                    : declared[k].second;
+      entry += (k ? ", " : "") + formatSymbol(declared[k].first).substr(1) +
+               " = " + id + " : i64";
+    }
+    return entry + "}";
+  }
   switch (pick(rng, 6)) {
   case 0:
     return "nx.callback_ids = {}";
   case 1:
-    return "nx.callback_ids = " + std::string(pickFrom(rng, kBoundaryIntegers)) +
+    return "nx.callback_ids = " + std::string(pickBoundary(rng)) +
            " : i64";
   case 2:
     return "nx.callback_ids = {\"\" = 0 : i64}";
@@ -1001,7 +1060,7 @@ std::string getCallbackIdsEntry(const std::string &text, Rng &rng) {
     std::string entry = "nx.callback_ids = {";
     std::string last = "0";
     for (size_t k = 0; k < callbacks.size(); ++k) {
-      std::string id = chance(rng, 1, 4) ? last : pickFrom(rng, kBoundaryIntegers);
+      std::string id = chance(rng, 1, 4) ? last : pickBoundary(rng);
       std::string key = formatSymbol(callbacks[k]).substr(1);
       entry += (k ? ", " : "") + key + " = " + id + " : i64";
       last = id;
@@ -1024,7 +1083,22 @@ bool mutateAttribute(std::string &text, Rng &rng) {
         continue;
       if (!startsWith(body, "module"))
         break;
-      // A key twice does not parse.
+      // A key twice does not parse: an existing dictionary entry is
+      // replaced.
+      size_t existing = content.find(entry.substr(0, entry.find(' ')) + " = {");
+      if (existing != std::string_view::npos) {
+        size_t open = content.find('{', existing);
+        int depth = 0;
+        for (size_t i = open; i < content.size(); ++i) {
+          if (content[i] == '{')
+            ++depth;
+          else if (content[i] == '}' && --depth == 0) {
+            text.replace(line.begin + existing, i + 1 - existing, entry);
+            return true;
+          }
+        }
+        return false;
+      }
       if (content.find(entry.substr(0, entry.find(' '))) !=
           std::string_view::npos)
         return false;
@@ -1059,7 +1133,7 @@ bool mutateAttribute(std::string &text, Rng &rng) {
   std::string_view content = lineText(text, line);
   bool callback = startsWith(trimmed(content), "nx.callback");
   std::string attribute =
-      callback ? "id = " + std::string(pickFrom(rng, kBoundaryIntegers)) + " : i64"
+      callback ? "id = " + std::string(pickBoundary(rng)) + " : i64"
                : expandSnippet(pickFrom(rng, kFunctionAttributes), text, rng);
   std::string key = attribute.substr(0, attribute.find(' '));
   if (content.find(key) != std::string_view::npos)

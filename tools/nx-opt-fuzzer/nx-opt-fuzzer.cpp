@@ -12,6 +12,8 @@
 // Mutations are structure-aware (Mutator.h): boundary integers, reserved and
 // empty symbols, unregistered or missing terminators, type swaps, override
 // lines, splices of ops from other inputs; half of them are libFuzzer's own.
+// So is the feedback: besides the compiler's coverage, libFuzzer counts
+// which pipeline met which kinds of ops (recordShapes).
 // Beyond crashes, sanitizer reports and time-outs, which libFuzzer catches
 // itself, the harness aborts on the broken promises it can see:
 //   - an error diagnostic without a source location;
@@ -34,10 +36,13 @@
 #include "nx/InitNx.h"
 
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -48,12 +53,14 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <random>
@@ -180,6 +187,82 @@ static std::string currentPipeline;
 // false use-after-poison errors.
 extern "C" const char *__asan_default_options() {
   return "allow_user_poisoning=0";
+}
+
+// Coverage libFuzzer reads beside the compiler's own, which stops where nx
+// calls into libMLIR (not instrumented): which pipeline ran on which kinds
+// of ops, with which operand types, ending a block without being a
+// terminator, with an empty or reserved-looking symbol name, with a
+// boundary integer attribute. An input that brings a new combination is
+// kept although the code it reaches is upstream's, and so are the
+// hand-written seeds that bring one (a merge keeps only inputs that add
+// coverage).
+static constexpr size_t kNumShapeCounters = 1 << 13;
+__attribute__((section("__libfuzzer_extra_counters"))) static uint8_t
+    shapeCounters[kNumShapeCounters];
+
+/// The kind of an op's first result's (or operand's) type.
+static int getTypeClass(Operation *op) {
+  Type type = op->getNumResults()    ? op->getResult(0).getType()
+              : op->getNumOperands() ? op->getOperand(0).getType()
+                                     : Type();
+  if (!type)
+    return 0;
+  if (type.isIntOrIndexOrFloat())
+    return 1;
+  if (isa<VectorType>(type))
+    return 2;
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.hasStaticShape() ? 3 : 4;
+  if (isa<UnrankedTensorType>(type))
+    return 5;
+  if (isa<MemRefType>(type))
+    return 6;
+  return 7;
+}
+
+/// 0 without a symbol name; 1 for "", 2 for one that looks like a name nx
+/// generates or calls, 3 otherwise.
+static int getSymbolClass(Operation *op) {
+  auto name = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+  if (!name)
+    return 0;
+  StringRef value = name.getValue();
+  if (value.empty())
+    return 1;
+  if (value.starts_with("__nx") || value.starts_with("nxrt_") ||
+      value.starts_with("_mlir_") || value.starts_with("hook_") ||
+      value.contains("_part") || value.contains("_stage"))
+    return 2;
+  return 3;
+}
+
+/// Whether an attribute of `op` holds an integer at an edge: 0 or -1 at 64
+/// bits, the extremes of a 32- or 64-bit type, or one beyond 32 bits.
+static bool hasBoundaryInteger(Operation *op) {
+  bool found = false;
+  op->getAttrDictionary().walk([&](IntegerAttr attr) {
+    const APInt &value = attr.getValue();
+    unsigned width = value.getBitWidth();
+    if (width < 32)
+      return;
+    found = found || value.isMaxSignedValue() || value.isMinSignedValue() ||
+            value.isAllOnes() || value.getSignificantBits() > 32 ||
+            (width == 64 && value.isZero());
+  });
+  return found;
+}
+
+static void recordShapes(ModuleOp module, size_t pipelineSlot) {
+  module->walk([&](Operation *op) {
+    Block *block = op->getBlock();
+    bool endsBlockUnterminated = block && &block->back() == op &&
+                                 !op->hasTrait<OpTrait::IsTerminator>();
+    llvm::hash_code key = llvm::hash_combine(
+        pipelineSlot, op->getName().getStringRef(), getTypeClass(op),
+        endsBlockUnterminated, getSymbolClass(op), hasBoundaryInteger(op));
+    shapeCounters[static_cast<size_t>(key) % kNumShapeCounters] = 1;
+  });
 }
 
 /// The error diagnostics of the current input, printed with a failure.
@@ -383,13 +466,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // options and orders the list does not have. It may only name what the
   // list runs; an override that does not parse is no input.
   std::string_view override = nx_fuzz::getPipelineOverride(text);
+  size_t pipelineSlot;
   if (!override.empty()) {
     for (const std::string &name : nx_fuzz::getPipelineNames(override))
       if (!getAllowedNames().count(name))
         return -1;
     currentPipeline = std::string(override);
+    pipelineSlot = kNumPipelines + std::hash<std::string_view>()(override) % 16;
   } else {
     currentPipeline = kPipelines[data[0] % kNumPipelines];
+    pipelineSlot = data[0] % kNumPipelines;
   }
   const std::string &pipeline = currentPipeline;
 
@@ -417,6 +503,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       parseSourceString<ModuleOp>(text, &context, "fuzz-input");
   if (!module || failed(verify(*module)))
     return 0;
+
+  recordShapes(*module, pipelineSlot);
 
   // The input itself must print as text that parses back. When it does
   // not, the op at the failure decides: an nx op breaks nx's promise; any

@@ -121,6 +121,13 @@ TEST(MutatorTest, ModuleAttributesNameCallbacks) {
            text.find("9223372036854775807 : i64") != std::string::npos;
   }));
   EXPECT_TRUE(reaches(Mutator::Kind::Attribute, in, contains("attributes {nx.piece} {")));
+  // A map that agrees with the callbacks' ids but for one entry, replacing
+  // the module's own.
+  std::string withMap = input("module attributes {nx.callback_ids = {a = 1 : i64, b = 0 : i64}} {\n" +
+                              std::string(kCallbacks) + "}\n");
+  EXPECT_TRUE(reaches(Mutator::Kind::Attribute, withMap,
+                      contains("module attributes {nx.callback_ids = {a = 1 : i64, "
+                               "b = 9223372036854775807 : i64}} {")));
 }
 
 TEST(MutatorTest, SnippetsAndDuplicates) {
