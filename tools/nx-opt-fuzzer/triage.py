@@ -9,17 +9,49 @@ the harness's own checks (invalid IR after a pass, an error without a
 location, output that does not parse back). A crash inside the MLIR parser
 with no nx frame is upstream's: the input never reached nx.
 
+Each line gives the verdict, the input, the pipeline it ran (its override
+line's or its selector's) and what happened, with the innermost nx frame of
+a sanitizer report; the summary counts the distinct failures of each kind,
+so that many inputs for one upstream parser crash do not hide the rest.
+
 Exits 1 when any input is nx's.
 
     triage.py --fuzzer build-fuzz/bin/nx-opt-fuzzer build-fuzz/crashes
 """
 
 import argparse
+import collections
 import pathlib
+import re
 import subprocess
 import sys
 
 KINDS = ("crash-", "timeout-", "oom-", "leak-", "slow-unit-")
+OVERRIDE = b"// pipeline: "
+FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ in (.*?)(?: /| \(|$)")
+
+
+def pipelines(fuzzer):
+    out = subprocess.run([fuzzer, "-list_pipelines=1"], check=True,
+                         capture_output=True, text=True).stdout
+    return out.split("\n")[:-1]
+
+
+def pipeline_of(data, names):
+    """The pipeline the harness runs for an input."""
+    text = data[1:]
+    if text.startswith(OVERRIDE):
+        return text[len(OVERRIDE):].split(b"\n", 1)[0].decode(errors="replace")
+    return names[data[0] % len(names)] if data else ""
+
+
+def nx_frame(report):
+    """The innermost nx function on the first stack of a report."""
+    for line in report.splitlines():
+        match = FRAME.match(line)
+        if match and "mlir::nx::" in match.group(1):
+            return match.group(1)
+    return ""
 
 
 def harness_verdict(report):
@@ -27,7 +59,7 @@ def harness_verdict(report):
     does not verify"."""
     for line in report.splitlines():
         if line.startswith("nx-opt-fuzzer: ") and not line.startswith(
-                "nx-opt-fuzzer: diagnostic: "):
+                ("nx-opt-fuzzer: diagnostic: ", "nx-opt-fuzzer: pipeline: ")):
             return line
     return ""
 
@@ -56,9 +88,11 @@ def main():
     parser.add_argument("artifacts", type=pathlib.Path)
     args = parser.parse_args()
 
+    names = pipelines(args.fuzzer)
     inputs = sorted(p for p in args.artifacts.iterdir()
                     if p.is_file() and p.name.startswith(KINDS))
     ours = 0
+    distinct = collections.defaultdict(set)
     for path in inputs:
         run = subprocess.run(
             [args.fuzzer, f"-timeout={args.timeout}", "-rss_limit_mb=4096",
@@ -71,9 +105,19 @@ def main():
             what = (harness_verdict(report) or
                     first_line(report, "SUMMARY:") or
                     first_line(report, "ERROR:") or "no report")
+            frame = nx_frame(report)
+            if frame:
+                what += f" [in {frame}]"
         ours += verdict == "nx"
-        print(f"{verdict:16} {path.name}: {what}")
-    print(f"{len(inputs)} inputs, {ours} in nx", file=sys.stderr)
+        pipeline = pipeline_of(path.read_bytes(), names)
+        # Failures differ by what happened where, not by address or input.
+        distinct[verdict].add(re.sub(r"0x[0-9a-f]+|\d+", "N",
+                                     what.split(":\n", 1)[0]))
+        print(f"{verdict:16} {path.name} [{pipeline}]: {what}")
+    summary = ", ".join(f"{len(kinds)} distinct {verdict}"
+                        for verdict, kinds in sorted(distinct.items()))
+    print(f"{len(inputs)} inputs, {ours} in nx"
+          + (f" ({summary})" if summary else ""), file=sys.stderr)
     return 1 if ours else 0
 
 
