@@ -7,6 +7,8 @@
 #   pipeline compile time on 10k/100k ops).
 # nx-bench-kernels: compiled compute (elementwise, sum, matmul, softmax, a
 #   dense layer) against memcpy, C loops and OpenBLAS in the same binary.
+# nx-bench-conv: a 3x3 convolution + ReLU against im2col + OpenBLAS in C and,
+#   when libdnnl (oneDNN) is found, oneDNN's convolution.
 if(NX_ENABLE_COMPILER)
   # The C baselines, built for this machine as nx's JIT targets it.
   find_package(PkgConfig REQUIRED)
@@ -29,5 +31,19 @@ if(NX_ENABLE_COMPILER)
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/KernelBench.cpp
             ${CMAKE_CURRENT_LIST_DIR}/BenchJit.cpp
     LINK NxRunner nx-bench-c-kernels)
-  add_dependencies(benchmarks nx-bench-compiled nx-bench-kernels)
+  nx_add_benchmark(nx-bench-conv
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/ConvBench.cpp
+            ${CMAKE_CURRENT_LIST_DIR}/BenchJit.cpp
+    LINK NxRunner nx-bench-c-kernels)
+  # oneDNN is optional: without it the oneDNN baseline is left out.
+  find_path(NX_BENCH_DNNL_INCLUDE oneapi/dnnl/dnnl.hpp)
+  find_library(NX_BENCH_DNNL_LIBRARY dnnl)
+  if(NX_BENCH_DNNL_INCLUDE AND NX_BENCH_DNNL_LIBRARY)
+    target_include_directories(nx-bench-conv PRIVATE ${NX_BENCH_DNNL_INCLUDE})
+    target_link_libraries(nx-bench-conv PRIVATE ${NX_BENCH_DNNL_LIBRARY})
+    target_compile_definitions(nx-bench-conv PRIVATE NX_BENCH_HAVE_DNNL)
+  else()
+    message(STATUS "oneDNN (libdnnl) not found: nx-bench-conv runs without its oneDNN baseline")
+  endif()
+  add_dependencies(benchmarks nx-bench-compiled nx-bench-kernels nx-bench-conv)
 endif()

@@ -136,9 +136,12 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // arguments, constants) so the caller always owns what it gets back.
   pm.addPass(createConvertBufferizationToMemRefPass());
 
-  // Contractions: the optimized BLAS beats any loop nest we generate.
-  if (options.blas)
+  // Contractions: the optimized BLAS beats any loop nest we generate. 2-D
+  // convolutions become matrix products (im2col) first.
+  if (options.blas) {
+    pm.addNestedPass<func::FuncOp>(nx::createConvolutionsToGemmPass());
     pm.addPass(createConvertLinalgToBlasPass());
+  }
 
   // Large parallel loop nests share their outermost loop among
   // nxrt_compute_threads() OpenMP threads. Their bodies call no host code.

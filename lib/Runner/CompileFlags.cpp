@@ -16,8 +16,9 @@ static cl::opt<bool> lowerBlocks(
     cl::init(true), cl::cat(compileFlagsCategory()));
 static cl::opt<bool> blas(
     "blas",
-    cl::desc("Run f32/f64 matmul, batch_matmul and matvec on the optimized "
-             "BLAS (nx-lower-to-cpu's blas); =false compiles them as loops"),
+    cl::desc("Run f32/f64 matmul, batch_matmul, matvec and 2-D convolutions "
+             "on the optimized BLAS (nx-lower-to-cpu's blas); =false "
+             "compiles them as loops"),
     cl::init(true), cl::cat(compileFlagsCategory()));
 static cl::opt<bool> parallel(
     "parallel",

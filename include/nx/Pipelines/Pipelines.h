@@ -19,9 +19,10 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> blas{
       *this, "blas",
-      llvm::cl::desc("Run f32/f64 matmul, batch_matmul and matvec on "
-                     "libnxrt's optimized BLAS (convert-linalg-to-blas); "
-                     "otherwise as loops"),
+      llvm::cl::desc("Run f32/f64 matmul, batch_matmul and matvec, and 2-D "
+                     "convolutions as matrix products (nx-convolutions-to-"
+                     "gemm), on libnxrt's optimized BLAS "
+                     "(convert-linalg-to-blas); otherwise as loops"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> parallel{
       *this, "parallel",

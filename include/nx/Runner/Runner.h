@@ -94,7 +94,8 @@ struct CompileOptions {
   std::string programName = "nx-program";
   /// Passed to nx-lower-to-cpu (lower-blocks).
   bool lowerBlocks = true;
-  /// Passed to nx-lower-to-cpu (blas): contractions on the optimized BLAS.
+  /// Passed to nx-lower-to-cpu (blas): contractions and 2-D convolutions on
+  /// the optimized BLAS.
   bool blas = true;
   /// Passed to nx-lower-to-cpu (parallel): large parallel loop nests run on
   /// nxrt_compute_threads() OpenMP threads.

@@ -449,6 +449,85 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
   ];
 }
 
+def ConvolutionsToGemmPass : Pass<"nx-convolutions-to-gemm"> {
+  let summary = "Lowers 2-D convolutions on f32/f64 buffers to im2col and linalg.matmul";
+  let description = [{
+    Rewrites `linalg.conv_2d_nhwc_hwcf`, `linalg.conv_2d_nhwc_fhwc` and
+    `linalg.conv_2d_nchw_fchw` on buffers of static shape, with one element
+    type, f32 or f64, into `linalg.matmul` ops on two-dimensional views of
+    the buffers, which `convert-linalg-to-blas` then hands to the optimized
+    BLAS. Any stride and dilation is taken; padding is whatever the input
+    buffer holds (a `tensor.pad` before the convolution becomes a padded
+    buffer in bufferization).
+
+    For NHWC the product is `patch [N*OH*OW, KH*KW*C] x filter [KH*KW*C, F]`
+    into the output seen as `[N*OH*OW, F]` (for FHWC the filter is the
+    transposed view of `[F, KH*KW*C]`, which BLAS reads as column-major).
+    For NCHW it is, per image, `filter [F, C*KH*KW] x patch [C*KH*KW,
+    OH*OW]` into `[F, OH*OW]`. A 1x1 convolution of stride 1 needs no patch
+    matrix: the input itself is the matrix (when its layout can be
+    collapsed). Otherwise the patch matrix is filled by an im2col
+    `linalg.generic`, a copy whose input map reads `oh * stride + kh *
+    dilation` (the channel of NHWC innermost, so it vectorizes), in blocks
+    of whole output rows of at most `row-block` patch rows (for NHWC, whole
+    images when an image fits): the block's patch stays in cache between
+    the copy and the product. One buffer holds the patch block; it is
+    allocated before the block loops and freed after them.
+
+    Like the convolution, the product accumulates into the output. Ops on
+    tensors, dynamic shapes, other element types or layouts, depthwise
+    convolutions, and outputs or filters whose layout cannot be viewed as a
+    matrix are left alone. Part of `nx-lower-to-cpu` with `blas`.
+
+    Before:
+
+    ```mlir
+    linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>,
+                              strides = dense<1> : tensor<2xi64>}
+        ins(%in, %filter : memref<1x58x58x64xf32>, memref<3x3x64x64xf32>)
+        outs(%out : memref<1x56x56x64xf32>)
+    ```
+
+    After (`row-block=512`: blocks of 8 output rows, 448 patch rows):
+
+    ```mlir
+    %patch = memref.alloc() {alignment = 64 : i64} : memref<448x576xf32>
+    %patch6 = memref.expand_shape %patch [[0, 1, 2], [3, 4, 5]]
+        output_shape [1, 8, 56, 3, 3, 64] : memref<448x576xf32> into memref<1x8x56x3x3x64xf32>
+    %filter2 = memref.collapse_shape %filter [[0, 1, 2], [3]]
+        : memref<3x3x64x64xf32> into memref<576x64xf32>
+    scf.for %oh = %c0 to %c56 step %c8 {
+      %rows = memref.subview %in[0, %oh, 0, 0] [1, 10, 58, 64] [1, 1, 1, 1]
+      linalg.generic {indexing_maps = [
+            affine_map<(oh, n, ow, kh, kw, c) -> (n, oh + kh, ow + kw, c)>,
+            affine_map<(oh, n, ow, kh, kw, c) -> (n, oh, ow, kh, kw, c)>],
+          iterator_types = [parallel x 6]}
+          ins(%rows : memref<1x10x58x64xf32, strided<...>>)
+          outs(%patch6 : memref<1x8x56x3x3x64xf32>) {...copy...}
+      %block = memref.subview %out[0, %oh, 0, 0] [1, 8, 56, 64] [1, 1, 1, 1]
+      %out2 = memref.collapse_shape %block [[0, 1, 2], [3]]
+      linalg.matmul ins(%patch, %filter2 : memref<448x576xf32>, memref<576x64xf32>)
+                    outs(%out2 : memref<448x64xf32, strided<[64, 1], offset: ?>>)
+    }
+    memref.dealloc %patch : memref<448x576xf32>
+    ```
+  }];
+  let options = [
+    Option<"rowBlock", "row-block", "int64_t", /*default=*/"512",
+           "Most rows of the patch matrix filled and multiplied at a time">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numConvolutions", "convolutions",
+              "Number of convolutions lowered to matrix products">,
+    Statistic<"numIm2Col", "im2col",
+              "Number of those that fill a patch matrix (not a 1x1 stride-1 convolution)">
+  ];
+}
+
 def ReuseInputsAsOutputsPass : Pass<"nx-reuse-inputs-as-outputs"> {
   let summary = "Lets elementwise linalg ops write into an input they are the last user of";
   let description = [{
