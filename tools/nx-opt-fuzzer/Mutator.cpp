@@ -19,6 +19,9 @@ namespace nx_fuzz {
 namespace {
 
 using Rng = std::mt19937;
+// Wide enough for 2^64 and for INT64_MIN - 1.
+__extension__ using Int128 = __int128;
+__extension__ using UInt128 = unsigned __int128;
 
 size_t pick(Rng &rng, size_t count) {
   return std::uniform_int_distribution<size_t>(0, count - 1)(rng);
@@ -57,13 +60,13 @@ bool startsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
-std::string toString(__int128 value) {
+std::string toString(Int128 value) {
   if (value == 0)
     return "0";
   bool negative = value < 0;
-  unsigned __int128 magnitude =
-      negative ? static_cast<unsigned __int128>(-(value + 1)) + 1
-               : static_cast<unsigned __int128>(value);
+  UInt128 magnitude =
+      negative ? static_cast<UInt128>(-(value + 1)) + 1
+               : static_cast<UInt128>(value);
   std::string digits;
   while (magnitude != 0) {
     digits.push_back(static_cast<char>('0' + magnitude % 10));
@@ -76,13 +79,13 @@ std::string toString(__int128 value) {
 }
 
 /// Parses a decimal integer of at most 36 digits.
-std::optional<__int128> parseInteger(std::string_view text) {
+std::optional<Int128> parseInteger(std::string_view text) {
   bool negative = !text.empty() && text.front() == '-';
   if (negative)
     text.remove_prefix(1);
   if (text.empty() || text.size() > 36)
     return std::nullopt;
-  __int128 value = 0;
+  Int128 value = 0;
   for (char c : text) {
     if (!isDigit(c))
       return std::nullopt;
@@ -682,13 +685,13 @@ std::string pickBoundaryFor(const IntegerLiteral &literal,
     if (literal.width != 0) {
       // The edges of the literal's own type, which it may hold.
       int w = literal.width;
-      __int128 half = static_cast<__int128>(1) << (w - 1);
-      __int128 values[] = {half - 1, -half, half, (half << 1) - 1, -1, 0};
+      Int128 half = static_cast<Int128>(1) << (w - 1);
+      Int128 values[] = {half - 1, -half, half, (half << 1) - 1, -1, 0};
       return toString(pickFrom(rng, values));
     }
     break;
   case 1:
-    if (std::optional<__int128> value = parseInteger(original))
+    if (std::optional<Int128> value = parseInteger(original))
       return toString(*value + (chance(rng, 1, 2) ? 1 : -1));
     break;
   default:

@@ -189,6 +189,12 @@ extern "C" const char *__asan_default_options() {
   return "allow_user_poisoning=0";
 }
 
+// UBSan reports end the run without a stack otherwise, which leaves
+// triage.py nothing to find nx's frame in.
+extern "C" const char *__ubsan_default_options() {
+  return "print_stacktrace=1";
+}
+
 // Coverage libFuzzer reads beside the compiler's own, which stops where nx
 // calls into libMLIR (not instrumented): which pipeline ran on which kinds
 // of ops, with which operand types, ending a block without being a

@@ -28,7 +28,13 @@ import sys
 
 KINDS = ("crash-", "timeout-", "oom-", "leak-", "slow-unit-")
 OVERRIDE = b"// pipeline: "
-FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ in (.*?)(?: /| \(|$)")
+FRAME = re.compile(r"^\s*#\d+ 0x[0-9a-f]+ in (.*)$")
+# Frames that are not the code under test: libFuzzer, the sanitizers, the
+# harness's own abort, libc.
+RUNTIME = ("fuzzer::", "__sanitizer", "__asan", "__ubsan", "__interceptor",
+           "LLVMFuzzer", "fail(", "abort", "raise", "__pthread", "__libc",
+           "_start", "main", "malloc", "calloc", "realloc", "free",
+           "operator new", "operator delete")
 
 
 def pipelines(fuzzer):
@@ -46,12 +52,29 @@ def pipeline_of(data, names):
 
 
 def nx_frame(report):
-    """The innermost nx function on the first stack of a report."""
+    """The innermost function in mlir::nx on the first stack of a report,
+    else the innermost one compiled into the harness binary outside the
+    runtimes (nx's anonymous namespaces)."""
+    in_stack = False
+    first = ""
     for line in report.splitlines():
         match = FRAME.match(line)
-        if match and "mlir::nx::" in match.group(1):
-            return match.group(1)
-    return ""
+        if not match:
+            if in_stack:
+                break
+            continue
+        in_stack = True
+        # "FUNCTION LOCATION [(BuildId: ...)]"; the location has no spaces.
+        text = re.sub(r" \(BuildId: [0-9a-f]+\)$", "", match.group(1))
+        function, _, location = text.rpartition(" ")
+        if "mlir::nx::" in function:
+            return function
+        if (not first and function and not function.startswith(RUNTIME)
+                and "/usr/" not in location and ".so" not in location
+                and not location.startswith(("csu/", "nptl/", "signal/",
+                                             "stdlib/"))):
+            first = function
+    return first
 
 
 def harness_verdict(report):

@@ -202,8 +202,9 @@ TEST(MutatorTest, DeterministicAndBounded) {
     EXPECT_EQ(changedA, changedB);
     EXPECT_EQ(a, b);
     std::string small = in;
-    if (getMutator().mutate(small, in.size(), seed))
+    if (getMutator().mutate(small, in.size(), seed)) {
       EXPECT_LE(small.size(), in.size());
+    }
   }
   std::string empty;
   EXPECT_FALSE(getMutator().mutate(empty, 16, 0));
