@@ -16,6 +16,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <optional>
 
@@ -119,6 +120,15 @@ static std::optional<Convolution> matchConvolution(linalg::LinalgOp op) {
     conv.oh = out[2], conv.ow = out[3];
     break;
   }
+  // The patch matrix has N*OH*OW rows of KH*KW*C elements, blocked or not;
+  // sizes whose product overflows int64_t (the verifier allows them) are
+  // left alone.
+  int64_t rows, k, elements;
+  if (llvm::MulOverflow(conv.n, conv.oh, rows) ||
+      llvm::MulOverflow(rows, conv.ow, rows) ||
+      llvm::MulOverflow(conv.kh, conv.kw, k) ||
+      llvm::MulOverflow(k, conv.c, k) || llvm::MulOverflow(rows, k, elements))
+    return std::nullopt;
   // The matrix views: the whole output (its blocks are then contiguous
   // too) and the filter must collapse without a copy.
   if (!types[2].getLayout().isIdentity())

@@ -90,3 +90,13 @@ func.func @strided_filter(%in: memref<1x6x6x3xf32>, %filter: memref<3x3x3x4xf32,
     ins(%in, %filter : memref<1x6x6x3xf32>, memref<3x3x3x4xf32, strided<[96, 32, 8, 1]>>) outs(%out : memref<1x4x4x4xf32>)
   return
 }
+
+// -----
+
+// A patch matrix whose element count overflows int64_t is left alone.
+// CHECK-LABEL: func.func @overflowing_patch
+// CHECK: linalg.conv_2d_nhwc_hwcf
+func.func @overflowing_patch(%in: memref<1x4294967296x3x4294967296xf32>, %f: memref<1x1x4294967296x2xf32>, %out: memref<1x4294967296x3x2xf32>) {
+  linalg.conv_2d_nhwc_hwcf ins(%in, %f : memref<1x4294967296x3x4294967296xf32>, memref<1x1x4294967296x2xf32>) outs(%out : memref<1x4294967296x3x2xf32>)
+  return
+}

@@ -50,9 +50,31 @@ static LLVM::LLVMFunctionType getRuntimeFunctionType(MLIRContext *context,
   llvm_unreachable("not a libnxrt function compiled code calls");
 }
 
+/// Fails, at the symbol, when `module` has a symbol `name` that is not
+/// libnxrt's function of that name as compiled code declares it.
+static LogicalResult checkRuntimeNameIsFree(ModuleOp module, StringRef name) {
+  LLVM::LLVMFunctionType type =
+      getRuntimeFunctionType(module.getContext(), name);
+  Operation *existing = SymbolTable::lookupSymbolIn(module, name);
+  if (!existing)
+    return success();
+  auto func = dyn_cast<LLVM::LLVMFuncOp>(existing);
+  if (func && func.getFunctionType() == type)
+    return success();
+  InFlightDiagnostic diag = existing->emitOpError()
+                            << "uses the name of libnxrt's '" << name
+                            << "', which compiled code calls as " << type;
+  if (func)
+    diag << ", but it has type " << func.getFunctionType();
+  return diag;
+}
+
 FailureOr<LLVM::LLVMFuncOp>
 nx::lookupOrCreateRuntimeFunction(OpBuilder &builder, ModuleOp module,
                                   StringRef name) {
+  // Under --convert-to-llvm no pass checked the names first.
+  if (failed(checkRuntimeNameIsFree(module, name)))
+    return failure();
   LLVM::LLVMFunctionType type =
       getRuntimeFunctionType(module.getContext(), name);
   return LLVM::lookupOrCreateFn(builder, module, name, type.getParams(),
@@ -60,21 +82,8 @@ nx::lookupOrCreateRuntimeFunction(OpBuilder &builder, ModuleOp module,
 }
 
 LogicalResult nx::checkRuntimeNamesAreFree(ModuleOp module) {
-  for (StringRef name : kRuntimeFunctions) {
-    LLVM::LLVMFunctionType type =
-        getRuntimeFunctionType(module.getContext(), name);
-    Operation *existing = SymbolTable::lookupSymbolIn(module, name);
-    if (!existing)
-      continue;
-    auto func = dyn_cast<LLVM::LLVMFuncOp>(existing);
-    if (func && func.getFunctionType() == type)
-      continue;
-    InFlightDiagnostic diag = existing->emitOpError()
-                              << "uses the name of libnxrt's '" << name
-                              << "', which compiled code calls as " << type;
-    if (func)
-      diag << ", but it has type " << func.getFunctionType();
-    return diag;
-  }
+  for (StringRef name : kRuntimeFunctions)
+    if (failed(checkRuntimeNameIsFree(module, name)))
+      return failure();
   return success();
 }

@@ -373,6 +373,16 @@ struct ImportStableHLOPass final
     });
     SmallVector<CustomCallOp> calls;
     for (Operation *op : ops) {
+      // Unregistered, the op may end its block as its terminator; the nx op
+      // that replaces it cannot.
+      Operation *parent = op->getParentOp();
+      if (op == &op->getBlock()->back() && parent->isRegistered() &&
+          !parent->hasTrait<OpTrait::NoTerminator>()) {
+        op->emitOpError() << "ends its block, which would have no terminator "
+                             "once the op is imported";
+        failed = true;
+        continue;
+      }
       FailureOr<NamedAttrList> attrs = getGenericAttributes(op);
       if (mlir::failed(attrs)) {
         failed = true;

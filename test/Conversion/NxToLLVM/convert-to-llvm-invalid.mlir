@@ -84,3 +84,18 @@ func.func @unbufferized_outfeed(%x: tensor<4xf32>) {
   nx.outfeed %x to "results" : tensor<4xf32>
   return
 }
+
+// -----
+
+// Under --convert-to-llvm no pass checks the runtime's names first: the
+// patterns do, at the user's symbol.
+// expected-error @+1 {{op uses the name of libnxrt's 'nxrt_program_add_sites', which compiled code calls as '!llvm.func<ptr (ptr, ptr)>'}}
+func.func @nxrt_program_add_sites(%x: i32) -> i32 {
+  return %x : i32
+}
+
+func.func @report(%x: memref<4xf32>) {
+  // expected-error @+1 {{failed to legalize operation 'nx.invoke'}}
+  nx.invoke io_callback @log(%x) outs() {has_side_effect} : (memref<4xf32>) -> ()
+  return
+}

@@ -159,3 +159,12 @@ module attributes {nx.callbacks = [{function_type = () -> (), sym_name = "a"}]} 
     return
   }
 }
+
+// -----
+
+// Unregistered, a custom call may end a function's body as its terminator;
+// imported, it could not.
+func.func @ends_the_body(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'stablehlo.custom_call' op ends its block, which would have no terminator once the op is imported}}
+  "stablehlo.custom_call"(%x) {call_target_name = "t", has_side_effect = true} : (tensor<3xf32>) -> ()
+}

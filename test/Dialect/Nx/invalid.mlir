@@ -494,6 +494,15 @@ func.func @custom_call_layout_rank(%x: tensor<2x3xf32>) {
 
 // -----
 
+func.func @huge_layout(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // A splat layout of 2^31 dimensions is reported without reading it.
+  // expected-error @+1 {{'nx.custom_call' op expects operand layout #0 to be a permutation of [0, 2), got 2147483648 dimensions}}
+  %0 = nx.custom_call @t(%x) {operand_layouts = [dense<0> : tensor<2147483648xindex>], result_layouts = [dense<[1, 0]> : tensor<2xindex>]} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
 func.func @alias_operand_range(%x: tensor<2xf32>) {
   // expected-error @+1 {{'nx.custom_call' op output_operand_alias #0 has operand_index 3, expected one in [0, 1)}}
   %0 = nx.custom_call @t(%x) {output_operand_aliases = [#nx.output_operand_alias<output_tuple_indices = [], operand_index = 3, operand_tuple_indices = []>]} : (tensor<2xf32>) -> tensor<2xf32>

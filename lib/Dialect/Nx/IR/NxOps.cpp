@@ -265,6 +265,13 @@ static LogicalResult verifyLayouts(Operation *op, ArrayAttr layouts,
     // A token's layout is empty, as in StableHLO.
     auto tensor = dyn_cast<RankedTensorType>(type);
     int64_t rank = tensor ? tensor.getRank() : 0;
+    // A splat may stand for billions of values: a layout longer than any
+    // rank is reported by its length, before its values are read.
+    if (dense.getNumElements() > std::max<int64_t>(rank, 64))
+      return op->emitOpError()
+             << "expects " << kind << " layout #" << index
+             << " to be a permutation of [0, " << rank << "), got "
+             << dense.getNumElements() << " dimensions";
     SmallVector<int64_t> dims = llvm::to_vector(dense.getValues<int64_t>());
     SmallVector<int64_t> sorted = dims;
     llvm::sort(sorted);
