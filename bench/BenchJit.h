@@ -14,15 +14,36 @@
 #include "nx/Runner/JitMemory.h"
 #include "nxrt/nxrt.h"
 
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 
 namespace nx_bench {
+
+/// The descriptor of a dense row-major f32 buffer of `shape`, as compiled
+/// code's C interface takes it.
+template <int Rank>
+StridedMemRefType<float, Rank> describe(float *data,
+                                        const std::array<int64_t, Rank> &shape) {
+  StridedMemRefType<float, Rank> d{};
+  d.basePtr = data;
+  d.data = data;
+  d.offset = 0;
+  int64_t stride = 1;
+  for (int k = Rank - 1; k >= 0; --k) {
+    d.sizes[k] = shape[k];
+    d.strides[k] = stride;
+    stride *= shape[k];
+  }
+  return d;
+}
 
 /// Prints `message` and exits: a benchmark that cannot set up measures
 /// nothing.

@@ -47,6 +47,7 @@
 extern "C" void openblas_set_num_threads(int threads);
 extern "C" void omp_set_num_threads(int threads);
 
+using nx_bench::describe;
 using nx_bench::JitModule;
 using nx_bench::ScopedRun;
 
@@ -94,21 +95,6 @@ struct Buffer {
   Buffer &operator=(const Buffer &) = delete;
   float *data;
 };
-
-template <int Rank>
-StridedMemRefType<float, Rank> describe(float *data,
-                                        const std::array<int64_t, Rank> &shape) {
-  StridedMemRefType<float, Rank> d{};
-  d.basePtr = data;
-  d.data = data;
-  int64_t stride = 1;
-  for (int k = Rank - 1; k >= 0; --k) {
-    d.sizes[k] = shape[k];
-    d.strides[k] = stride;
-    stride *= shape[k];
-  }
-  return d;
-}
 
 /// The C baseline: pads, builds the [H*W, 9*C] patch matrix, one sgemm
 /// with the [9*C, F] filter, then ReLU.

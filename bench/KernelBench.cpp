@@ -51,6 +51,7 @@
 extern "C" void openblas_set_num_threads(int threads);
 
 using nx_bench::die;
+using nx_bench::describe;
 using nx_bench::JitModule;
 using nx_bench::ScopedRun;
 
@@ -78,22 +79,6 @@ public:
   int64_t size;
   float *data;
 };
-
-template <int Rank>
-StridedMemRefType<float, Rank>
-describe(float *data, const std::array<int64_t, Rank> &shape) {
-  StridedMemRefType<float, Rank> d{};
-  d.basePtr = data;
-  d.data = data;
-  d.offset = 0;
-  int64_t stride = 1;
-  for (int k = Rank - 1; k >= 0; --k) {
-    d.sizes[k] = shape[k];
-    d.strides[k] = stride;
-    stride *= shape[k];
-  }
-  return d;
-}
 
 /// Fails the benchmark when `actual` and `expected` differ by more than
 /// `tolerance`, relative to the larger magnitude (at least 1).

@@ -31,6 +31,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestSupport.h"
+
 #include "nxrt/nxrt.h"
 
 #include <atomic>
@@ -43,16 +45,8 @@
 
 namespace {
 
-nxrt_status_t *error(nxrt_status_code_t code, const std::string &message) {
-  return nxrt_status_create(code, message.c_str());
-}
-
-size_t numElements(const nxrt_tensor_t &t) {
-  size_t n = 1;
-  for (int32_t i = 0; i < t.rank; ++i)
-    n *= static_cast<size_t>(t.dims[i]);
-  return n;
-}
+using nx_test::error;
+using nx_test::numElements;
 
 nxrt_status_t *scale(void *, const nxrt_call_t *call) {
   if (call->nargs != 1 || call->nresults != 1)

@@ -18,6 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestSupport.h"
+
 #include "nxrt/nxrt.h"
 
 #include <atomic>
@@ -40,16 +42,8 @@ struct Library {
 std::mutex librariesMutex;
 std::map<nxrt_runtime_t *, Library *> libraries; // guarded by librariesMutex
 
-nxrt_status_t *error(nxrt_status_code_t code, const std::string &message) {
-  return nxrt_status_create(code, message.c_str());
-}
-
-size_t numElements(const nxrt_tensor_t &t) {
-  size_t n = 1;
-  for (int32_t i = 0; i < t.rank; ++i)
-    n *= static_cast<size_t>(t.dims[i]);
-  return n;
-}
+using nx_test::error;
+using nx_test::numElements;
 
 /// y = f(x) elementwise on one f32 tensor.
 template <typename F>
