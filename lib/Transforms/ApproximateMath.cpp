@@ -37,7 +37,7 @@ struct ApproximateMathPass
     // linalg bodies on scalars (nx-fuse-elementwise) before this pass runs.
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<math::MathDialect>(op->getDialect()) &&
+      if (isa_and_present<math::MathDialect>(op->getDialect()) &&
           llvm::all_of(op->getOperandTypes(), isScalarOrVector) &&
           llvm::all_of(op->getResultTypes(), isScalarOrVector))
         ops.push_back(op);

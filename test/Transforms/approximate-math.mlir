@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -nx-approximate-math | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -allow-unregistered-dialect -nx-approximate-math | FileCheck %s --enable-var-scope
 
 // An f32 exp becomes arithmetic: clamp, range reduction by ln(2), a
 // polynomial, and the exponent written into the result's bits.
@@ -54,4 +54,16 @@ func.func @tensors(%t: tensor<16x16xf32>, %d: tensor<?xf32>, %h: tensor<4xbf16>,
   %2 = math.tanh %h : tensor<4xbf16>
   %3 = math.exp %s : f32
   return %0, %1, %2, %3 : tensor<16x16xf32>, tensor<?xf32>, tensor<4xbf16>, f32
+}
+
+// -----
+
+// Unregistered ops, which belong to no loaded dialect, are passed over.
+// CHECK-LABEL: func.func @unregistered
+// CHECK: "test.op"
+// CHECK-NOT: math.exp
+func.func @unregistered(%x: f32) -> f32 {
+  %y = "test.op"(%x) : (f32) -> f32
+  %z = math.exp %y : f32
+  return %z : f32
 }

@@ -87,10 +87,27 @@ def harness_verdict(report):
     return ""
 
 
+def first_frame(report, marker):
+    """The number of the first stack frame mentioning `marker`, or None."""
+    for line in report.splitlines():
+        frame = re.match(r"\s*#(\d+) ", line)
+        if frame and marker in line:
+            return int(frame.group(1))
+    return None
+
+
 def classify(report):
     if harness_verdict(report):
         return "nx"
-    if "PassManager::run" in report or "mlir::nx::" in report:
+    if "PassManager::run" in report:
+        return "nx"
+    # MLIR's parser may crash below an nx op's own parse method, which hands
+    # it an attribute dictionary: the crash is still the parser's.
+    parser = first_frame(report, "mlir::detail::Parser::")
+    nx = first_frame(report, "mlir::nx::")
+    if parser is not None and (nx is None or parser < nx):
+        return "upstream-parser"
+    if nx is not None:
         return "nx"
     if "parseSourceString" in report or "parseSourceFile" in report:
         return "upstream-parser"

@@ -49,9 +49,25 @@ enum class NestKind {
 
 } // namespace
 
+/// Whether an indexing map has a coefficient or constant so large (a
+/// convolution's stride of INT64_MAX, which the verifier allows) that the
+/// offsets of a tile could overflow: tiling such an op builds invalid views.
+static bool hasHugeCoefficients(linalg::LinalgOp op) {
+  constexpr int64_t kLimit = int64_t{1} << 32;
+  bool huge = false;
+  for (AffineMap map : op.getIndexingMapsArray())
+    for (AffineExpr result : map.getResults())
+      result.walk([&](AffineExpr expr) {
+        if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+          huge |= constant.getValue() > kLimit || constant.getValue() < -kLimit;
+      });
+  return huge;
+}
+
 static NestKind classify(linalg::LinalgOp op, int64_t minWork) {
   if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
-      !linalg::isParallelIterator(op.getIteratorTypesArray().front()))
+      !linalg::isParallelIterator(op.getIteratorTypesArray().front()) ||
+      hasHugeCoefficients(op))
     return NestKind::Serial;
   // A "parallel" outermost dimension that some output is not indexed by
   // would let two threads write one element.

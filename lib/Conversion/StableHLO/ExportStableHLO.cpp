@@ -118,6 +118,14 @@ struct ExportStableHLOPass final
       if (op->getDialect() != nx)
         return WalkResult::advance();
       if (auto callback = dyn_cast<CallbackOp>(op)) {
+        // Its record goes on the symbol table it is declared in.
+        if (!callback->getParentOp()->hasTrait<OpTrait::SymbolTable>()) {
+          callback->emitOpError()
+              << "cannot be exported: it is declared in '"
+              << callback->getParentOp()->getName()
+              << "', which is not a symbol table to record it on";
+          return WalkResult::interrupt();
+        }
         callbacks.push_back(callback);
         return WalkResult::advance();
       }

@@ -141,3 +141,16 @@ func.func @fill(%y: memref<65536xf32>) {
   linalg.fill ins(%zero : f32) outs(%y : memref<65536xf32>)
   return
 }
+
+// -----
+
+// A stride so large that a tile's offsets would overflow: the nest stays
+// serial instead of being tiled into invalid views.
+// CHECK-LABEL: func.func @huge_stride
+// CHECK-NOT: omp.parallel
+// CHECK: linalg.conv_2d_nhwc_hwcf
+func.func @huge_stride(%in: memref<?x6x6x3xf32>, %filter: memref<3x3x3x4xf32>, %out: memref<?x4x4x4xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<9223372036854775807> : tensor<2xi64>}
+    ins(%in, %filter : memref<?x6x6x3xf32>, memref<3x3x3x4xf32>) outs(%out : memref<?x4x4x4xf32>)
+  return
+}

@@ -40,3 +40,4 @@ func.func @segmented(%x: tensor<2xf32>) -> tensor<2xf32> {
 func.func @stray_alias() attributes {why = [#nx.output_operand_alias<output_tuple_indices = [], operand_index = 0, operand_tuple_indices = []>]} {
   return
 }
+
