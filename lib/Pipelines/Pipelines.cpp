@@ -58,12 +58,13 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addPass(nx::createLowerTosaPass());
   // One linalg.generic per tree of elementwise ops, so bufferization and the
   // loop lowering see one op per chain between host calls, not one per
-  // elementwise op. nx-fuse-elementwise does it in linear time; the upstream
-  // passes after it handle what it leaves (dynamic shapes) and fuse the
-  // generics of other front ends (tosa).
+  // elementwise op. nx-fuse-elementwise does it in linear time; the passes
+  // after it handle what it leaves (dynamic shapes) and fuse the generics of
+  // front ends (tosa, hand-written linalg) into their consumers wherever
+  // that repeats no work (nx-fuse-linalg).
   pm.addNestedPass<func::FuncOp>(nx::createFuseElementwisePass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addNestedPass<func::FuncOp>(nx::createFuseLinalgPass());
   pm.addPass(createCanonicalizerPass());
   int64_t vectorBits =
       options.vectorBits != 0 ? options.vectorBits : getHostVectorBits();

@@ -303,15 +303,22 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
 def ConvertLinalgToBlasPass : Pass<"convert-linalg-to-blas", "::mlir::ModuleOp"> {
   let summary = "Turns linalg contractions on f32/f64 buffers into calls of libnxrt's BLAS-backed nxrt_gemm";
   let description = [{
-    Replaces `linalg.matmul`, `linalg.batch_matmul` and `linalg.matvec` on
-    buffers, with their default indexing maps and one element type, f32 or
+    Replaces a linalg contraction on buffers of one element type, f32 or
     f64, by a call of `nxrt_gemm_f32` / `nxrt_gemm_f64` (`nxrt/nxrt.h`):
     `C += A B`, batched, with every operand's address and element strides
-    read from its descriptor. The runtime hands layouts BLAS takes (row- or
-    column-major with a leading dimension) to the optimized BLAS it links,
-    on all cores, and computes the rest with a plain loop. Ops on tensors,
-    other element types and other maps are left alone. Part of
-    `nx-lower-to-cpu` (`blas=false` keeps the loops).
+    read from its descriptor. A contraction is any linalg op whose body
+    multiplies and adds, summed over one dimension, with at most one batch
+    dimension and one row and one column dimension, each operand indexed by
+    exactly its own dimensions in any order: `linalg.matmul`,
+    `linalg.batch_matmul`, `linalg.matvec` and `linalg.vecmat`, with their
+    default maps or with `indexing_maps` that read an operand transposed,
+    and `linalg.generic` ops of that shape. A transposed operand is passed
+    as its permuted strides; no copy is made. The runtime hands layouts BLAS
+    takes (row- or column-major with a leading dimension) to the optimized
+    BLAS it links, on all cores, and computes the rest with a plain loop.
+    Ops on tensors, other element types, broadcast operands and several
+    batch dimensions are left alone. Part of `nx-lower-to-cpu`
+    (`blas=false` keeps the loops).
 
     Chosen by measurement (README, Performance): OpenBLAS's kernels run a
     512x512x512 f32 matmul at about 65 GFLOP/s on one core of this project's

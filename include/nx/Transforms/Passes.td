@@ -91,6 +91,82 @@ def FuseElementwisePass : Pass<"nx-fuse-elementwise"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FuseLinalgPass : Pass<"nx-fuse-linalg"> {
+  let summary = "Fuses elementwise linalg.generic producers into their consumers where no work is repeated";
+  let description = [{
+    Upstream's `linalg-fuse-elementwise-ops` with a cost model. That pass
+    fuses an elementwise producer into any `linalg.generic` consumer, and
+    propagates `tensor.expand_shape` / `collapse_shape` through every linalg
+    op by rewriting it as a `linalg.generic` of more loops. In a model, both
+    go wrong on contractions: the bias and GELU of one dense layer end up
+    computed inside the next layer's matmul, once per output column
+    (`k`-fold the work), and a reshaped `linalg.matmul` becomes a generic of
+    two row dimensions that BLAS cannot take.
+
+    Here a producer fuses into a consumer only when the consumer reads each
+    of the producer's elements once: its indexing map for that operand is a
+    permutation of all its loops (elementwise consumers, and reductions that
+    read the producer as it is laid out). Reshapes move only across ops
+    without reduction loops. Otherwise the patterns are upstream's:
+    elementwise fusion, reshape propagation by expansion, constant folding
+    and the linalg and reshape canonicalizations. Part of `nx-lower-to-cpu`.
+
+    Before:
+
+    ```mlir
+    %h = linalg.generic {indexing_maps = [#id, #id],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%x : tensor<64x32xf32>) outs(%e : tensor<64x32xf32>) {
+    ^bb0(%v: f32, %out: f32):
+      %g = math.erf %v : f32
+      linalg.yield %g : f32
+    } -> tensor<64x32xf32>
+    %y = linalg.generic {indexing_maps = [#mk, #kn, #mn],
+        iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%h, %w : tensor<64x32xf32>, tensor<32x16xf32>)
+        outs(%c : tensor<64x16xf32>) { ... mulf, addf ... }
+    %r = linalg.generic {indexing_maps = [#id, #id],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%y : tensor<64x16xf32>) outs(%e2 : tensor<64x16xf32>) {
+    ^bb0(%v: f32, %out: f32):
+      %m = arith.maximumf %v, %zero : f32
+      linalg.yield %m : f32
+    } -> tensor<64x16xf32>
+    %s = linalg.generic {indexing_maps = [#id, #row],
+                         iterator_types = ["parallel", "reduction"]}
+        ins(%r : tensor<64x16xf32>) outs(%acc : tensor<64xf32>) {
+    ^bb0(%v: f32, %a: f32):
+      %t = arith.addf %v, %a : f32
+      linalg.yield %t : f32
+    } -> tensor<64xf32>
+    ```
+
+    After: the erf stays a loop of its own, since the contraction would
+    compute it 16 times per element; the ReLU, read once per element by the
+    row sum, is computed inside it.
+
+    ```mlir
+    %h = linalg.generic ... math.erf ...
+    %y = linalg.generic ... ins(%h, %w ...) ... mulf, addf ...
+    %s = linalg.generic {indexing_maps = [#id, #row],
+                         iterator_types = ["parallel", "reduction"]}
+        ins(%y : tensor<64x16xf32>) outs(%acc : tensor<64xf32>) {
+    ^bb0(%v: f32, %a: f32):
+      %m = arith.maximumf %v, %zero : f32
+      %t = arith.addf %m, %a : f32
+      linalg.yield %t : f32
+    } -> tensor<64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numRefused", "refused-fusions",
+              "Number of producer-consumer pairs left unfused because the consumer would compute the producer more than once per element">
+  ];
+}
+
 def HoistDeallocsPass : Pass<"nx-hoist-deallocs"> {
   let summary = "Frees each fresh buffer right after its last use instead of at its block's end";
   let description = [{

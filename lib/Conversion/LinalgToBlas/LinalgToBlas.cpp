@@ -15,9 +15,14 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+#include <optional>
 
 #define DEBUG_TYPE "convert-linalg-to-blas"
 
@@ -31,12 +36,6 @@ namespace symbols = mlir::nx::runtime_symbols;
 
 namespace {
 
-/// One operand of nxrt_gemm as run-time values: the address of its first
-/// element, and its batch, row and column strides in elements.
-struct GemmOperand {
-  Value pointer, batchStride, rowStride, colStride;
-};
-
 /// Replaces a contraction by nxrt_gemm_<type>(batch, m, n, k, then pointer,
 /// batch stride, row stride and column stride of A, B and C).
 struct ContractionToGemm : OpInterfaceRewritePattern<linalg::LinalgOp> {
@@ -48,28 +47,62 @@ struct ContractionToGemm : OpInterfaceRewritePattern<linalg::LinalgOp> {
 
 } // namespace
 
-/// The canonical maps of `op`'s kind (those its builder makes), or an empty
-/// list when `op` is no contraction this conversion handles.
-static SmallVector<AffineMap> getCanonicalMaps(linalg::LinalgOp op) {
-  MLIRContext *context = op.getContext();
-  auto maps = [&](unsigned dims, ArrayRef<ArrayRef<unsigned>> results) {
-    SmallVector<AffineMap> list;
-    for (ArrayRef<unsigned> positions : results) {
-      SmallVector<AffineExpr> exprs;
-      for (unsigned position : positions)
-        exprs.push_back(getAffineDimExpr(position, context));
-      list.push_back(AffineMap::get(dims, 0, exprs, context));
-    }
-    return list;
+/// The loop dimensions of a contraction nxrt_gemm computes: C[b, m, n] +=
+/// A[b, m, k] B[b, k, n], each operand holding its dimensions in any order
+/// (a transposed operand is a permutation of its strides). Batch, m and n
+/// may be absent (a matvec has no n).
+struct GemmDims {
+  std::optional<unsigned> batch, m, n;
+  unsigned k = 0;
+};
+
+static std::optional<unsigned> getSingle(ArrayRef<unsigned> dims) {
+  if (dims.size() == 1)
+    return dims.front();
+  return std::nullopt;
+}
+
+/// The gemm dimensions of `op`, or failure when `op` is not one product of
+/// two operands summed over one dimension with at most one batch, one m and
+/// one n dimension, each operand indexed by exactly its own dimensions.
+static FailureOr<GemmDims> getGemmDims(linalg::LinalgOp op) {
+  if (!linalg::isaContractionOpInterface(op))
+    return failure();
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->batch.size() > 1 || dims->m.size() > 1 ||
+      dims->n.size() > 1 || dims->k.size() != 1)
+    return failure();
+  GemmDims gemm;
+  gemm.batch = getSingle(dims->batch);
+  gemm.m = getSingle(dims->m);
+  gemm.n = getSingle(dims->n);
+  gemm.k = dims->k.front();
+  // Every loop is one of them, and each operand is indexed by exactly its
+  // own dimensions, once each: no broadcast, no diagonal.
+  auto operandDims = [&](std::optional<unsigned> row,
+                         std::optional<unsigned> col) {
+    llvm::SmallDenseSet<unsigned> set;
+    for (std::optional<unsigned> dim : {gemm.batch, row, col})
+      if (dim)
+        set.insert(*dim);
+    return set;
   };
-  // (m, n, k), (b, m, n, k) and (m, k).
-  if (isa<linalg::MatmulOp>(op))
-    return maps(3, {{0, 2}, {2, 1}, {0, 1}});
-  if (isa<linalg::BatchMatmulOp>(op))
-    return maps(4, {{0, 1, 3}, {0, 3, 2}, {0, 1, 2}});
-  if (isa<linalg::MatvecOp>(op))
-    return maps(2, {{0, 1}, {1}, {0}});
-  return {};
+  unsigned loops = (gemm.batch ? 1 : 0) + (gemm.m ? 1 : 0) +
+                   (gemm.n ? 1 : 0) + 1;
+  if (op.getNumLoops() != loops)
+    return failure();
+  SmallVector<llvm::SmallDenseSet<unsigned>> expected = {
+      operandDims(gemm.m, gemm.k), operandDims(gemm.k, gemm.n),
+      operandDims(gemm.m, gemm.n)};
+  for (auto [map, want] : llvm::zip_equal(op.getIndexingMapsArray(), expected)) {
+    if (!map.isProjectedPermutation() || map.getNumResults() != want.size())
+      return failure();
+    for (AffineExpr result : map.getResults())
+      if (!want.contains(cast<AffineDimExpr>(result).getPosition()))
+        return failure();
+  }
+  return gemm;
 }
 
 /// The parameters of nxrt_gemm_<type>: batch, m, n, k, then pointer, batch
@@ -86,10 +119,11 @@ static SmallVector<Type> getGemmParameterTypes(MLIRContext *context) {
 LogicalResult
 ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
                                    PatternRewriter &rewriter) const {
-  SmallVector<AffineMap> canonical = getCanonicalMaps(op);
-  if (canonical.empty() || !op.hasPureBufferSemantics() ||
-      op->getNumOperands() != 3 || op.getIndexingMapsArray() != canonical)
-    return rewriter.notifyMatchFailure(op, "not a canonical contraction");
+  if (!op.hasPureBufferSemantics() || op->getNumOperands() != 3)
+    return rewriter.notifyMatchFailure(op, "not a contraction on buffers");
+  FailureOr<GemmDims> dims = getGemmDims(op);
+  if (failed(dims))
+    return rewriter.notifyMatchFailure(op, "not a (batched) matrix product");
   Type element = getElementTypeOrSelf(op->getOperand(0).getType());
   if (!element.isF32() && !element.isF64())
     return rewriter.notifyMatchFailure(op, "not f32 or f64");
@@ -121,13 +155,11 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
   Value one = arith::ConstantIntOp::create(rewriter, loc, i64, 1);
   Value elementBytes = arith::ConstantIntOp::create(
       rewriter, loc, i64, element.getIntOrFloatBitWidth() / 8);
-  bool batched = isa<linalg::BatchMatmulOp>(op);
-  bool matvec = isa<linalg::MatvecOp>(op);
 
-  // Each operand's descriptor: its sizes and strides in (batch,) row, column
-  // order; a vector of matvec is a one-column matrix.
-  SmallVector<GemmOperand> operands;
-  SmallVector<SmallVector<Value>> sizes;
+  // Each operand's address, and its strides and sizes in the order of its
+  // indexing map's results.
+  SmallVector<Value> pointers;
+  SmallVector<SmallVector<Value>> strides, sizes;
   for (Value buffer : op->getOperands()) {
     auto metadata =
         memref::ExtractStridedMetadataOp::create(rewriter, loc, buffer);
@@ -139,35 +171,51 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
         arith::MulIOp::create(rewriter, loc, offset64, elementBytes);
     Value address =
         arith::AddIOp::create(rewriter, loc, aligned64, offsetBytes);
-    GemmOperand operand;
-    operand.pointer = LLVM::IntToPtrOp::create(rewriter, loc, ptr, address);
-    SmallVector<Value> strides, extents;
+    pointers.push_back(LLVM::IntToPtrOp::create(rewriter, loc, ptr, address));
+    SmallVector<Value> operandStrides, operandSizes;
     for (Value stride : metadata.getStrides())
-      strides.push_back(toI64(stride));
+      operandStrides.push_back(toI64(stride));
     for (Value size : metadata.getSizes())
-      extents.push_back(toI64(size));
-    if (strides.size() == 1) { // matvec's vectors
-      strides.push_back(one);
-      extents.push_back(one);
-    }
-    operand.batchStride = batched ? strides[0] : zero;
-    operand.rowStride = strides[strides.size() - 2];
-    operand.colStride = strides.back();
-    operands.push_back(operand);
-    sizes.push_back(std::move(extents));
+      operandSizes.push_back(toI64(size));
+    strides.push_back(std::move(operandStrides));
+    sizes.push_back(std::move(operandSizes));
   }
-  // A is [batch,] m x k and B [batch,] k x n.
-  ArrayRef<Value> sizesA = sizes[0], sizesB = sizes[1];
-  Value batch = batched ? sizesA[0] : one;
-  Value m = sizesA[sizesA.size() - 2];
-  Value k = sizesA.back();
-  Value n = matvec ? one : sizesB.back();
 
-  SmallVector<Value> arguments{batch, m, n, k};
-  for (const GemmOperand &operand : operands)
-    llvm::append_range(arguments,
-                       ArrayRef<Value>{operand.pointer, operand.batchStride,
-                                       operand.rowStride, operand.colStride});
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  // The stride of `operand` along loop dimension `dim`; `absent` where the
+  // operand has no such dimension (a matvec's vectors are one column).
+  auto strideAlong = [&](unsigned operand, std::optional<unsigned> dim,
+                         Value absent) -> Value {
+    if (!dim)
+      return absent;
+    std::optional<unsigned> position = maps[operand].getResultPosition(
+        getAffineDimExpr(*dim, context));
+    return strides[operand][*position];
+  };
+  // The extent of loop dimension `dim`, read from the first operand that
+  // has it; 1 when there is none.
+  auto extentOf = [&](std::optional<unsigned> dim) -> Value {
+    if (!dim)
+      return one;
+    for (unsigned operand = 0; operand < 3; ++operand)
+      if (std::optional<unsigned> position = maps[operand].getResultPosition(
+              getAffineDimExpr(*dim, context)))
+        return sizes[operand][*position];
+    llvm_unreachable("every gemm dimension indexes an operand");
+  };
+
+  // A is [batch,] m x k, B [batch,] k x n and C [batch,] m x n.
+  SmallVector<Value> arguments{extentOf(dims->batch), extentOf(dims->m),
+                               extentOf(dims->n), extentOf(dims->k)};
+  std::pair<std::optional<unsigned>, std::optional<unsigned>> rowsAndCols[] = {
+      {dims->m, dims->k}, {dims->k, dims->n}, {dims->m, dims->n}};
+  for (auto [operand, rowsAndCol] : llvm::enumerate(rowsAndCols))
+    llvm::append_range(
+        arguments,
+        ArrayRef<Value>{pointers[operand],
+                        strideAlong(operand, dims->batch, zero),
+                        strideAlong(operand, rowsAndCol.first, one),
+                        strideAlong(operand, rowsAndCol.second, one)});
   LLVM::CallOp::create(rewriter, loc, *gemm, arguments);
   rewriter.eraseOp(op);
   return success();

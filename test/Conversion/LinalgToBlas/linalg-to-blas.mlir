@@ -76,22 +76,116 @@ func.func @matvec(%a: memref<4x3xf32>, %x: memref<3xf32>, %y: memref<4xf32>) {
 
 // -----
 
-// Left alone: integers, mixed element types, tensors, transposing maps.
+// An operand read transposed passes its strides swapped: A is stored k x m,
+// so its row (m) stride is its second stride and its column (k) stride its
+// first; m comes from A's second size.
+// CHECK-LABEL: func.func @transposed_a
+// CHECK-SAME: (%[[A:.+]]: memref<3x4xf32>
+// CHECK: %{{.+}}, %{{.+}}, %[[SIZES_A:.+]]:2, %[[STRIDES_A:.+]]:2 = memref.extract_strided_metadata %[[A]]
+// CHECK: %[[PA:.+]] = llvm.inttoptr
+// CHECK: %[[S0:.+]] = arith.index_cast %[[STRIDES_A]]#0 : index to i64
+// CHECK: %[[S1:.+]] = arith.index_cast %[[STRIDES_A]]#1 : index to i64
+// CHECK: %[[K:.+]] = arith.index_cast %[[SIZES_A]]#0 : index to i64
+// CHECK: %[[M:.+]] = arith.index_cast %[[SIZES_A]]#1 : index to i64
+// CHECK: llvm.call @nxrt_gemm_f32(%{{.+}}, %[[M]], %{{.+}}, %[[K]], %[[PA]], %{{.+}}, %[[S1]], %[[S0]],
+// CHECK-NOT: linalg.matmul
+func.func @transposed_a(%a: memref<3x4xf32>, %b: memref<3x2xf32>, %c: memref<4x2xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<3x4xf32>, memref<3x2xf32>) outs(%c : memref<4x2xf32>)
+  return
+}
+
+// -----
+
+// Attention's scores, q k^T: a batch_matmul whose B is stored n x k. B's row
+// (k) stride is its last stride, its column (n) stride the one before.
+// CHECK-LABEL: func.func @batch_matmul_transposed_b
+// CHECK-SAME: (%{{.+}}: memref<16x128x64xf32>, %[[B:.+]]: memref<16x96x64xf32>
+// CHECK: %{{.+}}, %{{.+}}, %[[SIZES_B:.+]]:3, %[[STRIDES_B:.+]]:3 = memref.extract_strided_metadata %[[B]]
+// CHECK: %[[PB:.+]] = llvm.inttoptr
+// CHECK: %[[SB0:.+]] = arith.index_cast %[[STRIDES_B]]#0 : index to i64
+// CHECK: %[[SB1:.+]] = arith.index_cast %[[STRIDES_B]]#1 : index to i64
+// CHECK: %[[SB2:.+]] = arith.index_cast %[[STRIDES_B]]#2 : index to i64
+// CHECK: %{{.+}} = arith.index_cast %[[SIZES_B]]#0 : index to i64
+// CHECK: %[[N:.+]] = arith.index_cast %[[SIZES_B]]#1 : index to i64
+// CHECK: llvm.call @nxrt_gemm_f32(%{{.+}}, %{{.+}}, %[[N]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[PB]], %[[SB0]], %[[SB2]], %[[SB1]],
+// CHECK-NOT: linalg.batch_matmul
+func.func @batch_matmul_transposed_b(%q: memref<16x128x64xf32>, %k: memref<16x96x64xf32>, %s: memref<16x128x96xf32>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%q, %k : memref<16x128x64xf32>, memref<16x96x64xf32>) outs(%s : memref<16x128x96xf32>)
+  return
+}
+
+// -----
+
+// A linalg.generic that multiplies and adds over one dimension is a
+// contraction too, whatever order its loops come in: here (n, k, m).
+// CHECK-LABEL: func.func @generic_contraction
+// CHECK: llvm.call @nxrt_gemm_f64(
+// CHECK-NOT: linalg.generic
+func.func @generic_contraction(%a: memref<4x3xf64>, %b: memref<3x2xf64>, %c: memref<4x2xf64>) {
+  linalg.generic {indexing_maps = [affine_map<(n, k, m) -> (m, k)>, affine_map<(n, k, m) -> (k, n)>, affine_map<(n, k, m) -> (m, n)>],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<4x3xf64>, memref<3x2xf64>) outs(%c : memref<4x2xf64>) {
+  ^bb0(%x: f64, %y: f64, %acc: f64):
+    %p = arith.mulf %x, %y : f64
+    %s = arith.addf %acc, %p : f64
+    linalg.yield %s : f64
+  }
+  return
+}
+
+// -----
+
+// A vecmat has no m: m = 1.
+// CHECK-LABEL: func.func @vecmat
+// CHECK: %[[ONE:.+]] = arith.constant 1 : i64
+// CHECK: llvm.call @nxrt_gemm_f32(%[[ONE]], %[[ONE]],
+// CHECK-NOT: linalg.vecmat
+func.func @vecmat(%x: memref<3xf32>, %a: memref<3x4xf32>, %y: memref<4xf32>) {
+  linalg.vecmat ins(%x, %a : memref<3xf32>, memref<3x4xf32>) outs(%y : memref<4xf32>)
+  return
+}
+
+// -----
+
+// Left alone: integers, mixed element types, tensors, an operand broadcast
+// along the batch, two batch dimensions, a product that is not summed.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: llvm.call
 // CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : memref<4x3xi32>, memref<3x2xi32>)
 // CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : memref<4x3xf16>, memref<3x2xf16>) outs(%{{.+}} : memref<4x2xf32>)
 // CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<4x3xf32>, tensor<3x2xf32>)
-// CHECK: linalg.matmul indexing_maps
+// CHECK: linalg.batch_matmul indexing_maps
+// CHECK: linalg.generic
+// CHECK: linalg.generic
 // CHECK-NOT: llvm.call
 func.func @left_alone(%ai: memref<4x3xi32>, %bi: memref<3x2xi32>, %ci: memref<4x2xi32>,
                       %ah: memref<4x3xf16>, %bh: memref<3x2xf16>, %c: memref<4x2xf32>,
                       %at: tensor<4x3xf32>, %bt: tensor<3x2xf32>, %ct: tensor<4x2xf32>,
-                      %atr: memref<3x4xf32>, %b: memref<3x2xf32>) -> tensor<4x2xf32> {
+                      %ab: memref<4x3xf32>, %bb: memref<5x3x2xf32>, %cb: memref<5x4x2xf32>,
+                      %a4: memref<2x5x4x3xf32>, %b4: memref<2x5x3x2xf32>, %c4: memref<2x5x4x2xf32>,
+                      %v: memref<4xf32>, %w: memref<4xf32>) -> tensor<4x2xf32> {
   linalg.matmul ins(%ai, %bi : memref<4x3xi32>, memref<3x2xi32>) outs(%ci : memref<4x2xi32>)
   linalg.matmul ins(%ah, %bh : memref<4x3xf16>, memref<3x2xf16>) outs(%c : memref<4x2xf32>)
   %r = linalg.matmul ins(%at, %bt : tensor<4x3xf32>, tensor<3x2xf32>) outs(%ct : tensor<4x2xf32>) -> tensor<4x2xf32>
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
-      ins(%atr, %b : memref<3x4xf32>, memref<3x2xf32>) outs(%c : memref<4x2xf32>)
+  linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%ab, %bb : memref<4x3xf32>, memref<5x3x2xf32>) outs(%cb : memref<5x4x2xf32>)
+  linalg.generic {indexing_maps = [affine_map<(a, b, m, n, k) -> (a, b, m, k)>, affine_map<(a, b, m, n, k) -> (a, b, k, n)>, affine_map<(a, b, m, n, k) -> (a, b, m, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%a4, %b4 : memref<2x5x4x3xf32>, memref<2x5x3x2xf32>) outs(%c4 : memref<2x5x4x2xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]}
+      ins(%v, %w : memref<4xf32>, memref<4xf32>) outs(%w : memref<4xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
   return %r : tensor<4x2xf32>
 }

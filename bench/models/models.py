@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""The benchmark models' inputs, references and PyTorch baselines.
+
+Each model in bench/models/<name>.mlir has here:
+  - its arguments (shapes, and the scale of their random values: weights are
+    uniform in +-1/sqrt(fan-in), as a trained network's are in magnitude);
+  - a NumPy reference in float64, written independently of nx's lowering;
+  - the same model in PyTorch eager (float32), the peer it is timed against.
+
+Commands (NumPy is required; PyTorch only for `time` and for `check`'s
+second reference):
+  models.py inputs MODEL DIR          write arg<k>.npy into DIR
+  models.py check MODEL DIR OUT.npy   compare nx's output with the references
+  models.py time [--threads N] [--min-time S] [MODEL...]
+                                      time PyTorch eager; prints JSON in
+                                      Google Benchmark's format
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+
+# Relative tolerance of nx's float32 output against the float64 reference,
+# measured against the output's largest magnitude (softmax outputs are in
+# [0, 1]; the transformer's are O(1)).
+TOLERANCE = 1e-4
+
+
+def uniform(rng, shape, scale):
+    return rng.uniform(-scale, scale, size=shape).astype(np.float32)
+
+
+class Model:
+    """Arguments are (name, shape, scale) in the order of the MLIR function."""
+    name = None
+    arguments = []
+
+    def inputs(self, seed=0):
+        rng = np.random.default_rng(seed)
+        return [uniform(rng, shape, scale) for _, shape, scale in self.arguments]
+
+
+# ---------------------------------------------------------------------------
+# NumPy building blocks (float64)
+# ---------------------------------------------------------------------------
+
+def np_softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def np_relu(x):
+    return np.maximum(x, 0.0)
+
+
+def np_conv2d_nhwc_hwcf(x, w, padding=0, stride=1, dilation=1):
+    if padding:
+        x = np.pad(x, ((0, 0), (padding, padding), (padding, padding), (0, 0)))
+    n, h, wd, c = x.shape
+    kh, kw, _, f = w.shape
+    oh = (h - dilation * (kh - 1) - 1) // stride + 1
+    ow = (wd - dilation * (kw - 1) - 1) // stride + 1
+    out = np.zeros((n, oh, ow, f))
+    for i in range(kh):
+        for j in range(kw):
+            patch = x[:, i * dilation:i * dilation + stride * (oh - 1) + 1:stride,
+                      j * dilation:j * dilation + stride * (ow - 1) + 1:stride, :]
+            out += patch @ w[i, j]
+    return out
+
+
+def np_depthwise_nhwc_hwc(x, w, padding=0):
+    if padding:
+        x = np.pad(x, ((0, 0), (padding, padding), (padding, padding), (0, 0)))
+    n, h, wd, c = x.shape
+    kh, kw, _ = w.shape
+    oh, ow = h - kh + 1, wd - kw + 1
+    out = np.zeros((n, oh, ow, c))
+    for i in range(kh):
+        for j in range(kw):
+            out += x[:, i:i + oh, j:j + ow, :] * w[i, j]
+    return out
+
+
+def np_max_pool_2x2(x):
+    n, h, w, c = x.shape
+    return x.reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+
+
+def np_layer_norm(x, gamma, beta, eps=1e-5):
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+
+def np_gelu(x):
+    return 0.5 * x * (1.0 + np.vectorize(math.erf)(x / math.sqrt(2.0)))
+
+
+# ---------------------------------------------------------------------------
+# The models
+# ---------------------------------------------------------------------------
+
+class Mlp(Model):
+    name = "mlp"
+    arguments = [
+        ("x", (256, 784), 1.0),
+        ("w1", (784, 512), 1 / math.sqrt(784)), ("b1", (512,), 0.1),
+        ("w2", (512, 512), 1 / math.sqrt(512)), ("b2", (512,), 0.1),
+        ("w3", (512, 10), 1 / math.sqrt(512)), ("b3", (10,), 0.1),
+    ]
+
+    def numpy(self, x, w1, b1, w2, b2, w3, b3):
+        h = np_relu(x @ w1 + b1)
+        h = np_relu(h @ w2 + b2)
+        return np_softmax(h @ w3 + b3)
+
+    def torch(self, torch):
+        F = torch.nn.functional
+
+        def run(x, w1, b1, w2, b2, w3, b3):
+            h = F.relu(torch.addmm(b1, x, w1))
+            h = F.relu(torch.addmm(b2, h, w2))
+            return torch.softmax(torch.addmm(b3, h, w3), dim=1)
+        return run
+
+
+class Cnn(Model):
+    name = "cnn"
+    arguments = [
+        ("x", (8, 32, 32, 3), 1.0),
+        ("w1", (3, 3, 3, 32), 1 / math.sqrt(27)), ("b1", (32,), 0.1),
+        ("w2", (3, 3, 32, 64), 1 / math.sqrt(288)), ("b2", (64,), 0.1),
+        ("w3", (4096, 10), 1 / math.sqrt(4096)), ("b3", (10,), 0.1),
+    ]
+
+    def numpy(self, x, w1, b1, w2, b2, w3, b3):
+        h = np_max_pool_2x2(np_relu(np_conv2d_nhwc_hwcf(x, w1, padding=1) + b1))
+        h = np_max_pool_2x2(np_relu(np_conv2d_nhwc_hwcf(h, w2, padding=1) + b2))
+        return np_softmax(h.reshape(8, 4096) @ w3 + b3)
+
+    def torch(self, torch):
+        F = torch.nn.functional
+
+        def run(x, w1, b1, w2, b2, w3, b3):
+            # NHWC data as PyTorch holds it: NCHW views in channels-last
+            # memory, which its oneDNN convolutions take directly.
+            h = x.permute(0, 3, 1, 2)
+            h = F.max_pool2d(F.relu(F.conv2d(h, w1, b1, padding=1)), 2)
+            h = F.max_pool2d(F.relu(F.conv2d(h, w2, b2, padding=1)), 2)
+            h = h.permute(0, 2, 3, 1).reshape(8, 4096)
+            return torch.softmax(torch.addmm(b3, h, w3), dim=1)
+
+        def prepare(args):
+            x, w1, b1, w2, b2, w3, b3 = args
+            # HWCF weights to PyTorch's FCHW, in channels-last memory.
+            fchw = lambda w: w.permute(3, 2, 0, 1).contiguous(
+                memory_format=torch.channels_last)
+            return [x, fchw(w1), b1, fchw(w2), b2, w3, b3]
+        run.prepare = prepare
+        return run
+
+
+class Transformer(Model):
+    """A pre-norm encoder block: batch 4, 128 tokens, width 256, 4 heads."""
+    name = "transformer"
+    B, S, D, H, F = 4, 128, 256, 4, 1024
+    arguments = [
+        ("x", (4, 128, 256), 1.0),
+        ("ln1_g", (256,), 1.0), ("ln1_b", (256,), 0.1),
+        ("wq", (256, 256), 1 / 16), ("bq", (256,), 0.1),
+        ("wk", (256, 256), 1 / 16), ("bk", (256,), 0.1),
+        ("wv", (256, 256), 1 / 16), ("bv", (256,), 0.1),
+        ("wo", (256, 256), 1 / 16), ("bo", (256,), 0.1),
+        ("ln2_g", (256,), 1.0), ("ln2_b", (256,), 0.1),
+        ("w1", (256, 1024), 1 / 16), ("b1", (1024,), 0.1),
+        ("w2", (1024, 256), 1 / 32), ("b2", (256,), 0.1),
+    ]
+
+    def numpy(self, x, ln1_g, ln1_b, wq, bq, wk, bk, wv, bv, wo, bo,
+              ln2_g, ln2_b, w1, b1, w2, b2):
+        B, S, D, H = self.B, self.S, self.D, self.H
+        heads = lambda t: t.reshape(B, S, H, D // H).transpose(0, 2, 1, 3)
+        a = np_layer_norm(x, ln1_g, ln1_b)
+        q, k, v = heads(a @ wq + bq), heads(a @ wk + bk), heads(a @ wv + bv)
+        p = np_softmax(q @ k.transpose(0, 1, 3, 2) / math.sqrt(D // H))
+        o = (p @ v).transpose(0, 2, 1, 3).reshape(B, S, D)
+        x1 = x + o @ wo + bo
+        h = np_gelu(np_layer_norm(x1, ln2_g, ln2_b) @ w1 + b1)
+        return x1 + h @ w2 + b2
+
+    def torch(self, torch):
+        F = torch.nn.functional
+        B, S, D, H = self.B, self.S, self.D, self.H
+
+        def run(x, ln1_g, ln1_b, wq, bq, wk, bk, wv, bv, wo, bo,
+                ln2_g, ln2_b, w1, b1, w2, b2):
+            heads = lambda t: t.view(B, S, H, D // H).transpose(1, 2)
+            a = F.layer_norm(x, (D,), ln1_g, ln1_b)
+            q, k, v = heads(a @ wq + bq), heads(a @ wk + bk), heads(a @ wv + bv)
+            p = torch.softmax(q @ k.transpose(2, 3) / math.sqrt(D // H), dim=-1)
+            o = (p @ v).transpose(1, 2).reshape(B, S, D)
+            x1 = x + o @ wo + bo
+            h = F.gelu(F.layer_norm(x1, (D,), ln2_g, ln2_b) @ w1 + b1)
+            return x1 + h @ w2 + b2
+        return run
+
+
+MODELS = {m.name: m for m in (Mlp(), Cnn(), Transformer())}
+
+
+def model(name):
+    if name not in MODELS:
+        sys.exit(f"models.py: unknown model '{name}' (known: {', '.join(MODELS)})")
+    return MODELS[name]
+
+
+# ---------------------------------------------------------------------------
+# Commands
+# ---------------------------------------------------------------------------
+
+def cmd_inputs(args):
+    os.makedirs(args.dir, exist_ok=True)
+    for k, value in enumerate(model(args.model).inputs()):
+        np.save(os.path.join(args.dir, f"arg{k}.npy"), value)
+
+
+def compare(what, actual, expected):
+    scale = max(1.0, float(np.abs(expected).max()))
+    error = float(np.abs(actual.astype(np.float64) - expected).max()) / scale
+    print(f"{what}: max error {error:.3g} (relative to {scale:.3g}), "
+          f"tolerance {TOLERANCE:g}")
+    return error <= TOLERANCE
+
+
+def cmd_check(args):
+    m = model(args.model)
+    inputs = m.inputs()
+    actual = np.load(args.output)
+    expected = m.numpy(*[a.astype(np.float64) for a in inputs])
+    if actual.shape != expected.shape:
+        sys.exit(f"models.py: {m.name}: output shape {actual.shape}, "
+                 f"expected {expected.shape}")
+    ok = compare(f"{m.name}: nx vs NumPy (float64)", actual, expected)
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    if torch is not None:
+        run = m.torch(torch)
+        targs = [torch.from_numpy(a) for a in inputs]
+        targs = getattr(run, "prepare", lambda a: a)(targs)
+        with torch.no_grad():
+            peer = run(*targs).numpy()
+        ok = compare(f"{m.name}: nx vs PyTorch (float32)", actual,
+                     peer.astype(np.float64)) and ok
+    if not ok:
+        sys.exit(1)
+
+
+def cmd_time(args):
+    import torch
+    torch.set_num_threads(args.threads or os.cpu_count())
+    benchmarks = []
+    for name in args.models or list(MODELS):
+        m = model(name)
+        run = m.torch(torch)
+        targs = [torch.from_numpy(a) for a in m.inputs()]
+        targs = getattr(run, "prepare", lambda a: a)(targs)
+        with torch.no_grad():
+            for _ in range(3):
+                run(*targs)
+            samples = []
+            for _ in range(args.repetitions):
+                iterations, start = 0, time.perf_counter()
+                while True:
+                    run(*targs)
+                    iterations += 1
+                    elapsed = time.perf_counter() - start
+                    if elapsed >= args.min_time:
+                        break
+                samples.append(elapsed / iterations)
+        best = min(samples)
+        benchmarks.append({
+            "name": f"PyTorch/{name}/threads:{args.threads}",
+            "run_type": "iteration", "iterations": iterations,
+            "real_time": best * 1e3, "cpu_time": best * 1e3,
+            "time_unit": "ms"})
+    json.dump({"context": {"torch": torch.__version__,
+                           "threads": torch.get_num_threads()},
+               "benchmarks": benchmarks}, sys.stdout, indent=1)
+    print()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("inputs")
+    p.add_argument("model")
+    p.add_argument("dir")
+    p.set_defaults(fn=cmd_inputs)
+    p = sub.add_parser("check")
+    p.add_argument("model")
+    p.add_argument("output")
+    p.set_defaults(fn=cmd_check)
+    p = sub.add_parser("time")
+    p.add_argument("--threads", type=int, default=1,
+                   help="PyTorch's intra-op threads (0: one per core)")
+    p.add_argument("--min-time", type=float, default=0.5)
+    p.add_argument("--repetitions", type=int, default=3)
+    p.add_argument("models", nargs="*")
+    p.set_defaults(fn=cmd_time)
+    args = parser.parse_args()
+    args.fn(args)
+
+
+if __name__ == "__main__":
+    main()

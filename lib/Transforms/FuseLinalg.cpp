@@ -1,0 +1,104 @@
+//===- FuseLinalg.cpp - elementwise fusion that never repeats work --------===//
+//
+// Upstream's elementwise fusion and reshape propagation, each behind a
+// control function: a fused producer's element must be read once per
+// consumer iteration space, and reshapes must not turn reductions
+// (contractions, convolutions) into generics of more loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Support/PassStatistics.h"
+#include "nx/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "nx-fuse-linalg"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_FUSELINALGPASS
+#include "nx/Transforms/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+
+/// Whether `consumer` visits each element of `operand` exactly once: its
+/// indexing map is a permutation of all the consumer's loops. A producer
+/// fused into such an operand is computed once per element, as before.
+static bool readsEachElementOnce(OpOperand *operand) {
+  auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
+  if (!consumer)
+    return false;
+  return consumer.getMatchingIndexingMap(operand).isPermutation();
+}
+
+/// Whether a reshape may move across the linalg op that owns or produces
+/// `operand`: only ops without reduction loops change their loop structure
+/// for it.
+static bool isReshapeAcrossParallelOp(OpOperand *operand) {
+  auto parallel = [](Operation *op) {
+    auto linalgOp = dyn_cast_if_present<linalg::LinalgOp>(op);
+    return linalgOp && linalgOp.getNumLoops() == linalgOp.getNumParallelLoops();
+  };
+  Operation *owner = operand->getOwner();
+  Operation *producer = operand->get().getDefiningOp();
+  if (isa<linalg::LinalgOp>(owner))
+    return parallel(owner);
+  return parallel(producer);
+}
+
+namespace {
+
+struct FuseLinalgPass : nx::impl::FuseLinalgPassBase<FuseLinalgPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    linalg::ControlFusionFn fuseControl = [](OpOperand *operand) {
+      Operation *producer = operand->get().getDefiningOp();
+      return producer && producer->hasOneUse() &&
+             readsEachElementOnce(operand);
+    };
+    linalg::ControlFusionFn reshapeControl = [](OpOperand *operand) {
+      Operation *producer = operand->get().getDefiningOp();
+      return producer && producer->hasOneUse() &&
+             isReshapeAcrossParallelOp(operand);
+    };
+    linalg::ControlFusionFn oneUse = [](OpOperand *operand) {
+      Operation *producer = operand->get().getDefiningOp();
+      return producer && producer->hasOneUse();
+    };
+
+    RewritePatternSet patterns(context);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, fuseControl);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
+                                                      reshapeControl);
+    tensor::populateBubbleUpExpandShapePatterns(patterns);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
+    context->getLoadedDialect<linalg::LinalgDialect>()
+        ->getCanonicalizationPatterns(patterns);
+    linalg::populateConstantFoldLinalgOperations(patterns, oneUse);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    // Counted once, on the result: the driver asks the control function
+    // again on every iteration.
+    int64_t refused = 0;
+    getOperation()->walk([&](linalg::LinalgOp consumer) {
+      for (OpOperand *operand : consumer.getDpsInputOperands()) {
+        auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+        if (producer && producer->hasOneUse() &&
+            linalg::isElementwise(producer) && !readsEachElementOnce(operand))
+          ++refused;
+      }
+    });
+    nx::addStatistic(numRefused, refused);
+  }
+};
+
+} // namespace
