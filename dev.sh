@@ -12,6 +12,8 @@
 #   ./dev.sh fuzz [SECONDS] [JOBS]
 #                      fuzz nx-opt-fuzzer (default 3600 s, 1 job); the corpus
 #                      is kept in build-fuzz/corpus, crashes in build-fuzz/crashes
+#   ./dev.sh bench     the model benchmarks (bench/models) against PyTorch
+#                      eager (Debian's python3-torch, installed on first use)
 #   ./dev.sh build     just build
 #
 # Environment: BUILD_DIR (default ./build), JOBS (default: nproc).
@@ -29,7 +31,7 @@ export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"
 LLVM_PREFIX=/usr/lib/llvm-22
 
 PACKAGES=(
-  g++ cmake ninja-build ccache python3 git
+  g++ cmake ninja-build ccache python3 python3-numpy git
   llvm-22-dev libmlir-22-dev mlir-22-tools
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev
   liblapacke-dev libopenblas-dev libomp-22-dev libdnnl-dev
@@ -172,10 +174,20 @@ fuzz() {
   python3 "$ROOT/tools/nx-opt-fuzzer/triage.py" --fuzzer "$fuzzer" "$crashes"
 }
 
+# bench/models/compare.py: nx-bench-models and PyTorch eager on the same
+# models, in one run; its Markdown table is README's "Whole models".
+run_model_benchmarks() {
+  PACKAGES+=(python3-torch)
+  build
+  /usr/bin/python3 "$ROOT/bench/models/compare.py" \
+    --nx-bench "$BUILD_DIR/bin/nx-bench-models"
+}
+
 case "${1:-}" in
   example) run_example ;;
+  bench) run_model_benchmarks ;;
   test) run_tests ;;
   fuzz) build_fuzz; fuzz "${2:-3600}" "${3:-1}" ;;
   build) build ;;
-  *) echo "usage: $0 {example|test|fuzz [SECONDS] [JOBS]|build}" >&2; exit 2 ;;
+  *) echo "usage: $0 {example|test|fuzz [SECONDS] [JOBS]|bench|build}" >&2; exit 2 ;;
 esac

@@ -98,6 +98,15 @@ nx_bench::JitModule::~JitModule() {
   nxrt_program_destroy(program);
 }
 
+nx_bench::JitModule::PackedFn
+nx_bench::JitModule::lookupPacked(const std::string &name) {
+  auto address = engine->lookupPacked("_mlir_ciface_" + name);
+  if (!address)
+    die("no packed function for " + name + ": " +
+        llvm::toString(address.takeError()));
+  return *address;
+}
+
 void *nx_bench::JitModule::lookupAddress(const std::string &symbol) {
   auto address = engine->lookup(symbol);
   if (!address)

@@ -78,6 +78,11 @@ public:
   JitModule(const JitModule &) = delete;
   JitModule &operator=(const JitModule &) = delete;
 
+  /// The packed form of `_mlir_ciface_<name>`: one pointer per parameter
+  /// (the result descriptor's address first, then each argument's).
+  using PackedFn = void (*)(void **);
+  PackedFn lookupPacked(const std::string &name);
+
   /// Address of `_mlir_ciface_<name>` as a function pointer of type F.
   template <typename F> F lookup(const std::string &name) {
     return reinterpret_cast<F>(lookupAddress("_mlir_ciface_" + name));

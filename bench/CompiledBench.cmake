@@ -7,6 +7,8 @@
 #   pipeline compile time on 10k/100k ops).
 # nx-bench-kernels: compiled compute (elementwise, sum, matmul, softmax, a
 #   dense layer) against memcpy, C loops and OpenBLAS in the same binary.
+# nx-bench-models: whole models (bench/models/*.mlir) and their compile
+#   times; bench/models/compare.py times PyTorch eager next to them.
 # nx-bench-conv: a 3x3 convolution + ReLU against im2col + OpenBLAS in C and,
 #   when libdnnl (oneDNN) is found, oneDNN's convolution.
 if(NX_ENABLE_COMPILER)
@@ -45,5 +47,12 @@ if(NX_ENABLE_COMPILER)
   else()
     message(STATUS "oneDNN (libdnnl) not found: nx-bench-conv runs without its oneDNN baseline")
   endif()
-  add_dependencies(benchmarks nx-bench-compiled nx-bench-kernels nx-bench-conv)
+  nx_add_benchmark(nx-bench-models
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/ModelBench.cpp
+            ${CMAKE_CURRENT_LIST_DIR}/BenchJit.cpp
+    LINK NxRunner)
+  target_compile_definitions(nx-bench-models PRIVATE
+    NX_BENCH_MODELS_DIR="${CMAKE_CURRENT_LIST_DIR}/models")
+  add_dependencies(benchmarks nx-bench-compiled nx-bench-kernels nx-bench-conv
+    nx-bench-models)
 endif()

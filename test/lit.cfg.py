@@ -30,6 +30,7 @@ config.substitutions.append(
     ("%nx_example_callbacks",
      os.path.join(config.nx_lib_dir, "libNxExampleCallbacks.so")))
 config.substitutions.append(("%nx_src_root", config.nx_src_root))
+config.substitutions.append(("%nx_tools", config.nx_tools_dir))
 config.substitutions.append(("%nx_obj_root", config.nx_obj_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
@@ -71,3 +72,26 @@ if config.nx_sanitizer:
     options = config.environment.get("ASAN_OPTIONS", "")
     config.environment["ASAN_OPTIONS"] = ":".join(
         o for o in (options, "allow_user_poisoning=0") if o)
+
+# The model tests (test/Integration/Models) check nx's outputs against NumPy
+# (and PyTorch where it is installed): with lit's own Python when it has
+# NumPy, else with the system's (Debian's python3-numpy, which dev.sh
+# installs).
+import subprocess
+
+
+def find_numpy_python():
+    for python in (config.python_executable, "/usr/bin/python3"):
+        try:
+            if subprocess.run([python, "-c", "import numpy"],
+                              capture_output=True).returncode == 0:
+                return python
+        except OSError:
+            pass
+    return None
+
+
+numpy_python = find_numpy_python()
+if numpy_python:
+    config.available_features.add("numpy")
+    config.substitutions.append(("%numpy_python", numpy_python))

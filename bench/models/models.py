@@ -10,7 +10,10 @@ Each model in bench/models/<name>.mlir has here:
 Commands (NumPy is required; PyTorch only for `time` and for `check`'s
 second reference):
   models.py inputs MODEL DIR          write arg<k>.npy into DIR
-  models.py check MODEL DIR OUT.npy   compare nx's output with the references
+  models.py check MODEL OUT.npy       compare nx's output with the references
+  models.py run MODEL --nx-runner=PATH --dir=DIR [--flag=FLAG...]
+                                      inputs, nx-runner on bench/models/
+                                      MODEL.mlir with the FLAGs, then check
   models.py time [--threads N] [--min-time S] [MODEL...]
                                       time PyTorch eager; prints JSON in
                                       Google Benchmark's format
@@ -20,6 +23,7 @@ import argparse
 import json
 import math
 import os
+import subprocess
 import sys
 import time
 
@@ -29,6 +33,8 @@ import numpy as np
 # measured against the output's largest magnitude (softmax outputs are in
 # [0, 1]; the transformer's are O(1)).
 TOLERANCE = 1e-4
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def uniform(rng, shape, scale):
@@ -263,6 +269,22 @@ def cmd_check(args):
         sys.exit(1)
 
 
+def cmd_run(args):
+    m = model(args.model)
+    cmd_inputs(args)
+    output = os.path.join(args.dir, "out.npy")
+    command = [args.nx_runner, os.path.join(HERE, f"{m.name}.mlir"),
+               f"--entry={m.name}", f"--output={output}", "--quiet"]
+    command += [f"--input=@{os.path.join(args.dir, f'arg{k}.npy')}"
+                for k in range(len(m.arguments))]
+    command += args.flags
+    print(" ".join(command), flush=True)
+    if subprocess.run(command).returncode != 0:
+        sys.exit(f"models.py: nx-runner failed on {m.name}")
+    args.output = output
+    cmd_check(args)
+
+
 def cmd_time(args):
     import torch
     torch.set_num_threads(args.threads or os.cpu_count())
@@ -308,6 +330,13 @@ def main():
     p.add_argument("model")
     p.add_argument("output")
     p.set_defaults(fn=cmd_check)
+    p = sub.add_parser("run")
+    p.add_argument("model")
+    p.add_argument("--nx-runner", required=True)
+    p.add_argument("--dir", required=True)
+    p.add_argument("--flag", dest="flags", action="append", default=[],
+                   help="an nx-runner flag (repeatable): --flag=--blas=false")
+    p.set_defaults(fn=cmd_run)
     p = sub.add_parser("time")
     p.add_argument("--threads", type=int, default=1,
                    help="PyTorch's intra-op threads (0: one per core)")

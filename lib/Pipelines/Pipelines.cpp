@@ -9,6 +9,7 @@
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/OpenMPToLLVM/ConvertOpenMPToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -19,6 +20,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -165,30 +167,42 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   functionPm.addPass(createConvertLinalgToLoopsPass());
   if (!options.libmMath)
     functionPm.addPass(nx::createApproximateMathPass());
+  // libm's functions for every math op libm has (erf has no LLVM intrinsic
+  // to fall back on): a module pass, since it declares them, and before the
+  // vector lowering, since it unrolls vector operands.
+  // libm has no rsqrtf: math.rsqrt becomes 1 / sqrt first.
+  OpPassManager *loweringPm = &functionPm;
+  if (options.libmMath) {
+    math::MathExpandOpsPassOptions expandOptions;
+    expandOptions.opMnemonics = {"rsqrt"};
+    functionPm.addPass(math::createMathExpandOpsPass(expandOptions));
+    pm.addPass(createConvertMathToLibmPass());
+    loweringPm = &pm.nest<func::FuncOp>();
+  }
   if (options.vectorize) {
     // Transfers of more than one dimension left by the vectorizer become
     // one-dimensional ones, which LLVM lowering takes.
     VectorTransferToSCFOptions transferOptions;
     transferOptions.enableFullUnroll();
-    functionPm.addPass(createConvertVectorToSCFPass(transferOptions));
+    loweringPm->addPass(createConvertVectorToSCFPass(transferOptions));
   }
-  functionPm.addPass(createLowerAffinePass());
+  loweringPm->addPass(createLowerAffinePass());
   // Without rollback the conversion moves each split block's ops once;
   // with it, every loop's block split records each op it moves, which is
   // quadratic in the ops of a block with many loops.
   SCFToControlFlowPassOptions scfOptions;
   scfOptions.allowPatternRollback = false;
-  functionPm.addPass(createSCFToControlFlowPass(scfOptions));
-  functionPm.addPass(memref::createExpandStridedMetadataPass());
-  functionPm.addPass(createLowerAffinePass());
+  loweringPm->addPass(createSCFToControlFlowPass(scfOptions));
+  loweringPm->addPass(memref::createExpandStridedMetadataPass());
+  loweringPm->addPass(createLowerAffinePass());
   if (options.vectorize) {
-    functionPm.addPass(createConvertVectorToLLVMPass());
+    loweringPm->addPass(createConvertVectorToLLVMPass());
     // The vectorizer pads transfers with ub.poison.
-    functionPm.addPass(createUBToLLVMConversionPass());
+    loweringPm->addPass(createUBToLLVMConversionPass());
   }
-  functionPm.addPass(createConvertMathToLLVMPass());
-  functionPm.addPass(createArithToLLVMConversionPass());
-  functionPm.addPass(createConvertIndexToLLVMPass());
+  loweringPm->addPass(createConvertMathToLLVMPass());
+  loweringPm->addPass(createArithToLLVMConversionPass());
+  loweringPm->addPass(createConvertIndexToLLVMPass());
   // Module passes: they declare runtime and libc functions, or convert
   // function signatures and calls.
   pm.addPass(createConvertNxToLLVMPass());

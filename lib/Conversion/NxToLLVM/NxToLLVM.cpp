@@ -360,8 +360,10 @@ static LogicalResult invokeTensorFreeHostCalls(ModuleOp module) {
 /// stop its caller too, transitively: after the call, the caller checks
 /// nxrt_run_failed and takes its own exit. `stopping` holds the functions
 /// with host calls. Declarations of func.func (nx code compiled on its own,
-/// such as separately compiled stages) may stop as well; llvm.func
-/// declarations are the C runtime's and libc's, which do not.
+/// such as separately compiled stages) may stop as well, unless they are
+/// `llvm.readnone` (libm's, from convert-math-to-libm: a function without
+/// effects cannot fail a run); llvm.func declarations are the C runtime's
+/// and libc's, which do not.
 static LogicalResult
 stopAfterFailedCalls(ModuleOp module, ArrayRef<Operation *> stopping,
                      const LLVMTypeConverter &converter) {
@@ -369,7 +371,8 @@ stopAfterFailedCalls(ModuleOp module, ArrayRef<Operation *> stopping,
   llvm::DenseMap<Operation *, SmallVector<Operation *>> callsOf;
   llvm::SetVector<Operation *> mayStop(stopping.begin(), stopping.end());
   for (auto func : module.getOps<func::FuncOp>())
-    if (func.isExternal())
+    if (func.isExternal() &&
+        !func->hasAttr(LLVM::LLVMDialect::getReadnoneAttrName()))
       mayStop.insert(func);
   module.walk([&](CallOpInterface call) {
     auto callee = dyn_cast_if_present<FlatSymbolRefAttr>(

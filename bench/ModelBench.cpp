@@ -1,0 +1,325 @@
+//===- ModelBench.cpp - whole models compiled by nx-lower-to-cpu ----------===//
+//
+// The models of bench/models/, each a .mlir file written as a front end
+// writes it (linalg named ops and generics on tensors), compiled by
+// nx-lower-to-cpu and JIT-compiled as Executable does, and called on
+// preallocated inputs:
+//
+//  BM_Model/<model>/threads:<t>    one call of the model with
+//                                  nxrt_set_compute_threads(t) (0: one per
+//                                  core); the result buffer is freed inside
+//                                  the timed loop.
+//  BM_Compile/<model>              parse, nx-lower-to-cpu, translation and
+//                                  JIT code generation of the file.
+//
+// <model> is mlp, cnn or transformer, and each again with "-callbacks": the
+// same model with an nx.io_callback per layer that logs its activations and
+// an nx.elixir_call in the middle (a host clip whose limit no value
+// reaches), bound inline here. Before timing, each -callbacks model's
+// result is compared with its plain model's (they must agree exactly) and
+// the callbacks' call counts are checked.
+//
+// The peer, PyTorch eager, is timed by bench/models/models.py; the script
+// bench/models/compare.py runs both in one go and prints the ratios:
+//
+//   ninja -C <build> nx-bench-models
+//   python3 bench/models/compare.py --nx-bench <build>/bin/nx-bench-models
+//
+//===----------------------------------------------------------------------===//
+
+#include "BenchJit.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#ifndef NX_BENCH_MODELS_DIR
+#error "NX_BENCH_MODELS_DIR must name bench/models"
+#endif
+
+using nx_bench::check;
+using nx_bench::die;
+using nx_bench::JitModule;
+using nx_bench::ScopedRun;
+
+namespace {
+
+const char *const kModels[] = {"mlp", "cnn", "transformer"};
+
+std::string readModel(const std::string &file) {
+  std::string path = std::string(NX_BENCH_MODELS_DIR) + "/" + file + ".mlir";
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    die("cannot read " + path);
+  return (*buffer)->getBuffer().str();
+}
+
+/// The function a model file defines: its name with '-' as '_'.
+std::string entryOf(const std::string &file) {
+  std::string name = file;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+//===----------------------------------------------------------------------===//
+// Host callbacks of the -callbacks models
+//===----------------------------------------------------------------------===//
+
+std::atomic<int64_t> logCalls{0}, clipCalls{0};
+
+/// io_callback: reads the activations in place, as a logger that keeps a
+/// running maximum would.
+nxrt_status_t *logActivations(void *, const nxrt_call_t *call) {
+  const nxrt_tensor_t &t = call->args[0];
+  size_t n = nxrt_tensor_byte_size(&t) / sizeof(float);
+  const float *data = static_cast<const float *>(t.data);
+  float largest = 0.0f;
+  for (size_t i = 0; i < n; ++i)
+    largest = std::max(largest, std::abs(data[i]));
+  benchmark::DoNotOptimize(largest);
+  ++logCalls;
+  return nullptr;
+}
+
+/// elixir_call: result = clamp(arg, -limit, limit), limit a static arg.
+nxrt_status_t *clip(void *, const nxrt_call_t *call) {
+  const nxrt_attr_t *limitAttr = nxrt_attrs_find(call->attrs, "limit");
+  float limit = 0.0f;
+  if (!limitAttr)
+    return nxrt_status_create(NXRT_INVALID_ARGUMENT, "clip: no 'limit'");
+  if (nxrt_status_t *status = nxrt_attr_f32(limitAttr, &limit))
+    return status;
+  const nxrt_tensor_t &in = call->args[0];
+  size_t n = nxrt_tensor_byte_size(&in) / sizeof(float);
+  const float *x = static_cast<const float *>(in.data);
+  float *y = static_cast<float *>(call->results[0].data);
+  for (size_t i = 0; i < n; ++i)
+    y[i] = std::min(std::max(x[i], -limit), limit);
+  ++clipCalls;
+  return nullptr;
+}
+
+nxrt_runtime_t *runtime() {
+  static nxrt_runtime_t *instance = [] {
+    nxrt_runtime_t *r = nxrt_runtime_create();
+    for (const char *name :
+         {"log_hidden", "log_logits", "log_block1", "log_block2",
+          "log_residual"}) {
+      nxrt_callback_desc_t desc{NXRT_DISPATCH_INLINE, &logActivations,
+                                nullptr, 0};
+      check(nxrt_register_callback(r, name, &desc));
+    }
+    nxrt_callback_desc_t desc{NXRT_DISPATCH_INLINE, &clip, nullptr, 0};
+    check(nxrt_register_callback(r, "clip", &desc));
+    return r;
+  }();
+  return instance;
+}
+
+//===----------------------------------------------------------------------===//
+// Calling a compiled model
+//===----------------------------------------------------------------------===//
+
+/// A memref descriptor of any rank, laid out as the C interface takes it:
+/// allocated and aligned pointers, offset, sizes, strides.
+struct Descriptor {
+  std::vector<int64_t> words;
+
+  static Descriptor dense(float *data, const std::vector<int64_t> &shape) {
+    Descriptor d;
+    size_t rank = shape.size();
+    d.words.assign(3 + 2 * rank, 0);
+    d.words[0] = reinterpret_cast<int64_t>(data);
+    d.words[1] = reinterpret_cast<int64_t>(data);
+    int64_t stride = 1;
+    for (size_t k = rank; k-- > 0;) {
+      d.words[3 + k] = shape[k];
+      d.words[3 + rank + k] = stride;
+      stride *= shape[k];
+    }
+    return d;
+  }
+  void *allocated() const { return reinterpret_cast<void *>(words[0]); }
+  float *data() const { return reinterpret_cast<float *>(words[1]); }
+};
+
+/// A compiled model with random inputs of its signature's shapes.
+class Model {
+public:
+  explicit Model(const std::string &file) : entry(entryOf(file)) {
+    std::string source = readModel(file);
+    readSignature(source);
+    compiled = std::make_unique<JitModule>(source, runtime());
+    fn = compiled->lookupPacked(entry);
+    std::mt19937 generator(1234);
+    std::uniform_real_distribution<float> distribution(-0.5f, 0.5f);
+    for (const std::vector<int64_t> &shape : argShapes) {
+      int64_t size = 1;
+      for (int64_t d : shape)
+        size *= d;
+      inputs.emplace_back(size);
+      for (float &v : inputs.back())
+        v = distribution(generator);
+      args.push_back(Descriptor::dense(inputs.back().data(), shape));
+    }
+  }
+
+  /// Calls the model in an nxrt run; the caller frees the result.
+  Descriptor call() {
+    Descriptor result;
+    result.words.assign(3 + 2 * resultRank, 0);
+    std::vector<void *> pointers{result.words.data()};
+    for (Descriptor &arg : args)
+      pointers.push_back(arg.words.data());
+    std::vector<void *> packed;
+    for (void *&p : pointers)
+      packed.push_back(&p);
+    ScopedRun run(runtime());
+    fn(packed.data());
+    return result;
+  }
+
+  int64_t resultSize() const {
+    int64_t size = 1;
+    for (int64_t d : resultShape)
+      size *= d;
+    return size;
+  }
+
+private:
+  void readSignature(const std::string &source) {
+    auto context = nx_bench::makeContext();
+    auto module = nx_bench::parse(source, context.get());
+    if (!module)
+      die("cannot parse " + entry);
+    auto func = module->lookupSymbol<mlir::func::FuncOp>(entry);
+    if (!func || func.getNumResults() != 1)
+      die("no function @" + entry + " with one result");
+    auto shapeOf = [&](mlir::Type type) {
+      auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(type);
+      if (!tensor || !tensor.hasStaticShape() ||
+          !tensor.getElementType().isF32())
+        die("@" + entry + " takes and returns static f32 tensors only");
+      return std::vector<int64_t>(tensor.getShape().begin(),
+                                  tensor.getShape().end());
+    };
+    for (mlir::Type type : func.getArgumentTypes())
+      argShapes.push_back(shapeOf(type));
+    resultShape = shapeOf(func.getResultTypes()[0]);
+    resultRank = resultShape.size();
+  }
+
+  std::string entry;
+  std::unique_ptr<JitModule> compiled;
+  JitModule::PackedFn fn = nullptr;
+  std::vector<std::vector<int64_t>> argShapes;
+  std::vector<int64_t> resultShape;
+  size_t resultRank = 0;
+  std::vector<std::vector<float>> inputs;
+  std::vector<Descriptor> args;
+};
+
+/// One compiled model per file for the whole process (Google Benchmark
+/// calls a benchmark function several times).
+Model &model(const std::string &file) {
+  static std::map<std::string, std::unique_ptr<Model>> models;
+  std::unique_ptr<Model> &m = models[file];
+  if (!m)
+    m = std::make_unique<Model>(file);
+  return *m;
+}
+
+/// Runs compiled compute on `threads` threads while in scope.
+class ScopedComputeThreads {
+public:
+  explicit ScopedComputeThreads(int threads)
+      : previous(nxrt_compute_threads()) {
+    nxrt_set_compute_threads(threads);
+  }
+  ~ScopedComputeThreads() { nxrt_set_compute_threads(previous); }
+  ScopedComputeThreads(const ScopedComputeThreads &) = delete;
+  ScopedComputeThreads &operator=(const ScopedComputeThreads &) = delete;
+
+private:
+  int previous;
+};
+
+/// A -callbacks model must compute exactly what its plain model does, and
+/// call its callbacks: once per logged layer and once for the clip.
+bool checkCallbacksVariant(benchmark::State &state, const std::string &base) {
+  Model &plain = model(base);
+  Model &withCallbacks = model(base + "-callbacks");
+  Descriptor expected = plain.call();
+  int64_t logsBefore = logCalls, clipsBefore = clipCalls;
+  Descriptor actual = withCallbacks.call();
+  bool same = std::memcmp(expected.data(), actual.data(),
+                          plain.resultSize() * sizeof(float)) == 0;
+  bool called = logCalls > logsBefore && clipCalls == clipsBefore + 1;
+  std::free(expected.allocated());
+  std::free(actual.allocated());
+  if (!same)
+    state.SkipWithError("the -callbacks model's result differs");
+  else if (!called)
+    state.SkipWithError("the -callbacks model did not call its callbacks");
+  return same && called;
+}
+
+void runModel(benchmark::State &state, const std::string &file) {
+  static const std::string suffix = "-callbacks";
+  if (file.size() > suffix.size() &&
+      file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+      !checkCallbacksVariant(state,
+                             file.substr(0, file.size() - suffix.size())))
+    return;
+  Model &m = model(file);
+  ScopedComputeThreads threads(static_cast<int>(state.range(0)));
+  for (auto _ : state)
+    std::free(m.call().allocated());
+}
+
+void compileModel(benchmark::State &state, const std::string &file) {
+  std::string source = readModel(file);
+  for (auto _ : state)
+    JitModule compiled(source, runtime());
+}
+
+/// Registers every model and its -callbacks variant.
+int registerModels() {
+  for (const char *name : kModels)
+    for (const std::string &file :
+         {std::string(name), std::string(name) + "-callbacks"}) {
+      benchmark::RegisterBenchmark(("BM_Model/" + file).c_str(), runModel,
+                                   file)
+          ->ArgName("threads")
+          ->Arg(1)
+          ->Arg(0)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(("BM_Compile/" + file).c_str(),
+                                   compileModel, file)
+          ->Unit(benchmark::kMillisecond)
+          ->Iterations(3);
+    }
+  return 0;
+}
+
+[[maybe_unused]] int registered = registerModels();
+
+} // namespace
+
+BENCHMARK_MAIN();
