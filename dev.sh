@@ -119,7 +119,9 @@ run_tests() {
   build_fuzz
   log "lit: check-nx with the compiler and tools under ASan+UBSan"
   ninja -C "$FUZZ_BUILD_DIR" -j"$JOBS" check-nx
-  fuzz 60
+  # A fixed seed: the smoke run explores the same inputs on every machine,
+  # so a failure it reports can be replayed (campaigns use random seeds).
+  fuzz 60 1 1
 }
 
 # bindings/elixir: builds the NIF against this build's libnxrt and runs its
@@ -140,16 +142,17 @@ build_fuzz() {
   ninja -C "$FUZZ_BUILD_DIR" -j"$JOBS" >/dev/null
 }
 
-# fuzz SECONDS [JOBS]: runs nx-opt-fuzzer from the seed corpus (the lit
+# fuzz SECONDS [JOBS] [SEED]: runs nx-opt-fuzzer from the seed corpus (the lit
 # suite and the hand-written seeds in tools/nx-opt-fuzzer/seeds) plus what
 # earlier runs kept, in libFuzzer's fork mode, which goes on past a crash or
-# a hang (10 s) and keeps the input in build-fuzz/crashes. Mutations are
+# a hang (10 s) and keeps the input in build-fuzz/crashes. SEED 0 (the
+# default) is a random seed, any other value a fixed one. Mutations are
 # structure-aware (tools/nx-opt-fuzzer/Mutator.h) half of the time.
 # Then every kept input is run again and sorted: one in nx (a crash or hang
 # while passes run, or a broken promise the harness checks) fails the
 # command; a crash in upstream MLIR's parser is listed and tolerated.
 fuzz() {
-  local seconds="${1:-3600}" jobs="${2:-1}"
+  local seconds="${1:-3600}" jobs="${2:-1}" seed="${3:-0}"
   local fuzzer="$FUZZ_BUILD_DIR/bin/nx-opt-fuzzer"
   local corpus="$FUZZ_BUILD_DIR/corpus" seeds="$FUZZ_BUILD_DIR/seeds"
   local crashes="$FUZZ_BUILD_DIR/crashes"
@@ -162,7 +165,7 @@ fuzz() {
   "$fuzzer" "$corpus" "$seeds" -dict="$ROOT/tools/nx-opt-fuzzer/nx.dict" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=16384 \
     -fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
-    -print_final_stats=1 -artifact_prefix="$crashes/" \
+    -print_final_stats=1 -artifact_prefix="$crashes/" -seed="$seed" \
     >"$FUZZ_BUILD_DIR/fuzz.log" 2>&1 || status=$?
   grep -aE "^#[0-9]+: cov:" "$FUZZ_BUILD_DIR/fuzz.log" | tail -n 1 >&2 || true
   # Fork mode exits with the status of the last failure it kept: triage
