@@ -235,10 +235,11 @@ private:
 };
 
 /// One compiled model per file for the whole process (Google Benchmark
-/// calls a benchmark function several times).
+/// calls a benchmark function several times). Never destroyed: at exit,
+/// LLVM's own statics may already be gone when a JIT would be torn down.
 Model &model(const std::string &file) {
-  static std::map<std::string, std::unique_ptr<Model>> models;
-  std::unique_ptr<Model> &m = models[file];
+  static auto *models = new std::map<std::string, std::unique_ptr<Model>>;
+  std::unique_ptr<Model> &m = (*models)[file];
   if (!m)
     m = std::make_unique<Model>(file);
   return *m;

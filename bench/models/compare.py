@@ -6,8 +6,11 @@ run, and prints a Markdown table of the ratios.
 
 nx's times come from nx-bench-models (Google Benchmark, the median of
 --repetitions runs); PyTorch's from `models.py time` (the best of as many
-runs), each at 1 thread and at one thread per core. Run it on an otherwise
-idle machine. PyTorch is imported from the interpreter that runs this
+runs), each at 1 thread and at one thread per core. PyTorch's matmuls run
+on OpenBLAS, whose threads PyTorch's thread setting does not limit: at 1
+thread both are limited (OMP_NUM_THREADS, OPENBLAS_NUM_THREADS), and at
+all cores the fastest of three ways of using them is taken. Run it on an
+otherwise idle machine. PyTorch is imported from the interpreter that runs this
 script (Debian's python3-torch: run it with /usr/bin/python3).
 """
 
@@ -36,14 +39,30 @@ def nx_times(bench, repetitions, min_time):
     return times
 
 
-def torch_times(threads, repetitions, min_time):
+def torch_run(intra_op, blas, repetitions, min_time):
+    """PyTorch's times with `intra_op` threads of its own and `blas` threads
+    in the OpenBLAS it calls for matmuls (which ignores set_num_threads)."""
+    env = dict(os.environ, OMP_NUM_THREADS=str(intra_op),
+               OPENBLAS_NUM_THREADS=str(blas))
     out = subprocess.run(
         [sys.executable, os.path.join(HERE, "models.py"), "time",
-         f"--threads={threads}", f"--repetitions={repetitions}",
+         f"--threads={intra_op}", f"--repetitions={repetitions}",
          f"--min-time={min_time}", *MODELS],
-        check=True, capture_output=True, text=True).stdout
+        check=True, capture_output=True, text=True, env=env).stdout
     return {b["name"].split("/")[1]: b["real_time"]
             for b in json.loads(out)["benchmarks"]}
+
+
+def torch_times(cores, repetitions, min_time):
+    """PyTorch eager on 1 thread (its own and OpenBLAS's), and on all cores:
+    the fastest, per model, of the three ways to spend them (the cores on
+    OpenBLAS only, which is PyTorch's default on this machine, on its
+    intra-op threads only, or on both)."""
+    one = torch_run(1, 1, repetitions, min_time)
+    configs = [torch_run(t, b, repetitions, min_time)
+               for t, b in ((1, cores), (cores, 1), (cores, cores))]
+    return {1: one,
+            0: {m: min(c[m] for c in configs) for m in MODELS}}
 
 
 def main():
@@ -55,8 +74,7 @@ def main():
 
     nx = nx_times(args.nx_bench, args.repetitions, args.min_time)
     cores = os.cpu_count()
-    torch = {1: torch_times(1, args.repetitions, args.min_time),
-             0: torch_times(cores, args.repetitions, args.min_time)}
+    torch = torch_times(cores, args.repetitions, args.min_time)
     print("| model | threads | nx (ms) | with callbacks (ms) | PyTorch eager (ms) "
           "| nx / PyTorch | compile (ms) |")
     print("| --- | --- | --- | --- | --- | --- | --- |")

@@ -335,6 +335,12 @@ typedef nxrt_status_t *(*nxrt_handler_fn)(void *user_data,
  * unless it is set already: compiled parallel loop nests run on libomp,
  * whose idle workers would otherwise spin for 200 ms after each loop nest,
  * taking the cores from the BLAS's threads (see nxrt_set_compute_threads).
+ * With glibc, the first call also raises malloc's mmap threshold to 32 MiB
+ * and its trim threshold to 128 MiB (mallopt), unless the environment tunes
+ * them (MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_, GLIBC_TUNABLES):
+ * compiled code allocates and frees its intermediate buffers on every call,
+ * and mapping fresh pages for each cost a transformer block a third of its
+ * time. The process keeps up to 128 MiB of freed memory mapped.
  * Not thread-safe with respect to other threads' getenv/setenv calls made
  * at the same time (POSIX setenv). */
 NXRT_API nxrt_runtime_t *nxrt_runtime_create(void);

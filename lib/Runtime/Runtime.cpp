@@ -3,7 +3,12 @@
 #include "Runtime.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "Status.h"
 #include "absl/strings/str_format.h"
@@ -31,8 +36,35 @@ static void limitOpenMPSpinning() {
   std::call_once(once, [] { setenv("KMP_BLOCKTIME", "1", /*overwrite=*/0); });
 }
 
+/// Keeps the buffers compiled code frees in malloc's heap, unless the user
+/// tuned malloc (MALLOC_MMAP_THRESHOLD_ / MALLOC_TRIM_THRESHOLD_ or
+/// GLIBC_TUNABLES). A model allocates and frees its intermediate tensors on
+/// every call. Past glibc's mmap threshold (128 KiB, raised only as far as
+/// the sizes freed so far), each of those is a fresh mmap whose pages fault
+/// in and are cleared, and the free unmaps them: a transformer block spent
+/// a third of its time in the kernel (15.7 ms a call; 10.2 ms with these
+/// settings). Blocks up to 32 MiB come from the heap, and up to 128 MiB of
+/// free memory at its top stays mapped.
+static void keepBuffersInHeap() {
+#ifdef __GLIBC__
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const char *tunables = getenv("GLIBC_TUNABLES");
+    auto tuned = [&](const char *variable, const char *tunable) {
+      return getenv(variable) ||
+             (tunables && std::strstr(tunables, tunable));
+    };
+    if (!tuned("MALLOC_MMAP_THRESHOLD_", "mmap_threshold"))
+      mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    if (!tuned("MALLOC_TRIM_THRESHOLD_", "trim_threshold"))
+      mallopt(M_TRIM_THRESHOLD, 128 << 20);
+  });
+#endif
+}
+
 nxrt_runtime_t *nxrt_runtime_create(void) {
   limitOpenMPSpinning();
+  keepBuffersInHeap();
   auto *runtime = new nxrt_runtime;
   // Only fails on a name clash, impossible on a fresh registry.
   (void)nxrt::RegisterLinAlgTargets(runtime->registry);

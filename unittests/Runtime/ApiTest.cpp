@@ -7,6 +7,10 @@
 #include <cstring>
 #include <string>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 using namespace nxrt_test;
 
 extern "C" int nxrt_c_smoke(void); // CAbiSmoke.c
@@ -282,3 +286,19 @@ TEST(NxrtApi, AddSiteRejectsBadKindAndAttributes) {
 }
 
 } // namespace
+
+// Compiled code allocates and frees its intermediate tensors on every call:
+// with a runtime, blocks of up to 32 MiB come from malloc's heap, not from a
+// fresh mmap each (whose pages fault in every time).
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) &&                    \
+    !defined(__SANITIZE_THREAD__)
+TEST(NxrtApi, RuntimeKeepsLargeBuffersInTheHeap) {
+  nxrt_runtime_t *runtime = nxrt_runtime_create();
+  size_t mappedBefore = mallinfo2().hblkhd;
+  void *buffer = std::malloc(16 << 20);
+  ASSERT_NE(buffer, nullptr);
+  EXPECT_EQ(mallinfo2().hblkhd, mappedBefore);
+  std::free(buffer);
+  nxrt_runtime_destroy(runtime);
+}
+#endif
