@@ -111,6 +111,22 @@ private:
   nxrt_run_t *run;
 };
 
+/// Runs compiled compute (parallel loop nests, contractions) on `threads`
+/// threads (nxrt_set_compute_threads; 0: one per core) while in scope.
+class ScopedComputeThreads {
+public:
+  explicit ScopedComputeThreads(int threads)
+      : previous(nxrt_compute_threads()) {
+    nxrt_set_compute_threads(threads);
+  }
+  ~ScopedComputeThreads() { nxrt_set_compute_threads(previous); }
+  ScopedComputeThreads(const ScopedComputeThreads &) = delete;
+  ScopedComputeThreads &operator=(const ScopedComputeThreads &) = delete;
+
+private:
+  int previous;
+};
+
 } // namespace nx_bench
 
 #endif // NX_BENCH_BENCHJIT_H

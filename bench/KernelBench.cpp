@@ -53,6 +53,7 @@ extern "C" void openblas_set_num_threads(int threads);
 using nx_bench::die;
 using nx_bench::describe;
 using nx_bench::JitModule;
+using nx_bench::ScopedComputeThreads;
 using nx_bench::ScopedRun;
 
 namespace {
@@ -142,22 +143,6 @@ bool checkAndTime(benchmark::State &state, Call call, const float *expected,
 void setBytes(benchmark::State &state, int64_t bytes) {
   state.SetBytesProcessed(state.iterations() * bytes);
 }
-
-/// Runs compiled compute (parallel loop nests, contractions) on `threads`
-/// threads (nxrt_set_compute_threads; 0: one per core) while in scope.
-class ScopedComputeThreads {
-public:
-  explicit ScopedComputeThreads(int threads)
-      : previous(nxrt_compute_threads()) {
-    nxrt_set_compute_threads(threads);
-  }
-  ~ScopedComputeThreads() { nxrt_set_compute_threads(previous); }
-  ScopedComputeThreads(const ScopedComputeThreads &) = delete;
-  ScopedComputeThreads &operator=(const ScopedComputeThreads &) = delete;
-
-private:
-  int previous;
-};
 
 /// The thread counts the parallel kernels run with: 1 and one per core.
 /// Real time, not the main thread's CPU time, is what a multi-threaded

@@ -55,6 +55,7 @@
 using nx_bench::check;
 using nx_bench::die;
 using nx_bench::JitModule;
+using nx_bench::ScopedComputeThreads;
 using nx_bench::ScopedRun;
 
 namespace {
@@ -244,21 +245,6 @@ Model &model(const std::string &file) {
     m = std::make_unique<Model>(file);
   return *m;
 }
-
-/// Runs compiled compute on `threads` threads while in scope.
-class ScopedComputeThreads {
-public:
-  explicit ScopedComputeThreads(int threads)
-      : previous(nxrt_compute_threads()) {
-    nxrt_set_compute_threads(threads);
-  }
-  ~ScopedComputeThreads() { nxrt_set_compute_threads(previous); }
-  ScopedComputeThreads(const ScopedComputeThreads &) = delete;
-  ScopedComputeThreads &operator=(const ScopedComputeThreads &) = delete;
-
-private:
-  int previous;
-};
 
 /// A -callbacks model must compute exactly what its plain model does, and
 /// call its callbacks: once per logged layer and once for the clip.
