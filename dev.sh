@@ -9,9 +9,10 @@
 #                      tests under ASan+UBSan and under TSan, the compiler
 #                      and the lit suite under ASan+UBSan, and a 60 s
 #                      libFuzzer smoke run
-#   ./dev.sh fuzz [SECONDS] [JOBS]
-#                      fuzz nx-opt-fuzzer (default 3600 s, 1 job); the corpus
-#                      is kept in build-fuzz/corpus, crashes in build-fuzz/crashes
+#   ./dev.sh fuzz [SECONDS] [JOBS] [SEED]
+#                      fuzz nx-opt-fuzzer (default 3600 s, 1 job, a random
+#                      seed); the corpus is kept in build-fuzz/corpus,
+#                      crashes in build-fuzz/crashes
 #   ./dev.sh bench     the model benchmarks (bench/models) against PyTorch
 #                      eager (Debian's python3-torch, installed on first use)
 #   ./dev.sh build     just build
@@ -190,7 +191,7 @@ case "${1:-}" in
   example) run_example ;;
   bench) run_model_benchmarks ;;
   test) run_tests ;;
-  fuzz) build_fuzz; fuzz "${2:-3600}" "${3:-1}" ;;
+  fuzz) build_fuzz; fuzz "${2:-3600}" "${3:-1}" "${4:-0}" ;;
   build) build ;;
-  *) echo "usage: $0 {example|test|fuzz [SECONDS] [JOBS]|bench|build}" >&2; exit 2 ;;
+  *) echo "usage: $0 {example|test|fuzz [SECONDS] [JOBS] [SEED]|bench|build}" >&2; exit 2 ;;
 esac

@@ -11,6 +11,10 @@
 //                                  the timed loop.
 //  BM_Compile/<model>              parse, nx-lower-to-cpu, translation and
 //                                  JIT code generation of the file.
+//  BM_Op/<op>/threads:<t>          one call of a single-op program of
+//                                  bench/models (kOps: convolutions,
+//                                  pooling, batched matmuls, a transpose,
+//                                  reductions over each kind of axis).
 //
 // <model> is mlp, cnn or transformer, and each again with "-callbacks": the
 // same model with an nx.io_callback per layer that logs its activations and
@@ -61,6 +65,14 @@ using nx_bench::ScopedRun;
 namespace {
 
 const char *const kModels[] = {"mlp", "cnn", "transformer"};
+
+/// Single ops of the classes models are made of (bench/models/<op>.mlir),
+/// each timed as a model without callbacks.
+const char *const kOps[] = {
+    "conv",       "conv-strided", "depthwise-conv",
+    "max-pool",   "avg-pool",     "batch-matmul",
+    "batch-matmul-transposed",    "transpose",
+    "column-sum", "row-sum",      "middle-max"};
 
 std::string readModel(const std::string &file) {
   std::string path = std::string(NX_BENCH_MODELS_DIR) + "/" + file + ".mlir";
@@ -302,6 +314,14 @@ int registerModels() {
           ->Unit(benchmark::kMillisecond)
           ->Iterations(3);
     }
+  for (const char *name : kOps)
+    benchmark::RegisterBenchmark((std::string("BM_Op/") + name).c_str(),
+                                 runModel, std::string(name))
+        ->ArgName("threads")
+        ->Arg(1)
+        ->Arg(0)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
   return 0;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Times the models of bench/models with nx and with PyTorch eager in one
-run, and prints a Markdown table of the ratios.
+"""Times the models of bench/models, and its single ops, with nx and with
+PyTorch eager in one run, and prints Markdown tables of the ratios.
 
     python3 bench/models/compare.py --nx-bench build/bin/nx-bench-models
 
@@ -22,6 +22,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = ("mlp", "cnn", "transformer")
+OPS = ("conv", "conv-strided", "depthwise-conv", "max-pool", "avg-pool",
+       "batch-matmul", "batch-matmul-transposed", "transpose", "column-sum",
+       "row-sum", "middle-max")
 
 
 def nx_times(bench, repetitions, min_time):
@@ -47,7 +50,7 @@ def torch_run(intra_op, blas, repetitions, min_time):
     out = subprocess.run(
         [sys.executable, os.path.join(HERE, "models.py"), "time",
          f"--threads={intra_op}", f"--repetitions={repetitions}",
-         f"--min-time={min_time}", *MODELS],
+         f"--min-time={min_time}", *MODELS, *OPS],
         check=True, capture_output=True, text=True, env=env).stdout
     return {b["name"].split("/")[1]: b["real_time"]
             for b in json.loads(out)["benchmarks"]}
@@ -62,7 +65,7 @@ def torch_times(cores, repetitions, min_time):
     configs = [torch_run(t, b, repetitions, min_time)
                for t, b in ((1, cores), (cores, 1), (cores, cores))]
     return {1: one,
-            0: {m: min(c[m] for c in configs) for m in MODELS}}
+            0: {m: min(c[m] for c in configs) for m in MODELS + OPS}}
 
 
 def main():
@@ -88,6 +91,16 @@ def main():
             shown = threads if threads else f"{cores} (all)"
             print(f"| {model} | {shown} | {mine:.2f} | {callbacks:.2f} | "
                   f"{peer:.2f} | {mine / peer:.2f}x | {compile_ms:.0f} |")
+    print()
+    print("| op | threads | nx (us) | PyTorch eager (us) | nx / PyTorch |")
+    print("| --- | --- | --- | --- | --- |")
+    for op in OPS:
+        for threads in (1, 0):
+            mine = nx[f"BM_Op/{op}/threads:{threads}/real_time"]
+            peer = torch[threads][op] * 1e3
+            shown = threads if threads else f"{cores} (all)"
+            print(f"| {op} | {shown} | {mine:.0f} | {peer:.0f} | "
+                  f"{mine / peer:.2f}x |")
 
 
 if __name__ == "__main__":

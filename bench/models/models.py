@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The benchmark models' inputs, references and PyTorch baselines.
 
-Each model in bench/models/<name>.mlir has here:
+Each model in bench/models/<name>.mlir, and each single op of the classes
+models are made of (convolutions, pooling, batched matmuls, transposes,
+reductions; OPS below), has here:
   - its arguments (shapes, and the scale of their random values: weights are
     uniform in +-1/sqrt(fan-in), as a trained network's are in magnitude);
   - a NumPy reference in float64, written independently of nx's lowering;
@@ -217,7 +219,183 @@ class Transformer(Model):
         return run
 
 
+# ---------------------------------------------------------------------------
+# Single ops, one of each class the models are made of
+# ---------------------------------------------------------------------------
+
+def nhwc_to_torch(torch, x):
+    """An NHWC array as PyTorch's NCHW view of channels-last memory."""
+    return x.permute(0, 3, 1, 2)
+
+
+def hwcf_to_torch(torch, w):
+    """HWCF weights as PyTorch's FCHW, in channels-last memory."""
+    return w.permute(3, 2, 0, 1).contiguous(memory_format=torch.channels_last)
+
+
+class Conv(Model):
+    name = "conv"
+    arguments = [("x", (1, 56, 56, 64), 1.0), ("w", (3, 3, 64, 64), 1 / 24)]
+
+    def numpy(self, x, w):
+        return np_relu(np_conv2d_nhwc_hwcf(x, w, padding=1))
+
+    def torch(self, torch):
+        F = torch.nn.functional
+
+        def run(x, w):
+            return F.relu(F.conv2d(nhwc_to_torch(torch, x), w, padding=1))
+        run.prepare = lambda a: [a[0], hwcf_to_torch(torch, a[1])]
+        run.to_nhwc = True
+        return run
+
+
+class ConvStrided(Model):
+    name = "conv-strided"
+    arguments = [("x", (1, 56, 56, 64), 1.0), ("w", (3, 3, 64, 128), 1 / 24)]
+
+    def numpy(self, x, w):
+        return np_conv2d_nhwc_hwcf(x, w, padding=1, stride=2)
+
+    def torch(self, torch):
+        F = torch.nn.functional
+
+        def run(x, w):
+            return F.conv2d(nhwc_to_torch(torch, x), w, padding=1, stride=2)
+        run.prepare = lambda a: [a[0], hwcf_to_torch(torch, a[1])]
+        run.to_nhwc = True
+        return run
+
+
+class DepthwiseConv(Model):
+    name = "depthwise-conv"
+    arguments = [("x", (1, 56, 56, 128), 1.0), ("w", (3, 3, 128), 1 / 3)]
+
+    def numpy(self, x, w):
+        return np_relu(np_depthwise_nhwc_hwc(x, w, padding=1))
+
+    def torch(self, torch):
+        F = torch.nn.functional
+
+        def run(x, w):
+            return F.relu(F.conv2d(nhwc_to_torch(torch, x), w, padding=1,
+                                   groups=128))
+        # HWC weights to PyTorch's (C, 1, H, W), in channels-last memory.
+        run.prepare = lambda a: [a[0], a[1].permute(2, 0, 1).unsqueeze(1)
+                                 .contiguous(memory_format=torch.channels_last)]
+        run.to_nhwc = True
+        return run
+
+
+class MaxPool(Model):
+    name = "max-pool"
+    arguments = [("x", (1, 112, 112, 64), 1.0)]
+
+    def numpy(self, x):
+        return np_max_pool_2x2(x)
+
+    def torch(self, torch):
+        F = torch.nn.functional
+
+        def run(x):
+            return F.max_pool2d(nhwc_to_torch(torch, x), 2)
+        run.to_nhwc = True
+        return run
+
+
+class AvgPool(Model):
+    """3x3 windows of stride 2, no padding."""
+    name = "avg-pool"
+    arguments = [("x", (1, 112, 112, 64), 1.0)]
+
+    def numpy(self, x):
+        out = np.zeros((1, 55, 55, 64))
+        for i in range(3):
+            for j in range(3):
+                out += x[:, i:i + 109:2, j:j + 109:2, :]
+        return out / 9.0
+
+    def torch(self, torch):
+        F = torch.nn.functional
+
+        def run(x):
+            return F.avg_pool2d(nhwc_to_torch(torch, x), 3, 2)
+        run.to_nhwc = True
+        return run
+
+
+class BatchMatmul(Model):
+    name = "batch-matmul"
+    arguments = [("a", (16, 128, 64), 1.0), ("b", (16, 64, 128), 1 / 8)]
+
+    def numpy(self, a, b):
+        return a @ b
+
+    def torch(self, torch):
+        return lambda a, b: torch.bmm(a, b)
+
+
+class BatchMatmulTransposed(Model):
+    name = "batch-matmul-transposed"
+    arguments = [("q", (16, 128, 64), 1.0), ("k", (16, 128, 64), 1 / 8)]
+
+    def numpy(self, q, k):
+        return q @ k.transpose(0, 2, 1)
+
+    def torch(self, torch):
+        return lambda q, k: q @ k.transpose(1, 2)
+
+
+class Transpose(Model):
+    name = "transpose"
+    arguments = [("x", (2048, 2048), 1.0)]
+
+    def numpy(self, x):
+        return x.T
+
+    def torch(self, torch):
+        return lambda x: x.t().contiguous()
+
+
+class ColumnSum(Model):
+    name = "column-sum"
+    arguments = [("x", (2048, 2048), 1.0)]
+
+    def numpy(self, x):
+        return x.sum(axis=0)
+
+    def torch(self, torch):
+        return lambda x: x.sum(0)
+
+
+class RowSum(Model):
+    name = "row-sum"
+    arguments = [("x", (2048, 2048), 1.0)]
+
+    def numpy(self, x):
+        return x.sum(axis=1)
+
+    def torch(self, torch):
+        return lambda x: x.sum(1)
+
+
+class MiddleMax(Model):
+    name = "middle-max"
+    arguments = [("x", (64, 256, 256), 1.0)]
+
+    def numpy(self, x):
+        return x.max(axis=1)
+
+    def torch(self, torch):
+        return lambda x: x.amax(1)
+
+
 MODELS = {m.name: m for m in (Mlp(), Cnn(), Transformer())}
+OPS = {m.name: m for m in (
+    Conv(), ConvStrided(), DepthwiseConv(), MaxPool(), AvgPool(),
+    BatchMatmul(), BatchMatmulTransposed(), Transpose(), ColumnSum(),
+    RowSum(), MiddleMax())}
+MODELS.update(OPS)
 
 
 def model(name):
@@ -262,7 +440,10 @@ def cmd_check(args):
         targs = [torch.from_numpy(a) for a in inputs]
         targs = getattr(run, "prepare", lambda a: a)(targs)
         with torch.no_grad():
-            peer = run(*targs).numpy()
+            peer = run(*targs)
+            if getattr(run, "to_nhwc", False):
+                peer = peer.permute(0, 2, 3, 1)
+            peer = peer.contiguous().numpy()
         ok = compare(f"{m.name}: nx vs PyTorch (float32)", actual,
                      peer.astype(np.float64)) and ok
     if not ok:
@@ -274,7 +455,8 @@ def cmd_run(args):
     cmd_inputs(args)
     output = os.path.join(args.dir, "out.npy")
     command = [args.nx_runner, os.path.join(HERE, f"{m.name}.mlir"),
-               f"--entry={m.name}", f"--output={output}", "--quiet"]
+               f"--entry={m.name.replace('-', '_')}", f"--output={output}",
+               "--quiet"]
     command += [f"--input=@{os.path.join(args.dir, f'arg{k}.npy')}"
                 for k in range(len(m.arguments))]
     command += args.flags

@@ -159,6 +159,8 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // runs LLVM's -O2 pipeline for the host): math functions become
   // arithmetic it can vectorize.
   OpPassManager &functionPm = pm.nest<func::FuncOp>();
+  // Transposing copies in cache-sized blocks, within each thread's rows.
+  functionPm.addPass(nx::createTileTransposesPass());
   if (options.vectorize) {
     VectorizeLinalgPassOptions vectorizeOptions;
     vectorizeOptions.vectorBits = vectorBits;

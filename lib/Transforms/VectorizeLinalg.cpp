@@ -23,10 +23,14 @@
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Dialect/Vector/Utils/VectorUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "mlir/Transforms/Passes.h"
 
 #define DEBUG_TYPE "nx-vectorize-linalg"
@@ -100,16 +104,50 @@ tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
 
   // `op` is erased once tiled.
   bool reduces = op.getNumReductionLoops() != 0;
+  // A reduction over outer loops whose innermost extent spans more tiles
+  // than there are accumulators (column sums of a wide matrix) is blocked:
+  // a block of kVectorAccumulators vectors of the innermost dimension is
+  // the outermost tile loop's step, and the reduction loops run inside it,
+  // so each block's accumulators are invariant in them.
+  unsigned innerDim = ranges.size() - 1;
+  int64_t block = lanes * nx::kVectorAccumulators;
+  SmallVector<int64_t> interchange;
+  if (reduces && tileSizes[innerDim] != 0 &&
+      !ShapedType::isDynamic(ranges[innerDim]) && ranges[innerDim] > block) {
+    tileSizes[innerDim] = block;
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    for (unsigned dim = 0; dim < innerDim; ++dim)
+      if (linalg::isParallelIterator(iterators[dim]))
+        interchange.push_back(dim);
+    interchange.push_back(innerDim);
+    for (unsigned dim = 0; dim < innerDim; ++dim)
+      if (!linalg::isParallelIterator(iterators[dim]))
+        interchange.push_back(dim);
+  }
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), tileSizes));
+  if (!interchange.empty())
+    options.setInterchange(interchange);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
       rewriter, cast<TilingInterface>(op.getOperation()), options);
   if (failed(tiled))
     return failure();
   rewriter.eraseOp(op);
-  // Full tiles in the innermost loop, the partial one (if any) in a copy of
-  // it after it. A dynamic partial tile is left to the loop lowering.
-  auto inner = cast<scf::ForOp>(tiled->loops.back().getOperation());
+  // The tile loops follow the interchange; only tiled dimensions have one.
+  unsigned innerLoop = tiled->loops.size() - 1;
+  if (!interchange.empty()) {
+    innerLoop = 0;
+    for (int64_t dim : interchange) {
+      if (dim == static_cast<int64_t>(innerDim))
+        break;
+      if (tileSizes[dim] != 0)
+        ++innerLoop;
+    }
+  }
+  // Full tiles in the innermost dimension's loop, the partial one (if any)
+  // in a copy of it after it. A dynamic partial tile is left to the loop
+  // lowering.
+  auto inner = cast<scf::ForOp>(tiled->loops[innerLoop].getOperation());
   scf::ForOp partial;
   if (tileSizes.back() != 0)
     (void)scf::peelForLoopAndSimplifyBounds(rewriter, inner, partial);
@@ -139,12 +177,104 @@ tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
       (void)vectorizeStaticTile(rewriter, tile);
   // A reduction over an outer loop reads and writes its accumulators in
   // the innermost tile loop. Unrolled, when it is short, their vectors are
-  // invariant in the reduction loop, so hoisting keeps them in registers.
+  // invariant in the reduction loop, so hoisting keeps them in registers;
+  // so are a block's, which are wider vectors.
+  if (!interchange.empty()) {
+    unrolledAccumulators = true;
+    return success();
+  }
   std::optional<APInt> trips = inner.getStaticTripCount();
   if (reduces && trips && trips->ule(nx::kVectorAccumulators) &&
       succeeded(loopUnrollFull(inner)))
     unrolledAccumulators = true;
   return success();
+}
+
+/// Whether, inside `loop`, the buffer `base` is accessed only by `read`,
+/// `write` and transfers provably disjoint from `write`. Views of `base`
+/// made outside the loop may exist (a later op's tiles), but none may be
+/// used inside it: their accesses could overlap.
+static bool accessedInLoopOnlyBy(Value base, Operation *loop,
+                                 vector::TransferReadOp read,
+                                 vector::TransferWriteOp write) {
+  auto writeTransfer = cast<VectorTransferOpInterface>(write.getOperation());
+  for (Operation *user : base.getUsers()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+      if (loop->isAncestor(user))
+        return false;
+      SmallVector<Value> views(view->getResults());
+      while (!views.empty())
+        for (Operation *viewUser : views.pop_back_val().getUsers()) {
+          if (loop->isAncestor(viewUser))
+            return false;
+          if (isa<ViewLikeOpInterface>(viewUser))
+            views.append(viewUser->result_begin(), viewUser->result_end());
+        }
+      continue;
+    }
+    if (!loop->isAncestor(user) || user == read || user == write)
+      continue;
+    auto other = dyn_cast<VectorTransferOpInterface>(user);
+    if (!other || !vector::isDisjointTransferSet(
+                      writeTransfer, other,
+                      /*testDynamicValueUsingBounds=*/true))
+      return false;
+  }
+  return true;
+}
+
+/// Moves an accumulator read and written at the same loop-invariant place
+/// in every iteration of an `scf.for` out of it, as the loop's `iter_args`.
+/// Upstream's hoistRedundantVectorTransfers does the same but gives up on a
+/// buffer that has a view anywhere, which every partial-result buffer has
+/// once a later op is tiled over threads. Returns whether it moved one.
+static bool hoistOneAccumulator(RewriterBase &rewriter, Operation *root) {
+  bool hoisted = false;
+  root->walk([&](vector::TransferReadOp read) {
+    auto loop = dyn_cast<scf::ForOp>(read->getParentOp());
+    Value base = read.getBase();
+    if (!loop || !isa<MemRefType>(base.getType()) ||
+        base.getDefiningOp<ViewLikeOpInterface>() ||
+        llvm::any_of(read->getOperands(), [&](Value operand) {
+          return !loop.isDefinedOutsideOfLoop(operand);
+        }))
+      return WalkResult::advance();
+    vector::TransferWriteOp write;
+    for (Operation *user : base.getUsers()) {
+      auto candidate = dyn_cast<vector::TransferWriteOp>(user);
+      if (candidate && candidate->getBlock() == read->getBlock() &&
+          read->isBeforeInBlock(candidate) &&
+          candidate.getIndices() == read.getIndices() &&
+          candidate.getVectorType() == read.getVectorType() &&
+          candidate.getPermutationMap() == read.getPermutationMap() &&
+          !candidate.getMask() && !read.getMask()) {
+        if (write)
+          return WalkResult::advance(); // two writes: not an accumulator
+        write = candidate;
+      }
+    }
+    if (!write || !accessedInLoopOnlyBy(base, loop, read, write))
+      return WalkResult::advance();
+    loop.moveOutOfLoop(read);
+    rewriter.moveOpAfter(write, loop);
+    auto yieldWritten = [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+      return SmallVector<Value>{write.getVector()};
+    };
+    FailureOr<LoopLikeOpInterface> grown =
+        cast<LoopLikeOpInterface>(loop.getOperation())
+            .replaceWithAdditionalYields(rewriter, read.getVector(),
+                                         /*replaceInitOperandUsesInLoop=*/true,
+                                         yieldWritten);
+    if (failed(grown))
+      return WalkResult::interrupt();
+    rewriter.modifyOpInPlace(write, [&] {
+      write.getValueToStoreMutable().assign(
+          (*grown)->getResults().back());
+    });
+    hoisted = true;
+    return WalkResult::interrupt();
+  });
+  return hoisted;
 }
 
 /// Folds constant slice sizes into the slices' types and a loop that runs
@@ -242,6 +372,13 @@ struct VectorizeLinalgPass
     cleanUp.addPass(createCSEPass());
     if (failed(runPipeline(cleanUp, getOperation())))
       return failure();
+    // Indices computed in the loop from values defined outside it move out
+    // first, as upstream's hoisting does for itself.
+    getOperation()->walk(
+        [](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+    IRRewriter rewriter(&getContext());
+    while (hoistOneAccumulator(rewriter, getOperation())) {
+    }
     linalg::hoistRedundantVectorTransfers(getOperation());
     return success();
   }

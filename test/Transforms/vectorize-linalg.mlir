@@ -136,6 +136,61 @@ func.func @split_row_sums(%x: memref<8x16x64xf32>, %y: memref<8x64xf32>) {
 
 // -----
 
+// Column sums of a matrix wider than four vectors: blocks of 64 columns,
+// the outer loop; the rows run inside each block with its 64 sums in
+// registers (a vector<64xf32>, four 16-lane registers to LLVM).
+// CHECK-LABEL: func.func @wide_column_sums
+// CHECK-SAME: (%[[X:.*]]: memref<32x256xf32>, %[[Y:.*]]: memref<256xf32>)
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c64
+// CHECK: %[[A:.*]] = vector.transfer_read %[[Y]][%[[J]]]{{.*}} : memref<256xf32>, vector<64xf32>
+// CHECK: %[[R:.*]] = scf.for %[[I:.*]] = {{.*}} iter_args(%[[S:.*]] = %[[A]]) -> (vector<64xf32>) {
+// CHECK: %[[IN:.*]] = vector.transfer_read %[[X]][%[[I]], %[[J]]]{{.*}} : memref<32x256xf32>, vector<64xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[S]], %[[IN]] : vector<64xf32>
+// CHECK-NOT: vector.transfer_write
+// CHECK: scf.yield %[[SUM]]
+// CHECK: vector.transfer_write %[[R]], %[[Y]][%[[J]]]
+func.func @wide_column_sums(%x: memref<32x256xf32>, %y: memref<256xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<32x256xf32>) outs(%y : memref<256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Partial sums in a buffer that a later op reads through a view (as
+// convert-linalg-to-openmp's tiles do): the accumulators still move to
+// registers, since no view of the buffer is used inside the reduction loop.
+// CHECK-LABEL: func.func @partial_sums_with_a_later_view
+// CHECK: %[[P:.*]] = memref.alloc() : memref<8x64xf32>
+// CHECK: scf.for %[[ROW:.*]] =
+// CHECK: %[[A0:.*]] = vector.transfer_read %[[P]][%[[ROW]], %{{.*}}]
+// CHECK: %[[R:.*]]:4 = scf.for {{.*}} iter_args(%[[S0:.*]] = %[[A0]], {{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// CHECK-NOT: vector.transfer_write
+// CHECK: scf.yield
+// CHECK: vector.transfer_write %[[R]]#0, %[[P]][%[[ROW]], %{{.*}}]
+// CHECK: memref.subview %[[P]]
+func.func @partial_sums_with_a_later_view(%x: memref<8x16x64xf32>, %y: memref<4x64xf32>) {
+  %p = memref.alloc() : memref<8x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : memref<8x16x64xf32>) outs(%p : memref<8x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  %half = memref.subview %p[0, 0] [4, 64] [1, 1] : memref<8x64xf32> to memref<4x64xf32, strided<[64, 1]>>
+  memref.copy %half, %y : memref<4x64xf32, strided<[64, 1]>> to memref<4x64xf32>
+  memref.dealloc %p : memref<8x64xf32>
+  return
+}
+
+// -----
+
 // Left for the loop lowering: a reduction along the innermost loop, a
 // read that strides along it (a transpose), i1 elements (a byte each in
 // memory) and ops on tensors.

@@ -7,7 +7,10 @@ it happened while passes ran (an upstream crash reached through nx's
 pipelines on IR nx accepted is nx's to prevent), in nx code, or is one of
 the harness's own checks (invalid IR after a pass, an error without a
 location, output that does not parse back). A crash inside the MLIR parser
-with no nx frame is upstream's: the input never reached nx.
+with no nx frame is upstream's: the input never reached nx. So is a crash
+whose stack the sanitizer could not unwind (a call through a null pointer
+leaves only the faulting frame) when the input crashes the harness with
+NX_FUZZ_PARSE_ONLY set too, which stops it after parsing.
 
 Each line gives the verdict, the input, the pipeline it ran (its override
 line's or its selector's) and what happened, with the innermost nx frame of
@@ -21,6 +24,7 @@ Exits 1 when any input is nx's.
 
 import argparse
 import collections
+import os
 import pathlib
 import re
 import subprocess
@@ -121,6 +125,15 @@ def first_line(report, marker):
     return ""
 
 
+def crashes_parsing(args, path):
+    """Whether the input fails the harness when it only parses it."""
+    run = subprocess.run(
+        [args.fuzzer, f"-timeout={args.timeout}", "-rss_limit_mb=4096",
+         str(path)], capture_output=True, text=True, errors="replace",
+        env=dict(os.environ, NX_FUZZ_PARSE_ONLY="1"))
+    return run.returncode != 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fuzzer", required=True)
@@ -142,6 +155,11 @@ def main():
             verdict, what = "flaky", "passes when run alone"
         else:
             verdict = classify(report)
+            if (verdict == "nx" and not harness_verdict(report)
+                    and not nx_frame(report)
+                    and "PassManager::run" not in report
+                    and crashes_parsing(args, path)):
+                verdict = "upstream-parser"
             what = (harness_verdict(report) or
                     first_line(report, "SUMMARY:") or
                     first_line(report, "ERROR:") or "no report")

@@ -424,6 +424,60 @@ def ApproximateMathPass : Pass<"nx-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TileTransposesPass : Pass<"nx-tile-transposes"> {
+  let summary = "Tiles permuting copies on buffers into square blocks that stay in the cache";
+  let description = [{
+    A linalg op on buffers without reduction loops that reads an input
+    transposed (the loop that walks the input's contiguous dimension is not
+    the one that walks the output's) touches a new cache line per element of
+    one side when run as plain loops: a 2048x2048 `linalg.transpose` reads
+    its input column by column. This pass tiles such an op with upstream's
+    `TilingInterface` tiling into `tile-size` x `tile-size` blocks of those
+    two loops (every other loop by 1), so each block reads and writes
+    `tile-size` rows of `tile-size` elements: both sides' cache lines are
+    used whole while they are in the L1 cache. The loops of the other
+    dimensions and both block loops become `scf.for` loops around the op on
+    the block, which `convert-linalg-to-loops` lowers.
+
+    Runs after `convert-linalg-to-openmp` in `nx-lower-to-cpu`, on the op in
+    each thread's tile; that pass gives a transposing op's threads at least
+    `tile-size` rows each. Ops with one of the two loops shorter than a
+    block, or of dynamic extent, are left alone.
+
+    Before (`tile-size=32`):
+
+    ```mlir
+    linalg.transpose ins(%x : memref<2048x1024xf32>)
+                     outs(%y : memref<1024x2048xf32>) permutation = [1, 0]
+    ```
+
+    After:
+
+    ```mlir
+    scf.for %i = %c0 to %c1024 step %c32 {
+      scf.for %j = %c0 to %c2048 step %c32 {
+        %in = memref.subview %x[%j, %i] [32, 32] [1, 1] : ...
+        %out = memref.subview %y[%i, %j] [32, 32] [1, 1] : ...
+        linalg.transpose ins(%in : memref<32x32xf32, strided<[1024, 1], ...>>)
+                         outs(%out : memref<32x32xf32, strided<[2048, 1], ...>>)
+                         permutation = [1, 0]
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"tileSize", "tile-size", "int64_t", /*default=*/"32",
+           "Elements of each side of a block">
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numTiled", "tiled", "Number of permuting ops tiled into blocks">
+  ];
+}
+
 def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
   let summary = "Tiles linalg ops on buffers to the vector width and vectorizes each tile";
   let description = [{
@@ -446,13 +500,19 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
        subviews into the transfers' indices;
     5. for a reduction over an outer loop (column sums, and what
        `nx-split-reductions` makes of a row sum), unrolls a tile loop of at
-       most four tiles and hoists each accumulator's read and write out of
-       the reduction loop (upstream's `hoistRedundantVectorTransfers`,
-       after canonicalization and CSE make the indices comparable), so up
-       to four vector accumulators stay in registers as the loop's
-       `iter_args`. Like the rest of this pass, this assumes that an op's
-       outputs do not alias its inputs through another buffer value, as
-       after bufferization.
+       most four tiles, or, when the innermost extent is longer than four
+       vectors, tiles it in blocks of four vectors as the outermost tile
+       loop with the reduction loops inside (one `vector<64xf32>` per block
+       at 512 bits); then hoists each accumulator's read and write out of
+       the reduction loop (after LICM, canonicalization and CSE make the
+       indices comparable), so up to four vector registers of accumulators
+       stay in registers as the loop's `iter_args`. Unlike upstream's
+       `hoistRedundantVectorTransfers`, which this pass runs too, a buffer
+       with views elsewhere (a partial-sum buffer that a later op reads in
+       OpenMP tiles) qualifies, as long as no view of it is used inside the
+       loop. Like the rest of this pass, this assumes that an op's outputs
+       do not alias its inputs through another buffer value, as after
+       bufferization.
 
     Ops whose innermost loop is a reduction are left to
     `convert-linalg-to-loops`: one tile of this pass would reduce across

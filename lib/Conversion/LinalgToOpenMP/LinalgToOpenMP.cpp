@@ -113,6 +113,28 @@ struct LinalgToOpenMPLoops : OpInterfaceRewritePattern<linalg::LinalgOp> {
 /// so the loop's own cost stays small against the work in it.
 static constexpr int64_t kMinPointsPerIteration = 4096;
 
+/// Rows of a thread's tile when the shared loop walks an input's
+/// contiguous dimension and the output's does not (a transpose): enough for
+/// one block of nx-tile-transposes, which runs next, to be square.
+static constexpr int64_t kMinTransposedRows = 32;
+
+/// Whether the outermost loop walks some input's innermost dimension but
+/// not the output's: a thread's rows are then columns of that input.
+static bool readsOuterLoopContiguously(linalg::LinalgOp op) {
+  auto walksInnermost = [](AffineMap map) {
+    if (map.getNumResults() == 0)
+      return false;
+    auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
+    return dim && dim.getPosition() == 0;
+  };
+  if (op.getNumDpsInits() != 1 ||
+      walksInnermost(op.getMatchingIndexingMap(op.getDpsInitOperand(0))))
+    return false;
+  return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    return walksInnermost(op.getMatchingIndexingMap(input));
+  });
+}
+
 LogicalResult
 LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
                                      PatternRewriter &rewriter) const {
@@ -133,6 +155,8 @@ LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
                       : std::min(innerPoints * std::max<int64_t>(range, 1),
                                  kMinPointsPerIteration);
   int64_t rowsPerTile = llvm::divideCeil(kMinPointsPerIteration, innerPoints);
+  if (readsOuterLoopContiguously(op))
+    rowsPerTile = std::max(rowsPerTile, kMinTransposedRows);
   SmallVector<OpFoldResult> tileSizes(op.getNumLoops(),
                                       rewriter.getIndexAttr(0));
   tileSizes.front() = rewriter.getIndexAttr(rowsPerTile);

@@ -154,3 +154,18 @@ func.func @huge_stride(%in: memref<?x6x6x3xf32>, %filter: memref<3x3x3x4xf32>, %
     ins(%in, %filter : memref<?x6x6x3xf32>, memref<3x3x3x4xf32>) outs(%out : memref<?x4x4x4xf32>)
   return
 }
+
+// -----
+
+// A transpose's shared loop walks its input's columns: each thread takes 32
+// rows of the output, not 4, so that nx-tile-transposes can cut its share
+// into square blocks.
+// CHECK-LABEL: func.func @transpose
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%[[C32]]) {
+// CHECK: linalg.transpose ins(%{{.*}} : memref<1024x32xf32, {{.*}}>) outs(%{{.*}} : memref<32x1024xf32, {{.*}}>)
+// DEFAULT-LABEL: func.func @transpose
+func.func @transpose(%x: memref<1024x1024xf32>, %y: memref<1024x1024xf32>) {
+  linalg.transpose ins(%x : memref<1024x1024xf32>) outs(%y : memref<1024x1024xf32>) permutation = [1, 0]
+  return
+}

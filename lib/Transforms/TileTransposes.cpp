@@ -1,0 +1,105 @@
+//===- TileTransposes.cpp - permuting copies in cache-sized blocks --------===//
+//
+// An op that reads its input transposed walks one side with a stride of a
+// whole row per element. In blocks of tile-size x tile-size elements, each
+// cache line of either side is fetched once and used whole.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Support/PassStatistics.h"
+#include "nx/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_TILETRANSPOSESPASS
+#include "nx/Transforms/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+
+/// The loop that walks the innermost dimension of `map`'s operand, if that
+/// dimension is indexed by a loop alone.
+static std::optional<unsigned> innermostLoop(AffineMap map) {
+  if (map.getNumResults() == 0)
+    return std::nullopt;
+  auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
+  if (!dim)
+    return std::nullopt;
+  return dim.getPosition();
+}
+
+/// The two loops to block when `op` is a permuting op: the one that walks
+/// the output's contiguous dimension and the one that walks a transposed
+/// input's. Nothing for reductions, several outputs, contiguous reads, or
+/// loops shorter than a block (or dynamic).
+static std::optional<std::pair<unsigned, unsigned>>
+getTransposedLoops(linalg::LinalgOp op, int64_t tileSize) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0 || !op.hasOnlyProjectedPermutations())
+    return std::nullopt;
+  std::optional<unsigned> written =
+      innermostLoop(op.getMatchingIndexingMap(op.getDpsInitOperand(0)));
+  if (!written)
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto longEnough = [&](unsigned loop) {
+    return !ShapedType::isDynamic(ranges[loop]) &&
+           ranges[loop] >= tileSize;
+  };
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (!isa<MemRefType>(input->get().getType()))
+      continue;
+    std::optional<unsigned> read =
+        innermostLoop(op.getMatchingIndexingMap(input));
+    if (read && *read != *written && longEnough(*read) &&
+        longEnough(*written))
+      return std::make_pair(*read, *written);
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+struct TileTransposesPass
+    : nx::impl::TileTransposesPassBase<TileTransposesPass> {
+  using TileTransposesPassBase::TileTransposesPassBase;
+
+  void runOnOperation() override {
+    if (tileSize < 1) {
+      getOperation()->emitError()
+          << "tile-size must be at least 1, got "
+          << static_cast<int64_t>(tileSize);
+      return signalPassFailure();
+    }
+    SmallVector<std::pair<linalg::LinalgOp, std::pair<unsigned, unsigned>>>
+        candidates;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (auto loops = getTransposedLoops(op, tileSize))
+        candidates.emplace_back(op, *loops);
+    });
+    IRRewriter rewriter(&getContext());
+    int64_t tiled = 0;
+    for (auto [op, loops] : candidates) {
+      SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+      sizes[loops.first] = tileSize;
+      sizes[loops.second] = tileSize;
+      scf::SCFTilingOptions options;
+      options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
+      rewriter.setInsertionPoint(op);
+      FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+      if (failed(result))
+        continue;
+      rewriter.eraseOp(op);
+      ++tiled;
+    }
+    nx::addStatistic(numTiled, tiled);
+  }
+};
+
+} // namespace

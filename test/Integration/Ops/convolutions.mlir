@@ -1,0 +1,29 @@
+// The convolutions of bench/models: padded 3x3 NHWC/HWCF of stride 1 and 2
+// (on BLAS through im2col, or as loops), and a depthwise 3x3 convolution.
+// Each runs through nx-runner on the inputs of models.py and agrees with
+// models.py's NumPy reference in float64 (and PyTorch's, where it is
+// installed) within 1e-4 of the output's largest magnitude: with the
+// default pipeline, and with loops only, serial reductions and libm's math.
+// REQUIRES: numpy
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run conv \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.conv | FileCheck %s --check-prefix=CONV
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run conv \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.conv-strict \
+// RUN:   --flag=--strict-reductions --flag=--libm-math --flag=--blas=false \
+// RUN:   | FileCheck %s --check-prefix=CONV
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run conv-strided \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.conv-strided | FileCheck %s --check-prefix=CONV-STRIDED
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run conv-strided \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.conv-strided-strict \
+// RUN:   --flag=--strict-reductions --flag=--libm-math --flag=--blas=false \
+// RUN:   | FileCheck %s --check-prefix=CONV-STRIDED
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run depthwise-conv \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.depthwise-conv | FileCheck %s --check-prefix=DEPTHWISE-CONV
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run depthwise-conv \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.depthwise-conv-strict \
+// RUN:   --flag=--strict-reductions --flag=--libm-math --flag=--blas=false \
+// RUN:   | FileCheck %s --check-prefix=DEPTHWISE-CONV
+
+// CONV: conv: nx vs NumPy (float64): max error
+// CONV-STRIDED: conv-strided: nx vs NumPy (float64): max error
+// DEPTHWISE-CONV: depthwise-conv: nx vs NumPy (float64): max error

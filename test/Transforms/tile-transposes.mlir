@@ -1,0 +1,70 @@
+// RUN: nx-opt %s -split-input-file -nx-tile-transposes=tile-size=32 | FileCheck %s --enable-var-scope
+
+// A transpose reads its input column by column: 32x32 blocks, each the
+// same op on views of a block of either side.
+// CHECK-LABEL: func.func @transpose
+// CHECK-SAME: (%[[X:.*]]: memref<128x64xf32>, %[[Y:.*]]: memref<64x128xf32>)
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %[[C32]]
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[C32]]
+// CHECK: %[[IN:.*]] = memref.subview %[[X]][%[[J]], %[[I]]] [32, 32] [1, 1]
+// CHECK: %[[OUT:.*]] = memref.subview %[[Y]][%[[I]], %[[J]]] [32, 32] [1, 1]
+// CHECK: linalg.transpose ins(%[[IN]] : memref<32x32xf32, strided<[64, 1], offset: ?>>) outs(%[[OUT]] : memref<32x32xf32, strided<[128, 1], offset: ?>>) permutation = [1, 0]
+func.func @transpose(%x: memref<128x64xf32>, %y: memref<64x128xf32>) {
+  linalg.transpose ins(%x : memref<128x64xf32>) outs(%y : memref<64x128xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+// Batched: the batch loop is tiled by 1, the two transposed loops by 32,
+// and an elementwise op on the way is carried along.
+// CHECK-LABEL: func.func @batched_scaled
+// CHECK: scf.for %{{.*}} step %c1
+// CHECK: scf.for %{{.*}} step %c32
+// CHECK: scf.for %{{.*}} step %c32
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : memref<1x32x32xf32, {{.*}}>) outs(%{{.*}} : memref<1x32x32xf32, {{.*}}>)
+// CHECK: arith.mulf
+func.func @batched_scaled(%x: memref<4x64x96xf32>, %y: memref<4x96x64xf32>) {
+  %two = arith.constant 2.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, j, i)>, affine_map<(b, i, j) -> (b, i, j)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : memref<4x64x96xf32>) outs(%y : memref<4x96x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %two : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// Left alone: a copy that reads as it writes, a permutation that keeps the
+// innermost dimension in place, a reduction, a transpose smaller than a
+// block, dynamic extents and ops on tensors.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: scf.for
+// CHECK: linalg.copy
+// CHECK: linalg.transpose {{.*}} permutation = [1, 0, 2]
+// CHECK: linalg.reduce
+// CHECK: linalg.transpose {{.*}} memref<16x64xf32>
+// CHECK: linalg.transpose {{.*}} memref<?x?xf32>
+// CHECK: linalg.transpose {{.*}} tensor<64x64xf32>
+func.func @left_alone(%a: memref<64x64xf32>, %b: memref<64x64xf32>,
+                      %c: memref<8x64x32xf32>, %d: memref<64x8x32xf32>,
+                      %s: memref<64xf32>, %e: memref<64x16xf32>, %f: memref<16x64xf32>,
+                      %g: memref<?x?xf32>, %h: memref<?x?xf32>,
+                      %t: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  linalg.copy ins(%a : memref<64x64xf32>) outs(%b : memref<64x64xf32>)
+  linalg.transpose ins(%c : memref<8x64x32xf32>) outs(%d : memref<64x8x32xf32>) permutation = [1, 0, 2]
+  linalg.reduce ins(%a : memref<64x64xf32>) outs(%s : memref<64xf32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %sum = arith.addf %in, %acc : f32
+      linalg.yield %sum : f32
+    }
+  linalg.transpose ins(%e : memref<64x16xf32>) outs(%f : memref<16x64xf32>) permutation = [1, 0]
+  linalg.transpose ins(%g : memref<?x?xf32>) outs(%h : memref<?x?xf32>) permutation = [1, 0]
+  %empty = tensor.empty() : tensor<64x64xf32>
+  %r = linalg.transpose ins(%t : tensor<64x64xf32>) outs(%empty : tensor<64x64xf32>) permutation = [1, 0]
+  return %r : tensor<64x64xf32>
+}
