@@ -198,7 +198,13 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   loweringPm->addPass(memref::createExpandStridedMetadataPass());
   loweringPm->addPass(createLowerAffinePass());
   if (options.vectorize) {
-    loweringPm->addPass(createConvertVectorToLLVMPass());
+    // A transposed square of 16 32-bit lanes (nx-vectorize-linalg's tiles
+    // of a transpose at 512 bits) as AVX-512's 16x16 shuffle network; any
+    // other transpose element by element, which LLVM turns into shuffles.
+    ConvertVectorToLLVMPassOptions vectorOptions;
+    vectorOptions.vectorTransposeLowering =
+        vector::VectorTransposeLowering::Shuffle16x16;
+    loweringPm->addPass(createConvertVectorToLLVMPass(vectorOptions));
     // The vectorizer pads transfers with ub.poison.
     loweringPm->addPass(createUBToLLVMConversionPass());
   }

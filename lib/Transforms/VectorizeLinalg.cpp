@@ -56,6 +56,97 @@ static std::optional<int64_t> getLanes(linalg::LinalgOp op,
   return nx::getVectorLanes(op, vectorBits);
 }
 
+/// For a transposing copy of static shape (no reductions, one output whose
+/// contiguous dimension the last loop walks, inputs read contiguously along
+/// either that loop or one other), the other loop; nothing otherwise or when
+/// either extent is no multiple of `lanes`.
+static std::optional<unsigned> getTransposedLoop(linalg::LinalgOp op,
+                                                 int64_t lanes) {
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() < 2 ||
+      op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1 ||
+      !op.hasOnlyProjectedPermutations() || op.hasDynamicShape())
+    return std::nullopt;
+  unsigned last = op.getNumLoops() - 1;
+  auto innermost = [&](OpOperand *operand) -> std::optional<unsigned> {
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    if (map.getNumResults() == 0)
+      return std::nullopt;
+    return cast<AffineDimExpr>(map.getResults().back()).getPosition();
+  };
+  if (innermost(op.getDpsInitOperand(0)) != last)
+    return std::nullopt;
+  std::optional<unsigned> other;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    std::optional<unsigned> read = innermost(input);
+    if (!read || *read == last)
+      continue;
+    if (other && *other != *read)
+      return std::nullopt;
+    other = read;
+  }
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (!other || ranges[*other] % lanes != 0 || ranges[last] % lanes != 0)
+    return std::nullopt;
+  return other;
+}
+
+/// Tiles a transposing copy into `lanes` x `lanes` squares of its two
+/// contiguous loops and vectorizes each: a read of `lanes` rows of the
+/// input, a `vector.transpose` (lowered to shuffles) and a write of `lanes`
+/// rows of the output.
+static LogicalResult tileAndVectorizeTranspose(
+    RewriterBase &rewriter, linalg::LinalgOp op, unsigned transposedLoop,
+    int64_t lanes, const FrozenRewritePatternSet &tileFolding,
+    const FrozenRewritePatternSet &permutationLowering) {
+  if (failed(linalg::vectorizeOpPrecondition(op)))
+    return failure();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> tileSizes(ranges.size(), 1);
+  for (unsigned dim : {transposedLoop, unsigned(ranges.size() - 1)})
+    tileSizes[dim] = lanes;
+  for (auto [size, range] : llvm::zip(tileSizes, ranges))
+    if (range <= size)
+      size = 0;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), tileSizes));
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return failure();
+  rewriter.eraseOp(op);
+  Operation *root = tiled->loops.empty()
+                        ? tiled->tiledOps.front()->getParentOp()
+                        : tiled->loops.front().getOperation();
+  SmallVector<Operation *> bodyOps;
+  SmallVector<linalg::LinalgOp> tiles;
+  root->walk([&](Operation *nested) {
+    bodyOps.push_back(nested);
+    if (auto tile = dyn_cast<linalg::LinalgOp>(nested))
+      tiles.push_back(tile);
+  });
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  (void)applyOpPatternsGreedily(bodyOps, tileFolding, config);
+  SmallVector<Operation *> transfers;
+  for (linalg::LinalgOp tile : tiles) {
+    if (tile.hasDynamicShape())
+      continue;
+    rewriter.setInsertionPoint(tile);
+    FailureOr<linalg::VectorizationResult> vectorized =
+        linalg::vectorize(rewriter, tile);
+    if (failed(vectorized))
+      continue;
+    for (Value result : vectorized->replacements)
+      if (Operation *def = result.getDefiningOp())
+        transfers.push_back(def);
+    rewriter.replaceOp(tile, vectorized->replacements);
+  }
+  // The transposed read becomes a read of whole rows and a transpose.
+  root->walk([&](vector::TransferReadOp read) { transfers.push_back(read); });
+  (void)applyOpPatternsGreedily(transfers, permutationLowering, config);
+  return success();
+}
+
 /// Replaces a linalg op of static shape by vector code; a tile that does not
 /// vectorize stays a linalg op, which the loop lowering takes.
 static LogicalResult vectorizeStaticTile(RewriterBase &rewriter,
@@ -324,6 +415,9 @@ struct VectorizeLinalgPass
     tileFolding = makeTileFoldingPatterns(context);
     unitDims = makeUnitDimPatterns(context);
     aliasFolding = makeAliasFoldingPatterns(context);
+    RewritePatternSet permutations(context);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(permutations);
+    permutationLowering = std::move(permutations);
     return success();
   }
 
@@ -347,7 +441,18 @@ struct VectorizeLinalgPass
       std::optional<int64_t> lanes = getLanes(op, vectorBits);
       rewriter.setInsertionPoint(op);
       if (lanes && succeeded(tileAndVectorize(rewriter, op, *lanes, tileFolding,
-                                              unrolledAccumulators)))
+                                              unrolledAccumulators))) {
+        ++vectorized;
+        continue;
+      }
+      std::optional<int64_t> transposeLanes =
+          nx::getVectorLanes(op, vectorBits);
+      std::optional<unsigned> transposed =
+          transposeLanes ? getTransposedLoop(op, *transposeLanes)
+                         : std::nullopt;
+      if (transposed && succeeded(tileAndVectorizeTranspose(
+                            rewriter, op, *transposed, *transposeLanes,
+                            tileFolding, permutationLowering)))
         ++vectorized;
       else
         nx::addStatistic(numLeft);
@@ -402,7 +507,8 @@ struct VectorizeLinalgPass
     (void)applyOpPatternsGreedily(transfers, aliasFolding, config);
   }
 
-  FrozenRewritePatternSet tileFolding, unitDims, aliasFolding;
+  FrozenRewritePatternSet tileFolding, unitDims, aliasFolding,
+      permutationLowering;
 };
 
 } // namespace

@@ -79,3 +79,17 @@ func.func @long_row_sums(%x: tensor<8x1024xf32>) -> tensor<8xf32> {
     }
   return %s : tensor<8xf32>
 }
+
+// A transpose: 16 rows of 16 floats loaded whole, AVX-512's 16x16 shuffle
+// network in registers, 16 rows stored whole; no element moved alone.
+// CHECK-LABEL: llvm.func @transpose
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<16xf32>
+// CHECK: llvm.shufflevector %{{.*}}, %{{.*}} [0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29] : vector<16xf32>
+// CHECK-NOT: llvm.extractelement
+// CHECK: llvm.store %{{.*}} : vector<16xf32>, !llvm.ptr
+// CHECK: llvm.return
+func.func @transpose(%x: tensor<64x32xf32>) -> tensor<32x64xf32> {
+  %e = tensor.empty() : tensor<32x64xf32>
+  %t = linalg.transpose ins(%x : tensor<64x32xf32>) outs(%e : tensor<32x64xf32>) permutation = [1, 0]
+  return %t : tensor<32x64xf32>
+}

@@ -191,9 +191,26 @@ func.func @partial_sums_with_a_later_view(%x: memref<8x16x64xf32>, %y: memref<4x
 
 // -----
 
+// A transpose in 16x16 squares: 16 rows of the input read whole, transposed
+// in registers, and written as 16 rows of the output.
+// CHECK-LABEL: func.func @transposed_squares
+// CHECK-SAME: (%[[X:.*]]: memref<64x32xf32>, %[[Y:.*]]: memref<32x64xf32>)
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c16
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c16
+// CHECK: %[[ROWS:.*]] = vector.transfer_read %[[X]][%[[J]], %[[I]]], %{{.*}} {in_bounds = [true, true]} : memref<64x32xf32>, vector<16x16xf32>
+// CHECK: %[[T:.*]] = vector.transpose %[[ROWS]], [1, 0] : vector<16x16xf32> to vector<16x16xf32>
+// CHECK: vector.transfer_write %[[T]], %[[Y]][%[[I]], %[[J]]] {in_bounds = [true, true]} : vector<16x16xf32>, memref<32x64xf32>
+// CHECK-NOT: linalg.transpose
+func.func @transposed_squares(%x: memref<64x32xf32>, %y: memref<32x64xf32>) {
+  linalg.transpose ins(%x : memref<64x32xf32>) outs(%y : memref<32x64xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
 // Left for the loop lowering: a reduction along the innermost loop, a
-// read that strides along it (a transpose), i1 elements (a byte each in
-// memory) and ops on tensors.
+// transpose whose extents are no multiple of the lanes, i1 elements (a byte
+// each in memory) and ops on tensors.
 // CHECK-LABEL: func.func @row_sums
 // CHECK-NOT: vector.
 // CHECK: linalg.generic
@@ -217,8 +234,8 @@ func.func @row_sums(%x: memref<64x64xf32>, %y: memref<64xf32>) {
   return
 }
 
-func.func @transpose(%x: memref<64x64xf32>, %y: memref<64x64xf32>) {
-  linalg.transpose ins(%x : memref<64x64xf32>) outs(%y : memref<64x64xf32>) permutation = [1, 0]
+func.func @transpose(%x: memref<40x24xf32>, %y: memref<24x40xf32>) {
+  linalg.transpose ins(%x : memref<40x24xf32>) outs(%y : memref<24x40xf32>) permutation = [1, 0]
   return
 }
 

@@ -514,6 +514,14 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
        do not alias its inputs through another buffer value, as after
        bufferization.
 
+    A transposing copy of static shape (no reductions; inputs read
+    contiguously along the output's innermost loop or along one other loop,
+    both extents multiples of the lanes) is tiled instead into lanes x
+    lanes squares of those two loops; each square becomes a read of whole
+    input rows, a `vector.transpose` (which `nx-lower-to-cpu` lowers with
+    the 16x16 shuffle network at 512 bits) and a write of whole output
+    rows. `nx-tile-transposes` makes the 32x32 blocks this takes.
+
     Ops whose innermost loop is a reduction are left to
     `convert-linalg-to-loops`: one tile of this pass would reduce across
     its lanes at every step. `nx-split-reductions`, on tensors, turns the
