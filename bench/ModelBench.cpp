@@ -68,11 +68,19 @@ const char *const kModels[] = {"mlp", "cnn", "transformer"};
 
 /// Single ops of the classes models are made of (bench/models/<op>.mlir),
 /// each timed as a model without callbacks.
-const char *const kOps[] = {
-    "conv",       "conv-strided", "depthwise-conv",
-    "max-pool",   "avg-pool",     "batch-matmul",
-    "batch-matmul-transposed",    "transpose",
-    "column-sum", "row-sum",      "middle-max"};
+const char *const kOps[] = {"conv",
+                            "conv-strided",
+                            "conv-dilated",
+                            "depthwise-conv",
+                            "depthwise-conv-strided",
+                            "max-pool",
+                            "avg-pool",
+                            "batch-matmul",
+                            "batch-matmul-transposed",
+                            "transpose",
+                            "column-sum",
+                            "row-sum",
+                            "middle-max"};
 
 std::string readModel(const std::string &file) {
   std::string path = std::string(NX_BENCH_MODELS_DIR) + "/" + file + ".mlir";

@@ -22,7 +22,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = ("mlp", "cnn", "transformer")
-OPS = ("conv", "conv-strided", "depthwise-conv", "max-pool", "avg-pool",
+OPS = ("conv", "conv-strided", "conv-dilated", "depthwise-conv",
+       "depthwise-conv-strided", "max-pool", "avg-pool",
        "batch-matmul", "batch-matmul-transposed", "transpose", "column-sum",
        "row-sum", "middle-max")
 

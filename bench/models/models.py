@@ -82,16 +82,17 @@ def np_conv2d_nhwc_hwcf(x, w, padding=0, stride=1, dilation=1):
     return out
 
 
-def np_depthwise_nhwc_hwc(x, w, padding=0):
+def np_depthwise_nhwc_hwc(x, w, padding=0, stride=1):
     if padding:
         x = np.pad(x, ((0, 0), (padding, padding), (padding, padding), (0, 0)))
     n, h, wd, c = x.shape
     kh, kw, _ = w.shape
-    oh, ow = h - kh + 1, wd - kw + 1
+    oh, ow = (h - kh) // stride + 1, (wd - kw) // stride + 1
     out = np.zeros((n, oh, ow, c))
     for i in range(kh):
         for j in range(kw):
-            out += x[:, i:i + oh, j:j + ow, :] * w[i, j]
+            out += x[:, i:i + stride * (oh - 1) + 1:stride,
+                     j:j + stride * (ow - 1) + 1:stride, :] * w[i, j]
     return out
 
 
@@ -287,6 +288,42 @@ class DepthwiseConv(Model):
         return run
 
 
+class DepthwiseConvStrided(Model):
+    name = "depthwise-conv-strided"
+    arguments = [("x", (1, 56, 56, 128), 1.0), ("w", (3, 3, 128), 1 / 3)]
+
+    def numpy(self, x, w):
+        return np_depthwise_nhwc_hwc(x, w, padding=1, stride=2)
+
+    def torch(self, torch):
+        F = torch.nn.functional
+
+        def run(x, w):
+            return F.conv2d(nhwc_to_torch(torch, x), w, padding=1, stride=2,
+                            groups=128)
+        run.prepare = lambda a: [a[0], a[1].permute(2, 0, 1).unsqueeze(1)
+                                 .contiguous(memory_format=torch.channels_last)]
+        run.to_nhwc = True
+        return run
+
+
+class ConvDilated(Model):
+    name = "conv-dilated"
+    arguments = [("x", (1, 28, 28, 32), 1.0), ("w", (3, 3, 32, 32), 1 / 17)]
+
+    def numpy(self, x, w):
+        return np_conv2d_nhwc_hwcf(x, w, padding=2, dilation=2)
+
+    def torch(self, torch):
+        F = torch.nn.functional
+
+        def run(x, w):
+            return F.conv2d(nhwc_to_torch(torch, x), w, padding=2, dilation=2)
+        run.prepare = lambda a: [a[0], hwcf_to_torch(torch, a[1])]
+        run.to_nhwc = True
+        return run
+
+
 class MaxPool(Model):
     name = "max-pool"
     arguments = [("x", (1, 112, 112, 64), 1.0)]
@@ -392,7 +429,8 @@ class MiddleMax(Model):
 
 MODELS = {m.name: m for m in (Mlp(), Cnn(), Transformer())}
 OPS = {m.name: m for m in (
-    Conv(), ConvStrided(), DepthwiseConv(), MaxPool(), AvgPool(),
+    Conv(), ConvStrided(), ConvDilated(), DepthwiseConv(),
+    DepthwiseConvStrided(), MaxPool(), AvgPool(),
     BatchMatmul(), BatchMatmulTransposed(), Transpose(), ColumnSum(),
     RowSum(), MiddleMax())}
 MODELS.update(OPS)

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -144,6 +145,99 @@ static LogicalResult tileAndVectorizeTranspose(
   // The transposed read becomes a read of whole rows and a transpose.
   root->walk([&](vector::TransferReadOp read) { transfers.push_back(read); });
   (void)applyOpPatternsGreedily(transfers, permutationLowering, config);
+  return success();
+}
+
+static LogicalResult vectorizeStaticTile(RewriterBase &rewriter,
+                                         linalg::LinalgOp tile);
+
+/// Most output columns of a depthwise convolution's tile: that many vectors
+/// of channels are its accumulators.
+static constexpr int64_t kDepthwiseColumns = 8;
+
+/// Tiles a static NHWC depthwise 2-D convolution into one output row of up
+/// to kDepthwiseColumns columns by `lanes` channels per tile, with one filter
+/// row (kh) per tile loop iteration; each tile, a 1-D depthwise convolution,
+/// vectorizes into `lanes`-wide multiply-adds whose accumulators the
+/// filter-row loop keeps in registers once hoisted.
+static LogicalResult
+tileAndVectorizeDepthwise(RewriterBase &rewriter,
+                          linalg::DepthwiseConv2DNhwcHwcOp op, int64_t lanes,
+                          const FrozenRewritePatternSet &tileFolding) {
+  auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
+  if (!linalgOp.hasPureBufferSemantics() || linalgOp.hasDynamicShape())
+    return failure();
+  // Loops: n, oh, ow, c, kh, kw.
+  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+  if (ranges.size() != 6 || ranges[3] % lanes != 0)
+    return failure();
+  // Tiles of equal width, so that all have the static shape the vectorizer
+  // needs: the widest that divides the row.
+  int64_t columns = kDepthwiseColumns;
+  while (ranges[2] % columns != 0)
+    --columns;
+  SmallVector<int64_t> tileSizes = {1, 1, columns, lanes, 1, 0};
+  for (auto [size, range] : llvm::zip(tileSizes, ranges))
+    if (range <= size)
+      size = 0;
+  // Folding may inline loops that run once, the outermost tile loop among
+  // them: the tiles are found from the op's parent.
+  Operation *parent = op->getParentOp();
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), tileSizes));
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return failure();
+  rewriter.eraseOp(op);
+  SmallVector<Operation *> bodyOps;
+  for (LoopLikeOpInterface loop : tiled->loops)
+    bodyOps.push_back(loop);
+  tiled->loops.front()->walk([&](Operation *nested) {
+    bodyOps.push_back(nested);
+  });
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  (void)applyOpPatternsGreedily(bodyOps, tileFolding, config);
+  // One output row and one filter row: a 1-D depthwise convolution on
+  // rank-reduced views (upstream's decomposition patterns take tensors
+  // only), which upstream's vectorizer takes.
+  SmallVector<linalg::DepthwiseConv2DNhwcHwcOp> tiles;
+  parent->walk([&](linalg::DepthwiseConv2DNhwcHwcOp tile) {
+    tiles.push_back(tile);
+  });
+  for (linalg::DepthwiseConv2DNhwcHwcOp tile : tiles) {
+    auto input = cast<MemRefType>(tile.getInputs()[0].getType());
+    auto filter = cast<MemRefType>(tile.getInputs()[1].getType());
+    auto output = cast<MemRefType>(tile.getOutputs()[0].getType());
+    if (!input.hasStaticShape() || !output.hasStaticShape() ||
+        !filter.hasStaticShape() || input.getDimSize(1) != 1 ||
+        output.getDimSize(1) != 1 || filter.getDimSize(0) != 1)
+      continue;
+    Location loc = tile.getLoc();
+    rewriter.setInsertionPoint(tile);
+    auto dropDim = [](MemRefType type, unsigned dim) {
+      SmallVector<int64_t> shape(type.getShape());
+      shape.erase(shape.begin() + dim);
+      return shape;
+    };
+    Value in = memref::createCanonicalRankReducingSubViewOp(
+        rewriter, loc, tile.getInputs()[0], dropDim(input, 1));
+    Value weights = memref::createCanonicalRankReducingSubViewOp(
+        rewriter, loc, tile.getInputs()[1], dropDim(filter, 0));
+    Value out = memref::createCanonicalRankReducingSubViewOp(
+        rewriter, loc, tile.getOutputs()[0], dropDim(output, 1));
+    auto strides = rewriter.getI64TensorAttr(
+        {tile.getStrides().getValues<int64_t>()[1]});
+    auto dilations = rewriter.getI64TensorAttr(
+        {tile.getDilations().getValues<int64_t>()[1]});
+    auto conv = linalg::DepthwiseConv1DNwcWcOp::create(
+        rewriter, loc, TypeRange(), ValueRange{in, weights}, ValueRange{out},
+        strides, dilations);
+    rewriter.eraseOp(tile);
+    (void)vectorizeStaticTile(rewriter, cast<linalg::LinalgOp>(
+                                            conv.getOperation()));
+  }
   return success();
 }
 
@@ -452,10 +546,20 @@ struct VectorizeLinalgPass
                          : std::nullopt;
       if (transposed && succeeded(tileAndVectorizeTranspose(
                             rewriter, op, *transposed, *transposeLanes,
-                            tileFolding, permutationLowering)))
+                            tileFolding, permutationLowering))) {
         ++vectorized;
-      else
-        nx::addStatistic(numLeft);
+        continue;
+      }
+      auto depthwise =
+          dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(op.getOperation());
+      if (depthwise && transposeLanes &&
+          succeeded(tileAndVectorizeDepthwise(rewriter, depthwise,
+                                              *transposeLanes, tileFolding))) {
+        unrolledAccumulators = true;
+        ++vectorized;
+        continue;
+      }
+      nx::addStatistic(numLeft);
     }
     nx::addStatistic(numVectorized, vectorized);
     if (vectorized == 0)

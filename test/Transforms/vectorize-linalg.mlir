@@ -208,6 +208,32 @@ func.func @transposed_squares(%x: memref<64x32xf32>, %y: memref<32x64xf32>) {
 
 // -----
 
+// A depthwise 3x3 convolution: tiles of 8 output columns by 16 channels,
+// each a 1-D depthwise convolution per filter row, vectorized into
+// multiply-adds on the 8 accumulators, which stay in registers through the
+// filter-row loop.
+// CHECK-LABEL: func.func @depthwise
+// CHECK-SAME: (%[[X:.*]]: memref<1x10x18x32xf32>, %[[W:.*]]: memref<3x3x32xf32>, %[[Y:.*]]: memref<1x8x16x32xf32>)
+// CHECK: scf.for %[[H:.*]] = %{{.*}} to %{{.*}} step %c1
+// CHECK: scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %c8
+// CHECK: scf.for %[[CH:.*]] = %{{.*}} to %{{.*}} step %c16
+// CHECK: %[[ACC:.*]] = vector.transfer_read %[[Y]][%c0, %[[H]], %[[C]], %[[CH]]]{{.*}} : memref<1x8x16x32xf32>, vector<8x16xf32>
+// CHECK: %[[R:.*]] = scf.for %[[KH:.*]] = {{.*}} iter_args(%[[S:.*]] = %[[ACC]]) -> (vector<8x16xf32>) {
+// CHECK: vector.transfer_read %[[X]]{{.*}} : memref<1x10x18x32xf32>, vector<10x16xf32>
+// CHECK: vector.transfer_read %[[W]][%[[KH]], %c0, %[[CH]]]{{.*}} : memref<3x3x32xf32>, vector<3x16xf32>
+// CHECK-COUNT-3: vector.fma {{.*}} : vector<8x16xf32>
+// CHECK-NOT: vector.transfer_write
+// CHECK: scf.yield
+// CHECK: vector.transfer_write %[[R]], %[[Y]][%c0, %[[H]], %[[C]], %[[CH]]]
+// CHECK-NOT: linalg.depthwise
+func.func @depthwise(%x: memref<1x10x18x32xf32>, %w: memref<3x3x32xf32>, %y: memref<1x8x16x32xf32>) {
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x10x18x32xf32>, memref<3x3x32xf32>) outs(%y : memref<1x8x16x32xf32>)
+  return
+}
+
+// -----
+
 // Left for the loop lowering: a reduction along the innermost loop, a
 // transpose whose extents are no multiple of the lanes, i1 elements (a byte
 // each in memory) and ops on tensors.

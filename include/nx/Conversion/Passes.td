@@ -359,12 +359,16 @@ def ConvertLinalgToOpenMPPass
   let description = [{
     Shares the outermost loop of a linalg op on buffers among a team of
     OpenMP threads (`omp.parallel` around `omp.wsloop`): the op is tiled
-    along its outermost dimension with upstream's `TilingInterface` tiling,
-    and the tile loop becomes the worksharing loop. Each iteration runs the
-    same op on its slices (enough rows for 4096 points), which later passes
-    vectorize or lower to loops like any other. This happens when:
+    along that dimension with upstream's `TilingInterface` tiling, and the
+    tile loop becomes the worksharing loop. Loops of static extent 1 in
+    front (a batch of one image) are skipped: the first loop of another
+    extent is shared. Each iteration runs the same op on its slices (enough
+    rows for 4096 points; at least 32 when the shared loop walks an input's
+    contiguous dimension but not the output's, as in a transpose, so that
+    `nx-tile-transposes` can cut square blocks from them), which later
+    passes vectorize or lower to loops like any other. This happens when:
 
-    - its outermost iterator is parallel and every output is indexed by it,
+    - the shared iterator is parallel and every output is indexed by it,
       so no two threads write the same element;
     - its iteration space may reach `min-work` points. The region's `if`
       clause compares the actual count with `min-work` at run time, so a

@@ -522,6 +522,13 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     the 16x16 shuffle network at 512 bits) and a write of whole output
     rows. `nx-tile-transposes` makes the 32x32 blocks this takes.
 
+    A static NHWC depthwise convolution (`depthwise_conv_2d_nhwc_hwc`) is
+    tiled into one output row of up to 8 columns by one vector of channels,
+    one filter row per iteration of the innermost tile loop; each tile is
+    rewritten as a `depthwise_conv_1d_nwc_wc` on rank-reduced views and
+    vectorized by upstream's convolution vectorizer into multiply-adds on
+    8 vector accumulators, which the filter-row loop keeps in registers.
+
     Ops whose innermost loop is a reduction are left to
     `convert-linalg-to-loops`: one tile of this pass would reduce across
     its lanes at every step. `nx-split-reductions`, on tensors, turns the

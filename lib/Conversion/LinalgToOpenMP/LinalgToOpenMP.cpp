@@ -1,8 +1,9 @@
 //===- LinalgToOpenMP.cpp - large linalg loop nests on every core ---------===//
 //
 // A linalg op on buffers becomes the loop nest convert-linalg-to-loops would
-// make, with its outermost loop turned into an OpenMP worksharing loop inside
-// a parallel region. Only the outermost loop is shared: the inner loops stay
+// make, with its outermost loop (of an extent other than 1) turned into an
+// OpenMP worksharing loop inside a parallel region. Only that loop is
+// shared: the inner loops stay
 // whole in each thread, where LLVM vectorizes them, and one fork per op keeps
 // the OpenMP overhead (a few microseconds) small against the work.
 //
@@ -64,18 +65,30 @@ static bool hasHugeCoefficients(linalg::LinalgOp op) {
   return huge;
 }
 
+/// The loop the threads share: the outermost one of an extent other than 1
+/// (a batch of one image leaves nothing to share in the batch loop).
+static unsigned getSharedLoop(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [loop, range] : llvm::enumerate(ranges))
+    if (range != 1)
+      return loop;
+  return 0;
+}
+
 static NestKind classify(linalg::LinalgOp op, int64_t minWork) {
   if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
-      !linalg::isParallelIterator(op.getIteratorTypesArray().front()) ||
       hasHugeCoefficients(op))
     return NestKind::Serial;
-  // A "parallel" outermost dimension that some output is not indexed by
+  unsigned shared = getSharedLoop(op);
+  if (!linalg::isParallelIterator(op.getIteratorTypesArray()[shared]))
+    return NestKind::Serial;
+  // A "parallel" shared dimension that some output is not indexed by
   // would let two threads write one element.
   for (OpOperand &init : op.getDpsInitsMutable()) {
     AffineMap map = op.getMatchingIndexingMap(&init);
-    if (!llvm::any_of(map.getResults(), [](AffineExpr expr) {
+    if (!llvm::any_of(map.getResults(), [&](AffineExpr expr) {
           auto dim = dyn_cast<AffineDimExpr>(expr);
-          return dim && dim.getPosition() == 0;
+          return dim && dim.getPosition() == shared;
         }))
       return NestKind::Serial;
   }
@@ -118,14 +131,14 @@ static constexpr int64_t kMinPointsPerIteration = 4096;
 /// one block of nx-tile-transposes, which runs next, to be square.
 static constexpr int64_t kMinTransposedRows = 32;
 
-/// Whether the outermost loop walks some input's innermost dimension but
-/// not the output's: a thread's rows are then columns of that input.
-static bool readsOuterLoopContiguously(linalg::LinalgOp op) {
-  auto walksInnermost = [](AffineMap map) {
+/// Whether the shared loop walks some input's innermost dimension but not
+/// the output's: a thread's rows are then columns of that input.
+static bool readsSharedLoopContiguously(linalg::LinalgOp op, unsigned shared) {
+  auto walksInnermost = [&](AffineMap map) {
     if (map.getNumResults() == 0)
       return false;
     auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
-    return dim && dim.getPosition() == 0;
+    return dim && dim.getPosition() == shared;
   };
   if (op.getNumDpsInits() != 1 ||
       walksInnermost(op.getMatchingIndexingMap(op.getDpsInitOperand(0))))
@@ -148,18 +161,19 @@ LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
   // tile as they would the whole op. Tiling first: it is the step that may
   // fail, and nothing is built before it.
   SmallVector<int64_t> staticRanges = op.getStaticLoopRanges();
+  unsigned shared = getSharedLoop(op);
   int64_t innerPoints = 1;
-  for (int64_t range : ArrayRef(staticRanges).drop_front())
+  for (int64_t range : ArrayRef(staticRanges).drop_front(shared + 1))
     innerPoints = ShapedType::isDynamic(range)
                       ? kMinPointsPerIteration
                       : std::min(innerPoints * std::max<int64_t>(range, 1),
                                  kMinPointsPerIteration);
   int64_t rowsPerTile = llvm::divideCeil(kMinPointsPerIteration, innerPoints);
-  if (readsOuterLoopContiguously(op))
+  if (readsSharedLoopContiguously(op, shared))
     rowsPerTile = std::max(rowsPerTile, kMinTransposedRows);
   SmallVector<OpFoldResult> tileSizes(op.getNumLoops(),
                                       rewriter.getIndexAttr(0));
-  tileSizes.front() = rewriter.getIndexAttr(rowsPerTile);
+  tileSizes[shared] = rewriter.getIndexAttr(rowsPerTile);
   scf::SCFTilingOptions tilingOptions;
   tilingOptions.setTileSizes(tileSizes);
   rewriter.setInsertionPoint(op);

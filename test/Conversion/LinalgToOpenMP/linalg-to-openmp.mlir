@@ -169,3 +169,23 @@ func.func @transpose(%x: memref<1024x1024xf32>, %y: memref<1024x1024xf32>) {
   linalg.transpose ins(%x : memref<1024x1024xf32>) outs(%y : memref<1024x1024xf32>) permutation = [1, 0]
   return
 }
+
+// -----
+
+// A batch of one: the threads share the first loop of another extent, the
+// rows of the image, not the batch loop of one iteration.
+// CHECK-LABEL: func.func @batch_of_one
+// CHECK-DAG: %[[C56:.*]] = arith.constant 56 : index
+// CHECK: omp.loop_nest (%[[H:.*]]) : index = (%{{.*}}) to (%[[C56]]) step (%{{.*}}) {
+// CHECK: memref.subview %{{.*}}[0, %[[H]], 0, 0] [1, 1, 56, 128] [1, 1, 1, 1]
+// DEFAULT-LABEL: func.func @batch_of_one
+func.func @batch_of_one(%x: memref<1x56x56x128xf32>, %y: memref<1x56x56x128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : memref<1x56x56x128xf32>) outs(%y : memref<1x56x56x128xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  }
+  return
+}
