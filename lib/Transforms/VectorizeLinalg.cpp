@@ -13,6 +13,7 @@
 
 #include "VectorShape.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -22,6 +23,7 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Dialect/Vector/Utils/VectorUtils.h"
@@ -47,14 +49,83 @@ using namespace mlir;
 /// `op` is not one this pass handles: not on buffers, no loops, a reduction
 /// innermost, a map that is no projected permutation or reads the innermost
 /// dimension with a stride, or an element type getVectorLanes rejects.
+/// Whether `op` copies a window of its input (an im2col patch, a shifted
+/// slice): a plain copy whose maps may index outer dimensions by sums of
+/// loops, but read and write the innermost loop as their own contiguous
+/// innermost dimension and nowhere else. Upstream's vectorizer takes only
+/// projected permutations; such a tile is a read and a write of one vector.
+static bool isWindowCopy(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
+      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      !isa<MemRefType>(op.getDpsInputOperand(0)->get().getType()))
+    return false;
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || body->getOperations().size() != 1 ||
+      yield.getValues().size() != 1 ||
+      yield.getValues()[0] != body->getArgument(0))
+    return false;
+  unsigned innermost = op.getNumLoops() - 1;
+  for (AffineMap map : op.getIndexingMapsArray()) {
+    if (map.getNumResults() == 0 ||
+        map.getResults().back() !=
+            getAffineDimExpr(innermost, op.getContext()))
+      return false;
+    for (AffineExpr result : map.getResults().drop_back())
+      if (result.isFunctionOfDim(innermost))
+        return false;
+  }
+  return true;
+}
+
 static std::optional<int64_t> getLanes(linalg::LinalgOp op,
                                        int64_t vectorBits) {
+  if (isWindowCopy(op))
+    return nx::getVectorLanes(op, vectorBits);
   if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
       !linalg::isParallelIterator(op.getIteratorTypesArray().back()) ||
       !op.hasOnlyProjectedPermutations() ||
       !nx::readsInnermostLoopContiguously(op))
     return std::nullopt;
   return nx::getVectorLanes(op, vectorBits);
+}
+
+/// A tile of a window copy whose views are one run of elements (every
+/// dimension but the innermost of extent 1) as one vector read and write.
+static LogicalResult vectorizeWindowCopyTile(RewriterBase &rewriter,
+                                             linalg::LinalgOp tile) {
+  Value source = tile.getDpsInputOperand(0)->get();
+  Value target = tile.getDpsInitOperand(0)->get();
+  auto sourceType = dyn_cast<MemRefType>(source.getType());
+  auto targetType = dyn_cast<MemRefType>(target.getType());
+  if (!sourceType || !targetType || !sourceType.hasStaticShape() ||
+      !targetType.hasStaticShape() || sourceType.getRank() == 0 ||
+      targetType.getRank() == 0)
+    return failure();
+  int64_t length = targetType.getShape().back();
+  auto isRun = [&](MemRefType type) {
+    return type.getShape().back() == length &&
+           llvm::all_of(type.getShape().drop_back(),
+                        [](int64_t size) { return size == 1; });
+  };
+  if (length == 0 || !isRun(sourceType) || !isRun(targetType))
+    return failure();
+  Location loc = tile.getLoc();
+  rewriter.setInsertionPoint(tile);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value padding = ub::PoisonOp::create(rewriter, loc,
+                                       sourceType.getElementType());
+  auto vectorType = VectorType::get({length}, sourceType.getElementType());
+  SmallVector<Value> sourceIndices(sourceType.getRank(), zero);
+  SmallVector<Value> targetIndices(targetType.getRank(), zero);
+  Value run = vector::TransferReadOp::create(
+      rewriter, loc, vectorType, source, sourceIndices, padding,
+      ArrayRef<bool>{true});
+  vector::TransferWriteOp::create(rewriter, loc, run, target, targetIndices,
+                                  ArrayRef<bool>{true});
+  rewriter.eraseOp(tile);
+  return success();
 }
 
 /// For a transposing copy of static shape (no reductions, one output whose
@@ -245,6 +316,8 @@ tileAndVectorizeDepthwise(RewriterBase &rewriter,
 /// vectorize stays a linalg op, which the loop lowering takes.
 static LogicalResult vectorizeStaticTile(RewriterBase &rewriter,
                                          linalg::LinalgOp tile) {
+  if (isWindowCopy(tile) && !tile.hasOnlyProjectedPermutations())
+    return vectorizeWindowCopyTile(rewriter, tile);
   rewriter.setInsertionPoint(tile);
   FailureOr<linalg::VectorizationResult> vectorized =
       linalg::vectorize(rewriter, tile);
@@ -276,7 +349,9 @@ tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
   // Whether the vectorizer takes this op at all (its body, its maps),
   // asked of the whole op before tiling: with vector sizes covering its
   // static extents, as the check requires, and masks for dynamic ones.
-  if (failed(linalg::vectorizeOpPrecondition(op, op.hasDynamicShape()
+  bool windowCopy = isWindowCopy(op) && !op.hasOnlyProjectedPermutations();
+  if (!windowCopy &&
+      failed(linalg::vectorizeOpPrecondition(op, op.hasDynamicShape()
                                                      ? ArrayRef(wholeSizes)
                                                      : ArrayRef<int64_t>())))
     return failure();

@@ -234,6 +234,38 @@ func.func @depthwise(%x: memref<1x10x18x32xf32>, %w: memref<3x3x32xf32>, %y: mem
 
 // -----
 
+// An im2col patch copy (what nx-convolutions-to-gemm makes): the input's
+// rows are indexed by sums of loops, but each tile is one run of 16
+// channels, read and written as one vector; the 3 channels of an RGB
+// image are one 3-lane vector.
+// CHECK-LABEL: func.func @patch_copy
+// CHECK-SAME: (%[[X:.*]]: memref<1x10x10x32xf32>, %[[P:.*]]: memref<1x8x8x3x3x32xf32>, %[[RGB:.*]]: memref<1x10x10x3xf32>, %[[Q:.*]]: memref<1x8x8x3x3x3xf32>)
+// CHECK: %[[SPAN:.*]] = vector.transfer_read %[[X]]{{.*}} {in_bounds = [true]} : memref<1x10x10x32xf32>, vector<16xf32>
+// CHECK: vector.transfer_write %[[SPAN]], %[[P]]{{.*}} {in_bounds = [true]} : vector<16xf32>, memref<1x8x8x3x3x32xf32>
+// CHECK: %[[PIXEL:.*]] = vector.transfer_read %[[RGB]]{{.*}} {in_bounds = [true]} : memref<1x10x10x3xf32>, vector<3xf32>
+// CHECK: vector.transfer_write %[[PIXEL]], %[[Q]]{{.*}} {in_bounds = [true]} : vector<3xf32>, memref<1x8x8x3x3x3xf32>
+// CHECK-NOT: linalg.generic
+#window = affine_map<(n, oh, ow, kh, kw, c) -> (n, oh + kh, ow + kw, c)>
+#patch = affine_map<(n, oh, ow, kh, kw, c) -> (n, oh, ow, kh, kw, c)>
+func.func @patch_copy(%x: memref<1x10x10x32xf32>, %p: memref<1x8x8x3x3x32xf32>,
+                      %rgb: memref<1x10x10x3xf32>, %q: memref<1x8x8x3x3x3xf32>) {
+  linalg.generic {indexing_maps = [#window, #patch],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : memref<1x10x10x32xf32>) outs(%p : memref<1x8x8x3x3x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.generic {indexing_maps = [#window, #patch],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%rgb : memref<1x10x10x3xf32>) outs(%q : memref<1x8x8x3x3x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  return
+}
+
+// -----
+
 // Left for the loop lowering: a reduction along the innermost loop, a
 // transpose whose extents are no multiple of the lanes, i1 elements (a byte
 // each in memory) and ops on tensors.

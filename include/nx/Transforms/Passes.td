@@ -522,6 +522,12 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     the 16x16 shuffle network at 512 bits) and a write of whole output
     rows. `nx-tile-transposes` makes the 32x32 blocks this takes.
 
+    A copy of windows of its input (an im2col patch copy: outer dimensions
+    indexed by sums of loops, the innermost loop read and written as the
+    contiguous innermost dimension) is tiled the same way; each tile is
+    one vector read and one vector write, since upstream's vectorizer takes
+    only projected permutations.
+
     A static NHWC depthwise convolution (`depthwise_conv_2d_nhwc_hwc`) is
     tiled into one output row of up to 8 columns by one vector of channels,
     one filter row per iteration of the innermost tile loop; each tile is
