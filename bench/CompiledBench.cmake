@@ -7,8 +7,9 @@
 #   pipeline compile time on 10k/100k ops).
 # nx-bench-kernels: compiled compute (elementwise, sum, matmul, softmax, a
 #   dense layer) against memcpy, C loops and OpenBLAS in the same binary.
-# nx-bench-models: whole models (bench/models/*.mlir) and their compile
-#   times; bench/models/compare.py times PyTorch eager next to them.
+# nx-bench-models: whole models and single ops (bench/models/*.mlir), their
+#   compile times, and each op's kernel library (oneDNN, OpenBLAS, C);
+#   bench/models/compare.py times PyTorch eager next to them.
 # nx-bench-conv: a 3x3 convolution + ReLU against im2col + OpenBLAS in C and,
 #   when libdnnl (oneDNN) is found, oneDNN's convolution.
 if(NX_ENABLE_COMPILER)
@@ -37,22 +38,25 @@ if(NX_ENABLE_COMPILER)
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/ConvBench.cpp
             ${CMAKE_CURRENT_LIST_DIR}/BenchJit.cpp
     LINK NxRunner nx-bench-c-kernels)
+  nx_add_benchmark(nx-bench-models
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/ModelBench.cpp
+            ${CMAKE_CURRENT_LIST_DIR}/OpBaselines.cpp
+            ${CMAKE_CURRENT_LIST_DIR}/BenchJit.cpp
+    LINK NxRunner nx-bench-c-kernels)
+  target_compile_definitions(nx-bench-models PRIVATE
+    NX_BENCH_MODELS_DIR="${CMAKE_CURRENT_LIST_DIR}/models")
   # oneDNN is optional: without it the oneDNN baseline is left out.
   find_path(NX_BENCH_DNNL_INCLUDE oneapi/dnnl/dnnl.hpp)
   find_library(NX_BENCH_DNNL_LIBRARY dnnl)
   if(NX_BENCH_DNNL_INCLUDE AND NX_BENCH_DNNL_LIBRARY)
-    target_include_directories(nx-bench-conv PRIVATE ${NX_BENCH_DNNL_INCLUDE})
-    target_link_libraries(nx-bench-conv PRIVATE ${NX_BENCH_DNNL_LIBRARY})
-    target_compile_definitions(nx-bench-conv PRIVATE NX_BENCH_HAVE_DNNL)
+    foreach(bench nx-bench-conv nx-bench-models)
+      target_include_directories(${bench} PRIVATE ${NX_BENCH_DNNL_INCLUDE})
+      target_link_libraries(${bench} PRIVATE ${NX_BENCH_DNNL_LIBRARY})
+      target_compile_definitions(${bench} PRIVATE NX_BENCH_HAVE_DNNL)
+    endforeach()
   else()
-    message(STATUS "oneDNN (libdnnl) not found: nx-bench-conv runs without its oneDNN baseline")
+    message(STATUS "oneDNN (libdnnl) not found: nx-bench-conv and nx-bench-models run without their oneDNN baselines")
   endif()
-  nx_add_benchmark(nx-bench-models
-    SOURCES ${CMAKE_CURRENT_LIST_DIR}/ModelBench.cpp
-            ${CMAKE_CURRENT_LIST_DIR}/BenchJit.cpp
-    LINK NxRunner)
-  target_compile_definitions(nx-bench-models PRIVATE
-    NX_BENCH_MODELS_DIR="${CMAKE_CURRENT_LIST_DIR}/models")
   add_dependencies(benchmarks nx-bench-compiled nx-bench-kernels nx-bench-conv
     nx-bench-models)
 endif()

@@ -48,3 +48,28 @@ float c_add_one_loop(float acc, int64_t n) {
   }
   return acc;
 }
+
+void c_transpose_blocked(const float *x, float *y, int64_t rows,
+                         int64_t cols) {
+  enum { kBlock = 32 };
+  for (int64_t i0 = 0; i0 < rows; i0 += kBlock)
+    for (int64_t j0 = 0; j0 < cols; j0 += kBlock) {
+      int64_t i1 = i0 + kBlock < rows ? i0 + kBlock : rows;
+      int64_t j1 = j0 + kBlock < cols ? j0 + kBlock : cols;
+      for (int64_t j = j0; j < j1; ++j)
+        for (int64_t i = i0; i < i1; ++i)
+          y[j * rows + i] = x[i * cols + j];
+    }
+}
+
+void c_middle_max(const float *x, float *y, int64_t a, int64_t b, int64_t c) {
+  for (int64_t i = 0; i < a; ++i) {
+    float *out = y + i * c;
+    const float *in = x + i * b * c;
+    for (int64_t k = 0; k < c; ++k)
+      out[k] = in[k];
+    for (int64_t j = 1; j < b; ++j)
+      for (int64_t k = 0; k < c; ++k)
+        out[k] = in[j * c + k] > out[k] ? in[j * c + k] : out[k];
+  }
+}

@@ -31,6 +31,16 @@ void c_dense_relu(const float *x, const float *w, const float *b, float *y,
 /* acc + 1, n times, in one serial chain (what an scf.for carrying a scalar
  * computes). */
 float c_add_one_loop(float acc, int64_t n);
+/* y = x^T for x rows x cols, in 32x32 blocks so that both sides' cache
+ * lines are used whole while in the cache. */
+void c_transpose_blocked(const float *x, float *y, int64_t rows, int64_t cols);
+/* The sums of x's columns (y[j] = sum_i x[i][j]) for x rows x cols,
+ * -ffast-math. */
+void c_column_sums(const float *x, float *y, int64_t rows, int64_t cols);
+/* The sums of x's rows, -ffast-math. */
+void c_row_sums(const float *x, float *y, int64_t rows, int64_t cols);
+/* y[a][c] = max_b x[a][b][c] for x a x b x c. */
+void c_middle_max(const float *x, float *y, int64_t a, int64_t b, int64_t c);
 
 #ifdef __cplusplus
 }

@@ -8,3 +8,16 @@ float c_sum_fast_math(const float *x, int64_t n) {
     sum += x[i];
   return sum;
 }
+
+void c_column_sums(const float *x, float *y, int64_t rows, int64_t cols) {
+  for (int64_t j = 0; j < cols; ++j)
+    y[j] = 0.0f;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      y[j] += x[i * cols + j];
+}
+
+void c_row_sums(const float *x, float *y, int64_t rows, int64_t cols) {
+  for (int64_t i = 0; i < rows; ++i)
+    y[i] = c_sum_fast_math(x + i * cols, cols);
+}

@@ -5,8 +5,10 @@ PyTorch eager in one run, and prints Markdown tables of the ratios.
     python3 bench/models/compare.py --nx-bench build/bin/nx-bench-models
 
 nx's times come from nx-bench-models (Google Benchmark, the median of
---repetitions runs); PyTorch's from `models.py time` (the best of as many
-runs), each at 1 thread and at one thread per core. PyTorch's matmuls run
+--repetitions runs), which also times each single op's kernel library
+(oneDNN for convolutions and pooling, OpenBLAS for batched matmuls, C for
+transposes and reductions: BM_Baseline); PyTorch's from `models.py time`
+(the best of as many runs), each at 1 thread and at one thread per core. PyTorch's matmuls run
 on OpenBLAS, whose threads PyTorch's thread setting does not limit: at 1
 thread both are limited (OMP_NUM_THREADS, OPENBLAS_NUM_THREADS), and at
 all cores the fastest of three ways of using them is taken. Run it on an
@@ -93,14 +95,18 @@ def main():
             print(f"| {model} | {shown} | {mine:.2f} | {callbacks:.2f} | "
                   f"{peer:.2f} | {mine / peer:.2f}x | {compile_ms:.0f} |")
     print()
-    print("| op | threads | nx (us) | PyTorch eager (us) | nx / PyTorch |")
-    print("| --- | --- | --- | --- | --- |")
+    print("| op | threads | nx (us) | kernel library (us) | nx / library "
+          "| PyTorch eager (us) | nx / PyTorch |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for op in OPS:
         for threads in (1, 0):
             mine = nx[f"BM_Op/{op}/threads:{threads}/real_time"]
+            library = nx.get(f"BM_Baseline/{op}/threads:{threads}/real_time")
             peer = torch[threads][op] * 1e3
             shown = threads if threads else f"{cores} (all)"
-            print(f"| {op} | {shown} | {mine:.0f} | {peer:.0f} | "
+            versus = (f"{library:.0f} | {mine / library:.2f}x" if library
+                      else "- | -")
+            print(f"| {op} | {shown} | {mine:.0f} | {versus} | {peer:.0f} | "
                   f"{mine / peer:.2f}x |")
 
 

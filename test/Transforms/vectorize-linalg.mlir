@@ -136,19 +136,16 @@ func.func @split_row_sums(%x: memref<8x16x64xf32>, %y: memref<8x64xf32>) {
 
 // -----
 
-// Column sums of a matrix wider than four vectors: blocks of 64 columns,
-// the outer loop; the rows run inside each block with its 64 sums in
-// registers (a vector<64xf32>, four 16-lane registers to LLVM).
+// Column sums of a matrix wider than four vectors: the accumulators stay
+// in memory, read and written along each row, which is read contiguously.
 // CHECK-LABEL: func.func @wide_column_sums
 // CHECK-SAME: (%[[X:.*]]: memref<32x256xf32>, %[[Y:.*]]: memref<256xf32>)
-// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c64
-// CHECK: %[[A:.*]] = vector.transfer_read %[[Y]][%[[J]]]{{.*}} : memref<256xf32>, vector<64xf32>
-// CHECK: %[[R:.*]] = scf.for %[[I:.*]] = {{.*}} iter_args(%[[S:.*]] = %[[A]]) -> (vector<64xf32>) {
-// CHECK: %[[IN:.*]] = vector.transfer_read %[[X]][%[[I]], %[[J]]]{{.*}} : memref<32x256xf32>, vector<64xf32>
-// CHECK: %[[SUM:.*]] = arith.addf %[[S]], %[[IN]] : vector<64xf32>
-// CHECK-NOT: vector.transfer_write
-// CHECK: scf.yield %[[SUM]]
-// CHECK: vector.transfer_write %[[R]], %[[Y]][%[[J]]]
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c1
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c16
+// CHECK: %[[IN:.*]] = vector.transfer_read %[[X]][%[[I]], %[[J]]]{{.*}} : memref<32x256xf32>, vector<16xf32>
+// CHECK: %[[ACC:.*]] = vector.transfer_read %[[Y]][%[[J]]]{{.*}} : memref<256xf32>, vector<16xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[ACC]], %[[IN]] : vector<16xf32>
+// CHECK: vector.transfer_write %[[SUM]], %[[Y]][%[[J]]]
 func.func @wide_column_sums(%x: memref<32x256xf32>, %y: memref<256xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>],
                   iterator_types = ["reduction", "parallel"]}

@@ -500,13 +500,13 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
        subviews into the transfers' indices;
     5. for a reduction over an outer loop (column sums, and what
        `nx-split-reductions` makes of a row sum), unrolls a tile loop of at
-       most four tiles, or, when the innermost extent is longer than four
-       vectors, tiles it in blocks of four vectors as the outermost tile
-       loop with the reduction loops inside (one `vector<64xf32>` per block
-       at 512 bits); then hoists each accumulator's read and write out of
+       most four tiles and hoists each accumulator's read and write out of
        the reduction loop (after LICM, canonicalization and CSE make the
-       indices comparable), so up to four vector registers of accumulators
-       stay in registers as the loop's `iter_args`. Unlike upstream's
+       indices comparable), so up to four vector accumulators stay in
+       registers as the loop's `iter_args`. A longer row of accumulators
+       (column sums of a wide matrix) stays in memory and the input is read
+       row by row: blocking the columns so the accumulators fit registers
+       reads the input with a stride of a row, and measured twice as slow. Unlike upstream's
        `hoistRedundantVectorTransfers`, which this pass runs too, a buffer
        with views elsewhere (a partial-sum buffer that a later op reads in
        OpenMP tiles) qualifies, as long as no view of it is used inside the
