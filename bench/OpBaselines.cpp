@@ -5,17 +5,18 @@
 // in the same binary and run:
 //
 //  BM_Baseline/<op>/threads:<t>
-//    conv, conv-strided, conv-dilated, depthwise-conv,
-//    depthwise-conv-strided   oneDNN's convolution (NHWC source and
-//                             destination, weights reordered once to the
+//    conv, conv-strided, conv-dilated, conv-nchw, conv-fhwc,
+//    depthwise-conv,
+//    depthwise-conv-strided   oneDNN's convolution (the op's source and
+//                             destination layout, weights reordered once to the
 //                             format it picks; a ReLU post-op where the op
 //                             has one; depthwise as 128 groups); only when
 //                             built with libdnnl.
 //    max-pool, avg-pool       oneDNN's pooling (NHWC); only with libdnnl.
-//    batch-matmul, batch-matmul-transposed
+//    batch-matmul, batch-matmul-transposed, batch-matmul-transposed-a
 //                             OpenBLAS: one sgemm per batch (Debian's
-//                             OpenBLAS has no batched GEMM), the second with
-//                             its B operand transposed.
+//                             OpenBLAS has no batched GEMM), with B or A
+//                             transposed.
 //    transpose                a C transpose in 32x32 blocks (-O3
 //                             -march=native); 1 thread.
 //    column-sum, row-sum, middle-max
@@ -69,8 +70,10 @@ int threadsOf(const benchmark::State &state) {
 //===----------------------------------------------------------------------===//
 
 /// 16 products of 128x64 by 64x128 (or, transposed, by the transpose of a
-/// 128x64 matrix), as batch-matmul(-transposed).mlir.
-void batchMatmul(benchmark::State &state, bool transposed) {
+/// 128x64 matrix; or, transposedA, of the transpose of a 64x128 matrix), as
+/// batch-matmul(-transposed, -transposed-a).mlir.
+void batchMatmul(benchmark::State &state, bool transposed,
+                 bool transposedA = false) {
   constexpr int kBatch = 16, kM = 128, kK = 64, kN = 128;
   std::vector<float> a = randomValues(kBatch * kM * kK, 1),
                      b = randomValues(kBatch * kK * kN, 2),
@@ -78,10 +81,11 @@ void batchMatmul(benchmark::State &state, bool transposed) {
   openblas_set_num_threads(threadsOf(state));
   for (auto _ : state) {
     for (int i = 0; i < kBatch; ++i)
-      cblas_sgemm(CblasRowMajor, CblasNoTrans,
+      cblas_sgemm(CblasRowMajor, transposedA ? CblasTrans : CblasNoTrans,
                   transposed ? CblasTrans : CblasNoTrans, kM, kN, kK, 1.0f,
-                  a.data() + i * kM * kK, kK, b.data() + i * kK * kN,
-                  transposed ? kK : kN, 0.0f, c.data() + i * kM * kN, kN);
+                  a.data() + i * kM * kK, transposedA ? kM : kK,
+                  b.data() + i * kK * kN, transposed ? kK : kN, 0.0f,
+                  c.data() + i * kM * kN, kN);
     benchmark::ClobberMemory();
   }
   openblas_set_num_threads(1);
@@ -181,6 +185,8 @@ using tag = dnnl::memory::format_tag;
 struct ConvShape {
   int64_t size, channels, filters, kernel, stride, dilation, pad;
   bool depthwise, relu;
+  int64_t batch = 1;
+  bool nchw = false;
 };
 
 void convolution(benchmark::State &state, ConvShape shape) {
@@ -191,15 +197,16 @@ void convolution(benchmark::State &state, ConvShape shape) {
   int64_t filters = shape.depthwise ? shape.channels : shape.filters;
   engine cpu(engine::kind::cpu, 0);
   stream s(cpu);
-  memory::dims src{1, shape.channels, shape.size, shape.size},
-      dst{1, filters, out, out}, strides{shape.stride, shape.stride},
+  memory::dims src{shape.batch, shape.channels, shape.size, shape.size},
+      dst{shape.batch, filters, out, out}, strides{shape.stride, shape.stride},
       dilates{shape.dilation - 1, shape.dilation - 1}, pad{shape.pad, shape.pad};
   memory::dims weights =
       shape.depthwise
           ? memory::dims{shape.channels, 1, 1, shape.kernel, shape.kernel}
           : memory::dims{filters, shape.channels, shape.kernel, shape.kernel};
   tag userWeightsTag = shape.depthwise ? tag::goihw : tag::oihw;
-  memory::desc srcMd(src, dt::f32, tag::nhwc), dstMd(dst, dt::f32, tag::nhwc);
+  tag layout = shape.nchw ? tag::nchw : tag::nhwc;
+  memory::desc srcMd(src, dt::f32, layout), dstMd(dst, dt::f32, layout);
   memory::desc anyWeights(weights, dt::f32, tag::any);
   convolution_forward::desc desc(prop_kind::forward_inference,
                                  algorithm::convolution_direct, srcMd,
@@ -214,10 +221,11 @@ void convolution(benchmark::State &state, ConvShape shape) {
   int64_t weightCount = 1;
   for (int64_t d : weights)
     weightCount *= d;
-  std::vector<float> x = randomValues(shape.channels * shape.size * shape.size,
-                                      1),
+  std::vector<float> x = randomValues(
+                         shape.batch * shape.channels * shape.size * shape.size,
+                         1),
                      w = randomValues(weightCount, 2),
-                     y(filters * out * out);
+                     y(shape.batch * filters * out * out);
   memory userWeights({weights, dt::f32, userWeightsTag}, cpu, w.data());
   memory convWeights(pd.weights_desc(), cpu);
   reorder(userWeights, convWeights).execute(s, userWeights, convWeights);
@@ -279,6 +287,11 @@ int registerBaselines() {
       [](benchmark::State &s) { batchMatmul(s, /*transposed=*/false); }, true);
   add("batch-matmul-transposed",
       [](benchmark::State &s) { batchMatmul(s, /*transposed=*/true); }, true);
+  add("batch-matmul-transposed-a",
+      [](benchmark::State &s) {
+        batchMatmul(s, /*transposed=*/false, /*transposedA=*/true);
+      },
+      true);
   add("transpose", transpose, false);
   add("column-sum", columnSum, false);
   add("row-sum", rowSum, false);
@@ -290,6 +303,11 @@ int registerBaselines() {
   add("conv", conv({56, 64, 64, 3, 1, 1, 1, false, true}), true);
   add("conv-strided", conv({56, 64, 128, 3, 2, 1, 1, false, false}), true);
   add("conv-dilated", conv({28, 32, 32, 3, 1, 2, 2, false, false}), true);
+  add("conv-nchw",
+      conv({56, 64, 64, 3, 1, 1, 1, false, false, /*batch=*/1, /*nchw=*/true}),
+      true);
+  add("conv-fhwc", conv({28, 32, 64, 3, 2, 1, 1, false, false, /*batch=*/2}),
+      true);
   add("depthwise-conv", conv({56, 128, 128, 3, 1, 1, 1, true, true}), true);
   add("depthwise-conv-strided", conv({56, 128, 128, 3, 2, 1, 1, true, false}),
       true);

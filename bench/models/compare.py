@@ -24,10 +24,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = ("mlp", "cnn", "transformer")
-OPS = ("conv", "conv-strided", "conv-dilated", "depthwise-conv",
-       "depthwise-conv-strided", "max-pool", "avg-pool",
-       "batch-matmul", "batch-matmul-transposed", "transpose", "column-sum",
-       "row-sum", "middle-max")
+OPS = ("conv", "conv-strided", "conv-dilated", "conv-nchw", "conv-fhwc",
+       "depthwise-conv", "depthwise-conv-strided", "max-pool", "avg-pool",
+       "batch-matmul", "batch-matmul-transposed", "batch-matmul-transposed-a",
+       "transpose", "column-sum", "row-sum", "middle-max")
 
 
 def nx_times(bench, repetitions, min_time):

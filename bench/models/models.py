@@ -288,6 +288,40 @@ class DepthwiseConv(Model):
         return run
 
 
+class ConvNchw(Model):
+    name = "conv-nchw"
+    arguments = [("x", (1, 64, 56, 56), 1.0), ("w", (64, 64, 3, 3), 1 / 24)]
+
+    def numpy(self, x, w):
+        nhwc = np_conv2d_nhwc_hwcf(x.transpose(0, 2, 3, 1),
+                                   w.transpose(2, 3, 1, 0), padding=1)
+        return nhwc.transpose(0, 3, 1, 2)
+
+    def torch(self, torch):
+        F = torch.nn.functional
+        return lambda x, w: F.conv2d(x, w, padding=1)
+
+
+class ConvFhwc(Model):
+    name = "conv-fhwc"
+    arguments = [("x", (2, 28, 28, 32), 1.0), ("w", (64, 3, 3, 32), 1 / 17)]
+
+    def numpy(self, x, w):
+        return np_conv2d_nhwc_hwcf(x, w.transpose(1, 2, 3, 0), padding=1,
+                                   stride=2)
+
+    def torch(self, torch):
+        F = torch.nn.functional
+
+        def run(x, w):
+            return F.conv2d(nhwc_to_torch(torch, x), w, padding=1, stride=2)
+        # FHWC weights to PyTorch's FCHW, in channels-last memory.
+        run.prepare = lambda a: [a[0], a[1].permute(0, 3, 1, 2).contiguous(
+            memory_format=torch.channels_last)]
+        run.to_nhwc = True
+        return run
+
+
 class DepthwiseConvStrided(Model):
     name = "depthwise-conv-strided"
     arguments = [("x", (1, 56, 56, 128), 1.0), ("w", (3, 3, 128), 1 / 3)]
@@ -383,6 +417,17 @@ class BatchMatmulTransposed(Model):
         return lambda q, k: q @ k.transpose(1, 2)
 
 
+class BatchMatmulTransposedA(Model):
+    name = "batch-matmul-transposed-a"
+    arguments = [("a", (16, 64, 128), 1.0), ("b", (16, 64, 128), 1 / 8)]
+
+    def numpy(self, a, b):
+        return a.transpose(0, 2, 1) @ b
+
+    def torch(self, torch):
+        return lambda a, b: a.transpose(1, 2) @ b
+
+
 class Transpose(Model):
     name = "transpose"
     arguments = [("x", (2048, 2048), 1.0)]
@@ -429,9 +474,11 @@ class MiddleMax(Model):
 
 MODELS = {m.name: m for m in (Mlp(), Cnn(), Transformer())}
 OPS = {m.name: m for m in (
-    Conv(), ConvStrided(), ConvDilated(), DepthwiseConv(),
+    Conv(), ConvStrided(), ConvDilated(), ConvNchw(), ConvFhwc(),
+    DepthwiseConv(),
     DepthwiseConvStrided(), MaxPool(), AvgPool(),
-    BatchMatmul(), BatchMatmulTransposed(), Transpose(), ColumnSum(),
+    BatchMatmul(), BatchMatmulTransposed(), BatchMatmulTransposedA(),
+    Transpose(), ColumnSum(),
     RowSum(), MiddleMax())}
 MODELS.update(OPS)
 

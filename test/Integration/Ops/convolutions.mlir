@@ -1,6 +1,7 @@
 // The convolutions of bench/models: padded 3x3 NHWC/HWCF of stride 1 and 2
-// and of dilation 2 (on BLAS through im2col, or as loops), and depthwise 3x3
-// convolutions of stride 1 and 2 (vectorized in tiles of output columns).
+// and of dilation 2, NCHW/FCHW, and NHWC/FHWC of stride 2 on a batch of two
+// (on BLAS through im2col, or as loops), and depthwise 3x3 convolutions of
+// stride 1 and 2 (vectorized in tiles of output columns).
 // Each runs through nx-runner on the inputs of models.py and agrees with
 // models.py's NumPy reference in float64 (and PyTorch's, where it is
 // installed) within 1e-4 of the output's largest magnitude: with the
@@ -36,9 +37,23 @@
 // RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.depthwise-conv-strided-strict \
 // RUN:   --flag=--strict-reductions --flag=--libm-math --flag=--blas=false \
 // RUN:   | FileCheck %s --check-prefix=DEPTHWISE-CONV-STRIDED
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run conv-nchw \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.conv-nchw | FileCheck %s --check-prefix=CONV-NCHW
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run conv-nchw \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.conv-nchw-strict \
+// RUN:   --flag=--strict-reductions --flag=--libm-math --flag=--blas=false \
+// RUN:   | FileCheck %s --check-prefix=CONV-NCHW
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run conv-fhwc \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.conv-fhwc | FileCheck %s --check-prefix=CONV-FHWC
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run conv-fhwc \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.conv-fhwc-strict \
+// RUN:   --flag=--strict-reductions --flag=--libm-math --flag=--blas=false \
+// RUN:   | FileCheck %s --check-prefix=CONV-FHWC
 
 // CONV: conv: nx vs NumPy (float64): max error
 // CONV-STRIDED: conv-strided: nx vs NumPy (float64): max error
 // DEPTHWISE-CONV: depthwise-conv: nx vs NumPy (float64): max error
 // CONV-DILATED: conv-dilated: nx vs NumPy (float64): max error
 // DEPTHWISE-CONV-STRIDED: depthwise-conv-strided: nx vs NumPy (float64): max error
+// CONV-NCHW: conv-nchw: nx vs NumPy (float64): max error
+// CONV-FHWC: conv-fhwc: nx vs NumPy (float64): max error
