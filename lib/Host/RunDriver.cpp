@@ -25,6 +25,14 @@ llvm::Expected<HostSession> nxhost::createSession(const DriverOptions &opts) {
   if (opts.computeThreads < 0)
     return llvm::createStringError("--compute-threads must be at least 0, got " +
                                    std::to_string(opts.computeThreads));
+  // Zero runs would succeed having run nothing.
+  if (opts.repeat == 0)
+    return llvm::createStringError("--repeat must be at least 1, got 0");
+  if (opts.threads == 0)
+    return llvm::createStringError("--threads must be at least 1, got 0");
+  if (opts.bridge && opts.dispatchThreads == 0)
+    return llvm::createStringError(
+        "--dispatch-threads must be at least 1 with --dispatch=bridge, got 0");
   nxrt_set_compute_threads(opts.computeThreads);
   // One runtime serves the program, the callback libraries and, in bridge
   // mode, the dispatcher threads.

@@ -35,7 +35,9 @@ struct RunFlags {
       cl::desc("Shared library exporting nx_register_callbacks (repeatable)"),
       cl::cat(runFlagsCategory())};
   cl::opt<bool> debugCallbacks{
-      "debug-callbacks", cl::desc("Bind the built-in nx.debug.* callbacks"),
+      "debug-callbacks",
+      cl::desc("Bind the built-in nx.debug.* callbacks (on by default; "
+               "--debug-callbacks=false turns it off)"),
       cl::init(true), cl::cat(runFlagsCategory())};
   cl::opt<Dispatch> dispatch{
       "dispatch", cl::desc("How host callbacks are dispatched"),

@@ -13,6 +13,14 @@
 // NOENTRY: nx-runner: error: no public function @nope in the program (available: @main, @two)
 // RUN: not nx-runner %s --compute-threads=-2 --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=THREADS
 // THREADS: nx-runner: error: --compute-threads must be at least 0, got -2
+// RUN: not nx-runner %s --repeat=0 --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=REPEAT
+// REPEAT: nx-runner: error: --repeat must be at least 1, got 0
+// RUN: not nx-runner %s --threads=0 --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=RUNTHREADS
+// RUNTHREADS: nx-runner: error: --threads must be at least 1, got 0
+// RUN: not nx-runner %s --dispatch=bridge --dispatch-threads=0 --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=DISPATCHERS
+// DISPATCHERS: nx-runner: error: --dispatch-threads must be at least 1 with --dispatch=bridge, got 0
+// RUN: nx-runner --help | FileCheck %s --check-prefix=HELP
+// HELP: --debug-callbacks {{.*}}(on by default; --debug-callbacks=false turns it off)
 // RUN: not nx-runner %s 2>&1 | FileCheck %s --check-prefix=ARITY
 // ARITY: nx-runner: error: @main takes 1 argument(s), got 0
 // RUN: not nx-runner %s --input='[1, 2, 3]:tensor<3xi32>' 2>&1 | FileCheck %s --check-prefix=WRONGTYPE
