@@ -9,6 +9,7 @@
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/InitNx.h"
 #include "nx/Pipelines/Pipelines.h"
+#include "nx/Support/ParseDiagnostics.h"
 #include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -88,10 +89,12 @@ private:
       os << "remark: ";
       break;
     }
-    os << diag.str();
+    os << nx::rewordParseDiagnostic(diag.str(), tool);
   }
 
   std::string text;
+  // Also the Elixir binding's compiler, so no tool name.
+  std::string tool = "nx's compiler";
   ScopedDiagnosticHandler handler;
 };
 } // namespace

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nx/Support/ParseDiagnostics.h"
 #include "nx/Aot/AotCompiler.h"
 #include "nx/Host/AotProgram.h"
 #include "nx/Host/Version.h"
@@ -179,6 +180,18 @@ static int compileMain(const char *argv0) {
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
     SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+    // Registered last, so it runs first: MLIR's advice to pass a flag
+    // nx-compile does not have is reworded.
+    ScopedDiagnosticHandler reworded(&context, [&](Diagnostic &diag) {
+      diagnostics.emitDiagnostic(
+          diag.getLocation(),
+          nx::rewordParseDiagnostic(diag.str(), "nx-compile"),
+          diag.getSeverity());
+      for (Diagnostic &note : diag.getNotes())
+        diagnostics.emitDiagnostic(note.getLocation(), note.str(),
+                                   note.getSeverity());
+      return success();
+    });
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
     if (!module)
       return fail("cannot parse '" + inputFile + "'");

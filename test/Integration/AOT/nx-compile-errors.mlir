@@ -18,6 +18,12 @@
 // MISSING: nx-compile: error: cannot open input file '{{.*}}missing.mlir'
 // PARSE: error: expected
 // PARSE: nx-compile: error: cannot parse '{{.*}}broken.mlir'
+// An op of a dialect nx does not know: no advice to pass a flag nx-compile
+// does not have.
+// RUN: printf 'func.func @f() {\n  "foo.bar"() : () -> ()\n  return\n}\n' > %t.unregistered.mlir
+// RUN: not nx-compile %t.unregistered.mlir -o %t.unregistered.so 2>&1 | FileCheck %s --check-prefix=UNREGISTERED
+// UNREGISTERED: error: operation being parsed with an unregistered dialect (nx-compile knows upstream MLIR's dialects and nx's, and compiles no other)
+// UNREGISTERED-NOT: allow-unregistered-dialect
 // CLASH: nx-compile: error: symbol net_nx_init is defined twice
 // CC: nx-compile: error: cannot find the C compiler driver '/no/such/cc'
 // LINK: nx-compile: error: linking failed: {{.*}} -L{{.*}}nowhere -lnxrt

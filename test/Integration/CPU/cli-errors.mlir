@@ -21,6 +21,10 @@
 // DISPATCHERS: nx-runner: error: --dispatch-threads must be at least 1 with --dispatch=bridge, got 0
 // RUN: nx-runner --help | FileCheck %s --check-prefix=HELP
 // HELP: --debug-callbacks {{.*}}(on by default; --debug-callbacks=false turns it off)
+// RUN: printf 'func.func @main() {\n  "foo.bar"() : () -> ()\n  return\n}\n' > %t.unregistered.mlir
+// RUN: not nx-runner %t.unregistered.mlir 2>&1 | FileCheck %s --check-prefix=UNREGISTERED
+// UNREGISTERED: error: operation being parsed with an unregistered dialect (nx's compiler knows upstream MLIR's dialects and nx's, and compiles no other)
+// UNREGISTERED-NOT: allow-unregistered-dialect
 // RUN: not nx-runner %s 2>&1 | FileCheck %s --check-prefix=ARITY
 // ARITY: nx-runner: error: @main takes 1 argument(s), got 0
 // RUN: not nx-runner %s --input='[1, 2, 3]:tensor<3xi32>' 2>&1 | FileCheck %s --check-prefix=WRONGTYPE
