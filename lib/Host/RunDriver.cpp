@@ -3,7 +3,9 @@
 #include "nx/Host/RunDriver.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -372,7 +374,31 @@ static llvm::Error writeOutputs(const DriverOptions &opts,
                                    llvm::Twine(results.size()) + " result(s)");
   for (auto [i, path] : llvm::enumerate(opts.outputs))
     if (auto err = results[i].writeNpy(path))
-      return err;
+      return llvm::createStringError("--output #" + llvm::Twine(i) +
+                                     " (result #" + llvm::Twine(i) +
+                                     "): " + llvm::toString(std::move(err)));
+  return llvm::Error::success();
+}
+
+/// Checks each --output path before anything runs: a .npy file in an
+/// existing, writable directory.
+static llvm::Error checkOutputPaths(const DriverOptions &opts) {
+  for (auto [i, path] : llvm::enumerate(opts.outputs)) {
+    auto fail = [&, i = i](const llvm::Twine &why) {
+      return llvm::createStringError("--output #" + llvm::Twine(i) + ": '" +
+                                     path + "' " + why);
+    };
+    if (!llvm::StringRef(path).ends_with(".npy"))
+      return fail("is not a .npy path (results are written as NumPy .npy "
+                  "files)");
+    llvm::StringRef directory = llvm::sys::path::parent_path(path);
+    if (directory.empty())
+      directory = ".";
+    if (!llvm::sys::fs::is_directory(directory))
+      return fail("is in '" + directory + "', which is no directory");
+    if (llvm::sys::fs::access(directory, llvm::sys::fs::AccessMode::Write))
+      return fail("is in '" + directory + "', which is not writable");
+  }
   return llvm::Error::success();
 }
 
@@ -387,6 +413,8 @@ int nxhost::runAndReport(const DriverOptions &opts, const RunEntryFn &run,
     return reportError(opts.tool,
                        "--output cannot be combined with --keep-going, whose "
                        "runs may produce different results");
+  if (auto err = checkOutputPaths(opts))
+    return reportError(opts.tool, llvm::toString(std::move(err)));
   if (runsTimer)
     runsTimer(true);
   RunSummary summary = runAll(opts, run, parsed.args);

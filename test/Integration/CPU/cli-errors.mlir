@@ -42,6 +42,16 @@
 // BADFEED: nx-runner: error: --infeed expects NAME=VALUE[;VALUE...], got '[1]:tensor<1xf32>'
 // RUN: not nx-runner %s --input='[1, 2, 3]:tensor<3xf32>' --output=%t.a.npy --output=%t.b.npy 2>&1 | FileCheck %s --check-prefix=OUTPUTS
 // OUTPUTS: nx-runner: error: 2 --output paths for 1 result(s)
+// Every --output is checked before the program runs, and a write that fails
+// names its output.
+// RUN: not nx-runner %s --input='[1, 2, 3]:tensor<3xf32>' --output=%t.result.txt 2>&1 | FileCheck %s --check-prefix=NOTNPY
+// NOTNPY: nx-runner: error: --output #0: '{{.*}}result.txt' is not a .npy path (results are written as NumPy .npy files)
+// NOTNPY-NOT: result #0
+// RUN: not nx-runner %s --input='[1, 2, 3]:tensor<3xf32>' --output=%t.nodir/result.npy 2>&1 | FileCheck %s --check-prefix=NODIR
+// NODIR: nx-runner: error: --output #0: '{{.*}}nodir/result.npy' is in '{{.*}}nodir', which is no directory
+// RUN: rm -rf %t.isdir.npy && mkdir -p %t.isdir.npy
+// RUN: not nx-runner %s --input='[1, 2, 3]:tensor<3xf32>' --output=%t.isdir.npy 2>&1 | FileCheck %s --check-prefix=WRITE
+// WRITE: nx-runner: error: --output #0 (result #0): cannot write '{{.*}}isdir.npy'
 // RUN: not nx-runner %t.does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=NOMLIR
 // NOMLIR: nx-runner: error: cannot read '{{.*}}does-not-exist.mlir': {{.*}}
 // RUN: echo "func.func @f( {" > %t.broken.mlir
