@@ -21,14 +21,20 @@ enum class Dispatch { Inline, Bridge };
 struct RunFlags {
   cl::opt<std::string> entry{"entry", cl::desc("Function to run"),
                              cl::init("main"), cl::cat(runFlagsCategory())};
+  // iree-run-module's name for it.
+  cl::alias function{"function", cl::desc("Alias for --entry"),
+                     cl::aliasopt(entry), cl::cat(runFlagsCategory())};
   cl::list<std::string> inputs{
       "input",
       cl::desc("An argument, in order: VALUE:TYPE (e.g. "
-               "'[1, 2]:tensor<2xf32>', VALUE as in dense<...>) or "
-               "@file.npy"),
+               "'[1, 2]:tensor<2xf32>', VALUE as in dense<...>), "
+               "SHAPExTYPE=VALUES as iree-run-module takes it (e.g. "
+               "'2x2xf32=1 2 3 4'), or @file.npy"),
       cl::cat(runFlagsCategory())};
   cl::list<std::string> outputs{
-      "output", cl::desc("Write result #i to the i-th path (.npy)"),
+      "output",
+      cl::desc("Write result #i to the i-th path (.npy; a leading @, as "
+               "iree-run-module writes it, is dropped)"),
       cl::cat(runFlagsCategory())};
   cl::list<std::string> callbackLibs{
       "callbacks",
@@ -110,7 +116,10 @@ DriverOptions nxhost::readRunFlags(llvm::StringRef tool) {
   options.tool = tool.str();
   options.entry = flags.entry;
   options.inputs = flags.inputs;
-  options.outputs = flags.outputs;
+  for (const std::string &output : flags.outputs)
+    options.outputs.push_back(llvm::StringRef(output).starts_with("@")
+                                  ? output.substr(1)
+                                  : output);
   options.callbackLibraries = flags.callbackLibs;
   options.infeeds = flags.infeeds;
   options.outfeeds = flags.outfeeds;

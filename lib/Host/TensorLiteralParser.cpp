@@ -15,7 +15,10 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 
+#include <cctype>
 #include <cstring>
+#include <functional>
+#include <optional>
 
 using namespace nxhost;
 using llvm::Expected;
@@ -312,7 +315,65 @@ private:
 
 } // namespace
 
+/// IREE's form of a tensor on the command line, SHAPExTYPE=VALUES
+/// (`2x2xf32=1 2 3 4`, `f32=5`, brackets allowed and ignored, one value a
+/// splat), as VALUE:TYPE; nothing when `text` is not of that form, and an
+/// empty string when its count of values fits neither.
+static std::optional<std::string> fromIreeForm(StringRef text) {
+  auto [typeText, values] = text.split('=');
+  if (values.data() == nullptr || typeText.contains(':') ||
+      typeText.contains('<') || typeText.empty())
+    return std::nullopt;
+  llvm::SmallVector<StringRef> parts;
+  typeText.trim().split(parts, 'x');
+  llvm::SmallVector<int64_t> shape;
+  for (StringRef dim : llvm::ArrayRef(parts).drop_back()) {
+    int64_t size;
+    if (dim.getAsInteger(10, size) || size < 0)
+      return std::nullopt;
+    shape.push_back(size);
+  }
+  llvm::SmallVector<std::string> tokens;
+  std::string token;
+  for (char c : values.str() + " ") {
+    if (c == '[' || c == ']' || c == ',' || std::isspace(c)) {
+      if (!token.empty())
+        tokens.push_back(std::move(token));
+      token.clear();
+      continue;
+    }
+    token += c;
+  }
+  std::string type = "tensor<" + typeText.trim().str() + ">";
+  if (tokens.size() == 1)
+    return tokens.front() + ":" + type;
+  int64_t elements = 1;
+  for (int64_t size : shape)
+    elements *= size;
+  if (static_cast<int64_t>(tokens.size()) != elements)
+    return "";
+  // Nested as the shape says.
+  size_t next = 0;
+  std::function<std::string(size_t)> nest = [&](size_t dim) -> std::string {
+    if (dim == shape.size())
+      return tokens[next++];
+    std::string out = "[";
+    for (int64_t i = 0; i < shape[dim]; ++i)
+      out += (i ? ", " : "") + nest(dim + 1);
+    return out + "]";
+  };
+  return nest(0) + ":" + type;
+}
+
 Expected<HostTensor> HostTensor::parseLiteral(StringRef text) {
+  if (!text.contains(":tensor<"))
+    if (std::optional<std::string> converted = fromIreeForm(text)) {
+      if (converted->empty())
+        return llvm::createStringError(
+            "'" + text + "' has a number of values that is neither 1 nor "
+            "the shape's element count");
+      return parseLiteral(*converted);
+    }
   size_t colon = text.rfind(":tensor<");
   if (colon == StringRef::npos)
     colon = text.rfind(':');
