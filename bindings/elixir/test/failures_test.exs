@@ -124,6 +124,20 @@ defmodule NxRuntime.FailuresTest do
     assert error.message =~ "non-empty"
   end
 
+  test "a callback named twice in :callbacks is an error of start_link" do
+    Process.flag(:trap_exit, true)
+
+    assert {:error, %Error{code: :already_exists} = error} =
+             NxRuntime.start_link(callbacks: [{"twice", &split/2}, {"twice", &split/2}])
+
+    assert error.message =~ "twice"
+
+    assert {:error, %Error{code: :invalid_argument} = error} =
+             NxRuntime.start_link(callbacks: [{"bad", :not_a_function}])
+
+    assert error.message =~ ~s(callback "bad": expected a function of arity 2)
+  end
+
   test "a stopped dispatcher fails runs at once", %{rt: rt, program: p} do
     assert_good_run(p)
     :ok = stop_supervised(NxRuntime)

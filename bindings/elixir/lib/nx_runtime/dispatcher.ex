@@ -17,19 +17,46 @@ defmodule NxRuntime.Dispatcher do
     Process.flag(:trap_exit, true)
     runtime = Nif.runtime_create(self())
     state = %{runtime: runtime, callbacks: %{}, streams: %{}}
-    {:ok, state, {:continue, Keyword.get(opts, :callbacks, [])}}
+
+    # Bound before start_link returns, so a bad entry (a name given twice,
+    # a spec that is no function) makes start_link return the error.
+    case register_all(state, Keyword.get(opts, :callbacks, [])) do
+      {:ok, state} ->
+        {:ok, state}
+
+      {:error, {code, message}} ->
+        Nif.bridge_close(runtime)
+        {:stop, %NxRuntime.Error{code: code, message: message}}
+    end
   end
 
-  @impl true
-  def handle_continue(callbacks, state) do
-    state =
-      Enum.reduce(callbacks, state, fn {name, spec}, state ->
-        {fun, opts} = with fun when is_function(fun) <- spec, do: {fun, []}
-        {:ok, state} = register(state, to_string(name), fun, opts)
-        state
-      end)
+  defp register_all(state, callbacks) do
+    Enum.reduce_while(callbacks, {:ok, state}, fn
+      {name, spec}, {:ok, state} ->
+        with {:ok, fun, opts} <- callback_spec(name, spec),
+             {:ok, state} <- register(state, to_string(name), fun, opts) do
+          {:cont, {:ok, state}}
+        else
+          error -> {:halt, error}
+        end
 
-    {:noreply, state}
+      entry, _ ->
+        {:halt,
+         {:error,
+          {:invalid_argument, "callbacks: expected name => function, got #{inspect(entry)}"}}}
+    end)
+  end
+
+  defp callback_spec(_name, fun) when is_function(fun, 2), do: {:ok, fun, []}
+
+  defp callback_spec(_name, {fun, opts}) when is_function(fun, 2) and is_list(opts),
+    do: {:ok, fun, opts}
+
+  defp callback_spec(name, spec) do
+    {:error,
+     {:invalid_argument,
+      "callback #{inspect(to_string(name))}: expected a function of arity 2 or " <>
+        "{function, timeout_ms: ms}, got #{inspect(spec)}"}}
   end
 
   @impl true
