@@ -5,10 +5,19 @@ Code.require_file("mix/compile_nx_nif.exs", __DIR__)
 defmodule NxRuntime.MixProject do
   use Mix.Project
 
+  # The binding is released with nx-mlir: its version is the project's.
+  @version (case Regex.run(
+                   ~r/project\(nx-mlir VERSION ([0-9]+\.[0-9]+\.[0-9]+)/,
+                   File.read!(Path.expand("../../CMakeLists.txt", __DIR__))
+                 ) do
+              [_, version] -> version
+              nil -> Mix.raise("no project(nx-mlir VERSION ...) in CMakeLists.txt")
+            end)
+
   def project do
     [
       app: :nx_runtime,
-      version: "0.1.0",
+      version: @version,
       elixir: "~> 1.14",
       compilers: [:nx_nif] ++ Mix.compilers(),
       elixirc_paths: elixirc_paths(Mix.env()),
