@@ -186,8 +186,10 @@ static LogicalResult tileAndVectorizeTranspose(
   if (failed(tiled))
     return failure();
   rewriter.eraseOp(op);
+  // The tile loops, or the op itself when it is one tile: none of the
+  // loops runs once, so folding leaves them in place.
   Operation *root = tiled->loops.empty()
-                        ? tiled->tiledOps.front()->getParentOp()
+                        ? tiled->tiledOps.front()
                         : tiled->loops.front().getOperation();
   SmallVector<Operation *> bodyOps;
   SmallVector<linalg::LinalgOp> tiles;
@@ -199,22 +201,26 @@ static LogicalResult tileAndVectorizeTranspose(
   GreedyRewriteConfig config;
   config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
   (void)applyOpPatternsGreedily(bodyOps, tileFolding, config);
+  // Each tile becomes a transposed read and a write in its place; the
+  // transposed read then becomes a read of whole rows and a transpose.
   SmallVector<Operation *> transfers;
   for (linalg::LinalgOp tile : tiles) {
     if (tile.hasDynamicShape())
       continue;
+    Operation *before = tile->getPrevNode();
+    Operation *after = tile->getNextNode();
+    Block *block = tile->getBlock();
     rewriter.setInsertionPoint(tile);
     FailureOr<linalg::VectorizationResult> vectorized =
         linalg::vectorize(rewriter, tile);
     if (failed(vectorized))
       continue;
-    for (Value result : vectorized->replacements)
-      if (Operation *def = result.getDefiningOp())
-        transfers.push_back(def);
     rewriter.replaceOp(tile, vectorized->replacements);
+    for (Operation *made = before ? before->getNextNode() : &block->front();
+         made && made != after; made = made->getNextNode())
+      if (isa<vector::TransferReadOp>(made))
+        transfers.push_back(made);
   }
-  // The transposed read becomes a read of whole rows and a transpose.
-  root->walk([&](vector::TransferReadOp read) { transfers.push_back(read); });
   (void)applyOpPatternsGreedily(transfers, permutationLowering, config);
   return success();
 }
@@ -251,9 +257,6 @@ tileAndVectorizeDepthwise(RewriterBase &rewriter,
   for (auto [size, range] : llvm::zip(tileSizes, ranges))
     if (range <= size)
       size = 0;
-  // Folding may inline loops that run once, the outermost tile loop among
-  // them: the tiles are found from the op's parent.
-  Operation *parent = op->getParentOp();
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), tileSizes));
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
@@ -261,12 +264,15 @@ tileAndVectorizeDepthwise(RewriterBase &rewriter,
   if (failed(tiled))
     return failure();
   rewriter.eraseOp(op);
+  // The tile loops, or the op itself when it is one tile: none of the
+  // loops runs once (an extent no larger than its tile is not tiled), so
+  // folding leaves them in place. Only ops in there are rewritten: the
+  // pass's other candidates may be elsewhere in the same function.
+  Operation *root = tiled->loops.empty()
+                        ? tiled->tiledOps.front()
+                        : tiled->loops.front().getOperation();
   SmallVector<Operation *> bodyOps;
-  for (LoopLikeOpInterface loop : tiled->loops)
-    bodyOps.push_back(loop);
-  tiled->loops.front()->walk([&](Operation *nested) {
-    bodyOps.push_back(nested);
-  });
+  root->walk([&](Operation *nested) { bodyOps.push_back(nested); });
   GreedyRewriteConfig config;
   config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
   (void)applyOpPatternsGreedily(bodyOps, tileFolding, config);
@@ -274,7 +280,7 @@ tileAndVectorizeDepthwise(RewriterBase &rewriter,
   // rank-reduced views (upstream's decomposition patterns take tensors
   // only), which upstream's vectorizer takes.
   SmallVector<linalg::DepthwiseConv2DNhwcHwcOp> tiles;
-  parent->walk([&](linalg::DepthwiseConv2DNhwcHwcOp tile) {
+  root->walk([&](linalg::DepthwiseConv2DNhwcHwcOp tile) {
     tiles.push_back(tile);
   });
   for (linalg::DepthwiseConv2DNhwcHwcOp tile : tiles) {

@@ -263,6 +263,28 @@ func.func @patch_copy(%x: memref<1x10x10x32xf32>, %p: memref<1x8x8x3x3x32xf32>,
 
 // -----
 
+// A transpose of exactly one square next to other ops of the pass in the
+// same function: only the square is rewritten by its own lowering, and the
+// two depthwise convolutions (one of a single output row and filter row)
+// each by theirs.
+// CHECK-LABEL: func.func @neighbours
+// CHECK: vector.transpose {{.*}} : vector<16x16xf32> to vector<16x16xf32>
+// CHECK-COUNT-2: vector.fma
+// CHECK-NOT: linalg.transpose
+// CHECK-NOT: linalg.depthwise
+func.func @neighbours(%x: memref<16x16xf32>, %y: memref<16x16xf32>,
+                      %a: memref<1x1x10x16xf32>, %w: memref<1x3x16xf32>, %b: memref<1x1x8x16xf32>,
+                      %c: memref<1x3x10x16xf32>, %v: memref<3x3x16xf32>, %d: memref<1x1x8x16xf32>) {
+  linalg.transpose ins(%x : memref<16x16xf32>) outs(%y : memref<16x16xf32>) permutation = [1, 0]
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%a, %w : memref<1x1x10x16xf32>, memref<1x3x16xf32>) outs(%b : memref<1x1x8x16xf32>)
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%c, %v : memref<1x3x10x16xf32>, memref<3x3x16xf32>) outs(%d : memref<1x1x8x16xf32>)
+  return
+}
+
+// -----
+
 // Left for the loop lowering: a reduction along the innermost loop, a
 // transpose whose extents are no multiple of the lanes, i1 elements (a byte
 // each in memory) and ops on tensors.
