@@ -46,8 +46,10 @@ extern "C" {
  * __nx_init adds its sites from a list of records (nxrt_program_add_sites).
  * 6: compiled code calls nxrt_gemm_f32 / _f64 for contractions, whose
  * threads nxrt_set_compute_threads sets. 7: strided memref.copy calls
- * nxrt_memref_copy (ahead-of-time objects carry no MLIR runtime library). */
-#define NXRT_API_VERSION 7
+ * nxrt_memref_copy (ahead-of-time objects carry no MLIR runtime library).
+ * 8: compiled code shares large contractions among its OpenMP team, a part
+ * per thread (nxrt_gemm_part_f32 / _f64); the BLAS runs single-threaded. */
+#define NXRT_API_VERSION 8
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -334,7 +336,7 @@ typedef nxrt_status_t *(*nxrt_handler_fn)(void *user_data,
  * The first call sets KMP_BLOCKTIME=1 (milliseconds) in the environment
  * unless it is set already: compiled parallel loop nests run on libomp,
  * whose idle workers would otherwise spin for 200 ms after each loop nest,
- * taking the cores from the BLAS's threads (see nxrt_set_compute_threads).
+ * taking the cores from host threads and other processes.
  * With glibc, the first call also raises malloc's mmap threshold to 32 MiB
  * and its trim threshold to 128 MiB (mallopt), unless the environment tunes
  * them (MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_, GLIBC_TUNABLES):
@@ -801,16 +803,28 @@ NXRT_API void nxrt_value_free(nxrt_value_t *value);
  * views are all accepted. Layouts BLAS cannot take (a zero or overlapping
  * stride, sizes beyond its 32-bit integers) are served by a plain loop, so
  * every valid memref gets the right result. C must not overlap A or B.
- * Thread-safe; the BLAS may use several threads.
+ *
+ * nxrt_gemm_part_* computes part `part` of `parts` of the same product, for
+ * 0 <= part < parts (other values compute nothing): compiled code forks an
+ * OpenMP team of nxrt_compute_threads() threads for a large product and
+ * has each thread compute one part. The parts cut the batches' rows into
+ * equal ranges (whole batches when `parts` divides `batch`), or the
+ * columns when there are fewer than 16 rows per part; no two parts write
+ * the same element of C, and together they compute the whole product.
+ *
+ * Every call runs on the calling thread alone. The first call sets
+ * OpenBLAS to one thread (openblas_set_num_threads(1)) for the whole
+ * process, LAPACK calls included: the compute team is the only pool of
+ * threads, and OpenBLAS's own workers, which spin between calls, would
+ * take the cores the team's loop nests need. Thread-safe: calls may run
+ * concurrently, on disjoint parts of C.
  *===----------------------------------------------------------------------===*/
 
 /* Threads compiled compute may use: n >= 1 threads, or 0 for one per core
  * (the default). Applies to the whole process, every runtime and program
- * in it, from the next contraction or parallel loop nest on: contractions
- * give it to the BLAS, and each parallel loop nest of nx-lower-to-cpu
- * (OpenMP) forks a team of nxrt_compute_threads() threads. Thread-safe.
- * With a BLAS that has no threads of its own (reference BLAS),
- * contractions run on the calling thread whatever is set. */
+ * in it, from the next contraction or parallel loop nest on: each parallel
+ * loop nest and each large contraction of nx-lower-to-cpu (OpenMP) forks a
+ * team of nxrt_compute_threads() threads. Thread-safe. */
 NXRT_API void nxrt_set_compute_threads(int n);
 /* The number set by nxrt_set_compute_threads, resolved (0 reads as the
  * number of cores). Compiled parallel loop nests call it for their team
@@ -829,6 +843,22 @@ NXRT_API void nxrt_gemm_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
                             int64_t batch_stride_b, int64_t b_rows,
                             int64_t b_cols, double *c, int64_t batch_stride_c,
                             int64_t c_rows, int64_t c_cols);
+NXRT_API void nxrt_gemm_part_f32(int64_t part, int64_t parts, int64_t batch,
+                                 int64_t m, int64_t n, int64_t k,
+                                 const float *a, int64_t batch_stride_a,
+                                 int64_t a_rows, int64_t a_cols,
+                                 const float *b, int64_t batch_stride_b,
+                                 int64_t b_rows, int64_t b_cols, float *c,
+                                 int64_t batch_stride_c, int64_t c_rows,
+                                 int64_t c_cols);
+NXRT_API void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch,
+                                 int64_t m, int64_t n, int64_t k,
+                                 const double *a, int64_t batch_stride_a,
+                                 int64_t a_rows, int64_t a_cols,
+                                 const double *b, int64_t batch_stride_b,
+                                 int64_t b_rows, int64_t b_cols, double *c,
+                                 int64_t batch_stride_c, int64_t c_rows,
+                                 int64_t c_cols);
 
 /*===----------------------------------------------------------------------===*
  * Built-in linear algebra custom-call targets

@@ -143,7 +143,13 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // convolutions become matrix products (im2col) first.
   if (options.blas) {
     pm.addNestedPass<func::FuncOp>(nx::createConvolutionsToGemmPass());
-    pm.addPass(createConvertLinalgToBlasPass());
+    ConvertLinalgToBlasPassOptions blasOptions;
+    // Large products share out their rows among the same OpenMP team as the
+    // loop nests; the BLAS itself then runs single-threaded.
+    if (options.parallel)
+      blasOptions.numThreadsFunction =
+          nx::runtime_symbols::kComputeThreads.str();
+    pm.addPass(createConvertLinalgToBlasPass(blasOptions));
   }
 
   // Large parallel loop nests share their outermost loop among

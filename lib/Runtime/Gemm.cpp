@@ -6,16 +6,25 @@
 // transposed. Anything else (broadcast rows, overlapping views, sizes past
 // BLAS's 32-bit integers) runs a plain loop instead: slower, never wrong.
 //
+// Compiled code shares a large product among its OpenMP team: each thread
+// computes one part (nxrt_gemm_part_*), a range of C's rows or columns, on
+// single-threaded BLAS. One pool of threads then serves the whole program;
+// OpenBLAS's own threads would spin between its calls on the cores the
+// team's loop nests need.
+//
 //===----------------------------------------------------------------------===//
 
 #include "nxrt/nxrt.h"
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
 #include <cstdint>
+#include <mutex>
 #include <thread>
+#include <utility>
 
 #ifdef NXRT_HAVE_OPENBLAS
 extern "C" void openblas_set_num_threads(int threads);
@@ -74,11 +83,13 @@ template <> struct Blas<double> {
   }
 };
 
+/// C[i] += A[i] B[i] for i in [0, batch) on the calling thread: one BLAS
+/// call per batch where the layout allows, else a plain loop.
 template <typename T>
-void gemm(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
-          int64_t batchA, int64_t aRows, int64_t aCols, const T *b,
-          int64_t batchB, int64_t bRows, int64_t bCols, T *c, int64_t batchC,
-          int64_t cRows, int64_t cCols) {
+void gemmSerial(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
+                int64_t batchA, int64_t aRows, int64_t aCols, const T *b,
+                int64_t batchB, int64_t bRows, int64_t bCols, T *c,
+                int64_t batchC, int64_t cRows, int64_t cCols) {
   if (batch <= 0 || m <= 0 || n <= 0)
     return;
   BlasOperand opA = asBlasOperand(m, k, aRows, aCols);
@@ -107,6 +118,73 @@ void gemm(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
   }
 }
 
+/// Rows (or columns) a part takes at least, unless fewer are left: a
+/// multiple of the BLAS kernels' register blocks, so no part computes a
+/// ragged edge it need not.
+constexpr int64_t kPartGranule = 16;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// The range [begin, end) of `total` units that part `part` of `parts`
+/// computes: equal shares, rounded up to multiples of `granule`.
+std::pair<int64_t, int64_t> shareOf(int64_t part, int64_t parts,
+                                    int64_t total, int64_t granule) {
+  int64_t share = ceilDiv(ceilDiv(total, parts), granule) * granule;
+  int64_t begin = std::min(total, part * share);
+  return {begin, std::min(total, begin + share)};
+}
+
+/// Part `part` of `parts` of the batched product. The batches' rows are one
+/// sequence cut into equal shares (whole batches when they divide evenly);
+/// when there are too few rows for every part to get a granule, the
+/// columns are cut instead. Parts never write the same element of C.
+template <typename T>
+void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m,
+              int64_t n, int64_t k, const T *a, int64_t batchA, int64_t aRows,
+              int64_t aCols, const T *b, int64_t batchB, int64_t bRows,
+              int64_t bCols, T *c, int64_t batchC, int64_t cRows,
+              int64_t cCols) {
+  // Only OpenMP's team shares the cores: OpenBLAS's own threads, spinning
+  // between calls, would take them from the team's other members.
+  static std::once_flag serialBlas;
+  std::call_once(serialBlas, [] {
+#ifdef NXRT_HAVE_OPENBLAS
+    openblas_set_num_threads(1);
+#endif
+  });
+  if (batch <= 0 || m <= 0 || n <= 0 || parts <= 0 || part < 0 ||
+      part >= parts)
+    return;
+  if (parts == 1) {
+    gemmSerial(batch, m, n, k, a, batchA, aRows, aCols, b, batchB, bRows,
+               bCols, c, batchC, cRows, cCols);
+    return;
+  }
+  if (batch > INT64_MAX / m)
+    return gemmSerial(batch, m, n, k, a, batchA, aRows, aCols, b, batchB,
+                      bRows, bCols, c, batchC, cRows, cCols);
+  int64_t rows = batch * m;
+  if (rows < parts * kPartGranule && n >= parts * kPartGranule) {
+    auto [begin, end] = shareOf(part, parts, n, kPartGranule);
+    if (begin < end)
+      gemmSerial(batch, m, end - begin, k, a, batchA, aRows, aCols,
+                 b + begin * bCols, batchB, bRows, bCols, c + begin * cCols,
+                 batchC, cRows, cCols);
+    return;
+  }
+  int64_t granule = batch % parts == 0 ? m : kPartGranule;
+  auto [begin, end] = shareOf(part, parts, rows, granule);
+  // The share's rows, one batch at a time.
+  for (int64_t row = begin; row < end;) {
+    int64_t i = row / m, first = row % m;
+    int64_t count = std::min(end - row, m - first);
+    gemmSerial<T>(1, count, n, k, a + i * batchA + first * aRows, 0, aRows,
+                  aCols, b + i * batchB, 0, bRows, bCols,
+                  c + i * batchC + first * cRows, 0, cRows, cCols);
+    row += count;
+  }
+}
+
 int resolveThreads(int n) {
   if (n > 0)
     return n;
@@ -123,9 +201,6 @@ extern "C" {
 void nxrt_set_compute_threads(int n) {
   int threads = resolveThreads(n);
   computeThreads.store(threads, std::memory_order_relaxed);
-#ifdef NXRT_HAVE_OPENBLAS
-  openblas_set_num_threads(threads);
-#endif
 }
 
 int nxrt_compute_threads(void) {
@@ -138,8 +213,8 @@ void nxrt_gemm_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
                    int64_t a_cols, const float *b, int64_t batch_stride_b,
                    int64_t b_rows, int64_t b_cols, float *c,
                    int64_t batch_stride_c, int64_t c_rows, int64_t c_cols) {
-  gemm(batch, m, n, k, a, batch_stride_a, a_rows, a_cols, b, batch_stride_b,
-       b_rows, b_cols, c, batch_stride_c, c_rows, c_cols);
+  gemmPart(0, 1, batch, m, n, k, a, batch_stride_a, a_rows, a_cols, b,
+           batch_stride_b, b_rows, b_cols, c, batch_stride_c, c_rows, c_cols);
 }
 
 void nxrt_gemm_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
@@ -147,8 +222,29 @@ void nxrt_gemm_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
                    int64_t a_cols, const double *b, int64_t batch_stride_b,
                    int64_t b_rows, int64_t b_cols, double *c,
                    int64_t batch_stride_c, int64_t c_rows, int64_t c_cols) {
-  gemm(batch, m, n, k, a, batch_stride_a, a_rows, a_cols, b, batch_stride_b,
-       b_rows, b_cols, c, batch_stride_c, c_rows, c_cols);
+  gemmPart(0, 1, batch, m, n, k, a, batch_stride_a, a_rows, a_cols, b,
+           batch_stride_b, b_rows, b_cols, c, batch_stride_c, c_rows, c_cols);
+}
+
+void nxrt_gemm_part_f32(int64_t part, int64_t parts, int64_t batch, int64_t m,
+                        int64_t n, int64_t k, const float *a,
+                        int64_t batch_stride_a, int64_t a_rows, int64_t a_cols,
+                        const float *b, int64_t batch_stride_b, int64_t b_rows,
+                        int64_t b_cols, float *c, int64_t batch_stride_c,
+                        int64_t c_rows, int64_t c_cols) {
+  gemmPart(part, parts, batch, m, n, k, a, batch_stride_a, a_rows, a_cols, b,
+           batch_stride_b, b_rows, b_cols, c, batch_stride_c, c_rows, c_cols);
+}
+
+void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch, int64_t m,
+                        int64_t n, int64_t k, const double *a,
+                        int64_t batch_stride_a, int64_t a_rows, int64_t a_cols,
+                        const double *b, int64_t batch_stride_b,
+                        int64_t b_rows, int64_t b_cols, double *c,
+                        int64_t batch_stride_c, int64_t c_rows,
+                        int64_t c_cols) {
+  gemmPart(part, parts, batch, m, n, k, a, batch_stride_a, a_rows, a_cols, b,
+           batch_stride_b, b_rows, b_cols, c, batch_stride_c, c_rows, c_cols);
 }
 
 } // extern "C"

@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <ostream>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -115,6 +118,100 @@ TEST(NxrtGemm, DoublePrecision) {
   auto expected = reference(1, m, n, k, a, va, b, vb, c, vc);
   nxrt_gemm_f64(1, m, n, k, a.data(), 0, k, 1, b.data(), 0, n, 1, c.data(), 0,
                 n, 1);
+  for (size_t i = 0; i < c.size(); ++i)
+    EXPECT_DOUBLE_EQ(c[i], expected[i]) << "element " << i;
+}
+
+/// A product cut into parts: its shape, its layouts and how many parts.
+struct PartedProduct {
+  const char *name;
+  int64_t batch, m, n, k, parts;
+  bool columnMajorC = false;
+};
+
+void PrintTo(const PartedProduct &product, std::ostream *os) {
+  *os << product.name;
+}
+
+class NxrtGemmParts : public ::testing::TestWithParam<PartedProduct> {};
+
+// Every part computed, in any order, is the whole product: no element of C
+// is left out or accumulated twice (C starts nonzero, so either shows).
+TEST_P(NxrtGemmParts, TogetherComputeTheWholeProduct) {
+  const PartedProduct &p = GetParam();
+  auto a = iota<float>(p.batch * p.m * p.k, 0.5f);
+  auto b = iota<float>(p.batch * p.k * p.n, 0.25f);
+  auto c = iota<float>(p.batch * p.m * p.n, 1.0f);
+  View va{p.m * p.k, p.k, 1}, vb{p.k * p.n, p.n, 1};
+  View vc = p.columnMajorC ? View{p.m * p.n, 1, p.m}
+                           : View{p.m * p.n, p.n, 1};
+  auto expected = reference(p.batch, p.m, p.n, p.k, a, va, b, vb, c, vc);
+  for (int64_t part = p.parts - 1; part >= 0; --part)
+    nxrt_gemm_part_f32(part, p.parts, p.batch, p.m, p.n, p.k, a.data(),
+                       va.batch, va.rows, va.cols, b.data(), vb.batch,
+                       vb.rows, vb.cols, c.data(), vc.batch, vc.rows,
+                       vc.cols);
+  expectNear(c, expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, NxrtGemmParts,
+    ::testing::Values(
+        // Whole batches per part: the parts divide the batches.
+        PartedProduct{"WholeBatches", 16, 32, 24, 8, 2},
+        // Rows cut across a batch boundary: 3 batches into 2 parts.
+        PartedProduct{"RowsAcrossBatches", 3, 40, 20, 6, 2},
+        // Uneven rows: 100 rows into 3 parts of 48, 48 and 4.
+        PartedProduct{"UnevenRows", 1, 100, 12, 9, 3},
+        // Too few rows for every part, many columns: the columns are cut.
+        PartedProduct{"Columns", 1, 5, 100, 7, 3},
+        // Too few of either: some parts get nothing.
+        PartedProduct{"MorePartsThanRows", 1, 3, 3, 4, 4},
+        // A layout BLAS cannot take runs the loop, part by part.
+        PartedProduct{"LoopLayout", 2, 20, 18, 5, 3, true}),
+    [](const ::testing::TestParamInfo<PartedProduct> &info) {
+      return std::string(info.param.name);
+    });
+
+TEST(NxrtGemm, PartsRunConcurrently) {
+  // As an OpenMP team runs them: each part on its own thread at once.
+  int64_t batch = 4, m = 96, n = 64, k = 48, parts = 4;
+  auto a = iota<float>(batch * m * k, 0.5f), b = iota<float>(batch * k * n, 0.25f);
+  auto c = iota<float>(batch * m * n, 1.0f);
+  View va{m * k, k, 1}, vb{k * n, n, 1}, vc{m * n, n, 1};
+  auto expected = reference(batch, m, n, k, a, va, b, vb, c, vc);
+  std::vector<std::thread> threads;
+  for (int64_t part = 0; part < parts; ++part)
+    threads.emplace_back([&, part] {
+      nxrt_gemm_part_f32(part, parts, batch, m, n, k, a.data(), va.batch,
+                         va.rows, va.cols, b.data(), vb.batch, vb.rows,
+                         vb.cols, c.data(), vc.batch, vc.rows, vc.cols);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  expectNear(c, expected);
+}
+
+TEST(NxrtGemm, PartsOutOfRangeComputeNothing) {
+  int64_t m = 4, n = 4, k = 4;
+  auto a = iota<float>(m * k, 1.0f), b = iota<float>(k * n, 1.0f);
+  std::vector<float> c(m * n, 3.0f);
+  for (auto [part, parts] : {std::pair<int64_t, int64_t>{-1, 2}, {2, 2},
+                             {0, 0}, {0, -1}})
+    nxrt_gemm_part_f32(part, parts, 1, m, n, k, a.data(), 0, k, 1, b.data(),
+                       0, n, 1, c.data(), 0, n, 1);
+  expectNear(c, std::vector<float>(m * n, 3.0f));
+}
+
+TEST(NxrtGemm, DoublePrecisionParts) {
+  int64_t m = 40, n = 5, k = 7, parts = 2;
+  auto a = iota<double>(m * k, 0.125), b = iota<double>(k * n, 0.5);
+  std::vector<double> c(m * n, 1.0);
+  auto expected =
+      reference(1, m, n, k, a, {0, k, 1}, b, {0, n, 1}, c, {0, n, 1});
+  for (int64_t part = 0; part < parts; ++part)
+    nxrt_gemm_part_f64(part, parts, 1, m, n, k, a.data(), 0, k, 1, b.data(),
+                       0, n, 1, c.data(), 0, n, 1);
   for (size_t i = 0; i < c.size(); ++i)
     EXPECT_DOUBLE_EQ(c[i], expected[i]) << "element " << i;
 }

@@ -315,14 +315,30 @@ def ConvertLinalgToBlasPass : Pass<"convert-linalg-to-blas", "::mlir::ModuleOp">
     and `linalg.generic` ops of that shape. A transposed operand is passed
     as its permuted strides; no copy is made. The runtime hands layouts BLAS
     takes (row- or column-major with a leading dimension) to the optimized
-    BLAS it links, on all cores, and computes the rest with a plain loop.
+    BLAS it links, single-threaded, and computes the rest with a plain loop.
     Ops on tensors, other element types, broadcast operands and several
     batch dimensions are left alone. Part of `nx-lower-to-cpu`
     (`blas=false` keeps the loops).
 
+    With `num-threads-function=@f`, a product of at least `min-work`
+    multiply-adds is shared among an OpenMP team of `@f()` threads (a
+    `func.func @f() -> i32`, declared if missing): each iteration of an
+    `omp.wsloop` over as many parts as threads calls
+    `nxrt_gemm_part_f32(%part, %parts, ...)`, which computes its range of
+    the batches' rows (or of the columns, when rows are few). Sizes known
+    only at run time are compared with `min-work` by the region's `if`
+    clause, and a small product runs as one part on the calling thread.
+    Products nested in another OpenMP region are never shared again.
+    `nx-lower-to-cpu` passes libnxrt's `nxrt_compute_threads` when
+    `parallel` is set: the BLAS then needs no threads of its own, and one
+    team serves the program's loop nests and products alike.
+
     Chosen by measurement (README, Performance): OpenBLAS's kernels run a
     512x512x512 f32 matmul at about 65 GFLOP/s on one core of this project's
-    machine, where the linalg loops run it at 0.5 GFLOP/s.
+    machine, where the linalg loops run it at 0.5 GFLOP/s. OpenBLAS's own
+    threads, alternating with the OpenMP regions of a convolution's patch
+    copies, made two threads slower than one: both pools spin between their
+    turns.
 
     Before:
 
@@ -343,13 +359,45 @@ def ConvertLinalgToBlasPass : Pass<"convert-linalg-to-blas", "::mlir::ModuleOp">
                              ...) : (i64, i64, i64, i64, !llvm.ptr, i64, i64,
                              i64, ...) -> ()
     ```
+
+    After, for a 512x512x512 product with `num-threads-function=@threads`:
+
+    ```mlir
+    %threads = func.call @threads() : () -> i32
+    %parts = arith.index_cast %threads : i32 to index
+    omp.parallel num_threads(%threads : i32) {
+      omp.wsloop {
+        omp.loop_nest (%p) : index = (%c0) to (%parts) step (%c1) {
+          %part = arith.index_cast %p : index to i64
+          %count = arith.index_cast %parts : index to i64
+          llvm.call @nxrt_gemm_part_f32(%part, %count, %one, %m, %n, %k,
+                                        %pa, ...)
+          omp.yield
+        }
+      }
+      omp.terminator
+    }
+    ```
   }];
+  let options = [
+    Option<"numThreadsFunction", "num-threads-function", "std::string",
+           /*default=*/"\"\"",
+           "Function returning the team size as i32; large products are "
+           "shared among that many OpenMP threads (empty: one call on the "
+           "calling thread)">,
+    Option<"minWork", "min-work", "int64_t", /*default=*/"1048576",
+           "Fewest multiply-adds for which a product is shared among threads">
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::omp::OpenMPDialect"];
   let statistics = [
     Statistic<"numContractions", "contractions",
-              "Number of contractions turned into nxrt_gemm calls">
+              "Number of contractions turned into nxrt_gemm calls">,
+    Statistic<"numSharedContractions", "shared-contractions",
+              "Number of them shared among OpenMP threads">
   ];
 }
 

@@ -3,20 +3,26 @@
 // A contraction on buffers becomes one call of nxrt_gemm_<type> with the
 // operands' base pointers, sizes and element strides, read from the memrefs'
 // descriptors at run time: any layout is passed through, and the runtime
-// picks BLAS or, for layouts BLAS cannot take, a plain loop.
+// picks BLAS or, for layouts BLAS cannot take, a plain loop. A large
+// product is shared among an OpenMP team instead, each thread calling
+// nxrt_gemm_part_<type> for its part: libnxrt's BLAS runs single-threaded,
+// and the program's loop nests and products use one pool of threads.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nx/Conversion/LinalgToBlas/LinalgToBlas.h"
+#include "nx/Conversion/LinalgToOpenMP/LinalgToOpenMP.h"
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
 #include "nx/Conversion/Passes.h"
 #include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
@@ -37,12 +43,20 @@ namespace symbols = mlir::nx::runtime_symbols;
 namespace {
 
 /// Replaces a contraction by nxrt_gemm_<type>(batch, m, n, k, then pointer,
-/// batch stride, row stride and column stride of A, B and C).
+/// batch stride, row stride and column stride of A, B and C); a large one,
+/// when `numThreadsFunction` names the team size, by an OpenMP loop over
+/// parts calling nxrt_gemm_part_<type>(part, parts, the same arguments).
 struct ContractionToGemm : OpInterfaceRewritePattern<linalg::LinalgOp> {
-  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  ContractionToGemm(MLIRContext *context, StringRef numThreadsFunction,
+                    int64_t minWork)
+      : OpInterfaceRewritePattern(context),
+        numThreadsFunction(numThreadsFunction.str()), minWork(minWork) {}
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override;
+
+  std::string numThreadsFunction;
+  int64_t minWork;
 };
 
 } // namespace
@@ -106,30 +120,69 @@ static FailureOr<GemmDims> getGemmDims(linalg::LinalgOp op) {
 }
 
 /// The parameters of nxrt_gemm_<type>: batch, m, n, k, then pointer, batch
-/// stride, row stride and column stride of A, B and C.
-static SmallVector<Type> getGemmParameterTypes(MLIRContext *context) {
+/// stride, row stride and column stride of A, B and C; of
+/// nxrt_gemm_part_<type> when `part` is set.
+static SmallVector<Type> getGemmParameterTypes(MLIRContext *context,
+                                               bool part = false) {
   Type i64 = IntegerType::get(context, 64);
   Type ptr = LLVM::LLVMPointerType::get(context);
-  SmallVector<Type> types(4, i64);
+  // nxrt_gemm_part_<type> takes the part and the number of parts first.
+  SmallVector<Type> types(part ? 6 : 4, i64);
   for (int operand = 0; operand < 3; ++operand)
     llvm::append_range(types, ArrayRef<Type>{ptr, i64, i64, i64});
   return types;
 }
 
+/// Whether `op` is a product this pass turns into a call.
+static bool isConvertible(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op->getNumOperands() != 3 ||
+      failed(getGemmDims(op)))
+    return false;
+  Type element = getElementTypeOrSelf(op->getOperand(0).getType());
+  return (element.isF32() || element.isF64()) &&
+         llvm::all_of(op->getOperandTypes(), [&](Type type) {
+           return getElementTypeOrSelf(type) == element;
+         });
+}
+
+/// How a convertible product runs: on the calling thread, or shared among
+/// threads when its static size reaches `minWork` multiply-adds or its size
+/// is known only at run time (then `dynamic` is set).
+struct Sharing {
+  bool shared = false;
+  bool dynamic = false;
+};
+
+static Sharing getSharing(linalg::LinalgOp op, int64_t minWork) {
+  Sharing sharing;
+  // A team inside a team would run serially anyway.
+  if (op->getParentOfType<omp::ParallelOp>())
+    return sharing;
+  int64_t work = 1;
+  for (int64_t range : op.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range)) {
+      sharing.shared = sharing.dynamic = true;
+      return sharing;
+    }
+    if (range == 0)
+      return sharing;
+    work = range > 0 && work > INT64_MAX / range ? INT64_MAX : work * range;
+  }
+  sharing.shared = work >= minWork;
+  return sharing;
+}
+
 LogicalResult
 ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
                                    PatternRewriter &rewriter) const {
-  if (!op.hasPureBufferSemantics() || op->getNumOperands() != 3)
-    return rewriter.notifyMatchFailure(op, "not a contraction on buffers");
+  if (!isConvertible(op))
+    return rewriter.notifyMatchFailure(
+        op, "not a (batched) f32 or f64 matrix product on buffers");
   FailureOr<GemmDims> dims = getGemmDims(op);
-  if (failed(dims))
-    return rewriter.notifyMatchFailure(op, "not a (batched) matrix product");
   Type element = getElementTypeOrSelf(op->getOperand(0).getType());
-  if (!element.isF32() && !element.isF64())
-    return rewriter.notifyMatchFailure(op, "not f32 or f64");
-  for (Value operand : op->getOperands())
-    if (getElementTypeOrSelf(operand.getType()) != element)
-      return rewriter.notifyMatchFailure(op, "mixed element types");
+  Sharing sharing;
+  if (!numThreadsFunction.empty())
+    sharing = getSharing(op, minWork);
 
   // The declaration first: nothing may change when the match fails.
   auto module = op->getParentOfType<ModuleOp>();
@@ -137,8 +190,10 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
     return rewriter.notifyMatchFailure(op, "not in a module");
   MLIRContext *context = op.getContext();
   StringRef name = element.isF32() ? symbols::kGemmF32 : symbols::kGemmF64;
+  if (sharing.shared)
+    name = element.isF32() ? symbols::kGemmPartF32 : symbols::kGemmPartF64;
   FailureOr<LLVM::LLVMFuncOp> gemm = LLVM::lookupOrCreateFn(
-      rewriter, module, name, getGemmParameterTypes(context),
+      rewriter, module, name, getGemmParameterTypes(context, sharing.shared),
       LLVM::LLVMVoidType::get(context));
   if (failed(gemm))
     return rewriter.notifyMatchFailure(op, "nxrt_gemm has another type");
@@ -216,27 +271,87 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
                         strideAlong(operand, dims->batch, zero),
                         strideAlong(operand, rowsAndCol.first, one),
                         strideAlong(operand, rowsAndCol.second, one)});
-  LLVM::CallOp::create(rewriter, loc, *gemm, arguments);
+  if (!sharing.shared) {
+    LLVM::CallOp::create(rewriter, loc, *gemm, arguments);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  // One part per thread. A size known only at run time may be small: the
+  // if clause then keeps the region on the calling thread, as one part.
+  omp::ParallelOperands parallelClauses;
+  Value threads = func::CallOp::create(rewriter, loc, numThreadsFunction,
+                                       rewriter.getI32Type(), ValueRange())
+                      .getResult(0);
+  parallelClauses.numThreads = threads;
+  Value parts = arith::IndexCastOp::create(rewriter, loc,
+                                           rewriter.getIndexType(), threads);
+  if (sharing.dynamic) {
+    Value work = arguments[0];
+    for (Value extent : ArrayRef(arguments).slice(1, 3))
+      work = arith::MulIOp::create(rewriter, loc, work, extent);
+    Value threshold = arith::ConstantIntOp::create(rewriter, loc, i64, minWork);
+    Value large = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::sge, work, threshold);
+    parallelClauses.ifExpr = large;
+    Value single = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    parts = arith::SelectOp::create(rewriter, loc, large, parts, single);
+  }
+  Value partCount = toI64(parts);
+  Value firstPart = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto parallel = omp::ParallelOp::create(rewriter, loc, parallelClauses);
+  rewriter.createBlock(&parallel.getRegion());
+  auto wsloop = omp::WsloopOp::create(rewriter, loc, omp::WsloopOperands());
+  omp::TerminatorOp::create(rewriter, loc);
+  rewriter.createBlock(&wsloop.getRegion());
+  omp::LoopNestOperands nestClauses;
+  nestClauses.loopLowerBounds.push_back(firstPart);
+  nestClauses.loopUpperBounds.push_back(parts);
+  nestClauses.loopSteps.push_back(step);
+  auto nest = omp::LoopNestOp::create(rewriter, loc, nestClauses);
+  Block *body = rewriter.createBlock(&nest.getRegion(), {},
+                                     {rewriter.getIndexType()}, {loc});
+  SmallVector<Value> partArguments{toI64(body->getArgument(0)), partCount};
+  llvm::append_range(partArguments, arguments);
+  LLVM::CallOp::create(rewriter, loc, *gemm, partArguments);
+  omp::YieldOp::create(rewriter, loc, ValueRange());
   rewriter.eraseOp(op);
   return success();
 }
 
-void nx::populateLinalgToBlasPatterns(RewritePatternSet &patterns) {
-  patterns.add<ContractionToGemm>(patterns.getContext());
+void nx::populateLinalgToBlasPatterns(RewritePatternSet &patterns,
+                                      StringRef numThreadsFunction,
+                                      int64_t minWork) {
+  patterns.add<ContractionToGemm>(patterns.getContext(), numThreadsFunction,
+                                  minWork);
 }
 
 namespace {
 
 struct ConvertLinalgToBlasPass
     : nx::impl::ConvertLinalgToBlasPassBase<ConvertLinalgToBlasPass> {
+  using ConvertLinalgToBlasPassBase::ConvertLinalgToBlasPassBase;
+
   void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (minWork < 1) {
+      module.emitError() << "min-work must be at least 1, got "
+                         << static_cast<int64_t>(minWork);
+      return signalPassFailure();
+    }
     // A symbol of the runtime's name that is not its declaration would
     // make every contraction fail to convert, silently.
-    auto expected =
-        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(&getContext()),
-                                    getGemmParameterTypes(&getContext()));
-    for (StringRef name : {symbols::kGemmF32, symbols::kGemmF64}) {
-      Operation *symbol = SymbolTable::lookupSymbolIn(getOperation(), name);
+    static constexpr std::pair<StringLiteral, bool> kDeclarations[] = {
+        {symbols::kGemmF32, false},
+        {symbols::kGemmF64, false},
+        {symbols::kGemmPartF32, true},
+        {symbols::kGemmPartF64, true}};
+    for (auto [name, part] : kDeclarations) {
+      auto expected = LLVM::LLVMFunctionType::get(
+          LLVM::LLVMVoidType::get(&getContext()),
+          getGemmParameterTypes(&getContext(), part));
+      Operation *symbol = SymbolTable::lookupSymbolIn(module, name);
       auto function = dyn_cast_if_present<LLVM::LLVMFuncOp>(symbol);
       if (symbol && (!function || function.getFunctionType() != expected)) {
         symbol->emitOpError() << "uses the name '" << name
@@ -246,13 +361,22 @@ struct ConvertLinalgToBlasPass
         return signalPassFailure();
       }
     }
-    int64_t before = 0, after = 0;
-    getOperation().walk([&](linalg::LinalgOp) { ++before; });
+    int64_t before = 0, after = 0, shared = 0;
+    module.walk([&](linalg::LinalgOp op) {
+      ++before;
+      if (!numThreadsFunction.empty() && isConvertible(op) &&
+          getSharing(op, minWork).shared)
+        ++shared;
+    });
+    if (shared > 0 &&
+        failed(nx::declareNumThreadsFunction(module, numThreadsFunction)))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
-    nx::populateLinalgToBlasPatterns(patterns);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
-    getOperation().walk([&](linalg::LinalgOp) { ++after; });
+    nx::populateLinalgToBlasPatterns(patterns, numThreadsFunction, minWork);
+    walkAndApplyPatterns(module, std::move(patterns));
+    module.walk([&](linalg::LinalgOp) { ++after; });
     nx::addStatistic(numContractions, before - after);
+    nx::addStatistic(numSharedContractions, shared);
   }
 };
 

@@ -226,6 +226,25 @@ LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
   return success();
 }
 
+LogicalResult nx::declareNumThreadsFunction(ModuleOp module, StringRef name) {
+  MLIRContext *context = module.getContext();
+  auto type =
+      FunctionType::get(context, {}, {IntegerType::get(context, 32)});
+  Operation *symbol = SymbolTable::lookupSymbolIn(module, name);
+  if (!symbol) {
+    auto builder = OpBuilder::atBlockBegin(module.getBody());
+    auto declaration = func::FuncOp::create(builder, module.getLoc(), name, type);
+    declaration.setPrivate();
+    return success();
+  }
+  auto function = dyn_cast<func::FuncOp>(symbol);
+  if (!function || function.getFunctionType() != type)
+    return symbol->emitOpError()
+           << "is named by num-threads-function; expected a func.func of type "
+           << type;
+  return success();
+}
+
 void nx::populateLinalgToOpenMPPatterns(RewritePatternSet &patterns,
                                         int64_t minWork,
                                         StringRef numThreadsFunction) {
@@ -263,7 +282,8 @@ struct ConvertLinalgToOpenMPPass
     nx::addStatistic(numSmallNests, small);
     if (parallel == 0)
       return;
-    if (!numThreadsFunction.empty() && failed(declareNumThreadsFunction()))
+    if (!numThreadsFunction.empty() &&
+        failed(nx::declareNumThreadsFunction(module, numThreadsFunction)))
       return signalPassFailure();
 
     RewritePatternSet patterns(&getContext());
@@ -272,29 +292,6 @@ struct ConvertLinalgToOpenMPPass
     int64_t after = 0;
     module.walk([&](linalg::LinalgOp) { ++after; });
     nx::addStatistic(numParallelNests, before - after);
-  }
-
-  /// Declares `numThreadsFunction` as `() -> i32`, or checks that the
-  /// module's symbol of that name is such a function.
-  LogicalResult declareNumThreadsFunction() {
-    ModuleOp module = getOperation();
-    auto type = FunctionType::get(&getContext(), {},
-                                  {IntegerType::get(&getContext(), 32)});
-    Operation *symbol = SymbolTable::lookupSymbolIn(module, numThreadsFunction);
-    if (!symbol) {
-      auto builder = OpBuilder::atBlockBegin(module.getBody());
-      auto declaration = func::FuncOp::create(builder, module.getLoc(),
-                                              numThreadsFunction, type);
-      declaration.setPrivate();
-      return success();
-    }
-    auto function = dyn_cast<func::FuncOp>(symbol);
-    if (!function || function.getFunctionType() != type)
-      return symbol->emitOpError()
-             << "is named by num-threads-function; expected a func.func of "
-                "type "
-             << type;
-    return success();
   }
 };
 

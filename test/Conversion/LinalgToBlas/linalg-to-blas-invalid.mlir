@@ -12,3 +12,8 @@ func.func @matmul(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x4xf32>)
 
 // expected-error @+1 {{'llvm.func' op uses the name 'nxrt_gemm_f64', which libnxrt's contractions have}}
 llvm.func @nxrt_gemm_f64(i64)
+
+// -----
+
+// expected-error @+1 {{'llvm.func' op uses the name 'nxrt_gemm_part_f32', which libnxrt's contractions have; expected their declaration '!llvm.func<void (i64, i64, i64, i64, i64, i64, ptr, i64, i64, i64, ptr, i64, i64, i64, ptr, i64, i64, i64)>'}}
+llvm.func @nxrt_gemm_part_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64)

@@ -3,6 +3,11 @@
 #ifndef NX_CONVERSION_LINALGTOBLAS_LINALGTOBLAS_H
 #define NX_CONVERSION_LINALGTOBLAS_LINALGTOBLAS_H
 
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
 namespace mlir {
 class RewritePatternSet;
 } // namespace mlir
@@ -13,7 +18,13 @@ namespace mlir::nx {
 /// `linalg.matvec` on f32 or f64 buffers (default indexing maps, one element
 /// type) by a call of `nxrt_gemm_f32` / `nxrt_gemm_f64`, declared as an
 /// `llvm.func` in the enclosing module. Ops on tensors are left alone.
-void populateLinalgToBlasPatterns(RewritePatternSet &patterns);
+/// When `numThreadsFunction` is not empty, it names a `func.func` of type
+/// `() -> i32`, which the caller declares: a product that may reach
+/// `minWork` multiply-adds then runs as an OpenMP loop over that many parts,
+/// each a call of `nxrt_gemm_part_f32` / `_f64`.
+void populateLinalgToBlasPatterns(RewritePatternSet &patterns,
+                                  StringRef numThreadsFunction = {},
+                                  int64_t minWork = 0);
 
 } // namespace mlir::nx
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 namespace mlir {
+class ModuleOp;
 class RewritePatternSet;
 } // namespace mlir
 
@@ -22,6 +23,12 @@ namespace mlir::nx {
 void populateLinalgToOpenMPPatterns(RewritePatternSet &patterns,
                                     int64_t minWork,
                                     StringRef numThreadsFunction);
+
+/// Declares `name` in `module` as a private `func.func` of type `() -> i32`,
+/// the function an OpenMP region asks for its team size, or checks that
+/// the module's symbol of that name is such a function (an error at it
+/// otherwise).
+LogicalResult declareNumThreadsFunction(ModuleOp module, StringRef name);
 
 } // namespace mlir::nx
 
