@@ -33,9 +33,10 @@ static cl::opt<bool> vectorize(
     cl::init(true), cl::cat(compileFlagsCategory()));
 static cl::opt<bool> strictReductions(
     "strict-reductions",
-    cl::desc("Keep floating-point reductions in their serial order "
-             "(nx-lower-to-cpu's strict-reductions); by default they may "
-             "reassociate and vectorize"),
+    cl::desc("Keep floating-point reductions in their serial order and "
+             "their maxima's ordered zeros (nx-lower-to-cpu's "
+             "strict-reductions); by default they may reassociate and "
+             "vectorize, and a maximum of +0 and -0 may be either"),
     cl::init(false), cl::cat(compileFlagsCategory()));
 static cl::opt<bool> libmMath(
     "libm-math",

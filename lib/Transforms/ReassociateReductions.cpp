@@ -2,7 +2,8 @@
 //
 // LLVM vectorizes a floating-point reduction loop only when the combining
 // instruction may reassociate; a linalg reduction's combiner is the payload
-// op that reads the running value, its output's block argument.
+// op that reads the running value, its output's block argument. A maximum
+// or minimum may also order +0 and -0 either way: NaNs still propagate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,12 +42,17 @@ struct ReassociateReductionsPass
                                            ? fastMath.getFastMathFlagsAttr()
                                                  .getValue()
                                            : arith::FastMathFlags::none;
-          if (bitEnumContainsAll(flags, arith::FastMathFlags::reassoc))
+          // A maximum or minimum of +0 and -0 may be either: IEEE's
+          // ordered zeros cost x86 a blend per step (LLVM's lowering of
+          // llvm.maximum), more than the comparison itself.
+          arith::FastMathFlags wanted = arith::FastMathFlags::reassoc;
+          if (isa<arith::MaximumFOp, arith::MinimumFOp>(user))
+            wanted = wanted | arith::FastMathFlags::nsz;
+          if (bitEnumContainsAll(flags, wanted))
             continue;
-          user->setAttr(fastMath.getFastMathAttrName(),
-                        arith::FastMathFlagsAttr::get(
-                            &getContext(),
-                            flags | arith::FastMathFlags::reassoc));
+          user->setAttr(
+              fastMath.getFastMathAttrName(),
+              arith::FastMathFlagsAttr::get(&getContext(), flags | wanted));
           nx::addStatistic(numCombiners);
         }
     });

@@ -35,6 +35,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #define DEBUG_TYPE "nx-vectorize-linalg"
 
@@ -228,29 +229,77 @@ static LogicalResult tileAndVectorizeTranspose(
 static LogicalResult vectorizeStaticTile(RewriterBase &rewriter,
                                          linalg::LinalgOp tile);
 
-/// Most output columns of a depthwise convolution's tile: that many vectors
-/// of channels are its accumulators.
-static constexpr int64_t kDepthwiseColumns = 8;
+/// Most output columns of a sliding-window tile (a depthwise convolution or
+/// a pooling): that many vectors of channels are its accumulators.
+static constexpr int64_t kWindowColumns = 8;
 
-/// Tiles a static NHWC depthwise 2-D convolution into one output row of up
-/// to kDepthwiseColumns columns by `lanes` channels per tile, with one filter
-/// row (kh) per tile loop iteration; each tile, a 1-D depthwise convolution,
-/// vectorizes into `lanes`-wide multiply-adds whose accumulators the
+/// Whether `op` is a 2-D NHWC sliding window over channels that
+/// tileAndVectorizeWindow takes: loops n, oh, ow, c, kh, kw, with each
+/// channel its own.
+static bool isChannelWindow(Operation *op) {
+  return isa<linalg::DepthwiseConv2DNhwcHwcOp, linalg::PoolingNhwcMaxOp,
+             linalg::PoolingNhwcMinOp, linalg::PoolingNhwcSumOp>(op);
+}
+
+/// The 1-D form of a one-row tile of a channel window: the same op over
+/// one input row, one filter (or window) row and one output row.
+static Operation *createOneDimensionalWindow(RewriterBase &rewriter,
+                                             Location loc, Operation *tile,
+                                             Value in, Value window, Value out,
+                                             DenseIntElementsAttr strides,
+                                             DenseIntElementsAttr dilations) {
+  SmallVector<Value> inputs{in, window};
+  auto build = [&](auto opTag) -> Operation * {
+    using OneDimensionalOp = decltype(opTag);
+    return OneDimensionalOp::create(rewriter, loc, TypeRange(), inputs,
+                                    ValueRange{out}, strides, dilations);
+  };
+  return llvm::TypeSwitch<Operation *, Operation *>(tile)
+      .Case([&](linalg::DepthwiseConv2DNhwcHwcOp) {
+        return build(linalg::DepthwiseConv1DNwcWcOp());
+      })
+      .Case([&](linalg::PoolingNhwcMaxOp) {
+        return build(linalg::PoolingNwcMaxOp());
+      })
+      .Case([&](linalg::PoolingNhwcMinOp) {
+        return build(linalg::PoolingNwcMinOp());
+      })
+      .Case([&](linalg::PoolingNhwcSumOp) {
+        return build(linalg::PoolingNwcSumOp());
+      })
+      .Default([](Operation *) { return nullptr; });
+}
+
+/// Tiles a static NHWC channel window (depthwise convolution, max, min or
+/// sum pooling) into one output row of up to kWindowColumns columns by
+/// `lanes` channels per tile, with one filter row (kh) per tile loop
+/// iteration; each tile, the 1-D form of the op, vectorizes into
+/// `lanes`-wide multiply-adds (maxima, minima, sums) whose accumulators the
 /// filter-row loop keeps in registers once hoisted.
 static LogicalResult
-tileAndVectorizeDepthwise(RewriterBase &rewriter,
-                          linalg::DepthwiseConv2DNhwcHwcOp op, int64_t lanes,
-                          const FrozenRewritePatternSet &tileFolding) {
-  auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
-  if (!linalgOp.hasPureBufferSemantics() || linalgOp.hasDynamicShape())
+tileAndVectorizeWindow(RewriterBase &rewriter, linalg::LinalgOp op,
+                       int64_t lanes,
+                       const FrozenRewritePatternSet &tileFolding) {
+  if (!isChannelWindow(op) || !op.hasPureBufferSemantics() ||
+      op.hasDynamicShape())
     return failure();
   // Loops: n, oh, ow, c, kh, kw.
-  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (ranges.size() != 6 || ranges[3] % lanes != 0)
     return failure();
+  // Upstream's vectorizer builds the 1-D op's combiner anew, without the
+  // fast-math flags the op's own combiner has (nx-reassociate-reductions):
+  // they are put back on the vector combiners below.
+  std::optional<OperationName> combinerName;
+  arith::FastMathFlagsAttr combinerFlags;
+  for (Operation *user : op.getRegionOutputArgs().front().getUsers())
+    if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(user)) {
+      combinerName = user->getName();
+      combinerFlags = fastMath.getFastMathFlagsAttr();
+    }
   // Tiles of equal width, so that all have the static shape the vectorizer
   // needs: the widest that divides the row.
-  int64_t columns = kDepthwiseColumns;
+  int64_t columns = kWindowColumns;
   while (ranges[2] % columns != 0)
     --columns;
   SmallVector<int64_t> tileSizes = {1, 1, columns, lanes, 1, 0};
@@ -276,17 +325,18 @@ tileAndVectorizeDepthwise(RewriterBase &rewriter,
   GreedyRewriteConfig config;
   config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
   (void)applyOpPatternsGreedily(bodyOps, tileFolding, config);
-  // One output row and one filter row: a 1-D depthwise convolution on
-  // rank-reduced views (upstream's decomposition patterns take tensors
-  // only), which upstream's vectorizer takes.
-  SmallVector<linalg::DepthwiseConv2DNhwcHwcOp> tiles;
-  root->walk([&](linalg::DepthwiseConv2DNhwcHwcOp tile) {
-    tiles.push_back(tile);
+  // One output row and one filter row: the 1-D op on rank-reduced views
+  // (upstream's decomposition patterns take tensors only), which
+  // upstream's vectorizer takes.
+  SmallVector<linalg::LinalgOp> tiles;
+  root->walk([&](linalg::LinalgOp tile) {
+    if (isChannelWindow(tile))
+      tiles.push_back(tile);
   });
-  for (linalg::DepthwiseConv2DNhwcHwcOp tile : tiles) {
-    auto input = cast<MemRefType>(tile.getInputs()[0].getType());
-    auto filter = cast<MemRefType>(tile.getInputs()[1].getType());
-    auto output = cast<MemRefType>(tile.getOutputs()[0].getType());
+  for (linalg::LinalgOp tile : tiles) {
+    auto input = cast<MemRefType>(tile.getDpsInputs()[0].getType());
+    auto filter = cast<MemRefType>(tile.getDpsInputs()[1].getType());
+    auto output = cast<MemRefType>(tile.getDpsInits()[0].getType());
     if (!input.hasStaticShape() || !output.hasStaticShape() ||
         !filter.hasStaticShape() || input.getDimSize(1) != 1 ||
         output.getDimSize(1) != 1 || filter.getDimSize(0) != 1)
@@ -299,21 +349,36 @@ tileAndVectorizeDepthwise(RewriterBase &rewriter,
       return shape;
     };
     Value in = memref::createCanonicalRankReducingSubViewOp(
-        rewriter, loc, tile.getInputs()[0], dropDim(input, 1));
-    Value weights = memref::createCanonicalRankReducingSubViewOp(
-        rewriter, loc, tile.getInputs()[1], dropDim(filter, 0));
+        rewriter, loc, tile.getDpsInputs()[0], dropDim(input, 1));
+    Value window = memref::createCanonicalRankReducingSubViewOp(
+        rewriter, loc, tile.getDpsInputs()[1], dropDim(filter, 0));
     Value out = memref::createCanonicalRankReducingSubViewOp(
-        rewriter, loc, tile.getOutputs()[0], dropDim(output, 1));
-    auto strides = rewriter.getI64TensorAttr(
-        {tile.getStrides().getValues<int64_t>()[1]});
-    auto dilations = rewriter.getI64TensorAttr(
-        {tile.getDilations().getValues<int64_t>()[1]});
-    auto conv = linalg::DepthwiseConv1DNwcWcOp::create(
-        rewriter, loc, TypeRange(), ValueRange{in, weights}, ValueRange{out},
-        strides, dilations);
+        rewriter, loc, tile.getDpsInits()[0], dropDim(output, 1));
+    auto attribute = [&](StringRef name) {
+      auto values = tile->getAttrOfType<DenseIntElementsAttr>(name);
+      return rewriter.getI64TensorAttr(
+          {values ? values.getValues<int64_t>()[1] : 1});
+    };
+    Operation *oneDimensional = createOneDimensionalWindow(
+        rewriter, loc, tile, in, window, out, attribute("strides"),
+        attribute("dilations"));
     rewriter.eraseOp(tile);
-    (void)vectorizeStaticTile(rewriter, cast<linalg::LinalgOp>(
-                                            conv.getOperation()));
+    // The vector code replaces the 1-D op between its neighbours.
+    Operation *before = oneDimensional->getPrevNode();
+    Operation *after = oneDimensional->getNextNode();
+    Block *block = oneDimensional->getBlock();
+    if (failed(vectorizeStaticTile(rewriter,
+                                   cast<linalg::LinalgOp>(oneDimensional))) ||
+        !combinerName || !combinerFlags)
+      continue;
+    auto first = before ? std::next(before->getIterator()) : block->begin();
+    auto last = after ? after->getIterator() : block->end();
+    for (Operation &created : llvm::make_range(first, last))
+      created.walk([&](arith::ArithFastMathInterface combiner) {
+        if (combiner->getName() == *combinerName &&
+            isa<VectorType>(combiner->getResult(0).getType()))
+          combiner->setAttr(combiner.getFastMathAttrName(), combinerFlags);
+      });
   }
   return success();
 }
@@ -597,11 +662,9 @@ struct VectorizeLinalgPass
         ++vectorized;
         continue;
       }
-      auto depthwise =
-          dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(op.getOperation());
-      if (depthwise && transposeLanes &&
-          succeeded(tileAndVectorizeDepthwise(rewriter, depthwise,
-                                              *transposeLanes, tileFolding))) {
+      if (transposeLanes && isChannelWindow(op) &&
+          succeeded(tileAndVectorizeWindow(rewriter, op, *transposeLanes,
+                                           tileFolding))) {
         unrolledAccumulators = true;
         ++vectorized;
         continue;

@@ -1,4 +1,6 @@
 // RUN: nx-opt %s -nx-reassociate-reductions | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -nx-reassociate-reductions -linalg-generalize-named-ops \
+// RUN:   | FileCheck %s --check-prefix=GENERIC --enable-var-scope
 
 // The combiner, which reads the running value, may reassociate; the op
 // computing the reduced value from the input alone keeps its flags.
@@ -16,9 +18,9 @@ func.func @sum_of_squares(%x: memref<1024xf32>, %acc: memref<f32>) {
 }
 
 // Flags already there are kept; the maximum of a generic reduction gets
-// reassoc too.
+// reassoc too, and nsz: +0 and -0 need not be ordered.
 // CHECK-LABEL: func.func @row_max
-// CHECK: arith.maximumf %{{.+}}, %{{.+}} fastmath<reassoc,nnan> : f32
+// CHECK: arith.maximumf %{{.+}}, %{{.+}} fastmath<reassoc,nnan,nsz> : f32
 func.func @row_max(%x: tensor<8x16xf32>, %init: tensor<8xf32>) -> tensor<8xf32> {
   %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
                        iterator_types = ["parallel", "reduction"]}
@@ -28,6 +30,26 @@ func.func @row_max(%x: tensor<8x16xf32>, %init: tensor<8xf32>) -> tensor<8xf32> 
       linalg.yield %0 : f32
   } -> tensor<8xf32>
   return %r : tensor<8xf32>
+}
+
+// A max pooling's and a min reduction's combiners get nsz too; an addition
+// does not.
+// (Named ops print without their payload: GENERIC shows it.)
+// CHECK-LABEL: func.func @pool_and_min
+// CHECK: linalg.pooling_nhwc_max
+// CHECK: arith.minimumf %{{.+}}, %{{.+}} fastmath<reassoc,nsz> : f32
+// GENERIC-LABEL: func.func @pool_and_min
+// GENERIC: arith.maximumf %{{.+}}, %{{.+}} fastmath<reassoc,nsz> : f32
+// GENERIC: arith.minimumf %{{.+}}, %{{.+}} fastmath<reassoc,nsz> : f32
+func.func @pool_and_min(%x: memref<1x4x4x8xf32>, %w: memref<2x2xf32>, %y: memref<1x2x2x8xf32>, %m: memref<8xf32>) {
+  linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%x, %w : memref<1x4x4x8xf32>, memref<2x2xf32>) outs(%y : memref<1x2x2x8xf32>)
+  linalg.reduce ins(%x : memref<1x4x4x8xf32>) outs(%m : memref<8xf32>) dimensions = [0, 1, 2]
+    (%in: f32, %acc: f32) {
+      %0 = arith.minimumf %in, %acc : f32
+      linalg.yield %0 : f32
+    }
+  return
 }
 
 // Without a reduction iterator nothing reassociates, even where the

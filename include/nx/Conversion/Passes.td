@@ -423,6 +423,12 @@ def ConvertLinalgToOpenMPPass
       small dynamic shape runs on the calling thread; an op statically
       below it is left to `convert-linalg-to-loops`.
 
+    A `linalg.fill` right before such an op, of the op's only output, moves
+    into the op's tiles when that output is a fresh allocation no input is
+    a view of: each tile fills the slice it then accumulates into (a
+    pooling's -inf, a reduction's zeros), while it is in cache, and one
+    team is forked instead of two.
+
     A linalg op's body is pure scalar code: the regions this pass makes
     call no host code and allocate nothing, so they need no run context on
     the worker threads. Loops that call the host (`nx.elixir_call` in an

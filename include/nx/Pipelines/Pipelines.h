@@ -46,9 +46,11 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
       llvm::cl::init(0)};
   PassOptions::Option<bool> strictReductions{
       *this, "strict-reductions",
-      llvm::cl::desc("Keep floating-point reductions in their serial order; "
-                     "otherwise they may reassociate and vectorize "
-                     "(nx-split-reductions, nx-reassociate-reductions)"),
+      llvm::cl::desc("Keep floating-point reductions in their serial order "
+                     "and their maxima's ordered zeros; otherwise they may "
+                     "reassociate and vectorize, and a maximum of +0 and -0 "
+                     "may be either (nx-split-reductions, "
+                     "nx-reassociate-reductions)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> libmMath{
       *this, "libm-math",

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -24,6 +25,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 #define DEBUG_TYPE "convert-linalg-to-openmp"
@@ -148,11 +150,55 @@ static bool readsSharedLoopContiguously(linalg::LinalgOp op, unsigned shared) {
   });
 }
 
+/// The buffer a view of `value` is carved from: its allocation or a block
+/// argument.
+static Value getRootBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// The `linalg.fill` right before `op` that fills `op`'s only output, when
+/// each tile of `op` may fill its own slice instead: `op` writes every
+/// element of that output, which is a fresh allocation none of its inputs
+/// is a view of. The fill then runs in the same thread as the tile that
+/// reads its values, while they are in cache, and the program forks one
+/// team instead of two.
+static linalg::FillOp getFusableFill(linalg::LinalgOp op) {
+  auto fill = dyn_cast_if_present<linalg::FillOp>(op->getPrevNode());
+  if (!fill || !fill.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
+    return {};
+  Value output = op.getDpsInits()[0];
+  if (fill.getOutputs()[0] != output ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0))
+           .isProjectedPermutation())
+    return {};
+  Value root = getRootBuffer(output);
+  if (!root.getDefiningOp<memref::AllocOp>() &&
+      !root.getDefiningOp<memref::AllocaOp>())
+    return {};
+  for (Value input : op.getDpsInputs())
+    if (getRootBuffer(input) == root)
+      return {};
+  return fill;
+}
+
+/// Whether `fill` is left to the op after it, which fills its tiles.
+static bool isFusedIntoNext(linalg::FillOp fill, int64_t minWork) {
+  auto next = dyn_cast_if_present<linalg::LinalgOp>(fill->getNextNode());
+  return next && classify(next, minWork) == NestKind::Parallel &&
+         getFusableFill(next) == fill;
+}
+
 LogicalResult
 LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
                                      PatternRewriter &rewriter) const {
   if (classify(op, minWork) != NestKind::Parallel)
     return rewriter.notifyMatchFailure(op, "not a large parallel nest");
+  auto fill = dyn_cast<linalg::FillOp>(op.getOperation());
+  if (fill && isFusedIntoNext(fill, minWork))
+    return rewriter.notifyMatchFailure(op, "filled by the next op's tiles");
+  linalg::FillOp fusedFill = getFusableFill(op);
   Location loc = op.getLoc();
 
   // Tiles of the outermost dimension, each the same op on slices: enough
@@ -182,6 +228,14 @@ LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
   if (failed(tiled) || tiled->loops.size() != 1)
     return rewriter.notifyMatchFailure(op, "could not tile the outer loop");
   auto outer = cast<scf::ForOp>(tiled->loops.front().getOperation());
+  if (fusedFill) {
+    // Each tile fills the slice of the output it writes, just before.
+    auto tile = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+    rewriter.setInsertionPoint(tile);
+    linalg::FillOp::create(rewriter, fusedFill.getLoc(),
+                           fusedFill.getInputs()[0], tile.getDpsInits()[0]);
+    rewriter.eraseOp(fusedFill);
+  }
 
   // The nest's size, folded as built: a static nest, which classify() found
   // large enough, needs no if clause.

@@ -17,6 +17,16 @@
 // LIBM: result #0: tensor<1xf32> = [0.79813886]
 // RUN: nx-runner %s --entry=softplus --input='[0.2]:tensor<1xf32>' | FileCheck %s --check-prefix=APPROX
 // APPROX: result #0: tensor<1xf32> = [0.7981389]
+//
+// --strict-reductions also keeps IEEE's ordered zeros in a maximum: the
+// largest of -0 and +0, starting from -0, is +0. By default the zero's
+// sign is unspecified (nsz); NaNs propagate either way.
+// RUN: nx-runner %s --strict-reductions --entry=largest --input='[-0, 0, -0, -0]:tensor<4xf32>' | FileCheck %s --check-prefix=ZEROS
+// ZEROS: result #0: tensor<f32> = 0{{$}}
+// RUN: nx-runner %s --entry=largest --input='[-0, 0, -0, -0]:tensor<4xf32>' | FileCheck %s --check-prefix=ANY-ZERO
+// ANY-ZERO: result #0: tensor<f32> = {{-?}}0{{$}}
+// RUN: nx-runner %s --entry=largest --input='[-1, nan, 3, 2]:tensor<4xf32>' | FileCheck %s --check-prefix=NAN
+// NAN: result #0: tensor<f32> = nan
 
 func.func @sum(%x: tensor<64xf32>) -> tensor<f32> {
   %zero = arith.constant 0.0 : f32
@@ -28,6 +38,18 @@ func.func @sum(%x: tensor<64xf32>) -> tensor<f32> {
       linalg.yield %t : f32
     }
   return %s : tensor<f32>
+}
+
+func.func @largest(%x: tensor<4xf32>) -> tensor<f32> {
+  %negative_zero = arith.constant -0.0 : f32
+  %init = tensor.empty() : tensor<f32>
+  %acc = linalg.fill ins(%negative_zero : f32) outs(%init : tensor<f32>) -> tensor<f32>
+  %m = linalg.reduce ins(%x : tensor<4xf32>) outs(%acc : tensor<f32>) dimensions = [0]
+    (%in: f32, %a: f32) {
+      %t = arith.maximumf %a, %in : f32
+      linalg.yield %t : f32
+    }
+  return %m : tensor<f32>
 }
 
 func.func @softplus(%x: tensor<1xf32>) -> tensor<1xf32> {
