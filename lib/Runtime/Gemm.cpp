@@ -160,9 +160,14 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m,
                bCols, c, batchC, cRows, cCols);
     return;
   }
-  if (batch > INT64_MAX / m)
-    return gemmSerial(batch, m, n, k, a, batchA, aRows, aCols, b, batchB,
-                      bRows, bCols, c, batchC, cRows, cCols);
+  // Rows past int64_t (no buffer holds that many): the first part
+  // computes all of them.
+  if (batch > INT64_MAX / m) {
+    if (part == 0)
+      gemmSerial(batch, m, n, k, a, batchA, aRows, aCols, b, batchB, bRows,
+                 bCols, c, batchC, cRows, cCols);
+    return;
+  }
   int64_t rows = batch * m;
   if (rows < parts * kPartGranule && n >= parts * kPartGranule) {
     auto [begin, end] = shareOf(part, parts, n, kPartGranule);
