@@ -706,7 +706,7 @@ struct VectorizeLinalgPass
   void cleanUpVectors() {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<vector::VectorDialect>(op->getDialect()) ||
+      if (isa_and_present<vector::VectorDialect>(op->getDialect()) ||
           llvm::any_of(op->getResultTypes(), llvm::IsaPred<VectorType>))
         ops.push_back(op);
     });
