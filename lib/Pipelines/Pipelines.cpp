@@ -58,6 +58,10 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
 
   // Front ends: tosa and elementwise tensor ops become linalg.
   pm.addPass(nx::createLowerTosaPass());
+  // Sizes that contradict each other are reported at the user's op, before
+  // canonicalization and bufferization make them static in ops that would
+  // not verify.
+  pm.addPass(nx::createCheckStaticBoundsPass());
   // One linalg.generic per tree of elementwise ops, so bufferization and the
   // loop lowering see one op per chain between host calls, not one per
   // elementwise op. nx-fuse-elementwise does it in linear time; the passes

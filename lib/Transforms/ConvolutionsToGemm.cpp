@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/Support/PassStatistics.h"
+#include "nx/Support/StaticBounds.h"
 #include "nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -396,6 +397,10 @@ struct ConvolutionsToGemmPass
   using Base::Base;
 
   void runOnOperation() override {
+    // Patches are subviews at static offsets: a convolution whose known
+    // sizes put an access out of bounds would make ones that do not verify.
+    if (failed(nx::verifyStaticBounds(getOperation())))
+      return signalPassFailure();
     SmallVector<std::pair<Operation *, Convolution>> convolutions;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (std::optional<Convolution> conv = matchConvolution(op))

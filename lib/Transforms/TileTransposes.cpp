@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/Support/PassStatistics.h"
+#include "nx/Support/StaticBounds.h"
 #include "nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -76,6 +77,10 @@ struct TileTransposesPass
           << static_cast<int64_t>(tileSize);
       return signalPassFailure();
     }
+    // Blocks are subviews at static offsets: an op whose known sizes put an
+    // access out of bounds would become subviews that do not verify.
+    if (failed(nx::verifyStaticBounds(getOperation())))
+      return signalPassFailure();
     SmallVector<std::pair<linalg::LinalgOp, std::pair<unsigned, unsigned>>>
         candidates;
     getOperation()->walk([&](linalg::LinalgOp op) {

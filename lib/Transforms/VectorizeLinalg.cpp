@@ -8,8 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nx/Transforms/Passes.h"
 #include "nx/Support/PassStatistics.h"
+#include "nx/Support/StaticBounds.h"
+#include "nx/Transforms/Passes.h"
 
 #include "VectorShape.h"
 
@@ -633,6 +634,10 @@ struct VectorizeLinalgPass
                                   << static_cast<int64_t>(vectorBits);
       return signalPassFailure();
     }
+    // Tiles are subviews at static offsets: an op whose known sizes put an
+    // access out of bounds would become subviews that do not verify.
+    if (failed(nx::verifyStaticBounds(getOperation())))
+      return signalPassFailure();
     SmallVector<linalg::LinalgOp> candidates;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (op.hasPureBufferSemantics())

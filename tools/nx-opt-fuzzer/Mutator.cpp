@@ -174,6 +174,8 @@ const char *const kReservedSymbols[] = {
     "nxrt_program_add_sites",
     "nxrt_gemm_f32",
     "nxrt_gemm_f64",
+    "nxrt_gemm_part_f32",
+    "nxrt_gemm_part_f64",
     "nxrt_compute_threads",
     "_mlir_memref_to_llvm_alloc",
     "_mlir_memref_to_llvm_aligned_alloc",

@@ -76,7 +76,7 @@ using namespace mlir;
 // test file the pipelines its RUN lines use, so append rather than reorder.
 static const char *const kPipelines[] = {
     "",
-    "canonicalize,cse",
+    "nx-check-static-bounds,canonicalize,cse",
     "nx-assign-callback-ids",
     "nx-assign-callback-ids,convert-nx-to-custom-call",
     "nx-assign-callback-ids,convert-nx-to-custom-call{platform=cuda "

@@ -40,6 +40,49 @@ def LowerTosaPass : Pass<"nx-lower-tosa", "::mlir::ModuleOp"> {
   }];
 }
 
+def CheckStaticBoundsPass : Pass<"nx-check-static-bounds"> {
+  let summary = "Rejects linalg ops and reshapes whose known sizes contradict each other";
+  let description = [{
+    Upstream's verifiers check a linalg op's accesses against its operands
+    only when every operand is static, and do not compare a
+    `tensor.expand_shape`'s static `output_shape` with its type.
+    Canonicalization (folding a `tensor.cast` into its user), bufferization
+    (`memref.expand_shape` checks the shape) and tiling (`memref.subview`
+    checks its bounds) then make those sizes static and build ops that do
+    not verify, so a program that verified fails deep in a pipeline, at an
+    op the user did not write.
+
+    This pass reports the contradiction at the user's op instead, using
+    every size that is known: static sizes, sizes behind casts, constant
+    sizes of `tensor.empty` and `memref.alloc`, and a destination-style
+    op's init. For each linalg op it checks that every loop gets one
+    length from the operands it alone indexes, and that every linear index
+    (a convolution's `h * stride + kh * dilation`) stays within
+    `[0, size)` and int64. It rewrites nothing. It runs first in
+    `nx-lower-to-cpu`, and the passes that tile (`convert-linalg-to-openmp`,
+    `convert-linalg-to-blas`, `nx-vectorize-linalg`,
+    `nx-convolutions-to-gemm`, `nx-tile-transposes`) apply the same check
+    to what they are given.
+
+    Before:
+
+    ```mlir
+    %i = tensor.cast %in : tensor<1x6x6x3xf32> to tensor<?x?x?x3xf32>
+    %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<2> : tensor<2xi64>,
+                                   strides = dense<1> : tensor<2xi64>}
+      ins(%i, %filter : tensor<?x?x?x3xf32>, tensor<3x3x3x4xf32>)
+      outs(%o : tensor<?x4x4x4xf32>) -> tensor<?x4x4x4xf32>
+    ```
+
+    After: the IR is unchanged, and the pass fails with
+
+    ```
+    error: 'linalg.conv_2d_nhwc_hwcf' op accesses operand #0 at index 7
+    along dimension 1, past its size 6
+    ```
+  }];
+}
+
 def FuseElementwisePass : Pass<"nx-fuse-elementwise"> {
   let summary = "Turns trees of elementwise tensor ops into one linalg.generic each, in linear time";
   let description = [{

@@ -15,6 +15,7 @@
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
 #include "nx/Conversion/Passes.h"
 #include "nx/Support/PassStatistics.h"
+#include "nx/Support/StaticBounds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -340,6 +341,11 @@ struct ConvertLinalgToBlasPass
                          << static_cast<int64_t>(minWork);
       return signalPassFailure();
     }
+    // Products are shared out as subviews at static offsets: an op whose
+    // known sizes put an access out of bounds would make ones that do not
+    // verify.
+    if (failed(nx::verifyStaticBounds(module)))
+      return signalPassFailure();
     // A symbol of the runtime's name that is not its declaration would
     // make every contraction fail to convert, silently.
     static constexpr std::pair<StringLiteral, bool> kDeclarations[] = {

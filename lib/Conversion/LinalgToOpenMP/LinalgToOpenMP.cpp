@@ -12,6 +12,7 @@
 #include "nx/Conversion/LinalgToOpenMP/LinalgToOpenMP.h"
 #include "nx/Conversion/Passes.h"
 #include "nx/Support/PassStatistics.h"
+#include "nx/Support/StaticBounds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -319,6 +320,10 @@ struct ConvertLinalgToOpenMPPass
                          << static_cast<int64_t>(minWork);
       return signalPassFailure();
     }
+    // Tiles are subviews at static offsets: an op whose known sizes put an
+    // access out of bounds would become subviews that do not verify.
+    if (failed(nx::verifyStaticBounds(module)))
+      return signalPassFailure();
     int64_t parallel = 0, small = 0, before = 0;
     module.walk([&](linalg::LinalgOp op) {
       ++before;

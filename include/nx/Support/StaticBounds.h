@@ -1,0 +1,32 @@
+//===- StaticBounds.h - accesses that static sizes prove out of bounds ----===//
+//
+// Upstream's verifiers check a linalg op's accesses against its operands
+// only when every operand is static, and a tensor.expand_shape's static
+// output shape not at all. Canonicalization, bufferization and tiling then
+// make such sizes static and build ops whose own verifiers reject them:
+// IR that verified becomes IR that does not. These checks find the
+// contradiction first, from every size that is known, and report it at the
+// op that has it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_SUPPORT_STATICBOUNDS_H
+#define NX_SUPPORT_STATICBOUNDS_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::nx {
+
+/// Emits an error at every linalg op under `root` (itself included) that
+/// known sizes prove accesses an operand outside its bounds, or whose
+/// operands give one loop two different lengths; and at every
+/// tensor.expand_shape whose static output shape contradicts its type.
+/// A size is known when it is static or when the value-bounds analysis
+/// derives a constant for it (through casts, tensor.empty of constants).
+/// Fails when it emitted an error.
+LogicalResult verifyStaticBounds(Operation *root);
+
+} // namespace mlir::nx
+
+#endif // NX_SUPPORT_STATICBOUNDS_H
