@@ -632,6 +632,13 @@ def NxImportStableHLOPass : Pass<"nx-import-stablehlo", "::mlir::ModuleOp"> {
     A raised call's token result is replaced by its token operand; the
     `ordered` call keeps its place in program order.
 
+    Streams come back too: `exla_beam_outfeed` becomes `nx.outfeed` and
+    `exla_beam_infeed` `nx.infeed`, from the stream their constant handle
+    (operand 0, nxrt's encoding) names. An infeed's next-tag result stands
+    for the tag it took, so the tag chain goes with the calls. An outfeed
+    whose success flag is used, or a handle that is not a constant of that
+    encoding, is reported at the call.
+
     Before (raise-callbacks):
 
     ```mlir
@@ -652,7 +659,8 @@ def NxImportStableHLOPass : Pass<"nx-import-stablehlo", "::mlir::ModuleOp"> {
   let options = [
     Option<"raiseCallbacks", "raise-callbacks", "bool", /*default=*/"false",
            "Turn recognized JAX and EXLA callback custom calls into "
-           "nx.elixir_call / nx.io_callback with nx.callback declarations">,
+           "nx.elixir_call / nx.io_callback with nx.callback declarations, "
+           "and stream custom calls into nx.outfeed / nx.infeed">,
     ListOption<"jaxCallbackNames", "jax-callback-names", "std::string",
                "With raise-callbacks: the callback names of JAX's host "
                "callbacks by index (what the host binds); an index without "
@@ -662,7 +670,7 @@ def NxImportStableHLOPass : Pass<"nx-import-stablehlo", "::mlir::ModuleOp"> {
     Statistic<"numImported", "imported-custom-calls",
               "Number of stablehlo.custom_call ops imported">,
     Statistic<"numRaised", "raised-callbacks",
-              "Number of custom calls raised to nx callbacks">
+              "Number of custom calls raised to nx callbacks and streams">
   ];
   let dependentDialects = ["::mlir::nx::NxDialect"];
 }

@@ -12,8 +12,9 @@
 //   tag:    NXRT_STREAM_TAG_SIZE (8) bytes, a u64 little-endian sequence
 //           number; the first infeed of a chain takes 0.
 //
-// This header builds those bytes at compile time from nxrt.h's constants
-// (nxrt.h is plain C; the compiler does not link libnxrt).
+// This header builds those bytes at compile time from nxrt.h's constants,
+// and reads them back when an exported program is imported (nxrt.h is
+// plain C; the compiler does not link libnxrt).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,11 +23,14 @@
 
 #include "nxrt/nxrt.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace mlir::nx {
 
@@ -49,6 +53,28 @@ encodeStreamHandle(llvm::StringRef name) {
     bytes.push_back(static_cast<uint8_t>(length >> (8 * i)));
   bytes.append(name.bytes_begin(), name.bytes_end());
   return bytes;
+}
+
+/// The stream name `bytes` encode, or std::nullopt when they are not a
+/// handle of this version (a wrong magic, version, length or padding).
+inline std::optional<std::string>
+decodeStreamHandle(llvm::ArrayRef<uint8_t> bytes) {
+  constexpr size_t header = NXRT_STREAM_HANDLE_HEADER_SIZE;
+  llvm::StringRef magic(NXRT_STREAM_HANDLE_MAGIC);
+  if (bytes.size() <= header ||
+      !llvm::equal(bytes.take_front(magic.size()), magic.bytes()) ||
+      bytes[magic.size()] != NXRT_STREAM_HANDLE_VERSION)
+    return std::nullopt;
+  for (size_t index = magic.size() + 1; index < header - 4; ++index)
+    if (bytes[index] != 0)
+      return std::nullopt;
+  uint64_t length = 0;
+  for (int i = 0; i < 4; ++i)
+    length |= uint64_t{bytes[header - 4 + i]} << (8 * i);
+  if (length == 0 || length > NXRT_STREAM_NAME_MAX ||
+      length != bytes.size() - header)
+    return std::nullopt;
+  return std::string(bytes.begin() + header, bytes.end());
 }
 
 } // namespace mlir::nx

@@ -127,9 +127,6 @@ static CustomCallOp createCustomCall(OpBuilder &b, Location loc,
   return CustomCallOp::create(b, loc, resultTypes, operands, attrs);
 }
 
-static constexpr StringLiteral kOutfeedTarget = "exla_beam_outfeed";
-static constexpr StringLiteral kInfeedTarget = "exla_beam_infeed";
-
 /// The ordering token `op` leaves for the next ordered callback of its
 /// block (its last result), if it is an ordered callback's custom call.
 static Value orderingTokenOf(Operation *op) {

@@ -8,6 +8,9 @@
 
 #include "StableHLOCommon.h"
 
+#include "nx/Conversion/NxToCustomCall/NxToCustomCall.h"
+#include "nx/Conversion/StreamHandle.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -40,9 +43,9 @@ struct CallbackCall {
 
 } // namespace
 
-/// The integer value of a scalar constant (`arith.constant` or a generic
+/// The integer elements of a constant (`arith.constant` or a generic
 /// `stablehlo.constant`), if `value` is one.
-static std::optional<uint64_t> getScalarConstant(Value value) {
+static DenseIntElementsAttr getIntConstant(Value value) {
   Attribute attr;
   if (Operation *def = value.getDefiningOp()) {
     if (def->getName().getStringRef() == "stablehlo.constant") {
@@ -55,7 +58,12 @@ static std::optional<uint64_t> getScalarConstant(Value value) {
       matchPattern(value, m_Constant(&attr));
     }
   }
-  auto dense = dyn_cast_or_null<DenseIntElementsAttr>(attr);
+  return dyn_cast_or_null<DenseIntElementsAttr>(attr);
+}
+
+/// The integer value of a scalar constant, if `value` is one.
+static std::optional<uint64_t> getScalarConstant(Value value) {
+  DenseIntElementsAttr dense = getIntConstant(value);
   if (!dense || !dense.isSplat() || dense.getType().getRank() != 0 ||
       dense.getElementType().getIntOrFloatBitWidth() > 64)
     return std::nullopt;
@@ -242,6 +250,76 @@ declareCallback(OpBuilder &declarations, SymbolTable &symbols, Operation *user,
   return FlatSymbolRefAttr::get(user->getContext(), name);
 }
 
+/// The stream a stream custom call's handle operand (#0) names.
+static FailureOr<std::string> getStreamName(CustomCallOp call) {
+  auto fail = [&]() {
+    return call.emitOpError()
+           << "cannot be raised: its stream handle (operand #0) is not a "
+              "constant handle of nxrt's encoding";
+  };
+  if (call->getNumOperands() == 0)
+    return fail();
+  DenseIntElementsAttr handle = getIntConstant(call->getOperand(0));
+  if (!handle || handle.getType().getRank() != 1 ||
+      handle.getElementType().getIntOrFloatBitWidth() != 8)
+    return fail();
+  SmallVector<uint8_t> bytes;
+  for (const APInt &byte : handle.getValues<APInt>())
+    bytes.push_back(static_cast<uint8_t>(byte.getZExtValue()));
+  std::optional<std::string> name = decodeStreamHandle(bytes);
+  if (!name)
+    return fail();
+  return *name;
+}
+
+/// Turns an outfeed's or an infeed's custom call back into nx.outfeed /
+/// nx.infeed. Infeeds thread a tag from one to the next: a raised infeed's
+/// next-tag result stands for the tag it took, so the chain collapses onto
+/// its first tag, which goes with the last infeed. Returns whether `call`
+/// was a stream's.
+static FailureOr<bool> raiseStreamCall(CustomCallOp call) {
+  StringRef target = call.getCallTargetName();
+  bool outfeed = target == kOutfeedTarget;
+  if (!outfeed && target != kInfeedTarget)
+    return false;
+  FailureOr<std::string> stream = getStreamName(call);
+  if (failed(stream))
+    return failure();
+  auto emitError = [&]() -> InFlightDiagnostic {
+    InFlightDiagnostic diag = call.emitOpError();
+    diag << "cannot be raised: ";
+    return diag;
+  };
+  OpBuilder builder(call);
+  StringAttr name = builder.getStringAttr(*stream);
+  if (outfeed) {
+    if (call->getNumResults() != 1 || !call->getResult(0).use_empty())
+      return emitError() << "an outfeed has one result, its success flag, "
+                            "and nothing may use it";
+    ValueRange inputs = call->getOperands().drop_front();
+    for (auto [index, value] : llvm::enumerate(inputs))
+      if (failed(verifyHostTensorType(emitError, value.getType(),
+                                      "outfeed operand #" + Twine(index + 1))))
+        return failure();
+    OutfeedOp::create(builder, call.getLoc(), inputs, name);
+  } else {
+    if (call->getNumOperands() != 2 || call->getNumResults() < 1 ||
+        call->getOperand(1).getType() != call->getResult(0).getType())
+      return emitError() << "an infeed takes a stream handle and a tag, and "
+                            "returns the next tag first";
+    ResultRange payload = call->getResults().drop_front();
+    for (auto [index, value] : llvm::enumerate(payload))
+      if (failed(verifyHostTensorType(emitError, value.getType(),
+                                      "infeed result #" + Twine(index + 1))))
+        return failure();
+    auto infeed = InfeedOp::create(builder, call.getLoc(),
+                                   payload.getTypes(), name);
+    payload.replaceAllUsesWith(infeed.getResults());
+    call->getResult(0).replaceAllUsesWith(call->getOperand(1));
+  }
+  return true;
+}
+
 FailureOr<int64_t> nx::raiseCallbackCalls(ModuleOp module,
                                           ArrayRef<CustomCallOp> calls,
                                           ArrayRef<std::string> jaxNames) {
@@ -249,7 +327,27 @@ FailureOr<int64_t> nx::raiseCallbackCalls(ModuleOp module,
   // New declarations go first in the module, in the order of their calls.
   OpBuilder declarations = OpBuilder::atBlockBegin(module.getBody());
   int64_t raised = 0;
+  // Drops the constants (ids, descriptors, handles, tags) the protocol
+  // needed once the call that used them is gone.
+  auto eraseWithDeadInputs = [](Operation *call) {
+    llvm::SetVector<Operation *> inputs;
+    for (Value operand : call->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        inputs.insert(def);
+    call->erase();
+    for (Operation *def : inputs)
+      if (def->use_empty() && isOpTriviallyDead(def))
+        def->erase();
+  };
   for (CustomCallOp call : calls) {
+    FailureOr<bool> stream = raiseStreamCall(call);
+    if (failed(stream))
+      return failure();
+    if (*stream) {
+      eraseWithDeadInputs(call);
+      ++raised;
+      continue;
+    }
     FailureOr<std::optional<CallbackCall>> recognized =
         recognize(module, call, jaxNames);
     if (failed(recognized))
@@ -288,15 +386,7 @@ FailureOr<int64_t> nx::raiseCallbackCalls(ModuleOp module,
     // waited on its token now wait on what it waited on.
     if (callback.tokenOut)
       callback.tokenOut.replaceAllUsesWith(callback.tokenIn);
-    llvm::SetVector<Operation *> inputs;
-    for (Value operand : call->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        inputs.insert(def);
-    call.erase();
-    // The id and descriptor constants the protocol needed.
-    for (Operation *def : inputs)
-      if (def->use_empty() && isOpTriviallyDead(def))
-        def->erase();
+    eraseWithDeadInputs(call);
     ++raised;
   }
   return raised;

@@ -90,3 +90,48 @@ func.func @not_a_host_element_type(%x: tensor<4xi4>) {
   "stablehlo.custom_call"(%x) {backend_config = "", call_target_name = "xla_ffi_python_cpu_callback", has_side_effect = true, mhlo.backend_config = {index = 0 : ui64}} : (tensor<4xi4>) -> ()
   return
 }
+
+// -----
+
+func.func @stream_handle_not_constant(%h: tensor<13xui8>, %x: tensor<4xf32>) {
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised: its stream handle (operand #0) is not a constant handle of nxrt's encoding}}
+  %0 = "stablehlo.custom_call"(%h, %x) {api_version = 4 : i32, backend_config = {}, call_target_name = "exla_beam_outfeed", has_side_effect = true} : (tensor<13xui8>, tensor<4xf32>) -> tensor<ui8>
+  return
+}
+
+// -----
+
+// "NXSH", version 1, but a length of 2 for a name of 1 byte.
+func.func @stream_handle_of_wrong_length(%x: tensor<4xf32>) {
+  %h = arith.constant dense<[78, 88, 83, 72, 1, 0, 0, 0, 2, 0, 0, 0, 115]> : tensor<13xui8>
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised: its stream handle (operand #0) is not a constant handle of nxrt's encoding}}
+  %0 = "stablehlo.custom_call"(%h, %x) {api_version = 4 : i32, backend_config = {}, call_target_name = "exla_beam_outfeed", has_side_effect = true} : (tensor<13xui8>, tensor<4xf32>) -> tensor<ui8>
+  return
+}
+
+// -----
+
+func.func @outfeed_flag_used(%x: tensor<4xf32>) -> tensor<ui8> {
+  %h = arith.constant dense<[78, 88, 83, 72, 1, 0, 0, 0, 1, 0, 0, 0, 115]> : tensor<13xui8>
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised: an outfeed has one result, its success flag, and nothing may use it}}
+  %0 = "stablehlo.custom_call"(%h, %x) {api_version = 4 : i32, backend_config = {}, call_target_name = "exla_beam_outfeed", has_side_effect = true} : (tensor<13xui8>, tensor<4xf32>) -> tensor<ui8>
+  return %0 : tensor<ui8>
+}
+
+// -----
+
+func.func @infeed_without_tag() -> tensor<4xf32> {
+  %h = arith.constant dense<[78, 88, 83, 72, 1, 0, 0, 0, 1, 0, 0, 0, 115]> : tensor<13xui8>
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised: an infeed takes a stream handle and a tag, and returns the next tag first}}
+  %0 = "stablehlo.custom_call"(%h) {api_version = 4 : i32, backend_config = {}, call_target_name = "exla_beam_infeed", has_side_effect = true} : (tensor<13xui8>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @infeed_of_a_dynamic_tensor(%t: tensor<8xui8>) -> tensor<?xf32> {
+  %h = arith.constant dense<[78, 88, 83, 72, 1, 0, 0, 0, 1, 0, 0, 0, 115]> : tensor<13xui8>
+  // expected-error @+1 {{'nx.custom_call' op cannot be raised: infeed result #1 must have a static shape, got 'tensor<?xf32>'}}
+  %0:2 = "stablehlo.custom_call"(%h, %t) {api_version = 4 : i32, backend_config = {}, call_target_name = "exla_beam_infeed", has_side_effect = true} : (tensor<13xui8>, tensor<8xui8>) -> (tensor<8xui8>, tensor<?xf32>)
+  return %0#1 : tensor<?xf32>
+}

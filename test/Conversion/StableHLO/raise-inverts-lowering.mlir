@@ -1,6 +1,6 @@
-// Raising is the inverse of lowering: nx callbacks lowered to custom calls,
-// exported, imported with raise-callbacks come back as the same calls
-// (callback declarations first), for both id encodings.
+// Raising is the inverse of lowering: nx callbacks and streams lowered to
+// custom calls, exported, imported with raise-callbacks come back as the
+// same ops (callback declarations first), for both id encodings.
 // RUN: nx-opt %s -nx-assign-callback-ids > %t.nx.mlir
 // RUN: for encoding in backend-config operand; do \
 // RUN:   nx-opt %t.nx.mlir --allow-unregistered-dialect "-convert-nx-to-custom-call=callback-id-encoding=$encoding" \
@@ -19,4 +19,15 @@ func.func @program(%x: tensor<2xf32>, %n: tensor<i64>) -> (tensor<2xf32>, tensor
   %3 = nx.elixir_call ordered @step(%2#0) : (tensor<2xf32>) -> tensor<i64>
   %4:2 = nx.io_callback optional @log(%2#0, %3) : tensor<2xf32>, tensor<i64>
   return %4#0, %4#1 : tensor<2xf32>, tensor<i64>
+}
+
+// Streams: the handle names the stream; the infeeds' tag chain goes.
+// CHECK-LABEL: func.func @streams
+// CHECK: nx.outfeed
+func.func @streams(%x: tensor<4xf32>, %n: tensor<i64>) -> (tensor<8x4xf32>, tensor<i64>, tensor<f32>) {
+  nx.outfeed %x, %n to "s" : tensor<4xf32>, tensor<i64>
+  %a, %b = nx.infeed from "batches" : tensor<8x4xf32>, tensor<i64>
+  %c = nx.infeed from "batches" : tensor<f32>
+  nx.outfeed to "done"
+  return %a, %b, %c : tensor<8x4xf32>, tensor<i64>, tensor<f32>
 }

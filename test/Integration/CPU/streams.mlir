@@ -16,6 +16,16 @@
 // RUN:   --infeed='batches=[10, 20, 30, 40]:tensor<4xf32>;3:tensor<i64>' \
 // RUN:   --outfeed=results \
 // RUN:   | FileCheck %s --enable-var-scope --check-prefix=REPEAT
+// Exported to StableHLO and imported back with raise-callbacks, which turns
+// the streams' custom calls into nx.infeed / nx.outfeed again, the program
+// runs the same.
+// RUN: nx-opt %s --allow-unregistered-dialect -convert-nx-to-custom-call -nx-export-stablehlo \
+// RUN:   | nx-opt --allow-unregistered-dialect -nx-import-stablehlo=raise-callbacks > %t.imported.mlir
+// RUN: nx-runner %t.imported.mlir \
+// RUN:   --infeed='batches=[1, 2, 3, 4]:tensor<4xf32>' \
+// RUN:   --infeed='batches=[10, 20, 30, 40]:tensor<4xf32>;3:tensor<i64>' \
+// RUN:   --outfeed=results \
+// RUN:   | FileCheck %s --enable-var-scope
 
 // CHECK: result #0: tensor<4xf32> = [33, 66, 99, 132]
 // CHECK-NEXT: result #1: tensor<i64> = 4

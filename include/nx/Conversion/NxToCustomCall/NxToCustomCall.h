@@ -20,6 +20,12 @@
 
 namespace mlir::nx {
 
+/// The custom-call targets of streams (EXLA's names), which
+/// nx-import-stablehlo's raise-callbacks turns back into nx.outfeed and
+/// nx.infeed.
+inline constexpr llvm::StringLiteral kOutfeedTarget = "exla_beam_outfeed";
+inline constexpr llvm::StringLiteral kInfeedTarget = "exla_beam_infeed";
+
 /// How host ops become custom calls; the pass options of the same names.
 struct NxToCustomCallOptions {
   Platform platform = Platform::Host;
