@@ -63,6 +63,14 @@ func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
 }
 MLIR
   "$prefix/bin/nx-compile" "$work/add.mlir" -o "$work/add.so"
+  # Away from the prefix, the shared object still finds the prefix's
+  # libnxrt by itself (its RUNPATH), without LD_LIBRARY_PATH.
+  if env -u LD_LIBRARY_PATH ldd "$work/add.so" | grep -q "not found"; then
+    echo "FAIL: $work/add.so does not find its libraries:" >&2
+    env -u LD_LIBRARY_PATH ldd "$work/add.so" >&2
+    exit 1
+  fi
+  echo "== installed nx-compile's shared object finds libnxrt: $(env -u LD_LIBRARY_PATH ldd "$work/add.so" | grep -o '=> [^ ]*libnxrt[^ ]*')"
   aot=$("$prefix/bin/nxrt-run" "$work/add.so" --input='[1, 2, 3]:tensor<3xf32>')
   jit=$("$prefix/bin/nx-runner" "$work/add.mlir" --input='[1, 2, 3]:tensor<3xf32>')
   if [[ "$aot" != "$jit" || "$aot" != *"[2, 4, 6]"* ]]; then

@@ -98,8 +98,10 @@ static std::string findRuntimeDir(const char *argv0) {
 
 /// Links `object` into the shared object `output` with the C compiler
 /// driver: libnxrt (and libomp for parallel loops) as dependencies, no
-/// undefined symbol left, and a RUNPATH of $ORIGIN so libraries carried
-/// beside it are found.
+/// undefined symbol left, and a RUNPATH of $ORIGIN, so libraries carried
+/// beside it are found, then of the libnxrt it was linked against (an
+/// installed nx-compile's is the prefix's), so it loads anywhere on this
+/// machine without LD_LIBRARY_PATH.
 static llvm::Error linkSharedObject(StringRef object, StringRef output,
                                     bool usesOpenMP, const char *argv0) {
   std::string driver = linker;
@@ -116,10 +118,20 @@ static llvm::Error linkSharedObject(StringRef object, StringRef output,
                                    "or CC, or write an object file with -o "
                                    "FILE.o)");
   std::string libDir = findRuntimeDir(argv0);
+  SmallString<256> resolvedLibDir;
+  if (llvm::sys::fs::real_path(libDir, resolvedLibDir))
+    resolvedLibDir = libDir;
   SmallVector<std::string> args = {
-      *program, "-shared", "-o", output.str(), object.str(),
+      *program,
+      "-shared",
+      "-o",
+      output.str(),
+      object.str(),
       "-Wl,-soname," + llvm::sys::path::filename(output).str(),
-      "-Wl,-z,defs", "-Wl,-rpath,$ORIGIN", "-L" + libDir, "-lnxrt"};
+      "-Wl,-z,defs",
+      "-Wl,-rpath,$ORIGIN:" + resolvedLibDir.str().str(),
+      "-L" + libDir,
+      "-lnxrt"};
   if (usesOpenMP)
     args.push_back("-lomp");
   args.push_back("-lm");
