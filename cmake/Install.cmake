@@ -68,7 +68,7 @@ endif()
 # a library links must be exported too.
 set(NX_COMPILER_LIBRARIES
   NxSupport NxDialect NxBlockLowering NxTransforms NxDialectTransforms
-  NxToCustomCall NxToLLVM NxLinalgToOpenMP NxLinalgToBlas NxStableHLO
+  NxToCustomCall NxToLLVM NxLinalgToOpenMP NxLinalgToBlas NxLinalgToDnnl NxStableHLO
   NxHooksToIoCallback NxPipelines NxRegistration NxHost NxRunner NxAot
   NxMLIRCAPI NxCAPI)
 set(NX_EXPORTED_LIBRARIES)

@@ -48,8 +48,9 @@ extern "C" {
  * threads nxrt_set_compute_threads sets. 7: strided memref.copy calls
  * nxrt_memref_copy (ahead-of-time objects carry no MLIR runtime library).
  * 8: compiled code shares large contractions among its OpenMP team, a part
- * per thread (nxrt_gemm_part_f32 / _f64); the BLAS runs single-threaded. */
-#define NXRT_API_VERSION 8
+ * per thread (nxrt_gemm_part_f32 / _f64); the BLAS runs single-threaded.
+ * 9: compiled code calls nxrt_conv2d_f32 for 2-D convolutions (oneDNN). */
+#define NXRT_API_VERSION 9
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -859,6 +860,50 @@ NXRT_API void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch,
                                  int64_t b_rows, int64_t b_cols, double *c,
                                  int64_t batch_stride_c, int64_t c_rows,
                                  int64_t c_cols);
+
+/*===----------------------------------------------------------------------===*
+ * Convolutions of compiled code
+ *
+ * nx-lower-to-cpu turns f32 linalg.conv_2d_nhwc_hwcf, conv_2d_nhwc_fhwc,
+ * conv_2d_nchw_fchw and depthwise_conv_2d_nhwc_hwc on buffers into calls of
+ * this, which runs oneDNN's convolution (libnxrt links libdnnl):
+ *
+ *   out[n, g*F + o, y, x] (+)= sum over c < C, ky < KH, kx < KW of
+ *       in[n, g*C + c, y*stride_h + ky*dilation_h, x*stride_w + kx*dilation_w]
+ *       * filter[g, o, c, ky, kx]
+ *
+ * for n < batch, g < groups, o < F = out_channels, y < out_h, x < out_w,
+ * with C = in_channels (both per group): added to `out` when `accumulate`
+ * is nonzero (linalg's semantics), written over it otherwise (compiled
+ * code drops a zero fill of the output and passes 0). Each operand's element strides are
+ * given per dimension in the order of its indices above (in: n, channel, row,
+ * column; filter: g, o, c, ky, kx; out: n, channel, row, column), so NHWC,
+ * NCHW and every filter layout are the same call. The input has `height` x
+ * `width` rows and columns, of which the output reaches the first
+ * (out_h - 1) * stride_h + (kernel_h - 1) * dilation_h + 1 rows (likewise
+ * columns); the caller guarantees that many exist. No padding: compiled code
+ * pads into a buffer first. `out` must not overlap `in` or `filter`.
+ *
+ * oneDNN's kernels are chosen and compiled once per shape, layout and
+ * thread count, and kept for the process (at most 256; the cache is emptied
+ * past that). The filter is reordered into the kernel's layout on every
+ * call. A convolution oneDNN does not take runs as a plain loop instead.
+ *
+ * Runs on nxrt_compute_threads() threads of the OpenMP runtime oneDNN is
+ * bound to (one when called inside a parallel region): it sets the calling
+ * thread's omp_set_num_threads for the call and restores it after.
+ * Thread-safe: calls may run concurrently, on disjoint outputs.
+ *===----------------------------------------------------------------------===*/
+
+NXRT_API void nxrt_conv2d_f32(
+    int64_t batch, int64_t groups, int64_t in_channels, int64_t out_channels,
+    int64_t height, int64_t width, int64_t kernel_h, int64_t kernel_w,
+    int64_t out_h, int64_t out_w, int64_t stride_h, int64_t stride_w,
+    int64_t dilation_h, int64_t dilation_w, int64_t accumulate,
+    const float *input, int64_t input_n, int64_t input_c, int64_t input_h, int64_t input_w,
+    const float *filter, int64_t filter_g, int64_t filter_o, int64_t filter_i,
+    int64_t filter_h, int64_t filter_w, float *output, int64_t output_n,
+    int64_t output_c, int64_t output_h, int64_t output_w);
 
 /*===----------------------------------------------------------------------===*
  * Built-in linear algebra custom-call targets

@@ -146,6 +146,8 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // Contractions: the optimized BLAS beats any loop nest we generate. 2-D
   // convolutions become matrix products (im2col) first.
   if (options.blas) {
+    if (options.dnnl)
+      pm.addPass(createConvertLinalgToDnnlPass());
     pm.addNestedPass<func::FuncOp>(nx::createConvolutionsToGemmPass());
     ConvertLinalgToBlasPassOptions blasOptions;
     // Large products share out their rows among the same OpenMP team as the

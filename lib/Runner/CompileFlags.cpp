@@ -20,6 +20,12 @@ static cl::opt<bool> blas(
              "on the optimized BLAS (nx-lower-to-cpu's blas); =false "
              "compiles them as loops"),
     cl::init(true), cl::cat(compileFlagsCategory()));
+static cl::opt<bool> dnnl(
+    "dnnl",
+    cl::desc("With --blas, run f32 2-D convolutions on oneDNN through "
+             "libnxrt (nx-lower-to-cpu's dnnl); =false runs them as matrix "
+             "products on the BLAS"),
+    cl::init(true), cl::cat(compileFlagsCategory()));
 static cl::opt<bool> parallel(
     "parallel",
     cl::desc("Run large parallel loop nests on every core through OpenMP "
@@ -65,6 +71,7 @@ llvm::Expected<CompileOptions> mlir::nx::runner::readCompileFlags() {
   CompileOptions options;
   options.lowerBlocks = lowerBlocks;
   options.blas = blas;
+  options.dnnl = dnnl;
   options.parallel = parallel;
   options.vectorize = vectorize;
   options.strictReductions = strictReductions;

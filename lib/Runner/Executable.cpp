@@ -352,6 +352,7 @@ llvm::Error nx::runner::lowerToCpu(ModuleOp module,
   pipelineOptions.lowerBlocksToCustomCalls = options.lowerBlocks;
   pipelineOptions.maxFunctionOps = options.maxFunctionOps;
   pipelineOptions.blas = options.blas;
+  pipelineOptions.dnnl = options.dnnl;
   pipelineOptions.parallel = options.parallel;
   pipelineOptions.vectorize = options.vectorize;
   pipelineOptions.vectorBits = options.vectorBits;

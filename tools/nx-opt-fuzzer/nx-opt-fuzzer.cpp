@@ -135,6 +135,8 @@ static const char *const kPipelines[] = {
     "nx-lower-to-cpu,convert-to-llvm",
     // Convolutions on buffers to im2col and matmul, then BLAS.
     "nx-convolutions-to-gemm{row-block=16},convert-linalg-to-blas",
+    // Convolutions on buffers to oneDNN calls.
+    "convert-linalg-to-dnnl",
 };
 static constexpr size_t kNumPipelines = std::size(kPipelines);
 
@@ -328,6 +330,7 @@ static bool isNxPass(Pass *pass) {
   StringRef argument = pass->getArgument();
   return argument.starts_with("nx-") || argument.contains("-nx-") ||
          argument == "convert-linalg-to-blas" ||
+         argument == "convert-linalg-to-dnnl" ||
          argument == "convert-linalg-to-openmp";
 }
 

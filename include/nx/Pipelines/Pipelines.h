@@ -24,6 +24,13 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
                      "gemm), on libnxrt's optimized BLAS "
                      "(convert-linalg-to-blas); otherwise as loops"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> dnnl{
+      *this, "dnnl",
+      llvm::cl::desc("With blas, run f32 2-D convolutions (NHWC/HWCF, "
+                     "NHWC/FHWC, NCHW/FCHW, depthwise NHWC/HWC) on libnxrt's "
+                     "oneDNN (convert-linalg-to-dnnl); otherwise as matrix "
+                     "products"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Run large parallel linalg loop nests on every core "

@@ -2,7 +2,7 @@
 //
 // The nx-lower-to-cpu and code generation flags that nx-runner (JIT) and
 // nx-compile (ahead of time) both take, defined once so they mean the same in
-// both: --lower-blocks, --blas, --parallel, --vectorize, --strict-reductions,
+// both: --lower-blocks, --blas, --dnnl, --parallel, --vectorize, --strict-reductions,
 // --libm-math, --max-function-ops, --pass-statistics and -O.
 //
 //===----------------------------------------------------------------------===//

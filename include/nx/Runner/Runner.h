@@ -97,6 +97,9 @@ struct CompileOptions {
   /// Passed to nx-lower-to-cpu (blas): contractions and 2-D convolutions on
   /// the optimized BLAS.
   bool blas = true;
+  /// Passed to nx-lower-to-cpu (dnnl): with blas, 2-D convolutions on
+  /// libnxrt's oneDNN.
+  bool dnnl = true;
   /// Passed to nx-lower-to-cpu (parallel): large parallel loop nests run on
   /// nxrt_compute_threads() OpenMP threads.
   bool parallel = true;

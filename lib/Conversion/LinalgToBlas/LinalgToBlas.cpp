@@ -103,14 +103,15 @@ static FailureOr<GemmDims> getGemmDims(linalg::LinalgOp op) {
         set.insert(*dim);
     return set;
   };
-  unsigned loops = (gemm.batch ? 1 : 0) + (gemm.m ? 1 : 0) +
-                   (gemm.n ? 1 : 0) + 1;
+  unsigned loops =
+      (gemm.batch ? 1 : 0) + (gemm.m ? 1 : 0) + (gemm.n ? 1 : 0) + 1;
   if (op.getNumLoops() != loops)
     return failure();
   SmallVector<llvm::SmallDenseSet<unsigned>> expected = {
       operandDims(gemm.m, gemm.k), operandDims(gemm.k, gemm.n),
       operandDims(gemm.m, gemm.n)};
-  for (auto [map, want] : llvm::zip_equal(op.getIndexingMapsArray(), expected)) {
+  for (auto [map, want] :
+       llvm::zip_equal(op.getIndexingMapsArray(), expected)) {
     if (!map.isProjectedPermutation() || map.getNumResults() != want.size())
       return failure();
     for (AffineExpr result : map.getResults())
@@ -173,6 +174,36 @@ static Sharing getSharing(linalg::LinalgOp op, int64_t minWork) {
   return sharing;
 }
 
+nx::BufferArguments nx::getBufferArguments(OpBuilder &builder, Location loc,
+                                           Value buffer) {
+  Type i64 = builder.getI64Type();
+  auto toI64 = [&](Value index) -> Value {
+    return arith::IndexCastOp::create(builder, loc, i64, index);
+  };
+  Type element = cast<MemRefType>(buffer.getType()).getElementType();
+  // Built one statement at a time: the IR's order must not depend on the
+  // order in which the compiler evaluates arguments.
+  Value elementBytes = arith::ConstantIntOp::create(
+      builder, loc, i64, element.getIntOrFloatBitWidth() / 8);
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(builder, loc, buffer);
+  Value aligned =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, buffer);
+  Value aligned64 = toI64(aligned);
+  Value offset64 = toI64(metadata.getOffset());
+  Value offsetBytes =
+      arith::MulIOp::create(builder, loc, offset64, elementBytes);
+  Value address = arith::AddIOp::create(builder, loc, aligned64, offsetBytes);
+  nx::BufferArguments view;
+  view.pointer = LLVM::IntToPtrOp::create(
+      builder, loc, LLVM::LLVMPointerType::get(builder.getContext()), address);
+  for (Value stride : metadata.getStrides())
+    view.strides.push_back(toI64(stride));
+  for (Value size : metadata.getSizes())
+    view.sizes.push_back(toI64(size));
+  return view;
+}
+
 LogicalResult
 ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
                                    PatternRewriter &rewriter) const {
@@ -201,7 +232,6 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
 
   Location loc = op.getLoc();
   Type i64 = rewriter.getI64Type();
-  Type ptr = LLVM::LLVMPointerType::get(context);
   auto toI64 = [&](Value index) -> Value {
     return arith::IndexCastOp::create(rewriter, loc, i64, index);
   };
@@ -209,32 +239,16 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
   // order in which the compiler evaluates arguments.
   Value zero = arith::ConstantIntOp::create(rewriter, loc, i64, 0);
   Value one = arith::ConstantIntOp::create(rewriter, loc, i64, 1);
-  Value elementBytes = arith::ConstantIntOp::create(
-      rewriter, loc, i64, element.getIntOrFloatBitWidth() / 8);
 
   // Each operand's address, and its strides and sizes in the order of its
   // indexing map's results.
   SmallVector<Value> pointers;
   SmallVector<SmallVector<Value>> strides, sizes;
   for (Value buffer : op->getOperands()) {
-    auto metadata =
-        memref::ExtractStridedMetadataOp::create(rewriter, loc, buffer);
-    Value aligned =
-        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, buffer);
-    Value aligned64 = toI64(aligned);
-    Value offset64 = toI64(metadata.getOffset());
-    Value offsetBytes =
-        arith::MulIOp::create(rewriter, loc, offset64, elementBytes);
-    Value address =
-        arith::AddIOp::create(rewriter, loc, aligned64, offsetBytes);
-    pointers.push_back(LLVM::IntToPtrOp::create(rewriter, loc, ptr, address));
-    SmallVector<Value> operandStrides, operandSizes;
-    for (Value stride : metadata.getStrides())
-      operandStrides.push_back(toI64(stride));
-    for (Value size : metadata.getSizes())
-      operandSizes.push_back(toI64(size));
-    strides.push_back(std::move(operandStrides));
-    sizes.push_back(std::move(operandSizes));
+    nx::BufferArguments view = nx::getBufferArguments(rewriter, loc, buffer);
+    pointers.push_back(view.pointer);
+    strides.push_back(std::move(view.strides));
+    sizes.push_back(std::move(view.sizes));
   }
 
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
@@ -244,8 +258,8 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
                          Value absent) -> Value {
     if (!dim)
       return absent;
-    std::optional<unsigned> position = maps[operand].getResultPosition(
-        getAffineDimExpr(*dim, context));
+    std::optional<unsigned> position =
+        maps[operand].getResultPosition(getAffineDimExpr(*dim, context));
     return strides[operand][*position];
   };
   // The extent of loop dimension `dim`, read from the first operand that
@@ -254,8 +268,8 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
     if (!dim)
       return one;
     for (unsigned operand = 0; operand < 3; ++operand)
-      if (std::optional<unsigned> position = maps[operand].getResultPosition(
-              getAffineDimExpr(*dim, context)))
+      if (std::optional<unsigned> position =
+              maps[operand].getResultPosition(getAffineDimExpr(*dim, context)))
         return sizes[operand][*position];
     llvm_unreachable("every gemm dimension indexes an operand");
   };

@@ -1,7 +1,8 @@
-// 2-D convolutions run as im2col + matrix products on the optimized BLAS
-// (nx-convolutions-to-gemm, then convert-linalg-to-blas) and give exactly
-// what the loops give (--blas=false): every entry's printed result is
-// compared byte for byte. The inputs are small integers (-3..3), so every
+// 2-D convolutions run on oneDNN (f32, the default: convert-linalg-to-dnnl)
+// and as im2col + matrix products on the optimized BLAS (--dnnl=false, and
+// f64: nx-convolutions-to-gemm, then convert-linalg-to-blas), and give
+// exactly what the loops give (--blas=false): every entry's printed result
+// is compared byte for byte. The inputs are small integers (-3..3), so every
 // partial sum is exact in f32 and f64 whatever the summation order, and the
 // comparison needs no tolerance. Covered: each layout the pass takes (NHWC
 // with HWCF and FHWC filters, NCHW with FCHW), stride 2, dilation 2,
@@ -9,58 +10,90 @@
 // with stride 2 one), batches, f32 and f64, and blocks of output rows or of
 // whole images (more patch rows than the default row-block of 512).
 //
-// RUN: nx-runner %s --entry=nhwc_hwcf_f32 > %t.nhwc_hwcf_f32.blas
+// RUN: nx-runner %s --dnnl=false --entry=nhwc_hwcf_f32 > %t.nhwc_hwcf_f32.blas
+// RUN: nx-runner %s --entry=nhwc_hwcf_f32 > %t.nhwc_hwcf_f32.default
 // RUN: nx-runner %s --blas=false --entry=nhwc_hwcf_f32 > %t.nhwc_hwcf_f32.loops
 // RUN: diff %t.nhwc_hwcf_f32.blas %t.nhwc_hwcf_f32.loops
-// RUN: nx-runner %s --entry=nhwc_hwcf_stride2_f32 > %t.nhwc_hwcf_stride2_f32.blas
+// RUN: diff %t.nhwc_hwcf_f32.default %t.nhwc_hwcf_f32.loops
+// RUN: nx-runner %s --dnnl=false --entry=nhwc_hwcf_stride2_f32 > %t.nhwc_hwcf_stride2_f32.blas
+// RUN: nx-runner %s --entry=nhwc_hwcf_stride2_f32 > %t.nhwc_hwcf_stride2_f32.default
 // RUN: nx-runner %s --blas=false --entry=nhwc_hwcf_stride2_f32 > %t.nhwc_hwcf_stride2_f32.loops
 // RUN: diff %t.nhwc_hwcf_stride2_f32.blas %t.nhwc_hwcf_stride2_f32.loops
-// RUN: nx-runner %s --entry=nhwc_hwcf_dilation2_f64 > %t.nhwc_hwcf_dilation2_f64.blas
+// RUN: diff %t.nhwc_hwcf_stride2_f32.default %t.nhwc_hwcf_stride2_f32.loops
+// RUN: nx-runner %s --dnnl=false --entry=nhwc_hwcf_dilation2_f64 > %t.nhwc_hwcf_dilation2_f64.blas
+// RUN: nx-runner %s --entry=nhwc_hwcf_dilation2_f64 > %t.nhwc_hwcf_dilation2_f64.default
 // RUN: nx-runner %s --blas=false --entry=nhwc_hwcf_dilation2_f64 > %t.nhwc_hwcf_dilation2_f64.loops
 // RUN: diff %t.nhwc_hwcf_dilation2_f64.blas %t.nhwc_hwcf_dilation2_f64.loops
-// RUN: nx-runner %s --entry=nhwc_hwcf_padded_f32 > %t.nhwc_hwcf_padded_f32.blas
+// RUN: diff %t.nhwc_hwcf_dilation2_f64.default %t.nhwc_hwcf_dilation2_f64.loops
+// RUN: nx-runner %s --dnnl=false --entry=nhwc_hwcf_padded_f32 > %t.nhwc_hwcf_padded_f32.blas
+// RUN: nx-runner %s --entry=nhwc_hwcf_padded_f32 > %t.nhwc_hwcf_padded_f32.default
 // RUN: nx-runner %s --blas=false --entry=nhwc_hwcf_padded_f32 > %t.nhwc_hwcf_padded_f32.loops
 // RUN: diff %t.nhwc_hwcf_padded_f32.blas %t.nhwc_hwcf_padded_f32.loops
-// RUN: nx-runner %s --entry=nhwc_hwcf_1x1_f32 > %t.nhwc_hwcf_1x1_f32.blas
+// RUN: diff %t.nhwc_hwcf_padded_f32.default %t.nhwc_hwcf_padded_f32.loops
+// RUN: nx-runner %s --dnnl=false --entry=nhwc_hwcf_1x1_f32 > %t.nhwc_hwcf_1x1_f32.blas
+// RUN: nx-runner %s --entry=nhwc_hwcf_1x1_f32 > %t.nhwc_hwcf_1x1_f32.default
 // RUN: nx-runner %s --blas=false --entry=nhwc_hwcf_1x1_f32 > %t.nhwc_hwcf_1x1_f32.loops
 // RUN: diff %t.nhwc_hwcf_1x1_f32.blas %t.nhwc_hwcf_1x1_f32.loops
-// RUN: nx-runner %s --entry=nhwc_hwcf_1x1_stride2_f64 > %t.nhwc_hwcf_1x1_stride2_f64.blas
+// RUN: diff %t.nhwc_hwcf_1x1_f32.default %t.nhwc_hwcf_1x1_f32.loops
+// RUN: nx-runner %s --dnnl=false --entry=nhwc_hwcf_1x1_stride2_f64 > %t.nhwc_hwcf_1x1_stride2_f64.blas
+// RUN: nx-runner %s --entry=nhwc_hwcf_1x1_stride2_f64 > %t.nhwc_hwcf_1x1_stride2_f64.default
 // RUN: nx-runner %s --blas=false --entry=nhwc_hwcf_1x1_stride2_f64 > %t.nhwc_hwcf_1x1_stride2_f64.loops
 // RUN: diff %t.nhwc_hwcf_1x1_stride2_f64.blas %t.nhwc_hwcf_1x1_stride2_f64.loops
-// RUN: nx-runner %s --entry=nhwc_hwcf_row_blocks_f32 > %t.nhwc_hwcf_row_blocks_f32.blas
+// RUN: diff %t.nhwc_hwcf_1x1_stride2_f64.default %t.nhwc_hwcf_1x1_stride2_f64.loops
+// RUN: nx-runner %s --dnnl=false --entry=nhwc_hwcf_row_blocks_f32 > %t.nhwc_hwcf_row_blocks_f32.blas
+// RUN: nx-runner %s --entry=nhwc_hwcf_row_blocks_f32 > %t.nhwc_hwcf_row_blocks_f32.default
 // RUN: nx-runner %s --blas=false --entry=nhwc_hwcf_row_blocks_f32 > %t.nhwc_hwcf_row_blocks_f32.loops
 // RUN: diff %t.nhwc_hwcf_row_blocks_f32.blas %t.nhwc_hwcf_row_blocks_f32.loops
-// RUN: nx-runner %s --entry=nhwc_hwcf_image_blocks_f64 > %t.nhwc_hwcf_image_blocks_f64.blas
+// RUN: diff %t.nhwc_hwcf_row_blocks_f32.default %t.nhwc_hwcf_row_blocks_f32.loops
+// RUN: nx-runner %s --dnnl=false --entry=nhwc_hwcf_image_blocks_f64 > %t.nhwc_hwcf_image_blocks_f64.blas
+// RUN: nx-runner %s --entry=nhwc_hwcf_image_blocks_f64 > %t.nhwc_hwcf_image_blocks_f64.default
 // RUN: nx-runner %s --blas=false --entry=nhwc_hwcf_image_blocks_f64 > %t.nhwc_hwcf_image_blocks_f64.loops
 // RUN: diff %t.nhwc_hwcf_image_blocks_f64.blas %t.nhwc_hwcf_image_blocks_f64.loops
-// RUN: nx-runner %s --entry=nhwc_fhwc_f64 > %t.nhwc_fhwc_f64.blas
+// RUN: diff %t.nhwc_hwcf_image_blocks_f64.default %t.nhwc_hwcf_image_blocks_f64.loops
+// RUN: nx-runner %s --dnnl=false --entry=nhwc_fhwc_f64 > %t.nhwc_fhwc_f64.blas
+// RUN: nx-runner %s --entry=nhwc_fhwc_f64 > %t.nhwc_fhwc_f64.default
 // RUN: nx-runner %s --blas=false --entry=nhwc_fhwc_f64 > %t.nhwc_fhwc_f64.loops
 // RUN: diff %t.nhwc_fhwc_f64.blas %t.nhwc_fhwc_f64.loops
-// RUN: nx-runner %s --entry=nhwc_fhwc_padded_stride2_f32 > %t.nhwc_fhwc_padded_stride2_f32.blas
+// RUN: diff %t.nhwc_fhwc_f64.default %t.nhwc_fhwc_f64.loops
+// RUN: nx-runner %s --dnnl=false --entry=nhwc_fhwc_padded_stride2_f32 > %t.nhwc_fhwc_padded_stride2_f32.blas
+// RUN: nx-runner %s --entry=nhwc_fhwc_padded_stride2_f32 > %t.nhwc_fhwc_padded_stride2_f32.default
 // RUN: nx-runner %s --blas=false --entry=nhwc_fhwc_padded_stride2_f32 > %t.nhwc_fhwc_padded_stride2_f32.loops
 // RUN: diff %t.nhwc_fhwc_padded_stride2_f32.blas %t.nhwc_fhwc_padded_stride2_f32.loops
-// RUN: nx-runner %s --entry=nchw_fchw_stride2_f32 > %t.nchw_fchw_stride2_f32.blas
+// RUN: diff %t.nhwc_fhwc_padded_stride2_f32.default %t.nhwc_fhwc_padded_stride2_f32.loops
+// RUN: nx-runner %s --dnnl=false --entry=nchw_fchw_stride2_f32 > %t.nchw_fchw_stride2_f32.blas
+// RUN: nx-runner %s --entry=nchw_fchw_stride2_f32 > %t.nchw_fchw_stride2_f32.default
 // RUN: nx-runner %s --blas=false --entry=nchw_fchw_stride2_f32 > %t.nchw_fchw_stride2_f32.loops
 // RUN: diff %t.nchw_fchw_stride2_f32.blas %t.nchw_fchw_stride2_f32.loops
-// RUN: nx-runner %s --entry=nchw_fchw_dilation2_f64 > %t.nchw_fchw_dilation2_f64.blas
+// RUN: diff %t.nchw_fchw_stride2_f32.default %t.nchw_fchw_stride2_f32.loops
+// RUN: nx-runner %s --dnnl=false --entry=nchw_fchw_dilation2_f64 > %t.nchw_fchw_dilation2_f64.blas
+// RUN: nx-runner %s --entry=nchw_fchw_dilation2_f64 > %t.nchw_fchw_dilation2_f64.default
 // RUN: nx-runner %s --blas=false --entry=nchw_fchw_dilation2_f64 > %t.nchw_fchw_dilation2_f64.loops
 // RUN: diff %t.nchw_fchw_dilation2_f64.blas %t.nchw_fchw_dilation2_f64.loops
-// RUN: nx-runner %s --entry=nchw_fchw_row_blocks_f32 > %t.nchw_fchw_row_blocks_f32.blas
+// RUN: diff %t.nchw_fchw_dilation2_f64.default %t.nchw_fchw_dilation2_f64.loops
+// RUN: nx-runner %s --dnnl=false --entry=nchw_fchw_row_blocks_f32 > %t.nchw_fchw_row_blocks_f32.blas
+// RUN: nx-runner %s --entry=nchw_fchw_row_blocks_f32 > %t.nchw_fchw_row_blocks_f32.default
 // RUN: nx-runner %s --blas=false --entry=nchw_fchw_row_blocks_f32 > %t.nchw_fchw_row_blocks_f32.loops
 // RUN: diff %t.nchw_fchw_row_blocks_f32.blas %t.nchw_fchw_row_blocks_f32.loops
-// RUN: nx-runner %s --entry=nchw_fchw_1x1_f64 > %t.nchw_fchw_1x1_f64.blas
+// RUN: diff %t.nchw_fchw_row_blocks_f32.default %t.nchw_fchw_row_blocks_f32.loops
+// RUN: nx-runner %s --dnnl=false --entry=nchw_fchw_1x1_f64 > %t.nchw_fchw_1x1_f64.blas
+// RUN: nx-runner %s --entry=nchw_fchw_1x1_f64 > %t.nchw_fchw_1x1_f64.default
 // RUN: nx-runner %s --blas=false --entry=nchw_fchw_1x1_f64 > %t.nchw_fchw_1x1_f64.loops
 // RUN: diff %t.nchw_fchw_1x1_f64.blas %t.nchw_fchw_1x1_f64.loops
+// RUN: diff %t.nchw_fchw_1x1_f64.default %t.nchw_fchw_1x1_f64.loops
 // RUN: nx-runner %s --compute-threads=1 --entry=nhwc_hwcf_row_blocks_f32 | diff - %t.nhwc_hwcf_row_blocks_f32.loops
 // RUN: nx-runner %s --compute-threads=2 --entry=nchw_fchw_row_blocks_f32 | diff - %t.nchw_fchw_row_blocks_f32.loops
 // The results are the convolutions' (one spot-checked value), and the
 // lowered program calls BLAS and has no convolution left.
 // RUN: FileCheck %s --input-file=%t.nhwc_hwcf_1x1_f32.blas --check-prefix=POINTWISE
 // POINTWISE: result #0: tensor<2x4x4x6xf32> = {{\[}}{{\[}}{{\[}}[16, 20, 10, -14, -3, -6], [-20, 3, 12, 7, -12, 4],
-// RUN: nx-runner %s --print-lowered | FileCheck %s --check-prefix=LOWERED
+// RUN: nx-runner %s --dnnl=false --print-lowered | FileCheck %s --check-prefix=LOWERED
 // LOWERED-DAG: llvm.call @nxrt_gemm_f32(
 // LOWERED-DAG: llvm.call @nxrt_gemm_f64(
 // LOWERED-NOT: conv_2d
+// RUN: nx-runner %s --print-lowered | FileCheck %s --check-prefix=DNNL
+// DNNL-DAG: llvm.call @nxrt_conv2d_f32(
+// DNNL-DAG: llvm.call @nxrt_gemm_f64(
+// DNNL-NOT: conv_2d
 
 func.func @nhwc_hwcf_f32() -> tensor<2x5x5x4xf32> {
   %x_e = tensor.empty() : tensor<2x7x7x3xf32>

@@ -1,7 +1,8 @@
 // The convolutions of bench/models: padded 3x3 NHWC/HWCF of stride 1 and 2
-// and of dilation 2, NCHW/FCHW, and NHWC/FHWC of stride 2 on a batch of two
-// (on BLAS through im2col, or as loops), and depthwise 3x3 convolutions of
-// stride 1 and 2 (vectorized in tiles of output columns).
+// and of dilation 2, NCHW/FCHW, and NHWC/FHWC of stride 2 on a batch of two,
+// and depthwise 3x3 convolutions of stride 1 and 2. Each runs three ways: on
+// oneDNN through libnxrt (the default), as matrix products through im2col
+// (--dnnl=false; depthwise ones as vectorized loops), and as loops.
 // Each runs through nx-runner on the inputs of models.py and agrees with
 // models.py's NumPy reference in float64 (and PyTorch's, where it is
 // installed) within 1e-4 of the output's largest magnitude: with the
@@ -50,6 +51,27 @@
 // RUN:   --flag=--strict-reductions --flag=--libm-math --flag=--blas=false \
 // RUN:   | FileCheck %s --check-prefix=CONV-FHWC
 
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run conv \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.conv-im2col --flag=--dnnl=false \
+// RUN:   | FileCheck %s --check-prefix=CONV
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run conv-strided \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.conv-strided-im2col --flag=--dnnl=false \
+// RUN:   | FileCheck %s --check-prefix=CONV-STRIDED
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run depthwise-conv \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.depthwise-conv-im2col --flag=--dnnl=false \
+// RUN:   | FileCheck %s --check-prefix=DEPTHWISE-CONV
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run conv-dilated \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.conv-dilated-im2col --flag=--dnnl=false \
+// RUN:   | FileCheck %s --check-prefix=CONV-DILATED
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run depthwise-conv-strided \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.depthwise-conv-strided-im2col --flag=--dnnl=false \
+// RUN:   | FileCheck %s --check-prefix=DEPTHWISE-CONV-STRIDED
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run conv-nchw \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.conv-nchw-im2col --flag=--dnnl=false \
+// RUN:   | FileCheck %s --check-prefix=CONV-NCHW
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run conv-fhwc \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.conv-fhwc-im2col --flag=--dnnl=false \
+// RUN:   | FileCheck %s --check-prefix=CONV-FHWC
 // CONV: conv: nx vs NumPy (float64): max error
 // CONV-STRIDED: conv-strided: nx vs NumPy (float64): max error
 // DEPTHWISE-CONV: depthwise-conv: nx vs NumPy (float64): max error

@@ -3,12 +3,15 @@
 #ifndef NX_CONVERSION_LINALGTOBLAS_LINALGTOBLAS_H
 #define NX_CONVERSION_LINALGTOBLAS_LINALGTOBLAS_H
 
+#include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 
 namespace mlir {
+class OpBuilder;
 class RewritePatternSet;
 } // namespace mlir
 
@@ -22,6 +25,16 @@ namespace mlir::nx {
 /// `() -> i32`, which the caller declares: a product that may reach
 /// `minWork` multiply-adds then runs as an OpenMP loop over that many parts,
 /// each a call of `nxrt_gemm_part_f32` / `_f64`.
+/// A buffer as libnxrt's kernels take it: the address of its first element
+/// (an `!llvm.ptr`), and its sizes and element strides as i64, read from the
+/// memref's descriptor at run time.
+struct BufferArguments {
+  Value pointer;
+  SmallVector<Value> sizes, strides;
+};
+BufferArguments getBufferArguments(OpBuilder &builder, Location loc,
+                                   Value buffer);
+
 void populateLinalgToBlasPatterns(RewritePatternSet &patterns,
                                   StringRef numThreadsFunction = {},
                                   int64_t minWork = 0);

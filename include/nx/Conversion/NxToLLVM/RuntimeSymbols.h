@@ -27,6 +27,8 @@ inline constexpr llvm::StringLiteral kGemmF64 = "nxrt_gemm_f64";
 // A part of a product, one per thread of an OpenMP team.
 inline constexpr llvm::StringLiteral kGemmPartF32 = "nxrt_gemm_part_f32";
 inline constexpr llvm::StringLiteral kGemmPartF64 = "nxrt_gemm_part_f64";
+// 2-D convolutions (convert-linalg-to-dnnl), on oneDNN.
+inline constexpr llvm::StringLiteral kConv2dF32 = "nxrt_conv2d_f32";
 // Parallel loop nests (convert-linalg-to-openmp): their team size.
 inline constexpr llvm::StringLiteral kComputeThreads = "nxrt_compute_threads";
 // MLIR's generic allocation functions, which nx-lower-to-cpu lowers heap

@@ -1,0 +1,273 @@
+//===- LinalgToDnnl.cpp - linalg convolutions to libnxrt's oneDNN ---------===//
+//
+// A 2-D convolution on f32 buffers becomes one call of nxrt_conv2d_f32 with
+// the operands' base pointers, sizes and element strides, read from the
+// memrefs' descriptors at run time, in the runtime's order of dimensions
+// (input: batch, channel, row, column; filter: group, output channel, input
+// channel, row, column). Every layout is a permutation of those strides; a
+// depthwise convolution is a grouped one, with one channel per group.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Conversion/LinalgToDnnl/LinalgToDnnl.h"
+#include "nx/Conversion/LinalgToBlas/LinalgToBlas.h"
+#include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
+#include "nx/Conversion/Passes.h"
+#include "nx/Support/PassStatistics.h"
+#include "nx/Support/StaticBounds.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+#include <array>
+#include <optional>
+
+#define DEBUG_TYPE "convert-linalg-to-dnnl"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_CONVERTLINALGTODNNLPASS
+#include "nx/Conversion/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+namespace symbols = mlir::nx::runtime_symbols;
+
+namespace {
+
+/// Where each of the runtime's dimensions is in an operand's memref, or
+/// kAbsent: input and output (batch, channel, row, column), filter (group,
+/// output channel, input channel, row, column).
+constexpr int kAbsent = -1;
+struct ConvLayout {
+  std::array<int, 4> input;
+  std::array<int, 5> filter;
+  std::array<int, 4> output;
+  bool depthwise;
+};
+
+constexpr ConvLayout kNhwcHwcf{
+    {0, 3, 1, 2}, {kAbsent, 3, 2, 0, 1}, {0, 3, 1, 2}, false};
+constexpr ConvLayout kNhwcFhwc{
+    {0, 3, 1, 2}, {kAbsent, 0, 3, 1, 2}, {0, 3, 1, 2}, false};
+constexpr ConvLayout kNchwFchw{
+    {0, 1, 2, 3}, {kAbsent, 0, 1, 2, 3}, {0, 1, 2, 3}, false};
+constexpr ConvLayout kDepthwiseNhwcHwc{
+    {0, 3, 1, 2}, {2, kAbsent, kAbsent, 0, 1}, {0, 3, 1, 2}, true};
+
+/// A convolution this pass converts: its layout, strides and dilations.
+struct Convolution {
+  ConvLayout layout;
+  int64_t strides[2], dilations[2];
+};
+
+template <typename ConvOp>
+Convolution describe(ConvOp op, const ConvLayout &layout) {
+  Convolution conv{layout, {}, {}};
+  auto strides = op.getStrides().template getValues<int64_t>();
+  auto dilations = op.getDilations().template getValues<int64_t>();
+  for (int i = 0; i < 2; ++i) {
+    conv.strides[i] = strides[i];
+    conv.dilations[i] = dilations[i];
+  }
+  return conv;
+}
+
+std::optional<Convolution> matchConvolution(linalg::LinalgOp op) {
+  Operation *operation = op.getOperation();
+  if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(operation))
+    return describe(conv, kNhwcHwcf);
+  if (auto conv = dyn_cast<linalg::Conv2DNhwcFhwcOp>(operation))
+    return describe(conv, kNhwcFhwc);
+  if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(operation))
+    return describe(conv, kNchwFchw);
+  if (auto conv = dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(operation))
+    return describe(conv, kDepthwiseNhwcHwc);
+  return std::nullopt;
+}
+
+/// Whether `op` is a convolution this pass turns into a call.
+bool isConvertible(linalg::LinalgOp op) {
+  return matchConvolution(op) && op.hasPureBufferSemantics() &&
+         op->getNumOperands() == 3 &&
+         llvm::all_of(op->getOperandTypes(), [](Type type) {
+           return getElementTypeOrSelf(type).isF32();
+         });
+}
+
+/// The parameters of nxrt_conv2d_f32: 14 sizes and the accumulate flag,
+/// then pointer and strides of the input (4), the filter (5) and the
+/// output (4).
+SmallVector<Type> getConvParameterTypes(MLIRContext *context) {
+  Type i64 = IntegerType::get(context, 64);
+  Type ptr = LLVM::LLVMPointerType::get(context);
+  SmallVector<Type> types(15, i64);
+  for (int strides : {4, 5, 4}) {
+    types.push_back(ptr);
+    types.append(strides, i64);
+  }
+  return types;
+}
+
+/// The `linalg.fill` of +0.0 that makes `op`'s output buffer zeros just
+/// before `op` reads it, if there is one: the output is a fresh allocation
+/// of this block, and nothing else uses it (or a view of it) between the
+/// fill and `op`. The call then writes over the output instead of adding to
+/// it, and the fill goes.
+linalg::FillOp findZeroFill(linalg::LinalgOp op) {
+  Value output = op->getOperand(2);
+  if (!output.getDefiningOp<memref::AllocOp>())
+    return nullptr;
+  Block *block = op->getBlock();
+  // The last fill of the whole output before `op`, in `op`'s block.
+  linalg::FillOp fill;
+  for (Operation *user : output.getUsers()) {
+    // A use in another block cannot be ordered against `op`.
+    if (!block->findAncestorOpInBlock(*user))
+      return nullptr;
+    auto candidate = dyn_cast<linalg::FillOp>(user);
+    if (candidate && candidate->getBlock() == block &&
+        candidate.getOutputs().front() == output &&
+        candidate->isBeforeInBlock(op) &&
+        (!fill || fill->isBeforeInBlock(candidate)))
+      fill = candidate;
+  }
+  if (!fill)
+    return nullptr;
+  for (Operation *user : output.getUsers()) {
+    Operation *inBlock = block->findAncestorOpInBlock(*user);
+    if (inBlock == op.getOperation() || inBlock == fill.getOperation())
+      continue;
+    if (fill->isBeforeInBlock(inBlock) && inBlock->isBeforeInBlock(op))
+      return nullptr;
+  }
+  FloatAttr zero;
+  if (!matchPattern(fill.getInputs().front(), m_Constant(&zero)) ||
+      !zero.getValue().isPosZero())
+    return nullptr;
+  return fill;
+}
+
+struct ConvolutionToDnnl : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isConvertible(op))
+      return rewriter.notifyMatchFailure(
+          op, "not an f32 2-D convolution on buffers of a known layout");
+    auto module = op->getParentOfType<ModuleOp>();
+    if (!module)
+      return rewriter.notifyMatchFailure(op, "not in a module");
+    MLIRContext *context = op.getContext();
+    // The declaration first: nothing may change when the match fails.
+    FailureOr<LLVM::LLVMFuncOp> callee = LLVM::lookupOrCreateFn(
+        rewriter, module, symbols::kConv2dF32, getConvParameterTypes(context),
+        LLVM::LLVMVoidType::get(context));
+    if (failed(callee))
+      return rewriter.notifyMatchFailure(op,
+                                         "nxrt_conv2d_f32 has another type");
+
+    // Looked for before the call's operands add uses of the output.
+    linalg::FillOp zeroFill = findZeroFill(op);
+    Convolution conv = *matchConvolution(op);
+    const ConvLayout &layout = conv.layout;
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIntOp::create(rewriter, loc, i64, value);
+    };
+    nx::BufferArguments input =
+        nx::getBufferArguments(rewriter, loc, op->getOperand(0));
+    nx::BufferArguments filter =
+        nx::getBufferArguments(rewriter, loc, op->getOperand(1));
+    nx::BufferArguments output =
+        nx::getBufferArguments(rewriter, loc, op->getOperand(2));
+    Value zero = constant(0), one = constant(1);
+
+    Value channels = input.sizes[layout.input[1]];
+    SmallVector<Value> arguments{input.sizes[layout.input[0]]};
+    if (layout.depthwise)
+      llvm::append_range(arguments, ArrayRef<Value>{channels, one, one});
+    else
+      llvm::append_range(
+          arguments,
+          ArrayRef<Value>{one, channels, output.sizes[layout.output[1]]});
+    llvm::append_range(
+        arguments,
+        ArrayRef<Value>{
+            input.sizes[layout.input[2]], input.sizes[layout.input[3]],
+            filter.sizes[layout.filter[3]], filter.sizes[layout.filter[4]],
+            output.sizes[layout.output[2]], output.sizes[layout.output[3]]});
+    for (int64_t value :
+         {conv.strides[0], conv.strides[1], conv.dilations[0],
+          conv.dilations[1], zeroFill ? int64_t{0} : int64_t{1}})
+      arguments.push_back(constant(value));
+    auto appendOperand = [&](const nx::BufferArguments &buffer,
+                             ArrayRef<int> positions) {
+      arguments.push_back(buffer.pointer);
+      for (int position : positions)
+        arguments.push_back(position == kAbsent ? zero
+                                                : buffer.strides[position]);
+    };
+    appendOperand(input, layout.input);
+    appendOperand(filter, layout.filter);
+    appendOperand(output, layout.output);
+    LLVM::CallOp::create(rewriter, loc, *callee, arguments);
+    rewriter.eraseOp(op);
+    if (zeroFill)
+      rewriter.eraseOp(zeroFill);
+    return success();
+  }
+};
+
+} // namespace
+
+void nx::populateLinalgToDnnlPatterns(RewritePatternSet &patterns) {
+  patterns.add<ConvolutionToDnnl>(patterns.getContext());
+}
+
+namespace {
+
+struct ConvertLinalgToDnnlPass
+    : nx::impl::ConvertLinalgToDnnlPassBase<ConvertLinalgToDnnlPass> {
+  using ConvertLinalgToDnnlPassBase::ConvertLinalgToDnnlPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // A convolution whose known sizes read past its input would become a
+    // call that does.
+    if (failed(nx::verifyStaticBounds(module)))
+      return signalPassFailure();
+    // A symbol of the runtime's name that is not its declaration would
+    // make every convolution fail to convert, silently.
+    auto expected =
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(&getContext()),
+                                    getConvParameterTypes(&getContext()));
+    Operation *symbol =
+        SymbolTable::lookupSymbolIn(module, symbols::kConv2dF32);
+    auto function = dyn_cast_if_present<LLVM::LLVMFuncOp>(symbol);
+    if (symbol && (!function || function.getFunctionType() != expected)) {
+      symbol->emitOpError() << "uses the name '" << symbols::kConv2dF32
+                            << "', which libnxrt's convolutions have; "
+                               "expected their declaration "
+                            << expected;
+      return signalPassFailure();
+    }
+    int64_t converted = 0;
+    module.walk([&](linalg::LinalgOp op) {
+      if (isConvertible(op))
+        ++converted;
+    });
+    RewritePatternSet patterns(&getContext());
+    nx::populateLinalgToDnnlPatterns(patterns);
+    walkAndApplyPatterns(module, std::move(patterns));
+    nx::addStatistic(numConvolutions, converted);
+  }
+};
+
+} // namespace

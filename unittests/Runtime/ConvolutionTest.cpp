@@ -1,0 +1,200 @@
+//===- ConvolutionTest.cpp - nxrt_conv2d_f32 against a reference loop -----===//
+
+#include "nxrt/nxrt.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+/// The call's sizes, in nxrt_conv2d_f32's order.
+struct Shape {
+  int64_t batch, groups, inChannels, outChannels, height, width, kernelH,
+      kernelW, outH, outW, strideH, strideW, dilationH, dilationW;
+};
+
+/// Element strides of the input and output (batch, channel, row, column)
+/// and of the filter (group, output channel, input channel, row, column).
+struct Strides {
+  int64_t input[4], filter[5], output[4];
+};
+
+/// Dense NHWC input and output, and an HWCF filter per group (group
+/// outermost), for `shape`.
+Strides nhwc(const Shape &s) {
+  int64_t c = s.groups * s.inChannels, f = s.groups * s.outChannels;
+  int64_t filterH = s.kernelW * s.inChannels * s.outChannels;
+  return {{s.height * s.width * c, 1, s.width * c, c},
+          {s.kernelH * filterH, 1, s.outChannels, filterH,
+           s.inChannels * s.outChannels},
+          {s.outH * s.outW * f, 1, s.outW * f, f}};
+}
+
+/// Element count a buffer with these sizes and strides spans.
+int64_t span(std::initializer_list<std::pair<int64_t, int64_t>> dims) {
+  int64_t last = 0;
+  for (auto [size, stride] : dims)
+    last += (size - 1) * stride;
+  return last + 1;
+}
+
+std::vector<float> values(int64_t size, int seed) {
+  std::vector<float> v(size);
+  for (int64_t i = 0; i < size; ++i)
+    v[i] = static_cast<float>((i * 7 + seed) % 9 - 4);
+  return v;
+}
+
+std::vector<float> reference(const Shape &s, const Strides &st,
+                             const std::vector<float> &in,
+                             const std::vector<float> &filter,
+                             std::vector<float> out) {
+  for (int64_t n = 0; n < s.batch; ++n)
+    for (int64_t g = 0; g < s.groups; ++g)
+      for (int64_t o = 0; o < s.outChannels; ++o)
+        for (int64_t y = 0; y < s.outH; ++y)
+          for (int64_t x = 0; x < s.outW; ++x) {
+            float sum = 0;
+            for (int64_t c = 0; c < s.inChannels; ++c)
+              for (int64_t ky = 0; ky < s.kernelH; ++ky)
+                for (int64_t kx = 0; kx < s.kernelW; ++kx)
+                  sum += in[n * st.input[0] +
+                            (g * s.inChannels + c) * st.input[1] +
+                            (y * s.strideH + ky * s.dilationH) * st.input[2] +
+                            (x * s.strideW + kx * s.dilationW) * st.input[3]] *
+                         filter[g * st.filter[0] + o * st.filter[1] +
+                                c * st.filter[2] + ky * st.filter[3] +
+                                kx * st.filter[4]];
+            out[n * st.output[0] + (g * s.outChannels + o) * st.output[1] +
+                y * st.output[2] + x * st.output[3]] += sum;
+          }
+  return out;
+}
+
+/// Runs nxrt_conv2d_f32 on `shape` and `strides` into an output that
+/// already holds values, and compares with the reference loop.
+void expectConvolution(const Shape &s, const Strides &st,
+                       bool accumulate = true) {
+  int64_t channels = s.groups * s.inChannels,
+          filters = s.groups * s.outChannels;
+  std::vector<float> in = values(span({{s.batch, st.input[0]},
+                                       {channels, st.input[1]},
+                                       {s.height, st.input[2]},
+                                       {s.width, st.input[3]}}),
+                                 1);
+  std::vector<float> filter = values(span({{s.groups, st.filter[0]},
+                                           {s.outChannels, st.filter[1]},
+                                           {s.inChannels, st.filter[2]},
+                                           {s.kernelH, st.filter[3]},
+                                           {s.kernelW, st.filter[4]}}),
+                                     2);
+  std::vector<float> out = values(span({{s.batch, st.output[0]},
+                                        {filters, st.output[1]},
+                                        {s.outH, st.output[2]},
+                                        {s.outW, st.output[3]}}),
+                                  3);
+  // Without accumulate, the output's elements start from zero; elements
+  // between the rows of a view are not the output's and keep their values.
+  std::vector<float> start = out;
+  if (!accumulate)
+    for (int64_t n = 0; n < s.batch; ++n)
+      for (int64_t c = 0; c < filters; ++c)
+        for (int64_t y = 0; y < s.outH; ++y)
+          for (int64_t x = 0; x < s.outW; ++x)
+            start[n * st.output[0] + c * st.output[1] + y * st.output[2] +
+                  x * st.output[3]] = 0.0f;
+  std::vector<float> expected = reference(s, st, in, filter, start);
+  nxrt_conv2d_f32(s.batch, s.groups, s.inChannels, s.outChannels, s.height,
+                  s.width, s.kernelH, s.kernelW, s.outH, s.outW, s.strideH,
+                  s.strideW, s.dilationH, s.dilationW, accumulate, in.data(),
+                  st.input[0], st.input[1], st.input[2], st.input[3],
+                  filter.data(), st.filter[0], st.filter[1], st.filter[2],
+                  st.filter[3], st.filter[4], out.data(), st.output[0],
+                  st.output[1], st.output[2], st.output[3]);
+  ASSERT_EQ(out.size(), expected.size());
+  for (size_t i = 0; i < out.size(); ++i)
+    ASSERT_NEAR(out[i], expected[i], 1e-3f) << "element " << i;
+}
+
+class NxrtConv2d : public ::testing::Test {
+protected:
+  // One thread: the sanitizer builds run these too, and oneDNN's OpenMP
+  // threads are not instrumented.
+  void SetUp() override { nxrt_set_compute_threads(1); }
+  void TearDown() override { nxrt_set_compute_threads(0); }
+};
+
+TEST_F(NxrtConv2d, NhwcAccumulatesIntoTheOutput) {
+  Shape s{2, 1, 5, 7, 9, 8, 3, 3, 7, 6, 1, 1, 1, 1};
+  expectConvolution(s, nhwc(s));
+}
+
+TEST_F(NxrtConv2d, WithoutAccumulateWritesOverTheOutput) {
+  Shape s{1, 1, 3, 5, 8, 8, 3, 3, 6, 6, 1, 1, 1, 1};
+  expectConvolution(s, nhwc(s), /*accumulate=*/false);
+  // The plain loop's path: an empty sum writes zeros.
+  std::vector<float> in(16, 1.0f), filter(4, 1.0f), out(4, 5.0f);
+  nxrt_conv2d_f32(1, 1, 0, 1, 4, 4, 2, 2, 2, 2, 1, 1, 1, 1, 0, in.data(), 16, 1,
+                  4, 1, filter.data(), 0, 1, 1, 2, 1, out.data(), 4, 1, 2, 1);
+  EXPECT_EQ(out, std::vector<float>(4, 0.0f));
+}
+
+TEST_F(NxrtConv2d, StridedAndDilatedReachingPartOfTheInput) {
+  // The output reaches 7 of 10 rows and 5 of 9 columns.
+  Shape s{1, 1, 4, 3, 10, 9, 3, 2, 2, 2, 2, 3, 2, 2};
+  expectConvolution(s, nhwc(s));
+}
+
+TEST_F(NxrtConv2d, DepthwiseIsOneGroupPerChannel) {
+  Shape s{1, 16, 1, 1, 12, 12, 3, 3, 5, 5, 2, 2, 1, 1};
+  // Filter H x W x C: the group is the channel.
+  Strides st = nhwc(s);
+  st.filter[0] = 1;
+  st.filter[1] = st.filter[2] = 0;
+  st.filter[3] = s.kernelW * s.groups;
+  st.filter[4] = s.groups;
+  expectConvolution(s, st);
+}
+
+TEST_F(NxrtConv2d, NchwWithAnFchwFilter) {
+  Shape s{2, 1, 3, 4, 6, 7, 2, 3, 5, 5, 1, 1, 1, 1};
+  Strides st{{3 * 6 * 7, 6 * 7, 7, 1},
+             {0, 3 * 2 * 3, 2 * 3, 3, 1},
+             {4 * 5 * 5, 5 * 5, 5, 1}};
+  expectConvolution(s, st);
+}
+
+TEST_F(NxrtConv2d, ViewsWithGapsBetweenRows) {
+  Shape s{1, 1, 3, 2, 5, 5, 3, 3, 3, 3, 1, 1, 1, 1};
+  // Rows of the input and output are 11 and 8 pixels apart.
+  Strides st{{5 * 11 * 3, 1, 11 * 3, 3},
+             {0, 1, 2, 3 * 3 * 2, 3 * 2},
+             {3 * 8 * 2, 1, 8 * 2, 2}};
+  expectConvolution(s, st);
+}
+
+TEST_F(NxrtConv2d, GroupedConvolution) {
+  Shape s{1, 2, 3, 4, 6, 6, 3, 3, 4, 4, 1, 1, 1, 1};
+  expectConvolution(s, nhwc(s));
+}
+
+TEST_F(NxrtConv2d, SameResultOnTwoThreads) {
+  nxrt_set_compute_threads(2);
+  Shape s{1, 1, 16, 16, 20, 20, 3, 3, 18, 18, 1, 1, 1, 1};
+  expectConvolution(s, nhwc(s));
+}
+
+TEST_F(NxrtConv2d, EmptyOutputOrSumLeavesTheOutput) {
+  std::vector<float> in(16, 1.0f), filter(4, 1.0f), out(4, 5.0f);
+  // No input channel: the sum is empty.
+  nxrt_conv2d_f32(1, 1, 0, 1, 4, 4, 2, 2, 2, 2, 1, 1, 1, 1, 1, in.data(), 16, 1,
+                  4, 1, filter.data(), 0, 1, 1, 2, 1, out.data(), 4, 1, 2, 1);
+  // No output row.
+  nxrt_conv2d_f32(1, 1, 1, 1, 4, 4, 2, 2, 0, 2, 1, 1, 1, 1, 1, in.data(), 16, 1,
+                  4, 1, filter.data(), 0, 1, 1, 2, 1, out.data(), 4, 1, 2, 1);
+  EXPECT_EQ(out, std::vector<float>(4, 5.0f));
+}
+
+} // namespace
