@@ -24,7 +24,7 @@ import sys
 import tempfile
 
 # nx-runner flags that choose how the program is compiled: nx-compile's.
-COMPILE_FLAGS = {"lower-blocks", "blas", "parallel", "vectorize",
+COMPILE_FLAGS = {"lower-blocks", "blas", "dnnl", "parallel", "vectorize",
                  "strict-reductions", "libm-math", "max-function-ops"}
 JIT_ONLY_FLAGS = {"print-lowered", "separate-stages"}
 
