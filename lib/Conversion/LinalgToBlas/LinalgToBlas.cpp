@@ -204,6 +204,17 @@ nx::BufferArguments nx::getBufferArguments(OpBuilder &builder, Location loc,
   return view;
 }
 
+LogicalResult nx::verifyRuntimeDeclaration(ModuleOp module, StringRef name,
+                                           Type expected, StringRef what) {
+  Operation *symbol = SymbolTable::lookupSymbolIn(module, name);
+  auto function = dyn_cast_if_present<LLVM::LLVMFuncOp>(symbol);
+  if (!symbol || (function && function.getFunctionType() == expected))
+    return success();
+  return symbol->emitOpError()
+         << "uses the name '" << name << "', which libnxrt's " << what
+         << " have; expected their declaration " << expected;
+}
+
 LogicalResult
 ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
                                    PatternRewriter &rewriter) const {
@@ -371,15 +382,9 @@ struct ConvertLinalgToBlasPass
       auto expected = LLVM::LLVMFunctionType::get(
           LLVM::LLVMVoidType::get(&getContext()),
           getGemmParameterTypes(&getContext(), part));
-      Operation *symbol = SymbolTable::lookupSymbolIn(module, name);
-      auto function = dyn_cast_if_present<LLVM::LLVMFuncOp>(symbol);
-      if (symbol && (!function || function.getFunctionType() != expected)) {
-        symbol->emitOpError() << "uses the name '" << name
-                              << "', which libnxrt's contractions have; "
-                                 "expected their declaration "
-                              << expected;
+      if (failed(nx::verifyRuntimeDeclaration(module, name, expected,
+                                              "contractions")))
         return signalPassFailure();
-      }
     }
     int64_t before = 0, after = 0, shared = 0;
     module.walk([&](linalg::LinalgOp op) {

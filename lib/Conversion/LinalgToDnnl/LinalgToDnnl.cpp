@@ -248,16 +248,9 @@ struct ConvertLinalgToDnnlPass
     auto expected =
         LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(&getContext()),
                                     getConvParameterTypes(&getContext()));
-    Operation *symbol =
-        SymbolTable::lookupSymbolIn(module, symbols::kConv2dF32);
-    auto function = dyn_cast_if_present<LLVM::LLVMFuncOp>(symbol);
-    if (symbol && (!function || function.getFunctionType() != expected)) {
-      symbol->emitOpError() << "uses the name '" << symbols::kConv2dF32
-                            << "', which libnxrt's convolutions have; "
-                               "expected their declaration "
-                            << expected;
+    if (failed(nx::verifyRuntimeDeclaration(module, symbols::kConv2dF32,
+                                            expected, "convolutions")))
       return signalPassFailure();
-    }
     int64_t converted = 0;
     module.walk([&](linalg::LinalgOp op) {
       if (isConvertible(op))

@@ -11,7 +11,9 @@
 #include <cstdint>
 
 namespace mlir {
+class ModuleOp;
 class OpBuilder;
+class Type;
 class RewritePatternSet;
 } // namespace mlir
 
@@ -34,6 +36,12 @@ struct BufferArguments {
 };
 BufferArguments getBufferArguments(OpBuilder &builder, Location loc,
                                    Value buffer);
+
+/// Fails, with an error at the symbol, when `module` has a symbol `name`
+/// that is not an `llvm.func` of type `expected`: the runtime's kernels
+/// (`what`, e.g. "contractions") would then silently not be called.
+LogicalResult verifyRuntimeDeclaration(ModuleOp module, StringRef name,
+                                       Type expected, StringRef what);
 
 void populateLinalgToBlasPatterns(RewritePatternSet &patterns,
                                   StringRef numThreadsFunction = {},
