@@ -251,6 +251,32 @@ private:
   int previous_;
 };
 
+/// Runs `plan`'s filter reorder and convolution on the calling thread's
+/// stream.
+void runPlan(const ConvPlan &plan, const float *input, const float *filter,
+             float *output) {
+  using dnnl::memory;
+  dnnl::engine &engine = cpuEngine();
+  thread_local dnnl::stream stream(engine);
+  // oneDNN's memory objects take non-const handles; neither input is
+  // written.
+  memory userFilter(plan.userFilter, engine, const_cast<float *>(filter));
+  memory kernelFilter = userFilter;
+  if (plan.reorderFilter) {
+    float *scratch = filterScratch(plan.kernelFilter.get_size());
+    if (!scratch)
+      throw dnnl::error(dnnl_out_of_memory, "no memory for the filter");
+    kernelFilter = memory(plan.kernelFilter, engine, scratch);
+    plan.filterReorder.execute(stream, userFilter, kernelFilter);
+  }
+  memory inputMemory(plan.input, engine, const_cast<float *>(input));
+  memory outputMemory(plan.output, engine, output);
+  plan.convolution.execute(stream, {{DNNL_ARG_SRC, inputMemory},
+                                    {DNNL_ARG_WEIGHTS, kernelFilter},
+                                    {DNNL_ARG_DST, outputMemory}});
+  stream.wait();
+}
+
 } // namespace
 
 extern "C" {
@@ -298,28 +324,15 @@ void nxrt_conv2d_f32(int64_t batch, int64_t groups, int64_t in_channels,
     convolveWithLoops(key, input, filter, output);
     return;
   }
-  using dnnl::memory;
-  dnnl::engine &engine = cpuEngine();
-  thread_local dnnl::stream stream(engine);
-  // oneDNN's memory objects take non-const handles; neither input is
-  // written.
-  memory userFilter(plan->userFilter, engine, const_cast<float *>(filter));
-  memory kernelFilter = userFilter;
-  if (plan->reorderFilter) {
-    float *scratch = filterScratch(plan->kernelFilter.get_size());
-    if (!scratch) {
-      convolveWithLoops(key, input, filter, output);
-      return;
-    }
-    kernelFilter = memory(plan->kernelFilter, engine, scratch);
-    plan->filterReorder.execute(stream, userFilter, kernelFilter);
+  // oneDNN reports failures (memory for its scratchpad, say) as
+  // exceptions, which must not cross this C entry point. Those come from
+  // allocations before its kernel runs, so the loop can still compute the
+  // output.
+  try {
+    runPlan(*plan, input, filter, output);
+  } catch (const dnnl::error &) {
+    convolveWithLoops(key, input, filter, output);
   }
-  memory inputMemory(plan->input, engine, const_cast<float *>(input));
-  memory outputMemory(plan->output, engine, output);
-  plan->convolution.execute(stream, {{DNNL_ARG_SRC, inputMemory},
-                                     {DNNL_ARG_WEIGHTS, kernelFilter},
-                                     {DNNL_ARG_DST, outputMemory}});
-  stream.wait();
 }
 
 } // extern "C"
