@@ -868,41 +868,54 @@ NXRT_API void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch,
  * conv_2d_nchw_fchw and depthwise_conv_2d_nhwc_hwc on buffers into calls of
  * this, which runs oneDNN's convolution (libnxrt links libdnnl):
  *
- *   out[n, g*F + o, y, x] (+)= sum over c < C, ky < KH, kx < KW of
- *       in[n, g*C + c, y*stride_h + ky*dilation_h, x*stride_w + kx*dilation_w]
+ *   acc[n, g*F + o, y, x] = sum over c < C, ky < KH, kx < KW of
+ *       in[n, g*C + c, y*stride_h + ky*dilation_h - pad_top,
+ *                      x*stride_w + kx*dilation_w - pad_left]
  *       * filter[g, o, c, ky, kx]
+ *   out = acc (+ out, with NXRT_CONV2D_ACCUMULATE) (+ bias[channel])
+ *   out = max(out, 0)                              (with NXRT_CONV2D_RELU)
  *
  * for n < batch, g < groups, o < F = out_channels, y < out_h, x < out_w,
- * with C = in_channels (both per group): added to `out` when `accumulate`
- * is nonzero (linalg's semantics), written over it otherwise (compiled
- * code drops a zero fill of the output and passes 0). Each operand's element strides are
- * given per dimension in the order of its indices above (in: n, channel, row,
- * column; filter: g, o, c, ky, kx; out: n, channel, row, column), so NHWC,
- * NCHW and every filter layout are the same call. The input has `height` x
- * `width` rows and columns, of which the output reaches the first
- * (out_h - 1) * stride_h + (kernel_h - 1) * dilation_h + 1 rows (likewise
- * columns); the caller guarantees that many exist. No padding: compiled code
- * pads into a buffer first. `out` must not overlap `in` or `filter`.
+ * with C = in_channels (both per group). Rows and columns of `in` outside
+ * [0, height) x [0, width) read as zeros: `pad_top` and `pad_left` are
+ * zero padding before the input (compiled code folds a zero tensor.pad in
+ * here), and whatever the output reaches past its last row or column. A
+ * `flags` of 0 writes over `out`; NXRT_CONV2D_ACCUMULATE adds to it
+ * (linalg's semantics; compiled code drops a zero fill of the output and
+ * passes 0). `bias` (NULL for none; element stride `bias_c`) and the ReLU
+ * are an elementwise op that followed the convolution in place. Each
+ * operand's element strides are given per dimension in the order of its
+ * indices above (in: n, channel, row, column; filter: g, o, c, ky, kx; out:
+ * n, channel, row, column), so NHWC, NCHW and every filter layout are the
+ * same call. `out` must not overlap `in`, `filter` or `bias`.
  *
- * oneDNN's kernels are chosen and compiled once per shape, layout and
- * thread count, and kept for the process (at most 256; the cache is emptied
- * past that). The filter is reordered into the kernel's layout on every
- * call. A convolution oneDNN does not take runs as a plain loop instead.
+ * oneDNN's kernels are chosen and compiled once per shape, layout, padding,
+ * flags and thread count, and kept for the process (at most 256; the cache
+ * is emptied past that). The filter is reordered into the kernel's layout
+ * on every call. A convolution oneDNN does not take runs as a plain loop
+ * instead.
  *
  * Runs on nxrt_compute_threads() threads of the OpenMP runtime oneDNN is
  * bound to (one when called inside a parallel region): it sets the calling
  * thread's omp_set_num_threads for the call and restores it after.
- * Thread-safe: calls may run concurrently, on disjoint outputs.
+ * Thread-safe: calls may run concurrently, on disjoint outputs. No
+ * ownership changes hands.
  *===----------------------------------------------------------------------===*/
+
+enum {
+  NXRT_CONV2D_ACCUMULATE = 1,
+  NXRT_CONV2D_RELU = 2,
+};
 
 NXRT_API void nxrt_conv2d_f32(
     int64_t batch, int64_t groups, int64_t in_channels, int64_t out_channels,
     int64_t height, int64_t width, int64_t kernel_h, int64_t kernel_w,
     int64_t out_h, int64_t out_w, int64_t stride_h, int64_t stride_w,
-    int64_t dilation_h, int64_t dilation_w, int64_t accumulate,
-    const float *input, int64_t input_n, int64_t input_c, int64_t input_h, int64_t input_w,
-    const float *filter, int64_t filter_g, int64_t filter_o, int64_t filter_i,
-    int64_t filter_h, int64_t filter_w, float *output, int64_t output_n,
+    int64_t dilation_h, int64_t dilation_w, int64_t pad_top, int64_t pad_left,
+    int64_t flags, const float *input, int64_t input_n, int64_t input_c,
+    int64_t input_h, int64_t input_w, const float *filter, int64_t filter_g,
+    int64_t filter_o, int64_t filter_i, int64_t filter_h, int64_t filter_w,
+    const float *bias, int64_t bias_c, float *output, int64_t output_n,
     int64_t output_c, int64_t output_h, int64_t output_w);
 
 /*===----------------------------------------------------------------------===*

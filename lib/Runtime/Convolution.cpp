@@ -1,8 +1,10 @@
 //===- Convolution.cpp - convolutions of compiled code, on oneDNN ---------===//
 //
-// out[n, g*F + o, y, x] += sum over c, ky, kx of
-//   in[n, g*C + c, y*sh + ky*dh, x*sw + kx*dw] * filter[g, o, c, ky, kx]
-// with element strides per dimension (nxrt.h). oneDNN runs it: its
+// out[n, g*F + o, y, x] (+)= bias[g*F + o] + sum over c, ky, kx of
+//   in[n, g*C + c, y*sh + ky*dh - top, x*sw + kx*dw - left]
+//   * filter[g, o, c, ky, kx]
+// then an optional ReLU, with element strides per dimension and zeros
+// outside the input (nxrt.h). oneDNN runs it: its
 // convolutions are the kernels PyTorch's CPU path uses, and no convolution
 // built from an im2col copy and a BLAS product came within 1.25x of them.
 //
@@ -12,8 +14,11 @@
 // their own; it is reordered on every call, because compiled code passes
 // filters as values that may change between calls (the reorder reads the
 // filter once, a small part of the convolution's time). An accumulation
-// into `out` is oneDNN's sum post-op. Anything oneDNN refuses runs a plain
-// loop instead: slower, never wrong.
+// into `out` is oneDNN's sum post-op, the ReLU its eltwise post-op, and
+// zero padding its own: compiled code folds a zero tensor.pad and the
+// elementwise op after the convolution into the call, so neither costs a
+// pass over memory. Anything oneDNN refuses runs a plain loop instead:
+// slower, never wrong.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,36 +35,67 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <tuple>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace {
 
-/// Everything that selects a primitive: the call's sizes and strides, and
-/// the number of threads oneDNN splits the work for.
-struct ConvKey {
-  std::array<int64_t, 15> sizes;
-  std::array<int64_t, 4> inputStrides;
-  std::array<int64_t, 5> filterStrides;
-  std::array<int64_t, 4> outputStrides;
-  int threads;
+/// The call's scalar parameters, in nxrt_conv2d_f32's order.
+struct ConvSizes {
+  int64_t batch, groups, inChannels, outChannels, height, width, kernelH,
+      kernelW, outH, outW, strideH, strideW, dilationH, dilationW, padTop,
+      padLeft, flags;
 
-  bool operator==(const ConvKey &other) const {
-    return sizes == other.sizes && inputStrides == other.inputStrides &&
-           filterStrides == other.filterStrides &&
-           outputStrides == other.outputStrides && threads == other.threads;
+  auto tie() const {
+    return std::tie(batch, groups, inChannels, outChannels, height, width,
+                    kernelH, kernelW, outH, outW, strideH, strideW, dilationH,
+                    dilationW, padTop, padLeft, flags);
   }
-  template <typename H> friend H AbslHashValue(H state, const ConvKey &key) {
-    return H::combine(std::move(state), key.sizes, key.inputStrides,
-                      key.filterStrides, key.outputStrides, key.threads);
+  bool operator==(const ConvSizes &other) const {
+    return tie() == other.tie();
+  }
+  template <typename H> friend H AbslHashValue(H state, const ConvSizes &s) {
+    return H::combine(std::move(state), s.tie());
   }
 };
 
+/// Everything that selects a primitive: the call's sizes, strides, whether
+/// it adds a bias, and the number of threads oneDNN splits the work for.
+struct ConvKey {
+  ConvSizes sizes;
+  std::array<int64_t, 4> inputStrides;
+  std::array<int64_t, 5> filterStrides;
+  std::array<int64_t, 4> outputStrides;
+  bool bias;
+  int threads;
+
+  auto tie() const {
+    return std::tie(sizes, inputStrides, filterStrides, outputStrides, bias,
+                    threads);
+  }
+  bool operator==(const ConvKey &other) const { return tie() == other.tie(); }
+  template <typename H> friend H AbslHashValue(H state, const ConvKey &key) {
+    return H::combine(std::move(state), key.tie());
+  }
+};
+
+constexpr int64_t kMinTermsForFusedRelu = 64;
+/// Fewer elements than this are not worth a parallel region (about 10 us
+/// of work).
+constexpr int64_t kMinElementsPerTeam = 1 << 15;
+
 /// A convolution primitive and the filter reorder that feeds it.
 struct ConvPlan {
+  /// Whether the ReLU is left to reluInPlace after the kernel, rather than
+  /// done by oneDNN's post-ops.
+  bool reluAfter = false;
   dnnl::convolution_forward convolution;
-  dnnl::memory::desc input, output, userFilter, kernelFilter;
+  dnnl::memory::desc input, output, bias, userFilter, kernelFilter;
   dnnl::reorder filterReorder;
   bool reorderFilter = false;
 };
@@ -92,17 +128,17 @@ std::shared_ptr<const ConvPlan> makePlan(const ConvKey &key) {
   using namespace dnnl;
   using dt = memory::data_type;
   auto [batch, groups, inChannels, outChannels, height, width, kernelH, kernelW,
-        outH, outW, strideH, strideW, dilationH, dilationW, accumulate] =
-      key.sizes;
+        outH, outW, strideH, strideW, dilationH, dilationW, padTop, padLeft,
+        flags] = key.sizes;
   // oneDNN derives the output's size from the input's and the padding. A
   // convolution that does not reach the input's last rows or columns gets
   // negative padding after them; oneDNN's kernels take a dense input only,
   // so a view of the rows it reaches would be a strided one, run by its
   // reference kernel.
   int64_t padBottom =
-      (outH - 1) * strideH + (kernelH - 1) * dilationH + 1 - height;
+      (outH - 1) * strideH + (kernelH - 1) * dilationH + 1 - height - padTop;
   int64_t padRight =
-      (outW - 1) * strideW + (kernelW - 1) * dilationW + 1 - width;
+      (outW - 1) * strideW + (kernelW - 1) * dilationW + 1 - width - padLeft;
   memory::dims inputDims{batch, groups * inChannels, height, width};
   memory::dims outputDims{batch, groups * outChannels, outH, outW};
   memory::dims filterDims, filterStrides;
@@ -125,22 +161,49 @@ std::shared_ptr<const ConvPlan> makePlan(const ConvKey &key) {
     memory::desc userFilter(filterDims, dt::f32,
                             normalizeStrides(filterDims, filterStrides));
     memory::desc anyFilter(filterDims, dt::f32, memory::format_tag::any);
-    convolution_forward::desc desc(
-        prop_kind::forward_inference, algorithm::convolution_direct, input,
-        anyFilter, output, {strideH, strideW}, {dilationH - 1, dilationW - 1},
-        {0, 0}, {padBottom, padRight});
-    primitive_attr attributes;
-    if (accumulate) {
-      post_ops addToOutput;
-      addToOutput.append_sum(1.0f);
-      attributes.set_post_ops(addToOutput);
+    memory::desc bias({groups * outChannels}, dt::f32, memory::format_tag::a);
+    memory::dims strides{strideH, strideW}, dilations{dilationH - 1,
+                                                      dilationW - 1};
+    memory::dims before{padTop, padLeft}, after{padBottom, padRight};
+    auto desc = key.bias
+                    ? convolution_forward::desc(
+                          prop_kind::forward_inference,
+                          algorithm::convolution_direct, input, anyFilter, bias,
+                          output, strides, dilations, before, after)
+                    : convolution_forward::desc(
+                          prop_kind::forward_inference,
+                          algorithm::convolution_direct, input, anyFilter,
+                          output, strides, dilations, before, after);
+    // oneDNN adds the bias before its post-ops: relu(acc + bias + out).
+    post_ops postOps;
+    if (flags & NXRT_CONV2D_ACCUMULATE)
+      postOps.append_sum(1.0f);
+    // The ReLU compiled code folds in is arith.maximumf(x, 0): a NaN stays a
+    // NaN, and a negative becomes +0. oneDNN's eltwise_relu of slope 0 is
+    // a vector max that turns a NaN into 0. ELU of slope 0 (x > 0 ? x :
+    // 0 * (exp(x) - 1)) keeps a NaN but makes negatives -0; adding +0
+    // (eltwise_linear 1 * x + 0) makes those +0 and changes nothing else.
+    //
+    // The exponential costs about as much as 20 multiply-adds per output
+    // (measured: a 3x3 depthwise convolution, 9 per output, took 1.6x as
+    // long with it). Below kMinTermsForFusedRelu multiply-adds per output,
+    // a pass over the output after the kernel is cheaper.
+    bool fuseRelu = (flags & NXRT_CONV2D_RELU) &&
+                    inChannels * kernelH * kernelW >= kMinTermsForFusedRelu;
+    if (fuseRelu) {
+      postOps.append_eltwise(1.0f, algorithm::eltwise_elu, 0.0f, 0.0f);
+      postOps.append_eltwise(1.0f, algorithm::eltwise_linear, 1.0f, 0.0f);
     }
+    primitive_attr attributes;
+    attributes.set_post_ops(postOps);
     convolution_forward::primitive_desc primitive(desc, attributes,
                                                   cpuEngine());
     auto plan = std::make_shared<ConvPlan>();
+    plan->reluAfter = (flags & NXRT_CONV2D_RELU) && !fuseRelu;
     plan->convolution = convolution_forward(primitive);
     plan->input = input;
     plan->output = output;
+    plan->bias = bias;
     plan->userFilter = userFilter;
     plan->kernelFilter = primitive.weights_desc();
     plan->reorderFilter = plan->kernelFilter != userFilter;
@@ -203,12 +266,14 @@ float *filterScratch(size_t bytes) {
   return static_cast<float *>(scratch.data);
 }
 
-/// The convolution as plain loops, for what oneDNN does not take.
+/// The convolution as plain loops, for what oneDNN does not take. Its ReLU
+/// is arith.maximumf's: a NaN stays a NaN.
 void convolveWithLoops(const ConvKey &key, const float *input,
-                       const float *filter, float *output) {
+                       const float *filter, const float *bias, int64_t biasC,
+                       float *output) {
   auto [batch, groups, inChannels, outChannels, height, width, kernelH, kernelW,
-        outH, outW, strideH, strideW, dilationH, dilationW, accumulate] =
-      key.sizes;
+        outH, outW, strideH, strideW, dilationH, dilationW, padTop, padLeft,
+        flags] = key.sizes;
   const auto &is = key.inputStrides;
   const auto &fs = key.filterStrides;
   const auto &os = key.outputStrides;
@@ -220,16 +285,70 @@ void convolveWithLoops(const ConvKey &key, const float *input,
             float sum = 0.0f;
             for (int64_t c = 0; c < inChannels; ++c)
               for (int64_t ky = 0; ky < kernelH; ++ky)
-                for (int64_t kx = 0; kx < kernelW; ++kx)
+                for (int64_t kx = 0; kx < kernelW; ++kx) {
+                  int64_t row = y * strideH + ky * dilationH - padTop;
+                  int64_t column = x * strideW + kx * dilationW - padLeft;
+                  if (row < 0 || row >= height || column < 0 || column >= width)
+                    continue;
                   sum += input[n * is[0] + (g * inChannels + c) * is[1] +
-                               (y * strideH + ky * dilationH) * is[2] +
-                               (x * strideW + kx * dilationW) * is[3]] *
+                               row * is[2] + column * is[3]] *
                          filter[g * fs[0] + o * fs[1] + c * fs[2] + ky * fs[3] +
                                 kx * fs[4]];
-            float &out = output[n * os[0] + (g * outChannels + o) * os[1] +
-                                y * os[2] + x * os[3]];
-            out = accumulate ? out + sum : sum;
+                }
+            int64_t channel = g * outChannels + o;
+            float &out =
+                output[n * os[0] + channel * os[1] + y * os[2] + x * os[3]];
+            float value = (flags & NXRT_CONV2D_ACCUMULATE) ? out + sum : sum;
+            if (bias)
+              value += bias[channel * biasC];
+            if ((flags & NXRT_CONV2D_RELU) && !(value > 0.0f) &&
+                !std::isnan(value))
+              value = 0.0f;
+            out = value;
           }
+}
+
+/// `bias` as oneDNN takes it, dense: itself, or a copy in a per-thread
+/// buffer when its elements are not adjacent.
+const float *denseBias(const float *bias, int64_t stride, int64_t channels) {
+  if (!bias || stride == 1)
+    return bias;
+  thread_local std::vector<float> copy;
+  copy.resize(channels);
+  for (int64_t c = 0; c < channels; ++c)
+    copy[c] = bias[c * stride];
+  return copy.data();
+}
+
+/// arith.maximumf(out, 0) over the output, in place: a NaN stays a NaN.
+void reluInPlace(const ConvKey &key, float *output) {
+  const ConvSizes &s = key.sizes;
+  const auto &os = key.outputStrides;
+  int64_t channels = s.groups * s.outChannels;
+  // A select, not a branch: the signs of a convolution's outputs are as
+  // good as random, and a branch mispredicted on every other one made this
+  // pass take 10x the convolution's time.
+  auto relu = [](float value) {
+    return value > 0.0f || value != value ? value : 0.0f;
+  };
+  int64_t rows = s.batch * s.outH;
+  // Rows of pixels per thread; a team only for a pass worth waking one.
+  bool parallel = key.threads > 1 && rows > 1 &&
+                  rows * s.outW * channels >= kMinElementsPerTeam;
+#pragma omp parallel for num_threads(key.threads) if (parallel)
+  for (int64_t row = 0; row < rows; ++row) {
+    int64_t n = row / s.outH, y = row % s.outH;
+    for (int64_t x = 0; x < s.outW; ++x) {
+      float *pixel = output + n * os[0] + y * os[2] + x * os[3];
+      if (os[1] == 1) {
+        for (int64_t c = 0; c < channels; ++c)
+          pixel[c] = relu(pixel[c]);
+      } else {
+        for (int64_t c = 0; c < channels; ++c)
+          pixel[c * os[1]] = relu(pixel[c * os[1]]);
+      }
+    }
+  }
 }
 
 /// Sets the calling thread's OpenMP team size, oneDNN's thread count, for
@@ -253,8 +372,8 @@ private:
 
 /// Runs `plan`'s filter reorder and convolution on the calling thread's
 /// stream.
-void runPlan(const ConvPlan &plan, const float *input, const float *filter,
-             float *output) {
+void runPlan(const ConvKey &key, const ConvPlan &plan, const float *input,
+             const float *filter, const float *bias, float *output) {
   using dnnl::memory;
   dnnl::engine &engine = cpuEngine();
   thread_local dnnl::stream stream(engine);
@@ -271,10 +390,16 @@ void runPlan(const ConvPlan &plan, const float *input, const float *filter,
   }
   memory inputMemory(plan.input, engine, const_cast<float *>(input));
   memory outputMemory(plan.output, engine, output);
-  plan.convolution.execute(stream, {{DNNL_ARG_SRC, inputMemory},
-                                    {DNNL_ARG_WEIGHTS, kernelFilter},
-                                    {DNNL_ARG_DST, outputMemory}});
+  std::unordered_map<int, memory> arguments{{DNNL_ARG_SRC, inputMemory},
+                                            {DNNL_ARG_WEIGHTS, kernelFilter},
+                                            {DNNL_ARG_DST, outputMemory}};
+  if (bias)
+    arguments.emplace(DNNL_ARG_BIAS,
+                      memory(plan.bias, engine, const_cast<float *>(bias)));
+  plan.convolution.execute(stream, arguments);
   stream.wait();
+  if (plan.reluAfter)
+    reluInPlace(key, output);
 }
 
 } // namespace
@@ -285,43 +410,44 @@ void nxrt_conv2d_f32(int64_t batch, int64_t groups, int64_t in_channels,
                      int64_t out_channels, int64_t height, int64_t width,
                      int64_t kernel_h, int64_t kernel_w, int64_t out_h,
                      int64_t out_w, int64_t stride_h, int64_t stride_w,
-                     int64_t dilation_h, int64_t dilation_w, int64_t accumulate,
-                     const float *input, int64_t input_n, int64_t input_c,
-                     int64_t input_h, int64_t input_w, const float *filter,
-                     int64_t filter_g, int64_t filter_o, int64_t filter_i,
-                     int64_t filter_h, int64_t filter_w, float *output,
-                     int64_t output_n, int64_t output_c, int64_t output_h,
-                     int64_t output_w) {
+                     int64_t dilation_h, int64_t dilation_w, int64_t pad_top,
+                     int64_t pad_left, int64_t flags, const float *input,
+                     int64_t input_n, int64_t input_c, int64_t input_h,
+                     int64_t input_w, const float *filter, int64_t filter_g,
+                     int64_t filter_o, int64_t filter_i, int64_t filter_h,
+                     int64_t filter_w, const float *bias, int64_t bias_c,
+                     float *output, int64_t output_n, int64_t output_c,
+                     int64_t output_h, int64_t output_w) {
   if (batch <= 0 || groups <= 0 || out_channels <= 0 || out_h <= 0 ||
       out_w <= 0)
     return;
-  accumulate = accumulate != 0;
-  // An empty sum: the output stays, or becomes zeros.
-  if (in_channels <= 0 || kernel_h <= 0 || kernel_w <= 0) {
-    if (!accumulate)
-      for (int64_t n = 0; n < batch; ++n)
-        for (int64_t c = 0; c < groups * out_channels; ++c)
-          for (int64_t y = 0; y < out_h; ++y)
-            for (int64_t x = 0; x < out_w; ++x)
-              output[n * output_n + c * output_c + y * output_h +
-                     x * output_w] = 0.0f;
-    return;
-  }
+  flags &= NXRT_CONV2D_ACCUMULATE | NXRT_CONV2D_RELU;
   // Inside a parallel region oneDNN would run serially anyway.
   int threads = omp_in_parallel() ? 1 : nxrt_compute_threads();
   ConvKey key{{batch, groups, in_channels, out_channels, height, width,
                kernel_h, kernel_w, out_h, out_w, stride_h, stride_w, dilation_h,
-               dilation_w, accumulate},
+               dilation_w, pad_top, pad_left, flags},
               {input_n, input_c, input_h, input_w},
               {filter_g, filter_o, filter_i, filter_h, filter_w},
               {output_n, output_c, output_h, output_w},
+              bias != nullptr,
               threads};
+  // An empty sum (oneDNN takes no empty dimensions), or an input the
+  // padding leaves no room in: the loop adds nothing to the output but the
+  // bias and the ReLU.
+  if (in_channels <= 0 || kernel_h <= 0 || kernel_w <= 0 || height <= 0 ||
+      width <= 0) {
+    convolveWithLoops(key, input, filter, bias, bias_c, output);
+    return;
+  }
+  const float *denseBiasValues =
+      denseBias(bias, bias_c, groups * out_channels);
   // oneDNN's kernels fix their thread count when they are made: the team's
   // size must be set before.
   OpenMPThreads team(threads);
   std::shared_ptr<const ConvPlan> plan = planCache().get(key);
   if (!plan) {
-    convolveWithLoops(key, input, filter, output);
+    convolveWithLoops(key, input, filter, bias, bias_c, output);
     return;
   }
   // oneDNN reports failures (memory for its scratchpad, say) as
@@ -329,9 +455,9 @@ void nxrt_conv2d_f32(int64_t batch, int64_t groups, int64_t in_channels,
   // allocations before its kernel runs, so the loop can still compute the
   // output.
   try {
-    runPlan(*plan, input, filter, output);
+    runPlan(key, *plan, input, filter, denseBiasValues, output);
   } catch (const dnnl::error &) {
-    convolveWithLoops(key, input, filter, output);
+    convolveWithLoops(key, input, filter, bias, bias_c, output);
   }
 }
 

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace {
@@ -13,6 +15,14 @@ namespace {
 struct Shape {
   int64_t batch, groups, inChannels, outChannels, height, width, kernelH,
       kernelW, outH, outW, strideH, strideW, dilationH, dilationW;
+  int64_t padTop = 0, padLeft = 0;
+};
+
+/// What the call does besides the convolution.
+struct Epilogue {
+  int64_t flags = NXRT_CONV2D_ACCUMULATE;
+  /// The bias's element stride, or 0 for no bias.
+  int64_t biasStride = 0;
 };
 
 /// Element strides of the input and output (batch, channel, row, column)
@@ -47,9 +57,16 @@ std::vector<float> values(int64_t size, int seed) {
   return v;
 }
 
+/// arith.maximumf(value, 0): a NaN stays a NaN.
+float relu(float value) {
+  return std::isnan(value) || value > 0.0f ? value : 0.0f;
+}
+
 std::vector<float> reference(const Shape &s, const Strides &st,
+                             const Epilogue &epilogue,
                              const std::vector<float> &in,
                              const std::vector<float> &filter,
+                             const std::vector<float> &bias,
                              std::vector<float> out) {
   for (int64_t n = 0; n < s.batch; ++n)
     for (int64_t g = 0; g < s.groups; ++g)
@@ -59,24 +76,38 @@ std::vector<float> reference(const Shape &s, const Strides &st,
             float sum = 0;
             for (int64_t c = 0; c < s.inChannels; ++c)
               for (int64_t ky = 0; ky < s.kernelH; ++ky)
-                for (int64_t kx = 0; kx < s.kernelW; ++kx)
+                for (int64_t kx = 0; kx < s.kernelW; ++kx) {
+                  int64_t row = y * s.strideH + ky * s.dilationH - s.padTop;
+                  int64_t column =
+                      x * s.strideW + kx * s.dilationW - s.padLeft;
+                  if (row < 0 || row >= s.height || column < 0 ||
+                      column >= s.width)
+                    continue;
                   sum += in[n * st.input[0] +
                             (g * s.inChannels + c) * st.input[1] +
-                            (y * s.strideH + ky * s.dilationH) * st.input[2] +
-                            (x * s.strideW + kx * s.dilationW) * st.input[3]] *
+                            row * st.input[2] + column * st.input[3]] *
                          filter[g * st.filter[0] + o * st.filter[1] +
                                 c * st.filter[2] + ky * st.filter[3] +
                                 kx * st.filter[4]];
-            out[n * st.output[0] + (g * s.outChannels + o) * st.output[1] +
-                y * st.output[2] + x * st.output[3]] += sum;
+                }
+            int64_t channel = g * s.outChannels + o;
+            float &value = out[n * st.output[0] + channel * st.output[1] +
+                               y * st.output[2] + x * st.output[3]];
+            value = (epilogue.flags & NXRT_CONV2D_ACCUMULATE) ? value + sum
+                                                              : sum;
+            if (epilogue.biasStride)
+              value += bias[channel * epilogue.biasStride];
+            if (epilogue.flags & NXRT_CONV2D_RELU)
+              value = relu(value);
           }
   return out;
 }
 
 /// Runs nxrt_conv2d_f32 on `shape` and `strides` into an output that
-/// already holds values, and compares with the reference loop.
+/// already holds values, and compares with the reference loop. `nanAt`
+/// makes one input element a NaN.
 void expectConvolution(const Shape &s, const Strides &st,
-                       bool accumulate = true) {
+                       Epilogue epilogue = {}, int64_t nanAt = -1) {
   int64_t channels = s.groups * s.inChannels,
           filters = s.groups * s.outChannels;
   std::vector<float> in = values(span({{s.batch, st.input[0]},
@@ -95,27 +126,31 @@ void expectConvolution(const Shape &s, const Strides &st,
                                         {s.outH, st.output[2]},
                                         {s.outW, st.output[3]}}),
                                   3);
-  // Without accumulate, the output's elements start from zero; elements
-  // between the rows of a view are not the output's and keep their values.
-  std::vector<float> start = out;
-  if (!accumulate)
-    for (int64_t n = 0; n < s.batch; ++n)
-      for (int64_t c = 0; c < filters; ++c)
-        for (int64_t y = 0; y < s.outH; ++y)
-          for (int64_t x = 0; x < s.outW; ++x)
-            start[n * st.output[0] + c * st.output[1] + y * st.output[2] +
-                  x * st.output[3]] = 0.0f;
-  std::vector<float> expected = reference(s, st, in, filter, start);
-  nxrt_conv2d_f32(s.batch, s.groups, s.inChannels, s.outChannels, s.height,
-                  s.width, s.kernelH, s.kernelW, s.outH, s.outW, s.strideH,
-                  s.strideW, s.dilationH, s.dilationW, accumulate, in.data(),
-                  st.input[0], st.input[1], st.input[2], st.input[3],
-                  filter.data(), st.filter[0], st.filter[1], st.filter[2],
-                  st.filter[3], st.filter[4], out.data(), st.output[0],
-                  st.output[1], st.output[2], st.output[3]);
+  std::vector<float> bias =
+      values(span({{filters, epilogue.biasStride}}), 4);
+  if (nanAt >= 0)
+    in[nanAt] = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> expected =
+      reference(s, st, epilogue, in, filter, bias, out);
+  nxrt_conv2d_f32(
+      s.batch, s.groups, s.inChannels, s.outChannels, s.height, s.width,
+      s.kernelH, s.kernelW, s.outH, s.outW, s.strideH, s.strideW, s.dilationH,
+      s.dilationW, s.padTop, s.padLeft, epilogue.flags, in.data(), st.input[0],
+      st.input[1], st.input[2], st.input[3], filter.data(), st.filter[0],
+      st.filter[1], st.filter[2], st.filter[3], st.filter[4],
+      epilogue.biasStride ? bias.data() : nullptr, epilogue.biasStride,
+      out.data(), st.output[0], st.output[1], st.output[2], st.output[3]);
   ASSERT_EQ(out.size(), expected.size());
-  for (size_t i = 0; i < out.size(); ++i)
-    ASSERT_NEAR(out[i], expected[i], 1e-3f) << "element " << i;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (std::isnan(expected[i]))
+      ASSERT_TRUE(std::isnan(out[i])) << "element " << i << ": " << out[i];
+    else
+      ASSERT_NEAR(out[i], expected[i], 1e-3f) << "element " << i;
+    // maximumf(x, 0) of a negative x is +0, never -0.
+    if (epilogue.flags & NXRT_CONV2D_RELU)
+      ASSERT_EQ(std::signbit(out[i]), std::signbit(expected[i]))
+          << "element " << i << ": " << out[i];
+  }
 }
 
 class NxrtConv2d : public ::testing::Test {
@@ -133,12 +168,58 @@ TEST_F(NxrtConv2d, NhwcAccumulatesIntoTheOutput) {
 
 TEST_F(NxrtConv2d, WithoutAccumulateWritesOverTheOutput) {
   Shape s{1, 1, 3, 5, 8, 8, 3, 3, 6, 6, 1, 1, 1, 1};
-  expectConvolution(s, nhwc(s), /*accumulate=*/false);
+  expectConvolution(s, nhwc(s), {/*flags=*/0});
   // The plain loop's path: an empty sum writes zeros.
   std::vector<float> in(16, 1.0f), filter(4, 1.0f), out(4, 5.0f);
-  nxrt_conv2d_f32(1, 1, 0, 1, 4, 4, 2, 2, 2, 2, 1, 1, 1, 1, 0, in.data(), 16, 1,
-                  4, 1, filter.data(), 0, 1, 1, 2, 1, out.data(), 4, 1, 2, 1);
+  nxrt_conv2d_f32(1, 1, 0, 1, 4, 4, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, in.data(),
+                  16, 1, 4, 1, filter.data(), 0, 1, 1, 2, 1, nullptr, 0,
+                  out.data(), 4, 1, 2, 1);
   EXPECT_EQ(out, std::vector<float>(4, 0.0f));
+}
+
+TEST_F(NxrtConv2d, PaddingReadsZerosAroundTheInput) {
+  // "Same" padding: one row and column of zeros on every side.
+  Shape same{2, 1, 3, 4, 7, 6, 3, 3, 7, 6, 1, 1, 1, 1, 1, 1};
+  expectConvolution(same, nhwc(same), {0});
+  // Uneven: two rows above, none to the left, a strided output that ends
+  // inside the input's columns and one row past its last row.
+  Shape uneven{1, 1, 2, 3, 8, 9, 3, 3, 5, 3, 2, 3, 1, 1, 2, 0};
+  expectConvolution(uneven, nhwc(uneven));
+  // A depthwise one, in the layout its filter has (H x W x C).
+  Shape depthwise{1, 8, 1, 1, 6, 6, 3, 3, 6, 6, 1, 1, 1, 1, 1, 1};
+  Strides st = nhwc(depthwise);
+  st.filter[0] = 1;
+  st.filter[1] = st.filter[2] = 0;
+  st.filter[3] = depthwise.kernelW * depthwise.groups;
+  st.filter[4] = depthwise.groups;
+  expectConvolution(depthwise, st, {0});
+}
+
+TEST_F(NxrtConv2d, BiasAndReluFollowTheSum) {
+  Shape s{2, 1, 4, 6, 6, 6, 3, 3, 6, 6, 1, 1, 1, 1, 1, 1};
+  expectConvolution(s, nhwc(s), {0, /*biasStride=*/1});
+  expectConvolution(s, nhwc(s), {NXRT_CONV2D_RELU});
+  expectConvolution(s, nhwc(s), {NXRT_CONV2D_RELU, 1});
+  // Accumulating: relu(out + conv + bias).
+  expectConvolution(s, nhwc(s),
+                    {NXRT_CONV2D_ACCUMULATE | NXRT_CONV2D_RELU, 1});
+  // A bias whose elements are not adjacent (a column of a matrix).
+  expectConvolution(s, nhwc(s), {NXRT_CONV2D_RELU, 3});
+}
+
+TEST_F(NxrtConv2d, ReluIsMaximumfKeepingANaN) {
+  // arith.maximumf's ReLU, which the call replaces, propagates a NaN and
+  // makes negatives +0; oneDNN's own ReLU would make the NaN 0. Both
+  // oneDNN's dense and depthwise kernels are checked.
+  Shape dense{1, 1, 16, 16, 12, 12, 3, 3, 12, 12, 1, 1, 1, 1, 1, 1};
+  expectConvolution(dense, nhwc(dense), {NXRT_CONV2D_RELU, 1}, /*nanAt=*/40);
+  Shape depthwise{1, 16, 1, 1, 12, 12, 3, 3, 12, 12, 1, 1, 1, 1, 1, 1};
+  Strides st = nhwc(depthwise);
+  st.filter[0] = 1;
+  st.filter[1] = st.filter[2] = 0;
+  st.filter[3] = depthwise.kernelW * depthwise.groups;
+  st.filter[4] = depthwise.groups;
+  expectConvolution(depthwise, st, {NXRT_CONV2D_RELU}, /*nanAt=*/40);
 }
 
 TEST_F(NxrtConv2d, StridedAndDilatedReachingPartOfTheInput) {
@@ -189,12 +270,21 @@ TEST_F(NxrtConv2d, SameResultOnTwoThreads) {
 TEST_F(NxrtConv2d, EmptyOutputOrSumLeavesTheOutput) {
   std::vector<float> in(16, 1.0f), filter(4, 1.0f), out(4, 5.0f);
   // No input channel: the sum is empty.
-  nxrt_conv2d_f32(1, 1, 0, 1, 4, 4, 2, 2, 2, 2, 1, 1, 1, 1, 1, in.data(), 16, 1,
-                  4, 1, filter.data(), 0, 1, 1, 2, 1, out.data(), 4, 1, 2, 1);
+  nxrt_conv2d_f32(1, 1, 0, 1, 4, 4, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0,
+                  NXRT_CONV2D_ACCUMULATE, in.data(), 16, 1, 4, 1, filter.data(),
+                  0, 1, 1, 2, 1, nullptr, 0, out.data(), 4, 1, 2, 1);
   // No output row.
-  nxrt_conv2d_f32(1, 1, 1, 1, 4, 4, 2, 2, 0, 2, 1, 1, 1, 1, 1, in.data(), 16, 1,
-                  4, 1, filter.data(), 0, 1, 1, 2, 1, out.data(), 4, 1, 2, 1);
+  nxrt_conv2d_f32(1, 1, 1, 1, 4, 4, 2, 2, 0, 2, 1, 1, 1, 1, 0, 0,
+                  NXRT_CONV2D_ACCUMULATE, in.data(), 16, 1, 4, 1, filter.data(),
+                  0, 1, 1, 2, 1, nullptr, 0, out.data(), 4, 1, 2, 1);
   EXPECT_EQ(out, std::vector<float>(4, 5.0f));
+  // An empty sum with a bias and a ReLU: those alone.
+  std::vector<float> bias{-1.0f};
+  nxrt_conv2d_f32(1, 1, 0, 1, 4, 4, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0,
+                  NXRT_CONV2D_ACCUMULATE | NXRT_CONV2D_RELU, in.data(), 16, 1,
+                  4, 1, filter.data(), 0, 1, 1, 2, 1, bias.data(), 1,
+                  out.data(), 4, 1, 2, 1);
+  EXPECT_EQ(out, std::vector<float>(4, 4.0f));
 }
 
 } // namespace

@@ -402,25 +402,44 @@ def ConvertLinalgToBlasPass : Pass<"convert-linalg-to-blas", "::mlir::ModuleOp">
 }
 
 def ConvertLinalgToDnnlPass : Pass<"convert-linalg-to-dnnl", "::mlir::ModuleOp"> {
-  let summary = "Turns linalg 2-D convolutions on f32 buffers into calls of libnxrt's oneDNN-backed nxrt_conv2d_f32";
+  let summary = "Turns linalg 2-D convolutions on f32 buffers, with their padding, bias and ReLU, into calls of libnxrt's oneDNN-backed nxrt_conv2d_f32";
   let description = [{
     Replaces `linalg.conv_2d_nhwc_hwcf`, `linalg.conv_2d_nhwc_fhwc`,
     `linalg.conv_2d_nchw_fchw` and `linalg.depthwise_conv_2d_nhwc_hwc` on
     f32 buffers, of any strides and dilations, by a call of
     `nxrt_conv2d_f32` (`nxrt/nxrt.h`): `out += conv(in, filter)`, with every
     operand's address, sizes and element strides read from its descriptor,
-    so static and dynamic shapes and strided views are one call. When the
-    output is a fresh buffer filled with +0.0 just before (nothing else
-    touching it in between), the fill is dropped and the call writes over
-    the output (`%accumulate` is 0); otherwise it adds to it (1). A
-    depthwise convolution is a grouped one, a group per channel. libnxrt runs
-    it on oneDNN's convolution kernels, on `nxrt_compute_threads()` threads
-    of the same OpenMP pool as compiled loop nests, and computes what oneDNN
-    does not take with a plain loop. Ops on tensors, other element types and
-    other convolutions are left alone (`nx-convolutions-to-gemm` and the
-    loops take them). Part of `nx-lower-to-cpu` (`dnnl=false` or
-    `blas=false` leaves convolutions to `nx-convolutions-to-gemm` or to the
-    loops).
+    so static and dynamic shapes and strided views are one call. A
+    depthwise convolution is a grouped one, a group per channel. libnxrt
+    runs it on oneDNN's convolution kernels, on `nxrt_compute_threads()`
+    threads of the same OpenMP pool as compiled loop nests, and computes
+    what oneDNN does not take with a plain loop.
+
+    The call absorbs the ops around a convolution that would each be a
+    pass over memory of their own; oneDNN does them inside its kernel:
+
+    - *the output's zero fill*: when the output is a fresh buffer filled
+      with +0.0 just before (nothing else touching it in between), the fill
+      is dropped and the call writes over the output (flags without
+      `NXRT_CONV2D_ACCUMULATE`);
+    - *a zero padding of the input*: when the input is a fresh buffer that
+      is filled with +0.0 and gets a buffer of identity layout copied into
+      its interior (a bufferized `tensor.pad` of rows and columns), and
+      nothing between the copy and the convolution can write that buffer,
+      the call reads the copied buffer with the padding as arguments. A
+      deallocation of it in between moves after the call;
+    - *the bias and ReLU*: a `linalg.generic` right after the convolution
+      that rewrites its output in place with `out + bias[channel]` (a 1-D
+      f32 buffer) and/or `arith.maximumf(out, +0.0)` is dropped; the call
+      adds the bias and applies the ReLU (`NXRT_CONV2D_RELU`), with
+      `maximumf`'s NaN and signed-zero results. A bias is taken only on a
+      zero-filled output: oneDNN adds it before the old output, which would
+      reorder the sum.
+
+    Ops on tensors, other element types and other convolutions are left
+    alone (`nx-convolutions-to-gemm` and the loops take them). Part of
+    `nx-lower-to-cpu` (`dnnl=false` or `blas=false` leaves convolutions to
+    `nx-convolutions-to-gemm` or to the loops).
 
     Chosen by measurement (README, Performance): the im2col copy and an
     OpenBLAS product ran a 56x56x64 3x3 convolution at 1.3x oneDNN's time,
@@ -430,13 +449,30 @@ def ConvertLinalgToDnnlPass : Pass<"convert-linalg-to-dnnl", "::mlir::ModuleOp">
     Before:
 
     ```mlir
+    %padded = memref.alloc() : memref<1x10x10x4xf32>
+    linalg.fill ins(%zero : f32) outs(%padded : memref<1x10x10x4xf32>)
+    %interior = memref.subview %padded[0, 1, 1, 0] [1, 8, 8, 4] [1, 1, 1, 1]
+        : memref<1x10x10x4xf32> to memref<1x8x8x4xf32, strided<...>>
+    memref.copy %in, %interior : memref<1x8x8x4xf32> to memref<1x8x8x4xf32, strided<...>>
+    %out = memref.alloc() : memref<1x4x4x8xf32>
+    linalg.fill ins(%zero : f32) outs(%out : memref<1x4x4x8xf32>)
     linalg.conv_2d_nhwc_hwcf
         {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
-        ins(%in, %filter : memref<1x9x9x4xf32>, memref<3x3x4x8xf32>)
+        ins(%padded, %filter : memref<1x10x10x4xf32>, memref<3x3x4x8xf32>)
         outs(%out : memref<1x4x4x8xf32>)
+    linalg.generic {indexing_maps = [#nhwc, #channel, #nhwc], ...}
+        ins(%out, %bias : memref<1x4x4x8xf32>, memref<8xf32>)
+        outs(%out : memref<1x4x4x8xf32>) {
+    ^bb0(%o: f32, %b: f32, %unused: f32):
+      %sum = arith.addf %o, %b : f32
+      %relu = arith.maximumf %sum, %zero : f32
+      linalg.yield %relu : f32
+    }
+    memref.dealloc %padded : memref<1x10x10x4xf32>
     ```
 
-    After (`%n`, `%h`, ... and the strides come from the descriptors):
+    After (`%n`, `%h`, ... and the strides come from the descriptors; the
+    padding is 1 and 1, the flags `NXRT_CONV2D_RELU`):
 
     ```mlir
     %base, %offset, %sizes:4, %strides:4 = memref.extract_strided_metadata %in
@@ -444,10 +480,12 @@ def ConvertLinalgToDnnlPass : Pass<"convert-linalg-to-dnnl", "::mlir::ModuleOp">
     ...
     %pin = llvm.inttoptr %address : i64 to !llvm.ptr
     ...
+    %out = memref.alloc() : memref<1x4x4x8xf32>
     llvm.call @nxrt_conv2d_f32(%n, %groups, %c, %f, %h, %w, %kh, %kw, %oh,
-                               %ow, %c2, %c2, %c1, %c1, %accumulate,
+                               %ow, %c2, %c2, %c1, %c1, %c1, %c1, %c2,
                                %pin, %in_n, %in_c, %in_h, %in_w,
                                %pfilter, %zero, %f_o, %f_i, %f_h, %f_w,
+                               %pbias, %bias_c,
                                %pout, %out_n, %out_c, %out_h, %out_w)
         : (i64, ..., !llvm.ptr, i64, ...) -> ()
     ```
@@ -457,7 +495,11 @@ def ConvertLinalgToDnnlPass : Pass<"convert-linalg-to-dnnl", "::mlir::ModuleOp">
                            "::mlir::memref::MemRefDialect"];
   let statistics = [
     Statistic<"numConvolutions", "convolutions",
-              "Number of convolutions turned into nxrt_conv2d_f32 calls">
+              "Number of convolutions turned into nxrt_conv2d_f32 calls">,
+    Statistic<"numFoldedPads", "folded-pads",
+              "Number of zero paddings of their inputs read as the call's padding">,
+    Statistic<"numFoldedEpilogues", "folded-epilogues",
+              "Number of bias and ReLU ops done by the call">
   ];
 }
 

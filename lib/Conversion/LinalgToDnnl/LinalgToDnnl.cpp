@@ -6,15 +6,20 @@
 // (input: batch, channel, row, column; filter: group, output channel, input
 // channel, row, column). Every layout is a permutation of those strides; a
 // depthwise convolution is a grouped one, with one channel per group.
+// The call also absorbs the convolution's neighbors (FusedNeighbors.h): a
+// zero padding of its input, a zero fill of its output, and a bias and
+// ReLU applied to its output in place.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nx/Conversion/LinalgToDnnl/LinalgToDnnl.h"
+#include "FusedNeighbors.h"
 #include "nx/Conversion/LinalgToBlas/LinalgToBlas.h"
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
 #include "nx/Conversion/Passes.h"
 #include "nx/Support/PassStatistics.h"
 #include "nx/Support/StaticBounds.h"
+#include "nxrt/nxrt.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
@@ -22,7 +27,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <array>
 #include <optional>
@@ -99,57 +104,18 @@ bool isConvertible(linalg::LinalgOp op) {
          });
 }
 
-/// The parameters of nxrt_conv2d_f32: 14 sizes and the accumulate flag,
-/// then pointer and strides of the input (4), the filter (5) and the
-/// output (4).
+/// The parameters of nxrt_conv2d_f32: 14 sizes, the padding before rows
+/// and columns and the flags, then pointer and strides of the input (4),
+/// the filter (5), the bias (1) and the output (4).
 SmallVector<Type> getConvParameterTypes(MLIRContext *context) {
   Type i64 = IntegerType::get(context, 64);
   Type ptr = LLVM::LLVMPointerType::get(context);
-  SmallVector<Type> types(15, i64);
-  for (int strides : {4, 5, 4}) {
+  SmallVector<Type> types(17, i64);
+  for (int strides : {4, 5, 1, 4}) {
     types.push_back(ptr);
     types.append(strides, i64);
   }
   return types;
-}
-
-/// The `linalg.fill` of +0.0 that makes `op`'s output buffer zeros just
-/// before `op` reads it, if there is one: the output is a fresh allocation
-/// of this block, and nothing else uses it (or a view of it) between the
-/// fill and `op`. The call then writes over the output instead of adding to
-/// it, and the fill goes.
-linalg::FillOp findZeroFill(linalg::LinalgOp op) {
-  Value output = op->getOperand(2);
-  if (!output.getDefiningOp<memref::AllocOp>())
-    return nullptr;
-  Block *block = op->getBlock();
-  // The last fill of the whole output before `op`, in `op`'s block.
-  linalg::FillOp fill;
-  for (Operation *user : output.getUsers()) {
-    // A use in another block cannot be ordered against `op`.
-    if (!block->findAncestorOpInBlock(*user))
-      return nullptr;
-    auto candidate = dyn_cast<linalg::FillOp>(user);
-    if (candidate && candidate->getBlock() == block &&
-        candidate.getOutputs().front() == output &&
-        candidate->isBeforeInBlock(op) &&
-        (!fill || fill->isBeforeInBlock(candidate)))
-      fill = candidate;
-  }
-  if (!fill)
-    return nullptr;
-  for (Operation *user : output.getUsers()) {
-    Operation *inBlock = block->findAncestorOpInBlock(*user);
-    if (inBlock == op.getOperation() || inBlock == fill.getOperation())
-      continue;
-    if (fill->isBeforeInBlock(inBlock) && inBlock->isBeforeInBlock(op))
-      return nullptr;
-  }
-  FloatAttr zero;
-  if (!matchPattern(fill.getInputs().front(), m_Constant(&zero)) ||
-      !zero.getValue().isPosZero())
-    return nullptr;
-  return fill;
 }
 
 struct ConvolutionToDnnl : OpInterfaceRewritePattern<linalg::LinalgOp> {
@@ -172,17 +138,22 @@ struct ConvolutionToDnnl : OpInterfaceRewritePattern<linalg::LinalgOp> {
       return rewriter.notifyMatchFailure(op,
                                          "nxrt_conv2d_f32 has another type");
 
-    // Looked for before the call's operands add uses of the output.
-    linalg::FillOp zeroFill = findZeroFill(op);
     Convolution conv = *matchConvolution(op);
     const ConvLayout &layout = conv.layout;
+    // Looked for before the call's operands add uses of the values they
+    // inspect.
+    linalg::FillOp zeroFill = nx::dnnl::findZeroFill(op);
+    std::optional<nx::dnnl::ZeroPad> pad =
+        nx::dnnl::findZeroPad(op, layout.input[2], layout.input[3]);
+    std::optional<nx::dnnl::Epilogue> epilogue = nx::dnnl::findEpilogue(
+        op, layout.output[1], /*accumulating=*/!zeroFill);
     Location loc = op.getLoc();
     Type i64 = rewriter.getI64Type();
     auto constant = [&](int64_t value) -> Value {
       return arith::ConstantIntOp::create(rewriter, loc, i64, value);
     };
-    nx::BufferArguments input =
-        nx::getBufferArguments(rewriter, loc, op->getOperand(0));
+    nx::BufferArguments input = nx::getBufferArguments(
+        rewriter, loc, pad ? pad->source : op->getOperand(0));
     nx::BufferArguments filter =
         nx::getBufferArguments(rewriter, loc, op->getOperand(1));
     nx::BufferArguments output =
@@ -203,9 +174,12 @@ struct ConvolutionToDnnl : OpInterfaceRewritePattern<linalg::LinalgOp> {
             input.sizes[layout.input[2]], input.sizes[layout.input[3]],
             filter.sizes[layout.filter[3]], filter.sizes[layout.filter[4]],
             output.sizes[layout.output[2]], output.sizes[layout.output[3]]});
+    int64_t flags = zeroFill ? 0 : NXRT_CONV2D_ACCUMULATE;
+    if (epilogue && epilogue->relu)
+      flags |= NXRT_CONV2D_RELU;
     for (int64_t value :
          {conv.strides[0], conv.strides[1], conv.dilations[0],
-          conv.dilations[1], zeroFill ? int64_t{0} : int64_t{1}})
+          conv.dilations[1], pad ? pad->top : 0, pad ? pad->left : 0, flags})
       arguments.push_back(constant(value));
     auto appendOperand = [&](const nx::BufferArguments &buffer,
                              ArrayRef<int> positions) {
@@ -216,11 +190,29 @@ struct ConvolutionToDnnl : OpInterfaceRewritePattern<linalg::LinalgOp> {
     };
     appendOperand(input, layout.input);
     appendOperand(filter, layout.filter);
+    if (epilogue && epilogue->bias) {
+      appendOperand(nx::getBufferArguments(rewriter, loc, epilogue->bias), {0});
+    } else {
+      arguments.push_back(LLVM::ZeroOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(context)));
+      arguments.push_back(zero);
+    }
     appendOperand(output, layout.output);
-    LLVM::CallOp::create(rewriter, loc, *callee, arguments);
+    auto call = LLVM::CallOp::create(rewriter, loc, *callee, arguments);
+
+    if (epilogue)
+      rewriter.eraseOp(epilogue->op);
     rewriter.eraseOp(op);
     if (zeroFill)
       rewriter.eraseOp(zeroFill);
+    if (pad) {
+      // The call reads the source where the copy did: it must stay alive
+      // until then.
+      for (memref::DeallocOp dealloc : pad->earlyDeallocs)
+        rewriter.moveOpAfter(dealloc, call);
+      for (Operation *dead : pad->deadOps)
+        rewriter.eraseOp(dead);
+    }
     return success();
   }
 };
@@ -251,15 +243,32 @@ struct ConvertLinalgToDnnlPass
     if (failed(nx::verifyRuntimeDeclaration(module, symbols::kConv2dF32,
                                             expected, "convolutions")))
       return signalPassFailure();
-    int64_t converted = 0;
+    int64_t pads = 0, epilogues = 0;
+    SmallVector<Operation *> convolutions;
     module.walk([&](linalg::LinalgOp op) {
-      if (isConvertible(op))
-        ++converted;
+      if (!isConvertible(op))
+        return;
+      convolutions.push_back(op);
+      ConvLayout layout = matchConvolution(op)->layout;
+      if (nx::dnnl::findZeroPad(op, layout.input[2], layout.input[3]))
+        ++pads;
+      if (nx::dnnl::findEpilogue(op, layout.output[1],
+                                 !nx::dnnl::findZeroFill(op)))
+        ++epilogues;
     });
     RewritePatternSet patterns(&getContext());
     nx::populateLinalgToDnnlPatterns(patterns);
-    walkAndApplyPatterns(module, std::move(patterns));
-    nx::addStatistic(numConvolutions, converted);
+    // A conversion erases ops after the convolution (its epilogue), which a
+    // walk would visit next: the convolutions are collected first.
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps)
+        .enableFolding(false);
+    if (failed(applyOpPatternsGreedily(convolutions, std::move(patterns),
+                                       config)))
+      return signalPassFailure();
+    nx::addStatistic(numConvolutions, convolutions.size());
+    nx::addStatistic(numFoldedPads, pads);
+    nx::addStatistic(numFoldedEpilogues, epilogues);
   }
 };
 

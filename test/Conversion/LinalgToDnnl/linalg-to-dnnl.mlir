@@ -2,12 +2,12 @@
 
 // An NHWC/HWCF convolution becomes one nxrt_conv2d_f32 call: batch 1, one
 // group of 4 input and 8 output channels, a 9x9 input, a 3x3 filter, a 4x4
-// output, strides 2 and dilations 1; then each operand's address and element
-// strides in the runtime's order (input and output: batch, channel, row,
-// column; filter: group, output channel, input channel, row, column), the
-// filter's absent group dimension of stride 0. With static shapes they fold
-// to constants.
-// CHECK: llvm.func @nxrt_conv2d_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64)
+// output, strides 2 and dilations 1, no padding, flags 1 (accumulate); then
+// each operand's address and element strides in the runtime's order (input
+// and output: batch, channel, row, column; filter: group, output channel,
+// input channel, row, column; no bias: null and 0), the filter's absent
+// group dimension of stride 0. With static shapes they fold to constants.
+// CHECK: llvm.func @nxrt_conv2d_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64)
 // CHECK-LABEL: func.func @nhwc_hwcf
 // CHECK-DAG: %[[C0:.+]] = arith.constant 0 : i64
 // CHECK-DAG: %[[C1:.+]] = arith.constant 1 : i64
@@ -21,7 +21,7 @@
 // CHECK-DAG: %[[C96:.+]] = arith.constant 96 : i64
 // CHECK-DAG: %[[C128:.+]] = arith.constant 128 : i64
 // CHECK-DAG: %[[C324:.+]] = arith.constant 324 : i64
-// CHECK: llvm.call @nxrt_conv2d_f32(%[[C1]], %[[C1]], %[[C4]], %[[C8]], %[[C9]], %[[C9]], %[[C3]], %[[C3]], %[[C4]], %[[C4]], %[[C2]], %[[C2]], %[[C1]], %[[C1]], %[[C1]], %{{.+}}, %[[C324]], %[[C1]], %[[C36]], %[[C4]], %{{.+}}, %[[C0]], %[[C1]], %[[C8]], %[[C96]], %[[C32]], %{{.+}}, %[[C128]], %[[C1]], %[[C32]], %[[C8]])
+// CHECK: llvm.call @nxrt_conv2d_f32(%[[C1]], %[[C1]], %[[C4]], %[[C8]], %[[C9]], %[[C9]], %[[C3]], %[[C3]], %[[C4]], %[[C4]], %[[C2]], %[[C2]], %[[C1]], %[[C1]], %[[C0]], %[[C0]], %[[C1]], %{{.+}}, %[[C324]], %[[C1]], %[[C36]], %[[C4]], %{{.+}}, %[[C0]], %[[C1]], %[[C8]], %[[C96]], %[[C32]], %{{.+}}, %[[C0]], %{{.+}}, %[[C128]], %[[C1]], %[[C32]], %[[C8]])
 // CHECK-NOT: linalg.conv
 func.func @nhwc_hwcf(%in: memref<1x9x9x4xf32>, %filter: memref<3x3x4x8xf32>, %out: memref<1x4x4x8xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
@@ -44,7 +44,7 @@ func.func @nhwc_hwcf(%in: memref<1x9x9x4xf32>, %filter: memref<3x3x4x8xf32>, %ou
 // CHECK-DAG: %[[C24:.+]] = arith.constant 24 : i64
 // CHECK-DAG: %[[C48:.+]] = arith.constant 48 : i64
 // CHECK-DAG: %[[C144:.+]] = arith.constant 144 : i64
-// CHECK: llvm.call @nxrt_conv2d_f32(%[[C2]], %[[C1]], %[[C4]], %[[C6]], %[[C6]], %[[C6]], %[[C3]], %[[C2]], %[[C2]], %[[C4]], %[[C1]], %[[C1]], %[[C2]], %[[C2]], %[[C1]], %{{.+}}, %[[C144]], %[[C1]], %[[C24]], %[[C4]], %{{.+}}, %[[C0]], %[[C24]], %[[C1]], %[[C8]], %[[C4]], %{{.+}}, %[[C48]], %[[C1]], %[[C24]], %[[C6]])
+// CHECK: llvm.call @nxrt_conv2d_f32(%[[C2]], %[[C1]], %[[C4]], %[[C6]], %[[C6]], %[[C6]], %[[C3]], %[[C2]], %[[C2]], %[[C4]], %[[C1]], %[[C1]], %[[C2]], %[[C2]], %[[C0]], %[[C0]], %[[C1]], %{{.+}}, %[[C144]], %[[C1]], %[[C24]], %[[C4]], %{{.+}}, %[[C0]], %[[C24]], %[[C1]], %[[C8]], %[[C4]], %{{.+}}, %[[C0]], %{{.+}}, %[[C48]], %[[C1]], %[[C24]], %[[C6]])
 func.func @nhwc_fhwc(%in: memref<2x6x6x4xf32>, %filter: memref<6x3x2x4xf32>, %out: memref<2x2x4x6xf32>) {
   linalg.conv_2d_nhwc_fhwc {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%in, %filter : memref<2x6x6x4xf32>, memref<6x3x2x4xf32>) outs(%out : memref<2x2x4x6xf32>)
@@ -65,7 +65,7 @@ func.func @nhwc_fhwc(%in: memref<2x6x6x4xf32>, %filter: memref<6x3x2x4xf32>, %ou
 // CHECK-DAG: %[[C49:.+]] = arith.constant 49 : i64
 // CHECK-DAG: %[[C98:.+]] = arith.constant 98 : i64
 // CHECK-DAG: %[[C75:.+]] = arith.constant 75 : i64
-// CHECK: llvm.call @nxrt_conv2d_f32(%[[C1]], %[[C1]], %{{.+}}, %[[C3]], %[[C7]], %[[C7]], %[[C3]], %[[C3]], %[[C5]], %[[C5]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %{{.+}}, %[[C98]], %[[C49]], %[[C7]], %[[C1]], %{{.+}}, %[[C0]], %{{.+}}, %[[C9]], %[[C3]], %[[C1]], %{{.+}}, %[[C75]], %[[C25]], %[[C5]], %[[C1]])
+// CHECK: llvm.call @nxrt_conv2d_f32(%[[C1]], %[[C1]], %{{.+}}, %[[C3]], %[[C7]], %[[C7]], %[[C3]], %[[C3]], %[[C5]], %[[C5]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[C0]], %[[C0]], %[[C1]], %{{.+}}, %[[C98]], %[[C49]], %[[C7]], %[[C1]], %{{.+}}, %[[C0]], %{{.+}}, %[[C9]], %[[C3]], %[[C1]], %{{.+}}, %[[C0]], %{{.+}}, %[[C75]], %[[C25]], %[[C5]], %[[C1]])
 func.func @nchw_fchw(%in: memref<1x2x7x7xf32>, %filter: memref<3x2x3x3xf32>, %out: memref<1x3x5x5xf32>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%in, %filter : memref<1x2x7x7xf32>, memref<3x2x3x3xf32>) outs(%out : memref<1x3x5x5xf32>)
@@ -90,7 +90,7 @@ func.func @nchw_fchw(%in: memref<1x2x7x7xf32>, %filter: memref<3x2x3x3xf32>, %ou
 // CHECK-DAG: %[[C176:.+]] = arith.constant 176 : i64
 // CHECK-DAG: %[[C400:.+]] = arith.constant 400 : i64
 // CHECK-DAG: %[[C1936:.+]] = arith.constant 1936 : i64
-// CHECK: llvm.call @nxrt_conv2d_f32(%[[C1]], %[[C16]], %[[C1]], %[[C1]], %[[C11]], %[[C11]], %[[C3]], %[[C3]], %[[C5]], %[[C5]], %[[C2]], %[[C2]], %[[C1]], %[[C1]], %[[C1]], %{{.+}}, %[[C1936]], %[[C1]], %[[C176]], %[[C16]], %{{.+}}, %[[C1]], %[[C0]], %[[C0]], %[[C48]], %[[C16]], %{{.+}}, %[[C400]], %[[C1]], %[[C80]], %[[C16]])
+// CHECK: llvm.call @nxrt_conv2d_f32(%[[C1]], %[[C16]], %[[C1]], %[[C1]], %[[C11]], %[[C11]], %[[C3]], %[[C3]], %[[C5]], %[[C5]], %[[C2]], %[[C2]], %[[C1]], %[[C1]], %[[C0]], %[[C0]], %[[C1]], %{{.+}}, %[[C1936]], %[[C1]], %[[C176]], %[[C16]], %{{.+}}, %[[C1]], %[[C0]], %[[C0]], %[[C48]], %[[C16]], %{{.+}}, %[[C0]], %{{.+}}, %[[C400]], %[[C1]], %[[C80]], %[[C16]])
 func.func @depthwise(%in: memref<1x11x11x16xf32>, %filter: memref<3x3x16xf32>, %out: memref<1x5x5x16xf32>) {
   linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
     ins(%in, %filter : memref<1x11x11x16xf32>, memref<3x3x16xf32>) outs(%out : memref<1x5x5x16xf32>)
@@ -133,12 +133,12 @@ func.func @left_alone(%t: tensor<1x5x5x2xf32>, %tf: tensor<3x3x2x2xf32>, %to: te
 // -----
 
 // A fresh output filled with +0.0 just before: the call writes over it
-// (accumulate 0) and the fill goes.
+// (flags 0) and the fill goes.
 // CHECK-LABEL: func.func @zero_filled
 // CHECK-DAG: %[[C0:.+]] = arith.constant 0 : i64
 // CHECK-DAG: %[[C1:.+]] = arith.constant 1 : i64
 // CHECK-NOT: linalg.fill
-// CHECK: llvm.call @nxrt_conv2d_f32({{([^,]+, ){13}[^,]+}}, %[[C0]], %{{.+}}
+// CHECK: llvm.call @nxrt_conv2d_f32({{([^,]+, ){15}[^,]+}}, %[[C0]], %{{.+}}
 // CHECK-NOT: linalg.fill
 func.func @zero_filled(%in: memref<1x5x5x2xf32>, %filter: memref<3x3x2x2xf32>) -> memref<1x3x3x2xf32> {
   %zero = arith.constant 0.0 : f32
@@ -157,11 +157,11 @@ func.func @zero_filled(%in: memref<1x5x5x2xf32>, %filter: memref<3x3x2x2xf32>) -
 // CHECK-DAG: %[[C1:.+]] = arith.constant 1 : i64
 // CHECK: linalg.fill
 // CHECK: memref.copy
-// CHECK: llvm.call @nxrt_conv2d_f32({{([^,]+, ){13}[^,]+}}, %[[C1]], %{{.+}}
+// CHECK: llvm.call @nxrt_conv2d_f32({{([^,]+, ){15}[^,]+}}, %[[C1]], %{{.+}}
 // CHECK: linalg.fill
-// CHECK: llvm.call @nxrt_conv2d_f32({{([^,]+, ){13}[^,]+}}, %[[C1]], %{{.+}}
+// CHECK: llvm.call @nxrt_conv2d_f32({{([^,]+, ){15}[^,]+}}, %[[C1]], %{{.+}}
 // CHECK: linalg.fill
-// CHECK: llvm.call @nxrt_conv2d_f32({{([^,]+, ){13}[^,]+}}, %[[C1]], %{{.+}}
+// CHECK: llvm.call @nxrt_conv2d_f32({{([^,]+, ){15}[^,]+}}, %[[C1]], %{{.+}}
 func.func @fill_kept(%in: memref<1x5x5x2xf32>, %filter: memref<3x3x2x2xf32>, %copy: memref<1x3x3x2xf32>, %arg: memref<1x3x3x2xf32>) -> (memref<1x3x3x2xf32>, memref<1x3x3x2xf32>) {
   %zero = arith.constant 0.0 : f32
   %negzero = arith.constant -0.0 : f32

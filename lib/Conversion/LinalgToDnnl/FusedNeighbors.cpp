@@ -1,0 +1,269 @@
+//===- FusedNeighbors.cpp - ops a oneDNN convolution call absorbs ---------===//
+
+#include "FusedNeighbors.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+
+namespace {
+
+bool isPositiveZero(Value value) {
+  FloatAttr constant;
+  return matchPattern(value, m_Constant(&constant)) &&
+         constant.getValue().isPosZero();
+}
+
+/// Whether `op` sets every element of `buffer` to +0.0 and does nothing
+/// else: a `linalg.fill`, or the input-less `linalg.map` (or generic) a
+/// bufferized `tensor.pad` fills its buffer with.
+bool isZeroFillOf(Operation *op, Value buffer) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.getOutputs().front() == buffer &&
+           isPositiveZero(fill.getInputs().front());
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumDpsInputs() != 0 ||
+      linalgOp.getNumDpsInits() != 1 ||
+      linalgOp.getDpsInitOperand(0)->get() != buffer ||
+      linalgOp.getNumReductionLoops() != 0 ||
+      !linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0))
+           .isIdentity())
+    return false;
+  Block *body = linalgOp.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  return body->getOperations().size() == 1 && yield.getNumOperands() == 1 &&
+         isPositiveZero(yield.getOperand(0));
+}
+
+/// The buffer `value` is a view of, through view-like ops.
+Value getRootBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// Whether nothing `op` does can write the memory of `source`, a buffer
+/// allocated before `copy`: its writes all go to buffers allocated after
+/// `copy`. Deallocations of `source` are added to `earlyDeallocs`.
+bool leavesSourceAlone(Operation *op, Value source, Operation *copy,
+                       SmallVectorImpl<memref::DeallocOp> &earlyDeallocs) {
+  if (isMemoryEffectFree(op))
+    return true;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  for (const MemoryEffects::EffectInstance &effect : instances) {
+    if (isa<MemoryEffects::Allocate, MemoryEffects::Read>(
+            effect.getEffect()))
+      continue;
+    Value target = effect.getValue();
+    if (!target)
+      return false;
+    if (isa<MemoryEffects::Free>(effect.getEffect())) {
+      if (target != source)
+        continue;
+      auto dealloc = dyn_cast<memref::DeallocOp>(op);
+      if (!dealloc)
+        return false;
+      earlyDeallocs.push_back(dealloc);
+      continue;
+    }
+    // A write: only into a buffer allocated after the copy, which cannot
+    // be `source`'s memory.
+    auto alloc = getRootBuffer(target).getDefiningOp<memref::AllocOp>();
+    if (!alloc || alloc->getBlock() != copy->getBlock() ||
+        !copy->isBeforeInBlock(alloc))
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+linalg::FillOp nx::dnnl::findZeroFill(linalg::LinalgOp op) {
+  Value output = op->getOperand(2);
+  if (!output.getDefiningOp<memref::AllocOp>())
+    return nullptr;
+  Block *block = op->getBlock();
+  // The last fill of the whole output before `op`, in `op`'s block.
+  linalg::FillOp fill;
+  for (Operation *user : output.getUsers()) {
+    // A use in another block cannot be ordered against `op`.
+    if (!block->findAncestorOpInBlock(*user))
+      return nullptr;
+    auto candidate = dyn_cast<linalg::FillOp>(user);
+    if (candidate && candidate->getBlock() == block &&
+        candidate.getOutputs().front() == output &&
+        candidate->isBeforeInBlock(op) &&
+        (!fill || fill->isBeforeInBlock(candidate)))
+      fill = candidate;
+  }
+  if (!fill)
+    return nullptr;
+  for (Operation *user : output.getUsers()) {
+    Operation *inBlock = block->findAncestorOpInBlock(*user);
+    if (inBlock == op.getOperation() || inBlock == fill.getOperation())
+      continue;
+    if (fill->isBeforeInBlock(inBlock) && inBlock->isBeforeInBlock(op))
+      return nullptr;
+  }
+  if (!isZeroFillOf(fill, output))
+    return nullptr;
+  return fill;
+}
+
+std::optional<nx::dnnl::ZeroPad>
+nx::dnnl::findZeroPad(linalg::LinalgOp op, int rowDim, int columnDim) {
+  Value padded = op->getOperand(0);
+  auto alloc = padded.getDefiningOp<memref::AllocOp>();
+  if (!alloc || op->getOperand(1) == padded || op->getOperand(2) == padded)
+    return std::nullopt;
+  Block *block = op->getBlock();
+  Operation *fill = nullptr;
+  memref::SubViewOp interior;
+  SmallVector<Operation *> deallocs;
+  for (Operation *user : padded.getUsers()) {
+    if (user == op.getOperation())
+      continue;
+    if (isa<memref::DeallocOp>(user)) {
+      deallocs.push_back(user);
+      continue;
+    }
+    if (user->getBlock() != block)
+      return std::nullopt;
+    if (!fill && isZeroFillOf(user, padded)) {
+      fill = user;
+      continue;
+    }
+    auto subview = dyn_cast<memref::SubViewOp>(user);
+    if (!subview || interior)
+      return std::nullopt;
+    interior = subview;
+  }
+  if (!fill || !interior || !interior->hasOneUse())
+    return std::nullopt;
+  auto copy = dyn_cast<memref::CopyOp>(*interior->user_begin());
+  if (!copy || copy.getTarget() != interior.getResult() ||
+      copy->getBlock() != block || !fill->isBeforeInBlock(copy) ||
+      !copy->isBeforeInBlock(op))
+    return std::nullopt;
+
+  // The interior is the whole buffer but for rows and columns.
+  MemRefType paddedType = alloc.getType();
+  auto interiorType = cast<MemRefType>(interior.getType());
+  if (interiorType.getRank() != paddedType.getRank() ||
+      !llvm::all_of(interior.getStaticStrides(),
+                    [](int64_t stride) { return stride == 1; }) ||
+      ShapedType::isDynamicShape(interior.getStaticOffsets()))
+    return std::nullopt;
+  ArrayRef<int64_t> offsets = interior.getStaticOffsets();
+  for (int64_t dim = 0; dim < paddedType.getRank(); ++dim) {
+    if (dim == rowDim || dim == columnDim)
+      continue;
+    if (offsets[dim] != 0 || paddedType.isDynamicDim(dim) ||
+        interiorType.getDimSize(dim) != paddedType.getDimSize(dim))
+      return std::nullopt;
+  }
+
+  // oneDNN reads a source with gaps on its slow reference kernel.
+  Value source = copy.getSource();
+  if (!cast<MemRefType>(source.getType()).getLayout().isIdentity())
+    return std::nullopt;
+  ZeroPad pad{source, offsets[rowDim], offsets[columnDim], {}, {}};
+  for (Operation *between = copy->getNextNode(); between != op.getOperation();
+       between = between->getNextNode())
+    if (!leavesSourceAlone(between, source, copy, pad.earlyDeallocs))
+      return std::nullopt;
+  pad.deadOps = {copy, interior, fill};
+  llvm::append_range(pad.deadOps, deallocs);
+  pad.deadOps.push_back(alloc);
+  return pad;
+}
+
+std::optional<nx::dnnl::Epilogue>
+nx::dnnl::findEpilogue(linalg::LinalgOp op, int channelDim,
+                       bool accumulating) {
+  Value output = op->getOperand(2);
+  Value outputRoot = getRootBuffer(output);
+  // The next op that may touch memory, past deallocations of other buffers
+  // (a bufferized program frees the filter right after the convolution).
+  Operation *next = op->getNextNode();
+  while (next && (isMemoryEffectFree(next) ||
+                  (isa<memref::DeallocOp>(next) &&
+                   getRootBuffer(next->getOperand(0)) != outputRoot)))
+    next = next->getNextNode();
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(next);
+  if (!generic || !generic.hasPureBufferSemantics() ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getDpsInitOperand(0)->get() != output ||
+      generic.getNumLoops() != 4 || generic.getNumReductionLoops() != 0)
+    return std::nullopt;
+  // The block arguments that read the convolution's result, element for
+  // element, and the one that reads the bias.
+  SmallVector<Value> resultArguments;
+  Epilogue epilogue{generic, nullptr, false};
+  Value biasArgument;
+  AffineMap channelMap = AffineMap::get(
+      4, 0, getAffineDimExpr(channelDim, op.getContext()));
+  for (OpOperand &operand : generic->getOpOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(&operand);
+    BlockArgument argument = generic.getMatchingBlockArgument(&operand);
+    if (operand.get() == output && map.isIdentity()) {
+      resultArguments.push_back(argument);
+      continue;
+    }
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (epilogue.bias || generic.isDpsInit(&operand) || !type ||
+        type.getRank() != 1 || !type.getElementType().isF32() ||
+        map != channelMap ||
+        getRootBuffer(operand.get()) == outputRoot ||
+        !DominanceInfo(op).properlyDominates(operand.get(), op))
+      return std::nullopt;
+    epilogue.bias = operand.get();
+    biasArgument = argument;
+  }
+
+  // The body: yield [maximumf(] [addf(result, bias)] [, +0.0)].
+  Block *body = generic.getBlock();
+  Value value = cast<linalg::YieldOp>(body->getTerminator()).getOperand(0);
+  size_t bodyOps = 1;
+  auto definedInBody = [&](Value v) {
+    return v.getDefiningOp() && v.getDefiningOp()->getBlock() == body;
+  };
+  if (auto max = value.getDefiningOp<arith::MaximumFOp>();
+      max && definedInBody(value)) {
+    Value lhs = max.getLhs(), rhs = max.getRhs();
+    if (isPositiveZero(rhs))
+      value = lhs;
+    else if (isPositiveZero(lhs))
+      value = rhs;
+    else
+      return std::nullopt;
+    epilogue.relu = true;
+    ++bodyOps;
+  }
+  if (auto add = value.getDefiningOp<arith::AddFOp>();
+      add && definedInBody(value) && biasArgument) {
+    Value lhs = add.getLhs(), rhs = add.getRhs();
+    if (lhs == biasArgument && llvm::is_contained(resultArguments, rhs))
+      value = rhs;
+    else if (rhs == biasArgument && llvm::is_contained(resultArguments, lhs))
+      value = lhs;
+    else
+      return std::nullopt;
+    ++bodyOps;
+  } else if (epilogue.bias) {
+    return std::nullopt;
+  }
+  if (!llvm::is_contained(resultArguments, value) ||
+      body->getOperations().size() != bodyOps ||
+      (!epilogue.relu && !epilogue.bias) || (epilogue.bias && accumulating))
+    return std::nullopt;
+  return epilogue;
+}

@@ -1,0 +1,69 @@
+//===- FusedNeighbors.h - ops a oneDNN convolution call absorbs -*- C++ -*-===//
+//
+// A convolution as a front end writes it comes with neighbors that are
+// memory passes of their own once bufferized: a zero tensor.pad of its
+// input (a fill of a fresh buffer and a copy into its interior), a zero
+// fill of its output, and an elementwise bias and ReLU over its result.
+// oneDNN does each inside its kernel, on data in registers; these find the
+// ones convert-linalg-to-dnnl can fold into the call. Nothing here changes
+// the IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_LIB_CONVERSION_LINALGTODNNL_FUSEDNEIGHBORS_H
+#define NX_LIB_CONVERSION_LINALGTODNNL_FUSEDNEIGHBORS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace mlir::nx::dnnl {
+
+/// The `linalg.fill` of +0.0 that makes the convolution `op`'s output
+/// buffer zeros just before `op` reads it, if there is one: the output is a
+/// fresh allocation of this block, and nothing else uses it (or a view of
+/// it) between the fill and `op`.
+linalg::FillOp findZeroFill(linalg::LinalgOp op);
+
+/// A zero padding of the convolution's input: `op` reads a fresh buffer
+/// that is filled with +0.0, then gets `source` copied into its interior,
+/// and is used for nothing else. `op` can read `source` instead, with
+/// `top` and `left` rows and columns of zeros before it.
+struct ZeroPad {
+  Value source;
+  int64_t top, left;
+  /// Ops that become dead once `op` reads `source`: the copy, the view it
+  /// writes through, the fill, and the padded buffer with its deallocs.
+  SmallVector<Operation *> deadOps;
+  /// Deallocations of `source` between the copy and `op`: they must move
+  /// after the call.
+  SmallVector<memref::DeallocOp> earlyDeallocs;
+};
+
+/// The zero padding of `op`'s input (operand 0), if it can be folded.
+/// `rowDim` and `columnDim` are the input's row and column dimensions;
+/// padding anywhere else cannot be. The copy's source must be an
+/// identity-layout buffer (oneDNN runs views with gaps on its reference
+/// kernel), and nothing between the copy and `op` may write it.
+std::optional<ZeroPad> findZeroPad(linalg::LinalgOp op, int rowDim,
+                                   int columnDim);
+
+/// The elementwise op after the convolution `op` (past deallocations of
+/// other buffers) that rewrites its output in place with
+/// `out + bias[channel]` and/or `maximumf(out, +0.0)`. The bias must be
+/// defined before `op`, where the call reads it.
+struct Epilogue {
+  linalg::GenericOp op;
+  /// The 1-D f32 bias, or null.
+  Value bias;
+  bool relu = false;
+};
+
+/// The epilogue of `op`, if there is one. `channelDim` is the output's
+/// channel dimension. A bias is only taken when `accumulating` is false:
+/// oneDNN adds it before the old output, which would reorder the sum.
+std::optional<Epilogue> findEpilogue(linalg::LinalgOp op, int channelDim,
+                                     bool accumulating);
+
+} // namespace mlir::nx::dnnl
+
+#endif // NX_LIB_CONVERSION_LINALGTODNNL_FUSEDNEIGHBORS_H
