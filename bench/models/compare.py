@@ -27,7 +27,7 @@ MODELS = ("mlp", "cnn", "transformer")
 OPS = ("conv", "conv-strided", "conv-dilated", "conv-nchw", "conv-fhwc",
        "depthwise-conv", "depthwise-conv-strided", "max-pool", "avg-pool",
        "batch-matmul", "batch-matmul-transposed", "batch-matmul-transposed-a",
-       "transpose", "column-sum", "row-sum", "middle-max")
+       "masked-attention", "transpose", "column-sum", "row-sum", "middle-max")
 
 
 def nx_times(bench, repetitions, min_time):

@@ -2,8 +2,8 @@
 """The benchmark models' inputs, references and PyTorch baselines.
 
 Each model in bench/models/<name>.mlir, and each single op of the classes
-models are made of (convolutions, pooling, batched matmuls, transposes,
-reductions; OPS below), has here:
+models are made of (convolutions, pooling, batched matmuls, masked
+attention, transposes, reductions; OPS below), has here:
   - its arguments (shapes, and the scale of their random values: weights are
     uniform in +-1/sqrt(fan-in), as a trained network's are in magnitude);
   - a NumPy reference in float64, written independently of nx's lowering;
@@ -428,6 +428,27 @@ class BatchMatmulTransposedA(Model):
         return lambda a, b: a.transpose(1, 2) @ b
 
 
+class MaskedAttention(Model):
+    """Causal attention of 16 heads: softmax(mask(q k^T / 8)) v, with the
+    scores of keys after their query set to -inf."""
+    name = "masked-attention"
+    arguments = [("q", (16, 128, 64), 1.0), ("k", (16, 128, 64), 1.0),
+                 ("v", (16, 128, 64), 1.0)]
+
+    def numpy(self, q, k, v):
+        s = q @ k.transpose(0, 2, 1) / 8
+        future = np.triu(np.ones((128, 128), dtype=bool), k=1)
+        return np_softmax(np.where(future, -np.inf, s)) @ v
+
+    def torch(self, torch):
+        future = torch.triu(torch.ones(128, 128, dtype=torch.bool), diagonal=1)
+
+        def run(q, k, v):
+            s = (q @ k.transpose(1, 2) / 8).masked_fill(future, float("-inf"))
+            return torch.softmax(s, dim=-1) @ v
+        return run
+
+
 class Transpose(Model):
     name = "transpose"
     arguments = [("x", (2048, 2048), 1.0)]
@@ -478,7 +499,7 @@ OPS = {m.name: m for m in (
     DepthwiseConv(),
     DepthwiseConvStrided(), MaxPool(), AvgPool(),
     BatchMatmul(), BatchMatmulTransposed(), BatchMatmulTransposedA(),
-    Transpose(), ColumnSum(),
+    MaskedAttention(), Transpose(), ColumnSum(),
     RowSum(), MiddleMax())}
 MODELS.update(OPS)
 
