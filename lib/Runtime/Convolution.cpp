@@ -14,11 +14,12 @@
 // their own; it is reordered on every call, because compiled code passes
 // filters as values that may change between calls (the reorder reads the
 // filter once, a small part of the convolution's time). An accumulation
-// into `out` is oneDNN's sum post-op, the ReLU its eltwise post-op, and
-// zero padding its own: compiled code folds a zero tensor.pad and the
-// elementwise op after the convolution into the call, so neither costs a
-// pass over memory. Anything oneDNN refuses runs a plain loop instead:
-// slower, never wrong.
+// into `out` is oneDNN's sum post-op, a bias and zero padding are its own:
+// compiled code folds a zero tensor.pad and the bias and ReLU after the
+// convolution into the call, so that they cost no pass over memory. The
+// ReLU is a post-op too, except on convolutions of few multiply-adds per
+// output (makePlan says why). Anything oneDNN refuses runs a plain loop
+// instead: slower, never wrong.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,7 +36,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <tuple>
@@ -84,6 +84,7 @@ struct ConvKey {
   }
 };
 
+/// Multiply-adds per output from which oneDNN applies the ReLU (makePlan).
 constexpr int64_t kMinTermsForFusedRelu = 64;
 /// Fewer elements than this are not worth a parallel region (about 10 us
 /// of work).
@@ -266,8 +267,16 @@ float *filterScratch(size_t bytes) {
   return static_cast<float *>(scratch.data);
 }
 
-/// The convolution as plain loops, for what oneDNN does not take. Its ReLU
-/// is arith.maximumf's: a NaN stays a NaN.
+/// arith.maximumf(value, +0.0), the ReLU compiled code folds into the call:
+/// a NaN stays a NaN, a negative or -0 becomes +0. A select, not a branch:
+/// the signs of a convolution's outputs are as good as random, and a branch
+/// mispredicted on every other one made a pass over an output take 10x the
+/// convolution's time.
+inline float relu(float value) {
+  return value > 0.0f || value != value ? value : 0.0f;
+}
+
+/// The convolution as plain loops, for what oneDNN does not take.
 void convolveWithLoops(const ConvKey &key, const float *input,
                        const float *filter, const float *bias, int64_t biasC,
                        float *output) {
@@ -301,10 +310,7 @@ void convolveWithLoops(const ConvKey &key, const float *input,
             float value = (flags & NXRT_CONV2D_ACCUMULATE) ? out + sum : sum;
             if (bias)
               value += bias[channel * biasC];
-            if ((flags & NXRT_CONV2D_RELU) && !(value > 0.0f) &&
-                !std::isnan(value))
-              value = 0.0f;
-            out = value;
+            out = (flags & NXRT_CONV2D_RELU) ? relu(value) : value;
           }
 }
 
@@ -320,17 +326,11 @@ const float *denseBias(const float *bias, int64_t stride, int64_t channels) {
   return copy.data();
 }
 
-/// arith.maximumf(out, 0) over the output, in place: a NaN stays a NaN.
+/// relu() over the output, in place, on the compute threads.
 void reluInPlace(const ConvKey &key, float *output) {
   const ConvSizes &s = key.sizes;
   const auto &os = key.outputStrides;
   int64_t channels = s.groups * s.outChannels;
-  // A select, not a branch: the signs of a convolution's outputs are as
-  // good as random, and a branch mispredicted on every other one made this
-  // pass take 10x the convolution's time.
-  auto relu = [](float value) {
-    return value > 0.0f || value != value ? value : 0.0f;
-  };
   int64_t rows = s.batch * s.outH;
   // Rows of pixels per thread; a team only for a pass worth waking one.
   bool parallel = key.threads > 1 && rows > 1 &&
