@@ -42,6 +42,17 @@ Strides nhwc(const Shape &s) {
           {s.outH * s.outW * f, 1, s.outW * f, f}};
 }
 
+/// Dense NHWC input and output and the H x W x C filter of a depthwise
+/// convolution (one channel per group), for `shape`.
+Strides depthwiseNhwc(const Shape &s) {
+  Strides st = nhwc(s);
+  st.filter[0] = 1;
+  st.filter[1] = st.filter[2] = 0;
+  st.filter[3] = s.kernelW * s.groups;
+  st.filter[4] = s.groups;
+  return st;
+}
+
 /// Element count a buffer with these sizes and strides spans.
 int64_t span(std::initializer_list<std::pair<int64_t, int64_t>> dims) {
   int64_t last = 0;
@@ -187,12 +198,7 @@ TEST_F(NxrtConv2d, PaddingReadsZerosAroundTheInput) {
   expectConvolution(uneven, nhwc(uneven));
   // A depthwise one, in the layout its filter has (H x W x C).
   Shape depthwise{1, 8, 1, 1, 6, 6, 3, 3, 6, 6, 1, 1, 1, 1, 1, 1};
-  Strides st = nhwc(depthwise);
-  st.filter[0] = 1;
-  st.filter[1] = st.filter[2] = 0;
-  st.filter[3] = depthwise.kernelW * depthwise.groups;
-  st.filter[4] = depthwise.groups;
-  expectConvolution(depthwise, st, {0});
+  expectConvolution(depthwise, depthwiseNhwc(depthwise), {0});
 }
 
 TEST_F(NxrtConv2d, BiasAndReluFollowTheSum) {
@@ -214,12 +220,8 @@ TEST_F(NxrtConv2d, ReluIsMaximumfKeepingANaN) {
   Shape dense{1, 1, 16, 16, 12, 12, 3, 3, 12, 12, 1, 1, 1, 1, 1, 1};
   expectConvolution(dense, nhwc(dense), {NXRT_CONV2D_RELU, 1}, /*nanAt=*/40);
   Shape depthwise{1, 16, 1, 1, 12, 12, 3, 3, 12, 12, 1, 1, 1, 1, 1, 1};
-  Strides st = nhwc(depthwise);
-  st.filter[0] = 1;
-  st.filter[1] = st.filter[2] = 0;
-  st.filter[3] = depthwise.kernelW * depthwise.groups;
-  st.filter[4] = depthwise.groups;
-  expectConvolution(depthwise, st, {NXRT_CONV2D_RELU}, /*nanAt=*/40);
+  expectConvolution(depthwise, depthwiseNhwc(depthwise), {NXRT_CONV2D_RELU},
+                    /*nanAt=*/40);
 }
 
 TEST_F(NxrtConv2d, StridedAndDilatedReachingPartOfTheInput) {
@@ -231,12 +233,7 @@ TEST_F(NxrtConv2d, StridedAndDilatedReachingPartOfTheInput) {
 TEST_F(NxrtConv2d, DepthwiseIsOneGroupPerChannel) {
   Shape s{1, 16, 1, 1, 12, 12, 3, 3, 5, 5, 2, 2, 1, 1};
   // Filter H x W x C: the group is the channel.
-  Strides st = nhwc(s);
-  st.filter[0] = 1;
-  st.filter[1] = st.filter[2] = 0;
-  st.filter[3] = s.kernelW * s.groups;
-  st.filter[4] = s.groups;
-  expectConvolution(s, st);
+  expectConvolution(s, depthwiseNhwc(s));
 }
 
 TEST_F(NxrtConv2d, NchwWithAnFchwFilter) {
