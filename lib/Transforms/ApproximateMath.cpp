@@ -7,9 +7,11 @@
 
 #include "nx/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Approximation.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #define DEBUG_TYPE "nx-approximate-math"
@@ -30,6 +32,44 @@ static bool isScalarOrVector(Type type) {
   return isa<VectorType>(type) || type.isIntOrIndexOrFloat();
 }
 
+/// `x / c` for an f32 constant `c` (or a splat of one) becomes `x * (1/c)`:
+/// a vector division takes several times a multiplication's throughput
+/// (an average pool's division by its window cost a quarter of the pool).
+/// The product is within 2 ulp of the quotient, and exact for a power of
+/// two; infinities, NaNs and signed zeros come out as the division's. A
+/// divisor whose reciprocal is not a normal number stays a division.
+struct DivisionByConstant : OpRewritePattern<arith::DivFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::DivFOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!isScalarOrVector(type) || !getElementTypeOrSelf(type).isF32())
+      return rewriter.notifyMatchFailure(op, "not f32");
+    FloatAttr divisor;
+    if (!matchPattern(op.getRhs(), m_Constant(&divisor))) {
+      DenseFPElementsAttr splat;
+      if (!matchPattern(op.getRhs(), m_Constant(&splat)) || !splat.isSplat())
+        return rewriter.notifyMatchFailure(op, "divisor is no constant");
+      divisor = FloatAttr::get(splat.getElementType(),
+                               splat.getSplatValue<APFloat>());
+    }
+    APFloat reciprocal(1.0f);
+    if (reciprocal.divide(divisor.getValue(), APFloat::rmNearestTiesToEven) &
+            ~APFloat::opInexact ||
+        !reciprocal.isNormal())
+      return rewriter.notifyMatchFailure(op, "reciprocal is not normal");
+    Attribute value = rewriter.getFloatAttr(rewriter.getF32Type(), reciprocal);
+    if (auto vector = dyn_cast<VectorType>(type))
+      value = SplatElementsAttr::get(vector, value);
+    Value factor = arith::ConstantOp::create(rewriter, op.getLoc(),
+                                             cast<TypedAttr>(value));
+    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, op.getLhs(), factor,
+                                               op.getFastmathAttr());
+    return success();
+  }
+};
+
 struct ApproximateMathPass
     : nx::impl::ApproximateMathPassBase<ApproximateMathPass> {
   void runOnOperation() override {
@@ -37,13 +77,15 @@ struct ApproximateMathPass
     // linalg bodies on scalars (nx-fuse-elementwise) before this pass runs.
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa_and_present<math::MathDialect>(op->getDialect()) &&
+      if ((isa_and_present<math::MathDialect>(op->getDialect()) ||
+           isa<arith::DivFOp>(op)) &&
           llvm::all_of(op->getOperandTypes(), isScalarOrVector) &&
           llvm::all_of(op->getResultTypes(), isScalarOrVector))
         ops.push_back(op);
     });
     RewritePatternSet patterns(&getContext());
     populateMathPolynomialApproximationPatterns(patterns);
+    patterns.add<DivisionByConstant>(&getContext());
     // What the patterns create (f32 math around f16 ops, for instance) is
     // rewritten too; it has the types of the op it replaces.
     GreedyRewriteConfig config;

@@ -67,3 +67,47 @@ func.func @unregistered(%x: f32) -> f32 {
   %z = math.exp %y : f32
   return %z : f32
 }
+
+// -----
+
+// A division by an f32 constant, scalar or splat, becomes a multiplication
+// by its reciprocal; its fastmath flags stay.
+// CHECK-LABEL: func.func @division_by_constant
+// CHECK-NOT: arith.divf
+// CHECK: %[[NINTH:.+]] = arith.constant 0.111111112 : f32
+// CHECK-NEXT: arith.mulf %{{.+}}, %[[NINTH]] fastmath<reassoc> : f32
+// CHECK-NEXT: %[[HALVES:.+]] = arith.constant dense<5.000000e-01> : vector<16xf32>
+// CHECK-NEXT: arith.mulf %{{.+}}, %[[HALVES]] : vector<16xf32>
+// CHECK-NOT: arith.divf
+func.func @division_by_constant(%x: f32, %v: vector<16xf32>) -> (f32, vector<16xf32>) {
+  %nine = arith.constant 9.0 : f32
+  %twos = arith.constant dense<2.0> : vector<16xf32>
+  %a = arith.divf %x, %nine fastmath<reassoc> : f32
+  %b = arith.divf %v, %twos : vector<16xf32>
+  return %a, %b : f32, vector<16xf32>
+}
+
+// -----
+
+// Divisions stay where the reciprocal is no normal number (zero, an
+// infinity, a huge divisor), the divisor varies or is no splat, or the type
+// is not f32.
+// CHECK-LABEL: func.func @divisions_kept
+// CHECK-COUNT-7: arith.divf
+// CHECK-NOT: arith.mulf
+func.func @divisions_kept(%x: f32, %y: f32, %v: vector<2xf32>, %d: f64) -> (f32, f32, f32, f32, f32, vector<2xf32>, f64) {
+  %zero = arith.constant 0.0 : f32
+  %inf = arith.constant 0x7F800000 : f32
+  %huge = arith.constant 3.0e38 : f32
+  %nan = arith.constant 0x7FC00000 : f32
+  %mixed = arith.constant dense<[2.0, 4.0]> : vector<2xf32>
+  %nine = arith.constant 9.0 : f64
+  %a = arith.divf %x, %zero : f32
+  %b = arith.divf %x, %inf : f32
+  %c = arith.divf %x, %huge : f32
+  %e = arith.divf %x, %nan : f32
+  %f = arith.divf %x, %y : f32
+  %g = arith.divf %v, %mixed : vector<2xf32>
+  %h = arith.divf %d, %nine : f64
+  return %a, %b, %c, %e, %f, %g, %h : f32, f32, f32, f32, f32, vector<2xf32>, f64
+}

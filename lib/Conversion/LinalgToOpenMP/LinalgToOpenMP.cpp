@@ -23,8 +23,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
@@ -119,6 +121,11 @@ struct LinalgToOpenMPLoops : OpInterfaceRewritePattern<linalg::LinalgOp> {
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override;
 
+  /// Turns `op` into a parallel loop of tiles, each also applying
+  /// `epilogue` (if any) to its slice of the output.
+  LogicalResult rewriteNest(linalg::LinalgOp op, linalg::LinalgOp epilogue,
+                            PatternRewriter &rewriter) const;
+
   int64_t minWork;
   std::string numThreadsFunction;
 };
@@ -159,28 +166,33 @@ static Value getRootBuffer(Value value) {
   return value;
 }
 
-/// The `linalg.fill` right before `op` that fills `op`'s only output, when
-/// each tile of `op` may fill its own slice instead: `op` writes every
-/// element of that output, which is a fresh allocation none of its inputs
-/// is a view of. The fill then runs in the same thread as the tile that
-/// reads its values, while they are in cache, and the program forks one
-/// team instead of two.
-static linalg::FillOp getFusableFill(linalg::LinalgOp op) {
-  auto fill = dyn_cast_if_present<linalg::FillOp>(op->getPrevNode());
-  if (!fill || !fill.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
-    return {};
-  Value output = op.getDpsInits()[0];
-  if (fill.getOutputs()[0] != output ||
+/// Whether `op`'s only output is a fresh allocation (or a view of one) that
+/// none of its inputs is a view of: each tile of `op` then owns its slice
+/// of that output, and nothing else reads it while the tiles run.
+static bool hasOwnOutput(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 ||
       !op.getMatchingIndexingMap(op.getDpsInitOperand(0))
            .isProjectedPermutation())
-    return {};
-  Value root = getRootBuffer(output);
+    return false;
+  Value root = getRootBuffer(op.getDpsInits()[0]);
   if (!root.getDefiningOp<memref::AllocOp>() &&
       !root.getDefiningOp<memref::AllocaOp>())
+    return false;
+  return llvm::none_of(op.getDpsInputs(), [&](Value input) {
+    return getRootBuffer(input) == root;
+  });
+}
+
+/// The `linalg.fill` right before `op` that fills `op`'s only output, when
+/// each tile of `op` may fill its own slice instead: `op` writes every
+/// element of that output, which it owns (hasOwnOutput). The fill then runs
+/// in the same thread as the tile that reads its values, while they are in
+/// cache, and the program forks one team instead of two.
+static linalg::FillOp getFusableFill(linalg::LinalgOp op) {
+  auto fill = dyn_cast_if_present<linalg::FillOp>(op->getPrevNode());
+  if (!fill || !fill.hasPureBufferSemantics() || !hasOwnOutput(op) ||
+      fill.getOutputs()[0] != op.getDpsInits()[0])
     return {};
-  for (Value input : op.getDpsInputs())
-    if (getRootBuffer(input) == root)
-      return {};
   return fill;
 }
 
@@ -191,14 +203,78 @@ static bool isFusedIntoNext(linalg::FillOp fill, int64_t minWork) {
          getFusableFill(next) == fill;
 }
 
+/// Whether `epilogue` maps `output` to itself element by element: an
+/// all-parallel op whose every operand is `output` with the identity map
+/// and whose body has no side effects (a bias-free activation, a scaling:
+/// an average pool's division by the window).
+static bool isElementwiseInPlace(linalg::LinalgOp epilogue, Value output) {
+  if (!epilogue.hasPureBufferSemantics() || epilogue.getNumDpsInits() != 1 ||
+      epilogue.getNumLoops() != epilogue.getNumParallelLoops())
+    return false;
+  for (OpOperand &operand : epilogue->getOpOperands())
+    if (operand.get() != output ||
+        !epilogue.getMatchingIndexingMap(&operand).isIdentity())
+      return false;
+  return llvm::all_of(epilogue.getBlock()->without_terminator(),
+                      [](Operation &op) { return isMemoryEffectFree(&op); });
+}
+
+/// The parallel op whose tiles may also apply `epilogue`, an in-place
+/// elementwise op on the output it owns, each to the slice it has just
+/// written (while it is in cache, and without a second team): the op
+/// before `epilogue`, past deallocations of other buffers.
+static linalg::LinalgOp getEpilogueProducer(linalg::LinalgOp epilogue,
+                                            int64_t minWork) {
+  if (epilogue.getNumDpsInits() != 1)
+    return {};
+  Value output = epilogue.getDpsInits()[0];
+  Operation *previous = epilogue->getPrevNode();
+  while (auto dealloc = dyn_cast_if_present<memref::DeallocOp>(previous)) {
+    if (getRootBuffer(dealloc.getMemref()) == getRootBuffer(output))
+      return {};
+    previous = previous->getPrevNode();
+  }
+  auto producer = dyn_cast_if_present<linalg::LinalgOp>(previous);
+  if (!producer || producer.getNumDpsInits() != 1 ||
+      producer.getDpsInits()[0] != output ||
+      classify(producer, minWork) != NestKind::Parallel ||
+      !hasOwnOutput(producer) || !isElementwiseInPlace(epilogue, output))
+    return {};
+  return producer;
+}
+
+/// Whether the op after `op` (past deallocations) is an epilogue that `op`'s
+/// tiles apply, so `op` is rewritten when that epilogue is visited.
+static bool hasFusableEpilogue(linalg::LinalgOp op, int64_t minWork) {
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    if (isa<memref::DeallocOp>(next))
+      continue;
+    auto epilogue = dyn_cast<linalg::LinalgOp>(next);
+    return epilogue && getEpilogueProducer(epilogue, minWork) == op;
+  }
+  return false;
+}
+
 LogicalResult
 LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
                                      PatternRewriter &rewriter) const {
+  // The walk visits a producer before its epilogue: the producer waits, and
+  // the epilogue brings it along.
+  if (linalg::LinalgOp producer = getEpilogueProducer(op, minWork))
+    return rewriteNest(producer, op, rewriter);
   if (classify(op, minWork) != NestKind::Parallel)
     return rewriter.notifyMatchFailure(op, "not a large parallel nest");
   auto fill = dyn_cast<linalg::FillOp>(op.getOperation());
   if (fill && isFusedIntoNext(fill, minWork))
     return rewriter.notifyMatchFailure(op, "filled by the next op's tiles");
+  if (hasFusableEpilogue(op, minWork))
+    return rewriter.notifyMatchFailure(op, "tiled with the epilogue after it");
+  return rewriteNest(op, /*epilogue=*/{}, rewriter);
+}
+
+LogicalResult
+LinalgToOpenMPLoops::rewriteNest(linalg::LinalgOp op, linalg::LinalgOp epilogue,
+                                 PatternRewriter &rewriter) const {
   linalg::FillOp fusedFill = getFusableFill(op);
   Location loc = op.getLoc();
 
@@ -236,6 +312,15 @@ LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
     linalg::FillOp::create(rewriter, fusedFill.getLoc(),
                            fusedFill.getInputs()[0], tile.getDpsInits()[0]);
     rewriter.eraseOp(fusedFill);
+  }
+  if (epilogue) {
+    // Each tile then applies the epilogue to the slice it wrote.
+    auto tile = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+    rewriter.setInsertionPointAfter(tile);
+    IRMapping slice;
+    slice.map(epilogue.getDpsInits()[0], tile.getDpsInits()[0]);
+    rewriter.clone(*epilogue, slice);
+    rewriter.eraseOp(epilogue);
   }
 
   // The nest's size, folded as built: a static nest, which classify() found
