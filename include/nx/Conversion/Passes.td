@@ -529,7 +529,11 @@ def ConvertLinalgToOpenMPPass
     into the op's tiles when that output is a fresh allocation no input is
     a view of: each tile fills the slice it then accumulates into (a
     pooling's -inf, a reduction's zeros), while it is in cache, and one
-    team is forked instead of two.
+    team is forked instead of two. Likewise an in-place elementwise op
+    right after it (past deallocations of other buffers), all of whose
+    operands are that output with the identity map and whose body has no
+    side effects (an average pool's division by its window, an
+    activation): each tile applies it to the slice it has just written.
 
     A linalg op's body is pure scalar code: the regions this pass makes
     call no host code and allocate nothing, so they need no run context on

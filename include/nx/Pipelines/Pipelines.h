@@ -61,9 +61,10 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
       llvm::cl::init(false)};
   PassOptions::Option<bool> libmMath{
       *this, "libm-math",
-      llvm::cl::desc("Call libm for f32 math functions; otherwise use "
-                     "MLIR's polynomial approximations, which vectorize "
-                     "(nx-approximate-math)"),
+      llvm::cl::desc("Call libm for f32 math functions and divide by "
+                     "constants; otherwise use MLIR's polynomial "
+                     "approximations, which vectorize, and multiply by the "
+                     "reciprocal (nx-approximate-math)"),
       llvm::cl::init(false)};
   PassOptions::Option<int64_t> maxFunctionOps{
       *this, "max-function-ops",

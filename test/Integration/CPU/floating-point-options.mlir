@@ -18,9 +18,17 @@
 // RUN: nx-runner %s --entry=softplus --input='[0.2]:tensor<1xf32>' | FileCheck %s --check-prefix=APPROX
 // APPROX: result #0: tensor<1xf32> = [0.7981389]
 //
+// --libm-math also keeps divisions by constants: 0.35f / 9 rounds to
+// 0.038888887, while 0.35f times the f32 nearest 1/9, what the default
+// computes, rounds to the next f32 up.
+// DIVIDE: result #0: tensor<1xf32> = [0.038888887]
+// RECIPROCAL: result #0: tensor<1xf32> = [0.03888889]
+//
 // --strict-reductions also keeps IEEE's ordered zeros in a maximum: the
 // largest of -0 and +0, starting from -0, is +0. By default the zero's
 // sign is unspecified (nsz); NaNs propagate either way.
+// RUN: nx-runner %s --libm-math --entry=ninth --input='[0.35]:tensor<1xf32>' | FileCheck %s --check-prefix=DIVIDE
+// RUN: nx-runner %s --entry=ninth --input='[0.35]:tensor<1xf32>' | FileCheck %s --check-prefix=RECIPROCAL
 // RUN: nx-runner %s --strict-reductions --entry=largest --input='[-0, 0, -0, -0]:tensor<4xf32>' | FileCheck %s --check-prefix=ZEROS
 // ZEROS: result #0: tensor<f32> = 0{{$}}
 // RUN: nx-runner %s --entry=largest --input='[-0, 0, -0, -0]:tensor<4xf32>' | FileCheck %s --check-prefix=ANY-ZERO
@@ -56,4 +64,10 @@ func.func @softplus(%x: tensor<1xf32>) -> tensor<1xf32> {
   %e = math.exp %x : tensor<1xf32>
   %l = math.log1p %e : tensor<1xf32>
   return %l : tensor<1xf32>
+}
+
+func.func @ninth(%x: tensor<1xf32>) -> tensor<1xf32> {
+  %nine = arith.constant dense<9.0> : tensor<1xf32>
+  %q = arith.divf %x, %nine : tensor<1xf32>
+  return %q : tensor<1xf32>
 }
