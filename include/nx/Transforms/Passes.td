@@ -435,7 +435,7 @@ def SplitReductionsPass : Pass<"nx-split-reductions"> {
 }
 
 def ApproximateMathPass : Pass<"nx-approximate-math"> {
-  let summary = "Replaces f32 math functions by upstream's polynomial approximations, which vectorize";
+  let summary = "Replaces f32 math functions by upstream's polynomial approximations, which vectorize, and divisions by constants by multiplications";
   let description = [{
     Applies MLIR's `populateMathPolynomialApproximationPatterns`: `math.exp`,
     `log`, `log1p`, `tanh`, `erf`, `sin`, `cos`, `atan` and the others it
@@ -443,7 +443,11 @@ def ApproximateMathPass : Pass<"nx-approximate-math"> {
     only (polynomials, bit casts, selects) instead of libm calls. A libm
     call is opaque to the loop vectorizer; the arithmetic vectorizes to the
     host's vector width. Accuracy is that of the upstream approximations
-    (a few ulp in f32). f64 calls stay libm's. Only math on scalars and
+    (a few ulp in f32). f64 calls stay libm's. An f32 `arith.divf` by a
+    constant (or a splat of one) whose reciprocal is a normal number
+    becomes a multiplication by that reciprocal: within 2 ulp of the
+    quotient (exact for powers of two) at a fraction of a vector
+    division's cost. Only math on scalars and
     vectors is rewritten; math on tensors is left alone (`nx-lower-to-cpu`
     turns it into `linalg.generic` bodies on scalars first, with
     `nx-fuse-elementwise`). `nx-lower-to-cpu` runs this pass unless
