@@ -469,6 +469,20 @@ def ApproximateMathPass : Pass<"nx-approximate-math"> {
     %bits = arith.shli (arith.addi (arith.fptosi %k), 127), 23 : i32
     %y = arith.mulf %p, (arith.bitcast %bits : i32 to f32)
     ```
+
+    A division by a constant, before:
+
+    ```mlir
+    %nine = arith.constant dense<9.0> : vector<16xf32>
+    %q = arith.divf %x, %nine : vector<16xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %ninth = arith.constant dense<0.111111112> : vector<16xf32>
+    %q = arith.mulf %x, %ninth : vector<16xf32>
+    ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
