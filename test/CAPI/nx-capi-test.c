@@ -105,7 +105,7 @@ static void testTextualPipeline(void) {
 // CHECK: textual pipeline ran: 1
 // CHECK: nx.callback_ids
 // CHECK: func.func @main
-// CHECK: nx.custom_call @exla_elixir_callback(%{{.*}}) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 0>, callback_id_size = 8 : ui64, static_args = {factor = 2.000000e+00 : f64}}, has_side_effect = true}
+// CHECK: nx.custom_call @exla_runtime_callback(%{{.*}}, %{{.*}}) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 0>, callback_id_size = 8 : ui64, num_aliased_data_outputs = 0 : ui64}, has_side_effect = true, nx.callback_attrs = {static_args = {factor = 2.000000e+00 : f64}}}
 // CHECK: arith.addf
 
 /* A pass created through its generated constructor. */

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Exports every valid nx module of the lit and integration suites (each
 # `// -----` chunk that nx-opt parses and verifies on its own) with both
-# callback id encodings, and checks the result against a real StableHLO
+# callback ABIs (and both id encodings of the older one), and checks the
+# result against a real StableHLO
 # build:
 #   1. `stablehlo-opt` loads and verifies the export as is (no
 #      --allow-unregistered-dialect);
@@ -36,10 +37,10 @@ PY
 modules=0 accepted=0 rejected=0 same=0 differ=0 vhlo_same=0 vhlo_differ=0 vhlo_unserializable=0
 for chunk in "$work"/*.in.mlir; do
   "$nx_opt" "$chunk" >/dev/null 2>&1 || continue
-  for encoding in backend-config operand; do
-    base=${chunk%.in.mlir}.$encoding
+  for abi in exla exla-legacy "exla-legacy callback-id-encoding=operand"; do
+    base=${chunk%.in.mlir}.${abi//[ =]/-}
     "$nx_opt" "$chunk" --allow-unregistered-dialect -nx-assign-callback-ids \
-      "-convert-nx-to-custom-call=callback-id-encoding=$encoding" -o "$base.nx.mlir" 2>/dev/null || continue
+      "-convert-nx-to-custom-call=callback-abi=$abi" -o "$base.nx.mlir" 2>/dev/null || continue
     "$nx_opt" "$base.nx.mlir" --allow-unregistered-dialect -nx-export-stablehlo \
       -o "$base.export.mlir" 2>/dev/null || continue
     modules=$((modules + 1))

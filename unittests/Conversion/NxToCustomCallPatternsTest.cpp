@@ -57,6 +57,7 @@ TEST_F(NxToCustomCallPatternsTest, ThreadsOneTokenThroughOrderedCallbacks) {
   )mlir");
   ASSERT_TRUE(module);
   NxToCustomCallOptions options;
+  options.abi = CallbackAbi::ExlaLegacy;
   options.callbackTarget = "my_callback";
   ASSERT_TRUE(succeeded(convert(*module, options)));
 
@@ -70,6 +71,35 @@ TEST_F(NxToCustomCallPatternsTest, ThreadsOneTokenThroughOrderedCallbacks) {
   EXPECT_TRUE(calls[0].getInputs().back().getDefiningOp<arith::ConstantOp>());
   EXPECT_EQ(calls[1].getInputs().back(), calls[0]->getResults().back());
   EXPECT_EQ(calls[2].getInputs().back(), calls[1]->getResults().back());
+}
+
+TEST_F(NxToCustomCallPatternsTest, RuntimeCallbacksTakeTheServerFirst) {
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+    nx.callback @f : (tensor<f32>) -> tensor<f32> attributes {id = 0 : i64}
+    nx.callback @log : (tensor<f32>) -> () attributes {id = 1 : i64}
+    func.func @main(%x: tensor<f32>) -> tensor<f32> {
+      %a = nx.elixir_call ordered @f(%x) : (tensor<f32>) -> tensor<f32>
+      %b = nx.io_callback @log(%a) : tensor<f32>
+      return %b : tensor<f32>
+    }
+  )mlir");
+  ASSERT_TRUE(module);
+  NxToCustomCallOptions options;
+  options.callbackServerHandle = "<0.42.0>";
+  ASSERT_TRUE(succeeded(convert(*module, options)));
+
+  SmallVector<CustomCallOp> calls;
+  module->walk([&](CustomCallOp call) { calls.push_back(call); });
+  ASSERT_EQ(calls.size(), 2u);
+  for (CustomCallOp call : calls) {
+    EXPECT_EQ(call.getCallTargetName(), kRuntimeCallbackTarget);
+    auto server = call.getInputs().front().getType();
+    EXPECT_EQ(server, RankedTensorType::get(
+                          {8}, IntegerType::get(&context, 8, IntegerType::Unsigned)));
+  }
+  // No token: the io_callback's argument is the elixir_call's result.
+  EXPECT_EQ(calls[1].getInputs()[1], calls[0]->getResult(0));
+  EXPECT_EQ(calls[1]->getNumResults(), 1u);
 }
 
 TEST_F(NxToCustomCallPatternsTest, ThreadsOneTagThroughInfeeds) {

@@ -25,6 +25,16 @@ enum class CallbackIdEncoding {
   Operand,
 };
 
+/// Which custom calls `convert-nx-to-custom-call` makes of callbacks.
+enum class CallbackAbi {
+  /// EXLA's `exla_runtime_callback`: the callback server first, the id and
+  /// `num_aliased_data_outputs` in backend_config.
+  ExlaRuntimeCallback,
+  /// `exla_elixir_callback` / `exla_io_callback` (or the targets given),
+  /// with the id as `callback-id-encoding` says and an ordering token.
+  ExlaLegacy,
+};
+
 #define GEN_PASS_DECL
 #include "nx/Conversion/Passes.h.inc"
 

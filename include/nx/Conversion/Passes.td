@@ -30,6 +30,48 @@ def ConvertNxToCustomCallPass
     All custom calls use `api_version = 4` (typed FFI) with a dictionary
     `backend_config`.
 
+    **Callbacks, `callback-abi=exla` (default)**: what EXLA's main branch
+    emits for `Nx.runtime_call` and `Nx.io_call`, and its
+    `exla_runtime_callback` handler runs. Operand 0 is the callback server
+    (a `tensor<Nxui8>` constant of the `callback-server-handle` bytes; 8
+    zero bytes without one: EXLA passes its server pid there), then the
+    callback's arguments. `backend_config` holds exactly `callback_id` (the
+    id's 8 little-endian bytes as i64 words), `callback_id_size` and
+    `num_aliased_data_outputs`, the entries EXLA's handler binds (it takes
+    no others). An elixir_call has its own results, none aliased, and
+    `has_side_effect = true` unless `pure`; an io_callback returns its
+    arguments, each aliasing its operand (`num_aliased_data_outputs` of
+    them). `ordered`, `optional` and `static_args` go into the
+    `nx.callback_attrs` dictionary beside `backend_config`; ordered calls
+    stay in program order by their side effect, as EXLA's own do (XLA's CPU
+    backend keeps that order; use `exla-legacy` for a data dependency).
+    `callback-id-encoding=operand` is an error with this ABI.
+
+    ```mlir
+    // Before (after nx-assign-callback-ids):
+    %0 = nx.elixir_call @scale(%x) static_args {factor = 2.0 : f64}
+        : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = nx.io_callback ordered @log(%0) : tensor<4xf32>
+    // After:
+    %server = arith.constant dense<0> : tensor<8xui8>
+    %0 = nx.custom_call @exla_runtime_callback(%server, %x) {api_version = 4 : i32,
+        backend_config = {callback_id = array<i64: 0>, callback_id_size = 8 : ui64,
+                          num_aliased_data_outputs = 0 : ui64},
+        has_side_effect = true,
+        nx.callback_attrs = {static_args = {factor = 2.0 : f64}}}
+        : (tensor<8xui8>, tensor<4xf32>) -> tensor<4xf32>
+    %1 = nx.custom_call @exla_runtime_callback(%server, %0) {api_version = 4 : i32,
+        backend_config = {callback_id = array<i64: 1>, callback_id_size = 8 : ui64,
+                          num_aliased_data_outputs = 1 : ui64},
+        has_side_effect = true, nx.callback_attrs = {ordered = true},
+        output_operand_aliases = [#nx.output_operand_alias<output_tuple_indices = [],
+            operand_index = 1, operand_tuple_indices = []>]}
+        : (tensor<8xui8>, tensor<4xf32>) -> tensor<4xf32>
+    ```
+
+    **Callbacks, `callback-abi=exla-legacy`**: the targets of earlier EXLA
+    releases, described below.
+
     **elixir_call**. Target `callback-target` (default
     `exla_elixir_callback`); `has_side_effect = true` unless the call is
     `pure`; `static_args` are passed as the `static_args` backend_config
@@ -158,16 +200,25 @@ def ConvertNxToCustomCallPass
              clEnumValN(::mlir::nx::Platform::Cuda, "cuda", "an NVIDIA GPU"),
              clEnumValN(::mlir::nx::Platform::Rocm, "rocm", "an AMD GPU"),
              clEnumValN(::mlir::nx::Platform::Tpu, "tpu", "a TPU"))}]>,
+    Option<"callbackAbi", "callback-abi", "::mlir::nx::CallbackAbi",
+           /*default=*/"::mlir::nx::CallbackAbi::ExlaRuntimeCallback",
+           "Custom calls made of callbacks",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::nx::CallbackAbi::ExlaRuntimeCallback, "exla",
+                        "EXLA's exla_runtime_callback (default)"),
+             clEnumValN(::mlir::nx::CallbackAbi::ExlaLegacy, "exla-legacy",
+                        "exla_elixir_callback / exla_io_callback, or "
+                        "callback-target / io-callback-target"))}]>,
     Option<"callbackTarget", "callback-target", "std::string",
            /*default=*/"\"exla_elixir_callback\"",
-           "Custom-call target of nx.elixir_call">,
+           "Custom-call target of nx.elixir_call (callback-abi=exla-legacy)">,
     Option<"ioCallbackTarget", "io-callback-target", "std::string",
            /*default=*/"\"exla_io_callback\"",
-           "Custom-call target of nx.io_callback">,
+           "Custom-call target of nx.io_callback (callback-abi=exla-legacy)">,
     Option<"idEncoding", "callback-id-encoding",
            "::mlir::nx::CallbackIdEncoding",
            /*default=*/"::mlir::nx::CallbackIdEncoding::BackendConfig",
-           "How callback ids reach the callback",
+           "How callback ids reach the callback (callback-abi=exla-legacy)",
            [{::llvm::cl::values(
              clEnumValN(::mlir::nx::CallbackIdEncoding::BackendConfig,
                         "backend-config",
@@ -177,8 +228,9 @@ def ConvertNxToCustomCallPass
                         "a trailing tensor<i64> operand"))}]>,
     Option<"callbackServerHandle", "callback-server-handle", "std::string",
            /*default=*/"\"\"",
-           "Callback server handle; its bytes become callback_server_pid "
-           "words in backend_config (backend-config encoding)">,
+           "Callback server handle: the bytes of the server operand "
+           "(callback-abi=exla), or callback_server_pid words in "
+           "backend_config (exla-legacy, backend-config encoding)">,
     Option<"streamName", "stream-name", "std::string", /*default=*/"\"\"",
            "Stream of infeed/outfeed ops without a `stream` attribute">,
     Option<"blocksOnly", "blocks-only", "bool", /*default=*/"false",

@@ -293,16 +293,21 @@ protected:
       config.emplace_back(b.getStringAttr("static_args"), staticArgs);
   }
 
+  /// A callback id's 8 little-endian bytes.
+  static SmallVector<uint8_t> idBytes(int64_t id) {
+    SmallVector<uint8_t> bytes;
+    for (int i = 0; i < 8; ++i)
+      bytes.push_back(
+          static_cast<uint8_t>(static_cast<uint64_t>(id) >> (8 * i)));
+    return bytes;
+  }
+
   /// Adds the callback id (and server handle) to `config` or `operands`.
   void encodeCallbackId(OpBuilder &b, Location loc, int64_t id,
                         SmallVectorImpl<NamedAttribute> &config,
                         SmallVectorImpl<Value> &operands) const {
     if (options.idEncoding == CallbackIdEncoding::BackendConfig) {
-      SmallVector<uint8_t> bytes;
-      for (int i = 0; i < 8; ++i)
-        bytes.push_back(
-            static_cast<uint8_t>(static_cast<uint64_t>(id) >> (8 * i)));
-      appendWords(b, config, "callback_id", bytes);
+      appendWords(b, config, "callback_id", idBytes(id));
     } else {
       auto type = RankedTensorType::get({}, b.getI64Type());
       operands.push_back(arith::ConstantOp::create(
@@ -313,6 +318,46 @@ protected:
                   ArrayRef(reinterpret_cast<const uint8_t *>(
                                options.callbackServerHandle.data()),
                            options.callbackServerHandle.size()));
+  }
+
+  /// An `exla_runtime_callback` of callback `id` on `args`: the server
+  /// operand first, then `args`; results `resultTypes`, the first
+  /// `numAliased` of which alias the arguments of the same index. What
+  /// EXLA's backend_config has no entry for goes into
+  /// `nx.callback_attrs`: EXLA's handler takes exactly its three entries.
+  CustomCallOp createRuntimeCallback(OpBuilder &b, Location loc, int64_t id,
+                                     ValueRange args, TypeRange resultTypes,
+                                     unsigned numAliased, bool hasSideEffect,
+                                     ArrayRef<NamedAttribute> nxAttrs) const {
+    SmallVector<uint8_t> server(options.callbackServerHandle.begin(),
+                                options.callbackServerHandle.end());
+    if (server.empty())
+      server.assign(8, 0);
+    auto serverType =
+        RankedTensorType::get({static_cast<int64_t>(server.size())},
+                              b.getIntegerType(8, /*isSigned=*/false));
+    SmallVector<Value> operands{arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(serverType, ArrayRef(server)))};
+    llvm::append_range(operands, args);
+    SmallVector<NamedAttribute> config;
+    appendWords(b, config, "callback_id", idBytes(id));
+    config.emplace_back(b.getStringAttr("num_aliased_data_outputs"),
+                        b.getIntegerAttr(b.getIntegerType(64, false),
+                                         static_cast<uint64_t>(numAliased)));
+    SmallVector<Attribute> aliases;
+    for (unsigned i = 0; i < numAliased; ++i)
+      aliases.push_back(OutputOperandAliasAttr::get(
+          b.getContext(),
+          resultTypes.size() == 1 ? ArrayRef<int64_t>{}
+                                  : ArrayRef<int64_t>{static_cast<int64_t>(i)},
+          i + 1, {}));
+    CustomCallOp call =
+        createCustomCall(b, loc, kRuntimeCallbackTarget, resultTypes, operands,
+                         config, hasSideEffect, aliases);
+    if (!nxAttrs.empty())
+      call->setAttr(NxDialect::getCallbackAttrsAttrName(),
+                    b.getDictionaryAttr(nxAttrs));
+    return call;
   }
 
   /// The stream handle constant of a stream op, when the pattern applies.
@@ -346,6 +391,16 @@ struct ElixirCallLowering final : HostOpLowering<ElixirCallOp> {
     if (failed(id))
       return failure();
     Location loc = op.getLoc();
+    if (options.abi == CallbackAbi::ExlaRuntimeCallback) {
+      SmallVector<NamedAttribute> nxAttrs;
+      appendCallConfig(rewriter, op.getOrdered(), op.getStaticArgsAttr(),
+                       nxAttrs);
+      CustomCallOp call = createRuntimeCallback(
+          rewriter, loc, *id, adaptor.getArgs(), op.getResultTypes(),
+          /*numAliased=*/0, /*hasSideEffect=*/!op.getPure(), nxAttrs);
+      rewriter.replaceOp(op, call.getResults());
+      return success();
+    }
     SmallVector<Value> operands(adaptor.getArgs());
     SmallVector<Type> resultTypes(op.getResultTypes());
     SmallVector<NamedAttribute> config;
@@ -382,6 +437,20 @@ struct IoCallbackLowering final : HostOpLowering<IoCallbackOp> {
     if (failed(id))
       return failure();
     Location loc = op.getLoc();
+    if (options.abi == CallbackAbi::ExlaRuntimeCallback) {
+      SmallVector<NamedAttribute> nxAttrs;
+      appendCallConfig(rewriter, op.getOrdered(), op.getStaticArgsAttr(),
+                       nxAttrs);
+      if (op.getOptional())
+        nxAttrs.emplace_back(rewriter.getStringAttr("optional"),
+                             rewriter.getBoolAttr(true));
+      // EXLA's io_call: every result passes an argument through.
+      CustomCallOp call = createRuntimeCallback(
+          rewriter, loc, *id, adaptor.getArgs(), op.getArgs().getTypes(),
+          /*numAliased=*/op.getArgs().size(), /*hasSideEffect=*/true, nxAttrs);
+      rewriter.replaceOp(op, call.getResults());
+      return success();
+    }
     SmallVector<Value> operands(adaptor.getArgs());
     SmallVector<Type> resultTypes(op.getArgs().getTypes());
     SmallVector<NamedAttribute> config;
@@ -599,6 +668,13 @@ struct ConvertNxToCustomCallPass final
 
   void runOnOperation() final {
     ModuleOp module = getOperation();
+    if (callbackAbi == CallbackAbi::ExlaRuntimeCallback &&
+        idEncoding == CallbackIdEncoding::Operand) {
+      module.emitError()
+          << "callback-id-encoding=operand needs callback-abi=exla-legacy: "
+             "exla_runtime_callback takes the callback id in backend_config";
+      return signalPassFailure();
+    }
     if (failed(lowerBlocks(module)))
       return signalPassFailure();
     if (blocksOnly)
@@ -606,6 +682,7 @@ struct ConvertNxToCustomCallPass final
 
     NxToCustomCallOptions options;
     options.platform = platform;
+    options.abi = callbackAbi;
     options.callbackTarget = callbackTarget;
     options.ioCallbackTarget = ioCallbackTarget;
     options.idEncoding = idEncoding;

@@ -188,9 +188,34 @@ recognize(ModuleOp module, CustomCallOp call, ArrayRef<std::string> jaxNames) {
         result.ordered = true;
       }
     }
+    // What nx puts beside EXLA's backend_config on exla_runtime_callback.
+    if (auto nxAttrs = call->getAttrOfType<DictionaryAttr>(
+            NxDialect::getCallbackAttrsAttrName())) {
+      if (!result.staticArgs)
+        result.staticArgs = nxAttrs.getAs<DictionaryAttr>("static_args");
+      if (auto optional = nxAttrs.getAs<BoolAttr>("optional"))
+        result.optional |= optional.getValue();
+      if (auto ordered = nxAttrs.getAs<BoolAttr>("ordered"))
+        result.ordered |= ordered.getValue();
+    }
     result.pure = !call.getHasSideEffect();
     result.io = target == kExlaIoCallback ||
                 (target == kExlaRuntimeCallback && lastResult == firstResult);
+    // EXLA's io_call: its results pass its arguments through, as many as
+    // num_aliased_data_outputs says.
+    auto aliased = config ? config.getAs<IntegerAttr>("num_aliased_data_outputs")
+                          : nullptr;
+    if (target == kExlaRuntimeCallback && aliased &&
+        aliased.getValue().getZExtValue() != 0) {
+      uint64_t count = aliased.getValue().getZExtValue();
+      if (count != lastResult - firstResult || count != lastArg - firstArg)
+        return call.emitOpError()
+               << "cannot be raised: num_aliased_data_outputs is " << count
+               << " but it has " << lastArg - firstArg << " arguments and "
+               << lastResult - firstResult
+               << " results (an io_call passes every argument through)";
+      result.io = true;
+    }
   } else {
     return std::optional<CallbackCall>();
   }

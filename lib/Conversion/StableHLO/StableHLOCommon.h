@@ -3,6 +3,7 @@
 #ifndef NX_LIB_DIALECT_NX_TRANSFORMS_STABLEHLOCOMMON_H
 #define NX_LIB_DIALECT_NX_TRANSFORMS_STABLEHLOCOMMON_H
 
+#include "nx/Conversion/NxToCustomCall/NxToCustomCall.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -26,7 +27,7 @@ inline constexpr llvm::StringLiteral kExlaElixirCallback =
     "exla_elixir_callback";
 inline constexpr llvm::StringLiteral kExlaIoCallback = "exla_io_callback";
 inline constexpr llvm::StringLiteral kExlaRuntimeCallback =
-    "exla_runtime_callback";
+    kRuntimeCallbackTarget;
 inline constexpr llvm::StringLiteral kJaxLegacyCpuCallback =
     "xla_python_cpu_callback";
 

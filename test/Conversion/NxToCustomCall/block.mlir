@@ -125,10 +125,10 @@ func.func @skips(%i: tensor<2x2xi1>, %c: tensor<2x2xcomplex<f32>>, %x: tensor<4x
 nx.callback @cb : (tensor<4xf32>) -> tensor<4xf32> attributes {id = 5 : i64}
 
 // CHECK-LABEL: func.func @nested
-// CHECK: %[[C:.+]] = nx.custom_call @exla_elixir_callback(%{{.+}}) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 5>, callback_id_size = 8 : ui64}, has_side_effect = true} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK: %[[C:.+]] = nx.custom_call @exla_runtime_callback(%{{.+}}, %{{.+}}) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 5>, callback_id_size = 8 : ui64, num_aliased_data_outputs = 0 : ui64}, has_side_effect = true} : (tensor<8xui8>, tensor<4xf32>) -> tensor<4xf32>
 // CHECK: return %[[C]]
 // CUDA-LABEL: func.func @nested
-// CUDA: nx.custom_call @exla_elixir_callback
+// CUDA: nx.custom_call @exla_runtime_callback
 func.func @nested(%x: tensor<4xf32>) -> tensor<4xf32> attributes {nx.host_orchestrator} {
   %r = nx.block "Outer" {} (%x) : (tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%v: tensor<4xf32>):

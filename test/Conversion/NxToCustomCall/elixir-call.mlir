@@ -1,6 +1,8 @@
-// RUN: nx-opt %s -split-input-file -nx-assign-callback-ids -convert-nx-to-custom-call | FileCheck %s --enable-var-scope
-// RUN: nx-opt %s -split-input-file -nx-assign-callback-ids -convert-nx-to-custom-call="callback-id-encoding=operand" | FileCheck %s --enable-var-scope --check-prefix=OPERAND
-// RUN: nx-opt %s -split-input-file -nx-assign-callback-ids -convert-nx-to-custom-call="callback-server-handle=<0.1234.0> callback-target=my_callback" | FileCheck %s --enable-var-scope --check-prefix=HANDLE
+// The older EXLA targets (callback-abi=exla-legacy); runtime-callback.mlir
+// covers the default, EXLA's exla_runtime_callback.
+// RUN: nx-opt %s -split-input-file -nx-assign-callback-ids -convert-nx-to-custom-call=callback-abi=exla-legacy | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -nx-assign-callback-ids -convert-nx-to-custom-call="callback-abi=exla-legacy callback-id-encoding=operand" | FileCheck %s --enable-var-scope --check-prefix=OPERAND
+// RUN: nx-opt %s -split-input-file -nx-assign-callback-ids -convert-nx-to-custom-call="callback-abi=exla-legacy callback-server-handle=<0.1234.0> callback-target=my_callback" | FileCheck %s --enable-var-scope --check-prefix=HANDLE
 
 nx.callback @scale : (tensor<4xf32>) -> tensor<4xf32>
 nx.callback @split : (tensor<4xf32>, tensor<i64>) -> (tensor<2xf32>, tensor<2xf32>)

@@ -1,5 +1,7 @@
-// RUN: nx-opt %s -split-input-file -nx-assign-callback-ids -convert-nx-to-custom-call | FileCheck %s --enable-var-scope
-// RUN: nx-opt %s -split-input-file -nx-assign-callback-ids -convert-nx-to-custom-call="callback-id-encoding=operand io-callback-target=my_io" | FileCheck %s --enable-var-scope --check-prefix=OPERAND
+// The older EXLA targets (callback-abi=exla-legacy); runtime-callback.mlir
+// covers the default, EXLA's exla_runtime_callback.
+// RUN: nx-opt %s -split-input-file -nx-assign-callback-ids -convert-nx-to-custom-call=callback-abi=exla-legacy | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -nx-assign-callback-ids -convert-nx-to-custom-call="callback-abi=exla-legacy callback-id-encoding=operand io-callback-target=my_io" | FileCheck %s --enable-var-scope --check-prefix=OPERAND
 
 nx.callback @log : (tensor<2x3xf32>) -> ()
 nx.callback @log2 : (tensor<2x3xf32>, tensor<4xi32>) -> ()

@@ -1,8 +1,8 @@
 // Ordered elixir_calls and ordered io_callbacks share one ordering token per
 // block: the token is the last operand (before an operand-encoded id) and
 // the last result, and only the token aliases.
-// RUN: nx-opt %s -nx-assign-callback-ids -convert-nx-to-custom-call | FileCheck %s --enable-var-scope
-// RUN: nx-opt %s -nx-assign-callback-ids -convert-nx-to-custom-call="callback-id-encoding=operand" | FileCheck %s --enable-var-scope --check-prefix=OPERAND
+// RUN: nx-opt %s -nx-assign-callback-ids -convert-nx-to-custom-call=callback-abi=exla-legacy | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -nx-assign-callback-ids -convert-nx-to-custom-call="callback-abi=exla-legacy callback-id-encoding=operand" | FileCheck %s --enable-var-scope --check-prefix=OPERAND
 
 nx.callback @log : (tensor<2xf32>) -> ()
 nx.callback @step : (tensor<2xf32>) -> tensor<i64>

@@ -135,3 +135,13 @@ func.func @infeed_of_a_dynamic_tensor(%t: tensor<8xui8>) -> tensor<?xf32> {
   %0:2 = "stablehlo.custom_call"(%h, %t) {api_version = 4 : i32, backend_config = {}, call_target_name = "exla_beam_infeed", has_side_effect = true} : (tensor<13xui8>, tensor<8xui8>) -> (tensor<8xui8>, tensor<?xf32>)
   return %0#1 : tensor<?xf32>
 }
+
+// -----
+
+// EXLA's io_call passes every argument through: num_aliased_data_outputs
+// must count them all, and the results.
+func.func @partly_aliased(%pid: tensor<8xui8>, %x: tensor<3xf32>, %i: tensor<i32>) -> tensor<3xf32> {
+  // expected-error @+1 {{cannot be raised: num_aliased_data_outputs is 1 but it has 2 arguments and 1 results (an io_call passes every argument through)}}
+  %0 = "stablehlo.custom_call"(%pid, %x, %i) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 1678600323>, callback_id_size = 5 : ui64, num_aliased_data_outputs = 1 : ui64}, call_target_name = "exla_runtime_callback", has_side_effect = true} : (tensor<8xui8>, tensor<3xf32>, tensor<i32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

@@ -1,9 +1,10 @@
 // Raising is the inverse of lowering: nx callbacks and streams lowered to
 // custom calls, exported, imported with raise-callbacks come back as the
-// same ops (callback declarations first), for both id encodings.
+// same ops (callback declarations first), for both callback ABIs and both
+// id encodings of the older one.
 // RUN: nx-opt %s -nx-assign-callback-ids > %t.nx.mlir
-// RUN: for encoding in backend-config operand; do \
-// RUN:   nx-opt %t.nx.mlir --allow-unregistered-dialect "-convert-nx-to-custom-call=callback-id-encoding=$encoding" \
+// RUN: for abi in "exla" "exla-legacy" "exla-legacy callback-id-encoding=operand"; do \
+// RUN:   nx-opt %t.nx.mlir --allow-unregistered-dialect "-convert-nx-to-custom-call=callback-abi=$abi" \
 // RUN:     -nx-export-stablehlo -nx-import-stablehlo=raise-callbacks -canonicalize | diff %t.nx.mlir - || exit 1; \
 // RUN: done
 // RUN: FileCheck %s --enable-var-scope < %t.nx.mlir

@@ -1,6 +1,6 @@
-// Export followed by import is the identity, for both callback id
-// encodings and every platform, and so is import followed by export on
-// StableHLO text.
+// Export followed by import is the identity, for both callback ABIs, both
+// id encodings of the older one and every platform, and so is import
+// followed by export on StableHLO text.
 // RUN: nx-opt %s --allow-unregistered-dialect -nx-assign-callback-ids -convert-nx-to-custom-call > %t.nx.mlir
 // RUN: nx-opt %t.nx.mlir --allow-unregistered-dialect -nx-export-stablehlo > %t.stablehlo.mlir
 // RUN: nx-opt %t.stablehlo.mlir --allow-unregistered-dialect -nx-import-stablehlo > %t.back.mlir
@@ -15,12 +15,13 @@
 // RUN: nx-opt %t.vhlo.mlir --allow-unregistered-dialect -nx-import-stablehlo | diff %t.nx.mlir -
 // VHLO: callback_id = dense<1> : tensor<1xi64>
 
-// Every platform and both id encodings (callbacks and streams stay in the
-// host orchestrator; blocks lower per platform).
+// Every platform, both ABIs and both id encodings of the older one
+// (callbacks and streams stay in the host orchestrator; blocks lower per
+// platform).
 // RUN: for platform in host cuda rocm tpu; do \
-// RUN:   for encoding in backend-config operand; do \
+// RUN:   for abi in "exla" "exla-legacy" "exla-legacy callback-id-encoding=operand"; do \
 // RUN:     nx-opt %s --allow-unregistered-dialect -nx-assign-callback-ids \
-// RUN:       "-convert-nx-to-custom-call=platform=$platform callback-id-encoding=$encoding" > %t.p.nx.mlir && \
+// RUN:       "-convert-nx-to-custom-call=platform=$platform callback-abi=$abi" > %t.p.nx.mlir && \
 // RUN:     nx-opt %t.p.nx.mlir --allow-unregistered-dialect -nx-export-stablehlo > %t.p.stablehlo.mlir && \
 // RUN:     nx-opt %t.p.stablehlo.mlir --allow-unregistered-dialect -nx-import-stablehlo | diff %t.p.nx.mlir - && \
 // RUN:     nx-opt %t.p.stablehlo.mlir --allow-unregistered-dialect -nx-import-stablehlo -nx-export-stablehlo | diff %t.p.stablehlo.mlir - \
@@ -36,8 +37,8 @@ nx.callback @scale : (tensor<4xf32>) -> tensor<4xf32>
 nx.callback @log : (tensor<4xf32>, tensor<i64>) -> ()
 
 // CHECK-LABEL: func.func @program
-// CHECK: "stablehlo.custom_call"(%{{.+}}) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 1>, callback_id_size = 8 : ui64, static_args = {k = 2 : i64}}, call_target_name = "exla_elixir_callback", has_side_effect = true} : (tensor<4xf32>) -> tensor<4xf32>
-// CHECK: "stablehlo.custom_call"(%{{.+}}, %{{.+}}, %{{.+}}) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 0>, callback_id_size = 8 : ui64, ordered = true}, call_target_name = "exla_io_callback", has_side_effect = true, output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>, #stablehlo.output_operand_alias<output_tuple_indices = [1], operand_index = 1, operand_tuple_indices = []>, #stablehlo.output_operand_alias<output_tuple_indices = [2], operand_index = 2, operand_tuple_indices = []>]} : (tensor<4xf32>, tensor<i64>, tensor<ui8>) -> (tensor<4xf32>, tensor<i64>, tensor<ui8>)
+// CHECK: "stablehlo.custom_call"(%{{.+}}, %{{.+}}) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 1>, callback_id_size = 8 : ui64, num_aliased_data_outputs = 0 : ui64}, call_target_name = "exla_runtime_callback", has_side_effect = true, nx.callback_attrs = {static_args = {k = 2 : i64}}} : (tensor<8xui8>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK: "stablehlo.custom_call"(%{{.+}}, %{{.+}}, %{{.+}}) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 0>, callback_id_size = 8 : ui64, num_aliased_data_outputs = 2 : ui64}, call_target_name = "exla_runtime_callback", has_side_effect = true, nx.callback_attrs = {ordered = true}, output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 1, operand_tuple_indices = []>, #stablehlo.output_operand_alias<output_tuple_indices = [1], operand_index = 2, operand_tuple_indices = []>]} : (tensor<8xui8>, tensor<4xf32>, tensor<i64>) -> (tensor<4xf32>, tensor<i64>)
 // CHECK: "stablehlo.custom_call"(%{{.+}}, %{{.+}}) {api_version = 4 : i32, backend_config = {}, call_target_name = "exla_beam_outfeed", has_side_effect = true} : (tensor<13xui8>, tensor<4xf32>) -> tensor<ui8>
 // CHECK: "stablehlo.custom_call"(%{{.+}}, %{{.+}}) {api_version = 4 : i32, backend_config = {}, call_target_name = "exla_beam_infeed", has_side_effect = true} : (tensor<13xui8>, tensor<8xui8>) -> (tensor<8xui8>, tensor<4xf32>)
 // CHECK: "stablehlo.custom_call"(%{{.+}}) {api_version = 4 : i32, backend_config = {}, call_target_name = "qr_cpu_custom_call_f32"} : (tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)

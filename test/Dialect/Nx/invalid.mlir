@@ -829,3 +829,38 @@ module attributes {nx.callback_ids = {a = 0 : i64}, nx.callbacks = [{function_ty
 // A record whose id is not an i64 would lose it when declared again.
 // expected-error @+1 {{'nx.callbacks' entry #0 has id "x", expected an i64}}
 module attributes {nx.callbacks = [{function_type = () -> (), id = "x", sym_name = "a"}]} {}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// nx.callback_attrs (on exla_runtime_callback custom calls)
+//===----------------------------------------------------------------------===//
+
+func.func @callback_attrs_not_a_dictionary(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'nx.callback_attrs' must be a dictionary, got true}}
+  %0 = nx.custom_call @exla_runtime_callback(%x) {api_version = 4 : i32, backend_config = {}, nx.callback_attrs = true} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @callback_attrs_unknown_key(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'nx.callback_attrs' takes bool 'ordered' and 'optional' and a dictionary 'static_args', got 'sticky' = true}}
+  %0 = nx.custom_call @exla_runtime_callback(%x) {api_version = 4 : i32, backend_config = {}, nx.callback_attrs = {sticky = true}} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @callback_attrs_wrong_type(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'nx.callback_attrs' takes bool 'ordered' and 'optional' and a dictionary 'static_args', got 'ordered' = 1 : i64}}
+  %0 = nx.custom_call @exla_runtime_callback(%x) {api_version = 4 : i32, backend_config = {}, nx.callback_attrs = {ordered = 1}} : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'nx.callback_attrs' must be on a custom call, got 'func.func'}}
+func.func @callback_attrs_on_a_function() attributes {nx.callback_attrs = {}} {
+  return
+}

@@ -25,14 +25,21 @@ namespace mlir::nx {
 /// nx.infeed.
 inline constexpr llvm::StringLiteral kOutfeedTarget = "exla_beam_outfeed";
 inline constexpr llvm::StringLiteral kInfeedTarget = "exla_beam_infeed";
+/// EXLA's callback target (`callback-abi=exla`).
+inline constexpr llvm::StringLiteral kRuntimeCallbackTarget =
+    "exla_runtime_callback";
 
 /// How host ops become custom calls; the pass options of the same names.
 struct NxToCustomCallOptions {
   Platform platform = Platform::Host;
+  CallbackAbi abi = CallbackAbi::ExlaRuntimeCallback;
+  /// The targets and id encoding of CallbackAbi::ExlaLegacy.
   std::string callbackTarget = "exla_elixir_callback";
   std::string ioCallbackTarget = "exla_io_callback";
   CallbackIdEncoding idEncoding = CallbackIdEncoding::BackendConfig;
-  /// When not empty, its bytes become `callback_server_pid` words.
+  /// When not empty, its bytes become the server operand
+  /// (CallbackAbi::ExlaRuntimeCallback; 8 zero bytes without one) or the
+  /// `callback_server_pid` words (CallbackAbi::ExlaLegacy).
   std::string callbackServerHandle;
   /// The stream of infeed / outfeed ops without a `stream` attribute.
   std::string streamName;

@@ -88,6 +88,33 @@ static LogicalResult verifyExportedCallbacks(Operation *op, Attribute value) {
   return success();
 }
 
+/// Checks `nx.callback_attrs`: a dictionary of `ordered` / `optional`
+/// bools and a `static_args` dictionary, on a custom call.
+static LogicalResult verifyCallbackAttrs(Operation *op, Attribute value) {
+  StringLiteral name = NxDialect::getCallbackAttrsAttrName();
+  StringRef opName = op->getName().getStringRef();
+  if (opName != "nx.custom_call" && opName != "stablehlo.custom_call")
+    return op->emitError() << "'" << name << "' must be on a custom call, got '"
+                           << opName << "'";
+  auto entries = dyn_cast<DictionaryAttr>(value);
+  if (!entries)
+    return op->emitError() << "'" << name << "' must be a dictionary, got "
+                           << value;
+  for (NamedAttribute entry : entries) {
+    StringRef key = entry.getName().getValue();
+    bool valid = (key == "ordered" || key == "optional")
+                     ? isa<BoolAttr>(entry.getValue())
+                     : key == "static_args" &&
+                           isa<DictionaryAttr>(entry.getValue());
+    if (!valid)
+      return op->emitError()
+             << "'" << name << "' takes bool 'ordered' and 'optional' and a "
+             << "dictionary 'static_args', got '" << key << "' = "
+             << entry.getValue();
+  }
+  return success();
+}
+
 /// Checks `nx.callback_ids` on a symbol table: a dictionary from callback
 /// name to a distinct non-negative id that agrees with each callback's own
 /// `id`, so hosts can trust the map.
@@ -119,6 +146,8 @@ LogicalResult NxDialect::verifyOperationAttribute(Operation *op,
   }
   if (attr.getName() == getExportedCallbacksAttrName())
     return verifyExportedCallbacks(op, attr.getValue());
+  if (attr.getName() == getCallbackAttrsAttrName())
+    return verifyCallbackAttrs(op, attr.getValue());
   if (attr.getName() != getCallbackIdsAttrName())
     return op->emitError() << "unknown nx dialect attribute '"
                            << attr.getName().getValue() << "'";

@@ -60,6 +60,15 @@ def Nx_Dialect : Dialect {
       return ::llvm::StringLiteral("nx.callbacks");
     }
 
+    /// Name of the dictionary attribute `convert-nx-to-custom-call` puts on
+    /// an `exla_runtime_callback` call for what nx's callbacks carry beyond
+    /// the backend_config EXLA's handler reads (which takes no other
+    /// entries): `ordered`, `optional` (bools) and `static_args` (a
+    /// dictionary). `nx-import-stablehlo` raises them back.
+    static constexpr ::llvm::StringLiteral getCallbackAttrsAttrName() {
+      return ::llvm::StringLiteral("nx.callback_attrs");
+    }
+
     /// Name of the string attribute naming the device a function runs on
     /// (set by `nx-segment-callbacks` on stage functions; read by it on
     /// input functions to override its `device` option).
