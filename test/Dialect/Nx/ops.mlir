@@ -2,6 +2,7 @@
 // RUN: nx-opt %s -split-input-file | nx-opt -split-input-file | FileCheck %s --enable-var-scope
 // RUN: nx-opt %s -split-input-file -mlir-print-op-generic | nx-opt -split-input-file | FileCheck %s --enable-var-scope
 // RUN: nx-opt %s -split-input-file -mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC --enable-var-scope
+// RUN: nx-opt %s -split-input-file | FileCheck %s --check-prefix=SPACING --strict-whitespace
 
 // CHECK: nx.callback @scale : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK: nx.callback @split : (tensor<2x3xf64>) -> (tensor<2xf64>, tensor<3xi64>)
@@ -123,6 +124,8 @@ func.func @block_misc(%d: tensor<?xf32>) -> tensor<?xf32> {
 // CHECK: nx.outfeed %[[X]], %[[N]] to "metrics" : tensor<4xf32>, tensor<i64>
 // CHECK: nx.outfeed %[[X]] : tensor<4xf32>
 // CHECK: nx.outfeed to "done"{{$}}
+// An outfeed of nothing prints one space before `to`.
+// SPACING: {{^}}    nx.outfeed to "done"{{$}}
 // CHECK: %[[A:.+]]:2 = nx.infeed from "batches" : tensor<8x4xf32>, tensor<i64>
 // CHECK: %[[B:.+]] = nx.infeed : tensor<ui8>
 // CHECK: return %[[A]]#0, %[[B]]

@@ -281,7 +281,7 @@ def Nx_OutfeedOp : Nx_Op<"outfeed", [
     OptionalAttr<Nx_NonEmptyStrAttr>:$stream
   );
   let assemblyFormat = [{
-    $inputs (`to` $stream^)? attr-dict (`:` type($inputs)^)?
+    ($inputs^)? (`to` $stream^)? attr-dict (`:` type($inputs)^)?
   }];
 }
 
