@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # nx-mlir developer entry point. Installs missing Debian packages (idempotent,
 # silent when everything is present), configures once, builds incrementally.
 #

@@ -1,5 +1,11 @@
 //===- AllocationBench.cpp - heap buffers of compiled code ----------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Compiled code allocates through libnxrt's generic allocation functions,
 // which record each buffer in the current run so that a failed run can free
 // what its code still held. This measures what that record costs against

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Benchmarks of code compiled by nx-lower-to-cpu and JIT-compiled. Included
 # from bench/CMakeLists.txt after nx_add_benchmark() and the `benchmarks`
 # target are defined.

@@ -1,5 +1,11 @@
 //===- CompiledBench.cpp - costs of nx host interactions in compiled code -===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Benchmarks of code compiled by nx-lower-to-cpu and JIT-compiled with MLIR's
 // ExecutionEngine, in one binary so the numbers can be compared directly:
 //

@@ -1,5 +1,11 @@
 //===- ConvBench.cpp - compiled 2-D convolution against oneDNN and BLAS ---===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // relu(conv_2d_nhwc_hwcf(pad(x, 1), w)), x 1x56x56x64 f32, w 3x3x64x64 (a
 // ResNet layer), written as a front end emits it (tensor.pad, linalg on
 // tensors), compiled by nx-lower-to-cpu and JIT-compiled as Executable does,

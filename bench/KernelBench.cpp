@@ -1,5 +1,11 @@
 //===- KernelBench.cpp - compiled compute against C, libm and OpenBLAS ----===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Kernels written as a front end emits them (linalg and elementwise ops on
 // tensors), compiled by nx-lower-to-cpu and JIT-compiled as Executable does,
 // each timed next to a baseline in the same binary and run:

@@ -1,5 +1,11 @@
 //===- Latency.h - round-trip latency helpers for the benchmarks -*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Shared by NxrtDispatchBench and nx-bench-compiled, so that the bridge is
 // always read against the floor of the same run and binary:
 //  - ReportLatency: p50/p99/max of per-call samples as counters (us);

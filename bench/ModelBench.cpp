@@ -1,5 +1,11 @@
 //===- ModelBench.cpp - whole models compiled by nx-lower-to-cpu ----------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The models of bench/models/, each a .mlir file written as a front end
 // writes it (linalg named ops and generics on tensors), compiled by
 // nx-lower-to-cpu and JIT-compiled as Executable does, and called on

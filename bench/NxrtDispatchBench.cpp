@@ -1,5 +1,11 @@
 //===- NxrtDispatchBench.cpp - libnxrt dispatch costs ---------------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 //  BM_DirectCall / BM_InlineInvoke      inline dispatch overhead per call
 //  BM_BridgeRoundTrip / BM_CondVarHandoff / BM_SpinPingPong /
 //  BM_DescriptorHandoff

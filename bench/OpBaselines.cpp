@@ -1,5 +1,11 @@
 //===- OpBaselines.cpp - the kernel libraries on bench/models' single ops -===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // For each single-op program of bench/models (BM_Op/<op> in ModelBench.cpp),
 // the library that sets the bar for its class, on inputs of the same shapes,
 // in the same binary and run:

@@ -1,5 +1,11 @@
 //===- SegmentCallbacksBench.cpp - nx-segment-callbacks vs canonicalize ----===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Times nx-segment-callbacks on a generated function of N ops with N/100 host
 // callbacks, against upstream `canonicalize` on the same module, in the same
 // binary. The pass is meant to be linear in the number of ops: the time per

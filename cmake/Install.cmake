@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installation and the two CMake packages:
 #   nxrt    the runtime alone (libnxrt, its headers, nxrt-run): no MLIR, and
 #           the only package of a -DNX_ENABLE_COMPILER=OFF build;

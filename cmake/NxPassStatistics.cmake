@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # nx_pass_statistics(OUTPUT TD_FILE): generates OUTPUT, the
 # NX_PASS_STATISTIC(argument, name, description) list of TD_FILE's pass
 # statistics (see cmake/gen-pass-statistics.py and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # NX_SANITIZER=address -> ASan + UBSan, NX_SANITIZER=thread -> TSan.
 if(NX_SANITIZER STREQUAL "address")
   set(NX_SANITIZER_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the statistics of every pass of a Passes.td as an X-macro list.
 
 Input: the records of the .td file as `llvm-tblgen --dump-json` writes them.

@@ -1,4 +1,9 @@
-/*===- CKernels.c - C baselines, -O3 -march=native ------------------------===*/
+/*===- CKernels.c - C baselines, -O3 -march=native ------------------------===*
+ *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *===----------------------------------------------------------------------===*/
 
 #include "CKernels.h"
 

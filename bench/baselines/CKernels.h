@@ -1,5 +1,9 @@
 /*===- CKernels.h - C baselines for the compiled-kernel benchmarks -*- C -*-===*
  *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
  * What a C programmer writes for each kernel nx-bench-kernels times, built
  * with -O3 -march=native (the sum also with -ffast-math, which lets the
  * compiler reassociate it into vector lanes). Outputs are caller-allocated.

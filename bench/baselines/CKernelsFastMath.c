@@ -1,4 +1,9 @@
-/*===- CKernelsFastMath.c - C baselines, -O3 -march=native -ffast-math ----===*/
+/*===- CKernelsFastMath.c - C baselines, -O3 -march=native -ffast-math ----===*
+ *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *===----------------------------------------------------------------------===*/
 
 #include "CKernels.h"
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Times the models of bench/models, and its single ops, with nx and with
 PyTorch eager in one run, and prints Markdown tables of the ratios.
 

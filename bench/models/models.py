@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The benchmark models' inputs, references and PyTorch baselines.
 
 Each model in bench/models/<name>.mlir, and each single op of the classes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 [
   inputs: ["{mix,.formatter}.exs", "{config,lib,test,mix,bench}/**/*.{ex,exs}"]
 ]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The NIF is built by a compiler task of this project (no Hex, no
 # elixir_make): see mix/compile_nx_nif.exs.
 Code.require_file("mix/compile_nx_nif.exs", __DIR__)

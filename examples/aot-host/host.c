@@ -1,5 +1,9 @@
 /*===- host.c - a C program embedding an ahead-of-time compiled nx model --===*
  *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
  * examples/callbacks.mlir, compiled ahead of time into callbacks.o with
  *
  *   nx-compile examples/callbacks.mlir -o callbacks.o --emit-header=callbacks.h

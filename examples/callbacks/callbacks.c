@@ -1,5 +1,9 @@
 /*===- callbacks.c - a sample nx callback library -------------------------===*
  *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
  * The host side of examples/callbacks.mlir, in plain C against libnxrt's
  * C ABI. Build it (the project's CMake does: target NxExampleCallbacks) and
  * load it into nx-runner:

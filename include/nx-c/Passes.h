@@ -1,4 +1,8 @@
 /*===-- nx-c/Passes.h - C API of the nx passes and pipelines ------*- C -*-===*\
+ *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 |*                                                                            *|
 |* mlirCreate<Group><Pass>() / mlirRegister<Group><Pass>() for every nx pass  *|
 |* (generated from the Passes.td files; groups NxDialect, NxTransforms and    *|

@@ -1,4 +1,8 @@
 /*===-- nx-c/RegisterEverything.h - register nx with MLIR ---------*- C -*-===*\
+ *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 |*                                                                            *|
 |* One call each for what an embedder needs to parse, transform and lower    *|
 |* nx programs through MLIR's C API.                                          *|

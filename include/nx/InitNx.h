@@ -1,5 +1,11 @@
 //===- InitNx.h - register nx dialects and passes ---------------*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // One place that knows every dialect and pass nx-mlir provides, shared by
 // nx-opt, the mlir-opt plugin and embedders.
 //

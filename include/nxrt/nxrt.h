@@ -1,5 +1,9 @@
 /*===- nxrt.h - nx-mlir host runtime C ABI -------------------------------===*
  *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
  * libnxrt is the library compiled nx programs call into and host programs
  * link against. This header is the whole ABI: plain C, no C++ types, so the
  * LLVM lowering, C hosts and NIFs can all use it.
@@ -574,6 +578,71 @@ NXRT_API nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
  * results were never written, so this prints the status's message to stderr
  * and aborts the process instead of returning. Thread-safe. */
 NXRT_API void nxrt_invoke_failed(nxrt_run_t *run, nxrt_status_t *status);
+
+/*===----------------------------------------------------------------------===*
+ * Tracing host calls
+ *===----------------------------------------------------------------------===*/
+
+/* One finished host call (callback, custom call or stream operation), as a
+ * tracer sees it. Everything is valid only for the duration of the tracer
+ * call. Calls skipped because the run had already failed or was past its
+ * deadline are not traced.
+ *  - name:     callback or custom-call target name (without '@'); the
+ *              site's name for stream operations.
+ *  - location: the op's source location, e.g. "model.mlir:12:5".
+ *  - what:     the op as failure messages name it, e.g.
+ *              "callback @log at model.mlir:12:5".
+ *  - kind:     the site's kind.
+ *  - dispatch: how the call ran: "inline" (on the compute thread),
+ *              "bridge" (through the host's dispatcher; the duration
+ *              includes the wait for the reply), "stream" (an outfeed or
+ *              infeed; an infeed's duration includes the wait for its
+ *              value) or "unbound" (an optional hook with no handler:
+ *              nothing ran).
+ *  - duration_ns: wall time from dispatch to return.
+ *  - code:     NXRT_OK, or the failure's code.
+ *  - run:      the run the call belongs to. */
+typedef struct nxrt_trace_event_t {
+  const char *name;
+  const char *location;
+  const char *what;
+  nxrt_site_kind_t kind;
+  const char *dispatch;
+  int64_t duration_ns;
+  nxrt_status_code_t code;
+  nxrt_run_t *run;
+} nxrt_trace_event_t;
+
+/* Receives each traced call, on the thread that made it (any compute
+ * thread, concurrently), after the call returned and before compiled code
+ * goes on. Must not fail, block for long or invoke sites. */
+typedef void (*nxrt_trace_fn)(void *user_data,
+                              const nxrt_trace_event_t *event);
+
+/* Installs `fn` (NULL: none) as the runtime's tracer, replacing the
+ * previous one, for runs begun after the call; runs in progress keep the
+ * tracer they began with, so `user_data` must stay valid until they end.
+ * Without a tracer and without the trace log, nxrt_invoke measures
+ * nothing: tracing costs only runs that have it. No-op for a NULL runtime.
+ * Thread-safe. */
+NXRT_API void nxrt_runtime_set_tracer(nxrt_runtime_t *runtime,
+                                      nxrt_trace_fn fn, void *user_data);
+
+/* Turns the trace log on (nonzero) or off, for runs begun after the call:
+ * one line per traced call on stderr, written in one piece, e.g.
+ *   nxrt: trace: io_callback @log at m.mlir:4:9: inline, 12.5 us
+ *   nxrt: trace: callback @f at m.mlir:7:3: bridge, 1.02 ms, failed: INTERNAL
+ * A runtime starts with the log on when the environment variable
+ * NXRT_TRACE is set to anything but "" or "0" at nxrt_runtime_create, so
+ * any host can be traced without a change. The log and a tracer work
+ * independently. No-op for a NULL runtime. Thread-safe. */
+NXRT_API void nxrt_runtime_set_trace_log(nxrt_runtime_t *runtime,
+                                         int32_t enabled);
+
+/* The name of a site kind as the dialect spells it: "elixir_call",
+ * "io_callback", "custom_call", "outfeed", "infeed" ("io_callback" for an
+ * optional one), or "unknown". The string is static. Thread-safe. */
+NXRT_API const char *nxrt_site_kind_name(nxrt_site_kind_t kind);
 
 /* The heap allocator of compiled code: nx-lower-to-cpu lowers memref
  * allocations to MLIR's generic allocation functions

@@ -1,5 +1,9 @@
 /*===- nxrt_aot.h - what an ahead-of-time compiled nx program exports ----===*
  *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
  * `nx-compile model.mlir -o model.so --prefix=P` (or `-o model.o`) writes an
  * object whose only global symbols are:
  *

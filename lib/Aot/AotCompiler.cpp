@@ -1,5 +1,11 @@
 //===- AotCompiler.cpp - nx programs to relocatable objects ---------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The same lowering and LLVM IR optimization as the JIT (lib/Runner), then
 // three rewrites of the LLVM module that make it linkable into any host:
 //   - exports: `_mlir_ciface_<entry>` becomes P_<entry>, `__nx_init`
@@ -381,9 +387,7 @@ Expected<AotObject> aot::compileAot(ModuleOp module,
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule;
   {
-    TimingScope timing = compile.timing
-                             ? compile.timing->nest("translate to LLVM IR")
-                             : TimingScope();
+    TimingScope timing = runner::startPhase(compile, "translate to LLVM IR");
     LogicalResult result = success();
     std::string text = collectDiagnostics(
         lowered->getContext(),
@@ -411,18 +415,14 @@ Expected<AotObject> aot::compileAot(ModuleOp module,
     return llvm::createStringError("invalid LLVM IR: " + verifierErrors);
 
   {
-    TimingScope timing = compile.timing
-                             ? compile.timing->nest("optimize LLVM IR")
-                             : TimingScope();
+    TimingScope timing = runner::startPhase(compile, "optimize LLVM IR");
     auto optimize = makeOptimizingTransformer(std::min(compile.optLevel, 3u),
                                               /*sizeLevel=*/0, machine->get());
     if (auto err = optimize(llvmModule.get()))
       return std::move(err);
   }
   {
-    TimingScope timing = compile.timing
-                             ? compile.timing->nest("code generation")
-                             : TimingScope();
+    TimingScope timing = runner::startPhase(compile, "code generation");
     llvm::raw_string_ostream os(object.objectFile);
     llvm::buffer_ostream buffer(os);
     llvm::legacy::PassManager codegen;

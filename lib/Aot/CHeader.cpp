@@ -1,5 +1,11 @@
 //===- CHeader.cpp - the C header of an ahead-of-time compiled program ----===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Declares the object's exports with typed memref descriptors, so a C host
 // calls an entry point as an ordinary function:
 //

@@ -1,5 +1,11 @@
 //===- BridgeDispatcher.cpp - serve host callbacks in bridge mode ---------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The runtime routes every callback through its bridge
 // (nxrt_runtime_set_callback_dispatch); the dispatcher threads pull the
 // requests and serve each with the handler bound to its callback

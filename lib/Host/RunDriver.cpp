@@ -1,4 +1,10 @@
 //===- RunDriver.cpp - inputs, streams, runs and their report -------------===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "nx/Host/RunDriver.h"
 
@@ -40,6 +46,12 @@ llvm::Expected<HostSession> nxhost::createSession(const DriverOptions &opts) {
   // mode, the dispatcher threads.
   HostSession session;
   session.runtime = Runtime::create();
+  if (opts.traceCallbacks)
+    nxrt_runtime_set_trace_log(session.runtime->get(), 1);
+  if (opts.timing) {
+    session.callbackTimes = std::make_unique<CallbackTimes>();
+    session.callbackTimes->attach(session.runtime->get());
+  }
   if (opts.bridge) {
     auto dispatcher =
         BridgeDispatcher::create(session.runtime->get(), opts.dispatchThreads,
@@ -334,14 +346,20 @@ static std::string runName(const RunSummary &summary, size_t index) {
   return name;
 }
 
+/// --timing: each run's wall time, then each host call's counts and times.
+static void reportTimes(const RunSummary &summary,
+                        const CallbackTimes *callbackTimes) {
+  for (auto [index, seconds] : llvm::enumerate(summary.seconds))
+    llvm::errs() << runName(summary, index) << ": "
+                 << llvm::format("%.4f", seconds * 1e3) << " ms\n";
+  if (callbackTimes)
+    callbackTimes->print(llvm::errs());
+}
+
 /// Prints what the runs produced; fails when a run failed (unless
 /// --keep-going) or results differed.
 static llvm::Error reportRuns(const DriverOptions &opts,
                               const RunSummary &summary) {
-  if (opts.timing)
-    for (auto [index, seconds] : llvm::enumerate(summary.seconds))
-      llvm::errs() << runName(summary, index) << ": "
-                   << llvm::format("%.4f", seconds * 1e3) << " ms\n";
   if (opts.keepGoing) {
     for (auto [index, outcome] : llvm::enumerate(summary.outcomes))
       llvm::outs() << runName(summary, index) << ": " << outcome;
@@ -420,6 +438,8 @@ int nxhost::runAndReport(const DriverOptions &opts, const RunEntryFn &run,
   RunSummary summary = runAll(opts, run, parsed.args);
   if (runsTimer)
     runsTimer(false);
+  if (opts.timing)
+    reportTimes(summary, session.callbackTimes.get());
   std::vector<std::string> errors = summary.outcomes;
   errors.push_back(summary.firstError);
   if (auto err = reportRuns(opts, summary)) {

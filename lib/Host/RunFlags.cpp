@@ -1,5 +1,11 @@
 //===- RunFlags.cpp - the command-line flags both runners share -----------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Registered in whichever LLVM Support the tool links (libLLVM for
 // nx-runner, the static archive for nxrt-run); read by readRunFlags.
 //
@@ -96,6 +102,12 @@ struct RunFlags {
       cl::init(0), cl::cat(runFlagsCategory())};
   cl::opt<bool> quiet{"quiet", cl::desc("Do not print results"),
                       cl::init(false), cl::cat(runFlagsCategory())};
+  cl::opt<bool> traceCallbacks{
+      "trace-callbacks",
+      cl::desc("Log each host call to stderr as it returns: callback, "
+               "location, dispatch and duration (NXRT_TRACE=1 does the same "
+               "in any host)"),
+      cl::init(false), cl::cat(runFlagsCategory())};
 };
 
 /// Constructed (registered) on first use, which is before
@@ -132,6 +144,7 @@ DriverOptions nxhost::readRunFlags(llvm::StringRef tool) {
   options.threads = flags.threads;
   options.repeat = flags.repeat;
   options.keepGoing = flags.keepGoing;
+  options.traceCallbacks = flags.traceCallbacks;
   options.computeThreads = flags.computeThreads;
   options.quiet = flags.quiet;
   return options;

@@ -1,5 +1,11 @@
 //===- TensorFormat.cpp - tensor types and values as text -----------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Printing follows MLIR's dense-literal syntax, which parseLiteral
 // (TensorLiteralParser.cpp) accepts, so the runners' --input and their
 // printed results round-trip.

@@ -1,5 +1,11 @@
 //===- TensorLiteralParser.cpp - `VALUE:TYPE` tensor literals -------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // HostTensor::parseLiteral reads what nx-runner and nxrt-run accept as
 // --input: a ranked tensor TYPE in MLIR's spelling and a VALUE in the syntax
 // of MLIR's dense<...> attribute. It is written by hand rather than on

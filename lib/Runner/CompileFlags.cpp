@@ -1,4 +1,10 @@
 //===- CompileFlags.cpp - the compilers' shared command-line flags --------===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "nx/Runner/CompileFlags.h"
 
@@ -63,6 +69,20 @@ static cl::opt<unsigned> optLevel(
     "O", cl::desc("LLVM optimization and code generation level (0-3)"),
     cl::Prefix, cl::init(CompileOptions().optLevel),
     cl::cat(compileFlagsCategory()));
+
+static cl::opt<ProgressMode> progress(
+    "progress",
+    cl::desc("Show each compile phase as it starts, on stderr"),
+    cl::values(clEnumValN(ProgressMode::Auto, "auto",
+                          "on a terminal, as one status line that is erased "
+                          "when the compile ends (default)"),
+               clEnumValN(ProgressMode::Always, "always",
+                          "always; one line per phase when stderr is no "
+                          "terminal"),
+               clEnumValN(ProgressMode::Never, "never", "never")),
+    cl::init(ProgressMode::Auto), cl::cat(compileFlagsCategory()));
+
+ProgressMode mlir::nx::runner::readProgressFlag() { return progress; }
 
 llvm::Expected<CompileOptions> mlir::nx::runner::readCompileFlags() {
   if (optLevel > 3)

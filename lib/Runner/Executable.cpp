@@ -1,6 +1,13 @@
 //===- Executable.cpp - lower, JIT and run nx programs ---------------------===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "nx/Runner/Runner.h"
+#include "nx/Runner/CompileProgress.h"
 #include "nx/Runner/JitMemory.h"
 #include "nx/Runner/RuntimeSymbolMap.h"
 
@@ -330,16 +337,17 @@ nx::runner::translateForJit(Operation *module, llvm::LLVMContext &context) {
   return llvmModule;
 }
 
-/// A scope of `options.timing` named `name`, or a no-op scope.
-static TimingScope nestedTiming(const CompileOptions &options,
-                                StringRef name) {
+TimingScope nx::runner::startPhase(const CompileOptions &options,
+                                  StringRef name) {
+  if (options.progress)
+    options.progress->phase(name);
   return options.timing ? options.timing->nest(name) : TimingScope();
 }
 
 llvm::Error nx::runner::lowerToCpu(ModuleOp module,
                                    const CompileOptions &options) {
   MLIRContext *context = module.getContext();
-  TimingScope timing = nestedTiming(options, "nx-lower-to-cpu");
+  TimingScope timing = startPhase(options, "nx-lower-to-cpu");
   DiagnosticCollector diagnostics(context);
   PassManager pm(context);
   if (options.timing)
@@ -451,7 +459,7 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
   auto translate = [&](Operation *module, llvm::LLVMContext &llvmContext) {
-    TimingScope timing = nestedTiming(options, "translate to LLVM IR");
+    TimingScope timing = startPhase(options, "translate to LLVM IR");
     return translateForJit(module, llvmContext);
   };
   engineOptions.llvmModuleBuilder = translate;
@@ -460,7 +468,7 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     return llvm::createStringError("cannot target the host: " +
                                    llvm::toString(optimize.takeError()));
   auto optimizeTimed = [&](llvm::Module *module) {
-    TimingScope timing = nestedTiming(options, "optimize LLVM IR");
+    TimingScope timing = startPhase(options, "optimize LLVM IR");
     return (*optimize)(module);
   };
   engineOptions.transformer = optimizeTimed;
@@ -473,7 +481,7 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     return result;
   }();
   // The JIT generates code for the whole module at the first lookup.
-  TimingScope codegenTiming = nestedTiming(options, "JIT code generation");
+  TimingScope codegenTiming = startPhase(options, "JIT code generation");
   if (!engine) {
     std::string message = llvm::toString(engine.takeError());
     if (!translateErrors.empty())
@@ -513,7 +521,7 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
   codegenTiming.stop();
 
   // Register the call sites.
-  TimingScope loadTiming = nestedTiming(options, "load (__nx_init)");
+  TimingScope loadTiming = startPhase(options, "load (__nx_init)");
   exe->program_ = nxrt_program_create(runtime, options.programName.c_str());
   auto init = exe->engine_->lookup(nx::runtime_symbols::kInitFunction);
   if (!init) {
@@ -543,7 +551,7 @@ Executable::compileSource(StringRef source, StringRef bufferName,
   context->disableMultithreading(); // compile-time only; keep it simple
   OwningOpRef<ModuleOp> module;
   {
-    TimingScope timing = nestedTiming(options, "parse");
+    TimingScope timing = startPhase(options, "parse");
     DiagnosticCollector diagnostics(context.get());
     ParserConfig config(context.get());
     module = parseSourceString<ModuleOp>(source, config, bufferName);

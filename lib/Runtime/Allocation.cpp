@@ -1,5 +1,11 @@
 //===- Allocation.cpp - Heap buffers of compiled code ---------------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // nx-lower-to-cpu lowers memref.alloc/dealloc to MLIR's generic allocation
 // functions (finalize-memref-to-llvm{use-generic-functions}), defined here.
 // They are malloc/aligned_alloc/free, plus a record in the calling thread's

@@ -1,5 +1,11 @@
 //===- Attributes.h - Decoded typed attribute dictionaries ------*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The in-memory form of the typed attribute encoding documented in nxrt.h.
 // Blobs are decoded once per call site, so handlers read plain C++ values.
 //

@@ -1,5 +1,11 @@
 //===- Bridge.h - Host-dispatched callbacks with reply tags -----*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The bridge (docs/Design.md, "Dispatch"): a bridge call becomes a request
 // with a unique reply tag, handed to a host-owned dispatcher (pulled, or
 // pushed through a hook: only callbacks bound BRIDGE, never routed inline

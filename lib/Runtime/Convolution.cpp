@@ -1,5 +1,11 @@
 //===- Convolution.cpp - convolutions of compiled code, on oneDNN ---------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // out[n, g*F + o, y, x] (+)= bias[g*F + o] + sum over c, ky, kx of
 //   in[n, g*C + c, y*sh + ky*dh - top, x*sw + kx*dw - left]
 //   * filter[g, o, c, ky, kx]

@@ -1,4 +1,10 @@
 //===- DType.h - Element types and tensor view helpers ----------*- C++ -*-===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef NXRT_LIB_RUNTIME_DTYPE_H
 #define NXRT_LIB_RUNTIME_DTYPE_H

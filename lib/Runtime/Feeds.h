@@ -1,4 +1,10 @@
 //===- Feeds.h - Infeed and outfeed call sites ------------------*- C++ -*-===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef NXRT_LIB_RUNTIME_FEEDS_H
 #define NXRT_LIB_RUNTIME_FEEDS_H

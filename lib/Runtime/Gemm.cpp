@@ -1,5 +1,11 @@
 //===- Gemm.cpp - contractions of compiled code, on the optimized BLAS ----===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // C[i] += A[i] B[i] with element strides per dimension (nxrt.h). BLAS takes
 // a matrix whose one stride is 1 and whose other is at least the extent of
 // the first dimension; such an operand is passed as is, row-major or

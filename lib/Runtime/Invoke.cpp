@@ -1,5 +1,11 @@
 //===- Invoke.cpp - nxrt_invoke, the per-call entry point -----------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The inline path is what compiled code pays on every callback: a few loads,
 // one indirect call, no allocation and no string compare. Everything else
 // (errors, bridge, streams, late resolution) is kept off it.
@@ -14,6 +20,7 @@
 #include "absl/base/optimization.h"
 #include "absl/strings/str_format.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
@@ -92,6 +99,79 @@ InvokeSlow(nxrt_run &run, nxrt_site &site, const nxrt::Handler *h,
   return run.Fail(status);
 }
 
+// Everything after the checks: the handler's own path, the bridge or a
+// stream. Inlined into nxrt_invoke, whose fast path it is.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline nxrt_status_t *
+Dispatch(nxrt_run &run, nxrt_site &site, const nxrt_tensor_t *args,
+         size_t nargs, nxrt_tensor_t *results, size_t nresults) {
+  if (site.kind > NXRT_SITE_CUSTOM_CALL)
+    return InvokeSlow(run, site, nullptr, args, nargs, results, nresults);
+
+  const nxrt::Handler *h = site.handler.load(std::memory_order_acquire);
+  if (ABSL_PREDICT_FALSE(!h)) {
+    h = Resolve(site);
+    if (!h)
+      return site.optional ? nullptr : Unknown(run, site);
+  }
+  if (site.kind == NXRT_SITE_IO_CALLBACK) {
+    if (ABSL_PREDICT_FALSE(!AliasesOperands(args, nargs, results, nresults)))
+      return run.Fail(site.Failed(absl::InvalidArgumentError(
+          "io_callback results must alias its operands one to one")));
+    results = nullptr;
+    nresults = 0;
+  }
+  if (ABSL_PREDICT_FALSE(h->mode != NXRT_DISPATCH_INLINE ||
+                         (run.routes_callbacks &&
+                          site.kind != NXRT_SITE_CUSTOM_CALL)))
+    return InvokeSlow(run, site, h, args, nargs, results, nresults);
+
+  nxrt_call_t call{args,
+                   nargs,
+                   results,
+                   nresults,
+                   site.attrs.get(),
+                   h->name.c_str(),
+                   site.location.c_str(),
+                   &run};
+  nxrt_status_t *status = h->fn(h->user_data, &call);
+  if (ABSL_PREDICT_FALSE(status != nullptr))
+    return HandlerFailed(run, site, status);
+  return nullptr;
+}
+
+// How a call of `site` ran, for a trace (after Dispatch resolved it).
+const char *DispatchName(const nxrt_run &run, const nxrt_site &site) {
+  if (site.kind > NXRT_SITE_CUSTOM_CALL)
+    return "stream";
+  const nxrt::Handler *h = site.handler.load(std::memory_order_acquire);
+  if (!h)
+    return "unbound";
+  if (h->mode != NXRT_DISPATCH_INLINE ||
+      (run.routes_callbacks && site.kind != NXRT_SITE_CUSTOM_CALL))
+    return "bridge";
+  return "inline";
+}
+
+// Dispatch, measured and reported to the run's tracer and log.
+ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *
+InvokeTraced(nxrt_run &run, nxrt_site &site, const nxrt_tensor_t *args,
+             size_t nargs, nxrt_tensor_t *results, size_t nresults) {
+  auto start = std::chrono::steady_clock::now();
+  nxrt_status_t *status = Dispatch(run, site, args, nargs, results, nresults);
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  nxrt_trace_event_t event{
+      site.name.c_str(),
+      site.location.c_str(),
+      site.what.c_str(),
+      site.optional ? NXRT_SITE_OPTIONAL_IO_CALLBACK : site.kind,
+      DispatchName(run, site),
+      std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count(),
+      nxrt_status_code(status),
+      &run};
+  nxrt::EmitTrace(run.trace, event);
+  return status;
+}
+
 } // namespace
 
 extern "C" nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
@@ -114,39 +194,9 @@ extern "C" nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
         absl::StrFormat("%s timed out after %d ms (run deadline)", site->what,
                         absl::ToInt64Milliseconds(run->timeout))));
 
-  if (site->kind > NXRT_SITE_CUSTOM_CALL)
-    return InvokeSlow(*run, *site, nullptr, args, nargs, results, nresults);
-
-  const nxrt::Handler *h = site->handler.load(std::memory_order_acquire);
-  if (ABSL_PREDICT_FALSE(!h)) {
-    h = Resolve(*site);
-    if (!h)
-      return site->optional ? nullptr : Unknown(*run, *site);
-  }
-  if (site->kind == NXRT_SITE_IO_CALLBACK) {
-    if (ABSL_PREDICT_FALSE(!AliasesOperands(args, nargs, results, nresults)))
-      return run->Fail(site->Failed(absl::InvalidArgumentError(
-          "io_callback results must alias its operands one to one")));
-    results = nullptr;
-    nresults = 0;
-  }
-  if (ABSL_PREDICT_FALSE(h->mode != NXRT_DISPATCH_INLINE ||
-                         (run->routes_callbacks &&
-                          site->kind != NXRT_SITE_CUSTOM_CALL)))
-    return InvokeSlow(*run, *site, h, args, nargs, results, nresults);
-
-  nxrt_call_t call{args,
-                   nargs,
-                   results,
-                   nresults,
-                   site->attrs.get(),
-                   h->name.c_str(),
-                   site->location.c_str(),
-                   run};
-  nxrt_status_t *status = h->fn(h->user_data, &call);
-  if (ABSL_PREDICT_FALSE(status != nullptr))
-    return HandlerFailed(*run, *site, status);
-  return nullptr;
+  if (ABSL_PREDICT_FALSE(run->traced))
+    return InvokeTraced(*run, *site, args, nargs, results, nresults);
+  return Dispatch(*run, *site, args, nargs, results, nresults);
 }
 
 extern "C" void nxrt_invoke_failed(nxrt_run_t *run, nxrt_status_t *status) {

@@ -1,5 +1,11 @@
 //===- LinAlg.cpp - LAPACK-backed qr/eigh custom-call targets -------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Conventions (documented in nxrt.h): leading dims are batch dims, matrices
 // are row-major, QR mode comes from the string attribute "mode".
 //

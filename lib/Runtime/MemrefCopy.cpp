@@ -1,5 +1,11 @@
 //===- MemrefCopy.cpp - strided memref.copy for compiled code -------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // memref.copy between memrefs that are not both contiguous lowers to a call
 // of MLIR's `memrefCopy` (CRunnerUtils). Defining it here, with the same
 // ABI, lets ahead-of-time objects run against libnxrt alone: nx-compile

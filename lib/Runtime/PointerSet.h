@@ -1,5 +1,11 @@
 //===- PointerSet.h - A set of heap pointers for the allocation record ---===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The record of a run's live heap buffers sits on compiled code's allocation
 // path: one insert per allocation, one erase per free. Open addressing with
 // linear probing over a power-of-two table, a multiplicative hash of the

@@ -1,4 +1,10 @@
 //===- Registry.cpp - Callbacks and custom-call targets by name -----------===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "Registry.h"
 

@@ -1,5 +1,11 @@
 //===- Registry.h - Callbacks and custom-call targets by name ---*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Names are resolved once per call site; afterwards compiled code reaches a
 // Handler through the site's pointer. Handlers are never removed, so those
 // pointers stay valid for the runtime's lifetime without reference counts.

@@ -1,4 +1,10 @@
 //===- Run.cpp - Runs and the per-thread run stack ------------------------===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "Run.h"
 
@@ -53,6 +59,8 @@ nxrt_run_t *nxrt_run_begin(nxrt_runtime_t *runtime,
     if (ms > 0)
       run->routed_timeout = absl::Milliseconds(ms);
   }
+  run->trace = runtime->tracing.Snapshot();
+  run->traced = run->trace.enabled();
   run->outer = nxrt::tls_current_run;
   nxrt::tls_current_run = run;
   return run;

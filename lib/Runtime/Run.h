@@ -1,4 +1,10 @@
 //===- Run.h - One execution of a compiled program --------------*- C++ -*-===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef NXRT_LIB_RUNTIME_RUN_H
 #define NXRT_LIB_RUNTIME_RUN_H
@@ -8,6 +14,7 @@
 
 #include "PointerSet.h"
 #include "Sync.h"
+#include "Trace.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "nxrt/nxrt.h"
@@ -21,6 +28,10 @@ struct nxrt_run {
   // routed_timeout (nxrt_runtime_set_callback_dispatch, as of run begin).
   bool routes_callbacks = false;
   absl::Duration routed_timeout = absl::InfiniteDuration();
+  // The runtime's tracer and log as of run begin; `traced` is the one flag
+  // nxrt_invoke tests.
+  nxrt::TraceConfig trace;
+  bool traced = false;
   // Checked without the lock on every invocation; set once, under mu.
   std::atomic<bool> failed{false};
 

@@ -1,4 +1,10 @@
 //===- Runtime.h - The runtime object ---------------------------*- C++ -*-===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef NXRT_LIB_RUNTIME_RUNTIME_H
 #define NXRT_LIB_RUNTIME_RUNTIME_H
@@ -9,6 +15,7 @@
 #include "Bridge.h"
 #include "Registry.h"
 #include "Streams.h"
+#include "Trace.h"
 #include "nxrt/nxrt.h"
 
 struct nxrt_runtime {
@@ -20,6 +27,8 @@ struct nxrt_runtime {
   // touches anyway.
   std::atomic<bool> route_callbacks{false};
   std::atomic<int64_t> routed_timeout_ms{0};
+  // nxrt_runtime_set_tracer / _trace_log, likewise copied at run begin.
+  nxrt::TraceSettings tracing;
 };
 
 namespace nxrt {

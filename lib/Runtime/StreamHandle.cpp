@@ -1,5 +1,11 @@
 //===- StreamHandle.cpp - Stream handles as ui8 tensors -------------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Handles reach the runtime as tensor data, i.e. untrusted bytes: every field
 // is checked before the name is used.
 //

@@ -1,4 +1,10 @@
 //===- Streams.cpp - Named infeed/outfeed streams and values --------------===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "Streams.h"
 

@@ -1,5 +1,11 @@
 //===- Sync.h - Locking primitives for libnxrt ------------------*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // absl::Mutex, made visible to ThreadSanitizer, plus the spin lock and the
 // spin-then-park wait the bridge uses on its latency-critical path.
 //

@@ -1,5 +1,11 @@
 //===- ApproximateMath.cpp - vectorizable f32 math functions --------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Upstream offers the polynomial approximations as patterns only (and a
 // test pass); nx-lower-to-cpu needs them as a pass.
 //

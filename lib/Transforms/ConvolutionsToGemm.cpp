@@ -1,5 +1,11 @@
 //===- ConvolutionsToGemm.cpp - 2-D convolutions as matrix products -------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // A 2-D convolution on buffers becomes linalg.matmul on matrix views of its
 // operands, so the contraction runs wherever matmul runs fastest (the
 // optimized BLAS in nx-lower-to-cpu). The patch matrix ("im2col") is filled

@@ -1,5 +1,11 @@
 //===- FuseElementwise.cpp - elementwise tensor op trees to linalg --------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Groups are formed bottom-up so that each op is visited once and cloned
 // once: an op whose users all belong to one group is computed inside that
 // group's body, anything else roots a group of its own. Upstream fusion

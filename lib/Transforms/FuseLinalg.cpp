@@ -1,5 +1,11 @@
 //===- FuseLinalg.cpp - elementwise fusion that never repeats work --------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Upstream's elementwise fusion and reshape propagation, each behind a
 // control function: a fused producer's element must be read once per
 // consumer iteration space, and reshapes must not turn reductions

@@ -1,5 +1,11 @@
 //===- HoistDeallocs.cpp - free buffers after their last use --------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Ownership-based deallocation frees at block ends; for buffers whose every
 // use is visible (no aliases can leave the uses we see), the end of the
 // block is merely the latest correct point, and the earliest one is right

@@ -1,5 +1,11 @@
 //===- InlinePieces.cpp - inline nx-split-functions pieces back -----------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // nx-inline-pieces: moves the body of every function nx-split-functions
 // outlined (marked `nx.piece`) back in place of its call. See the pass
 // description in Passes.td.

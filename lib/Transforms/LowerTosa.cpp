@@ -1,4 +1,10 @@
 //===- LowerTosa.cpp - the TOSA front end, only where there is TOSA -------===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "nx/Transforms/Passes.h"
 

@@ -1,5 +1,11 @@
 //===- ReassociateReductions.cpp - let linalg reductions vectorize --------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // LLVM vectorizes a floating-point reduction loop only when the combining
 // instruction may reassociate; a linalg reduction's combiner is the payload
 // op that reads the running value, its output's block argument. A maximum

@@ -1,5 +1,11 @@
 //===- ReuseInputsAsOutputs.cpp - elementwise ops write over dead inputs --===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Destination-passing style lets One-Shot Bufferize reuse a buffer only
 // where the IR names it as a destination; an elementwise op whose input dies
 // with it can name that input.

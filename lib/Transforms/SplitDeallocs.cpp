@@ -1,5 +1,11 @@
 //===- SplitDeallocs.cpp - one bufferization.dealloc per fresh buffer -----===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // ownership-based-buffer-deallocation frees all buffers of a block with one
 // bufferization.dealloc, whose simplification is quadratic in its memrefs.
 // Splitting off the fresh allocations first keeps the deallocation pipeline

@@ -1,5 +1,11 @@
 //===- SplitFunctions.cpp - bounded-size pieces of large functions --------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // nx-split-functions: outlines runs of a large function's top-level ops into
 // private functions of at most `max-ops` ops each, so that every later
 // function pass works on a piece that stays in the cache for the whole

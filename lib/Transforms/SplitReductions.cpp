@@ -1,5 +1,11 @@
 //===- SplitReductions.cpp - innermost reductions to vector partials ------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Chooses which tensor reductions upstream's linalg::splitReduction should
 // split, and by how much, so that nx-vectorize-linalg can keep the partial
 // results of an innermost reduction in vector registers.

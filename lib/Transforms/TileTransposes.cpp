@@ -1,5 +1,11 @@
 //===- TileTransposes.cpp - permuting copies in cache-sized blocks --------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // An op that reads its input transposed walks one side with a stride of a
 // whole row per element. In blocks of tile-size x tile-size elements, each
 // cache line of either side is fetched once and used whole.

@@ -1,4 +1,10 @@
 //===- VectorShape.h - vector width choices shared by the passes -*- C++
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 //-*-===//
 //
 // nx-split-reductions and nx-vectorize-linalg must agree on how many lanes

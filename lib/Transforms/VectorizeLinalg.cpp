@@ -1,5 +1,11 @@
 //===- VectorizeLinalg.cpp - linalg ops on buffers to vector code ---------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Tiles each eligible linalg op to one vector register along its innermost
 // loop and runs upstream's linalg vectorizer on each tile. The innermost
 // tile loop is peeled so that every tile but the last has a static shape:

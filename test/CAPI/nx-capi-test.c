@@ -1,4 +1,8 @@
 /*===- nx-capi-test.c - the nx C API, used from plain C -------------------===*\
+ *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 |*                                                                            *|
 |* Loads nx through its dialect handle, parses a program with a host          *|
 |* callback, lowers it with textual pipelines and with nx-lower-to-cpu, and   *|

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installs a build tree into a fresh prefix, then builds and runs the small
 # out-of-tree consumers of the packages it names, against that prefix only:
 #

@@ -1,5 +1,11 @@
 //===- TestBlockPlugin.cpp - a block lowering plugin for the tests --------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // A third-party style plugin: loaded with --load-pass-plugin into nx-opt or
 // (next to libNxPlugin.so) into upstream mlir-opt, it registers a lowering
 // for the block kind "Test.Block.Scale" into the process-wide registry of

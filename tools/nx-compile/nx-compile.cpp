@@ -1,5 +1,11 @@
 //===- nx-compile.cpp - ahead-of-time compilation of nx programs ----------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 //   nx-compile model.mlir -o model.so [--emit-header=model.h] [--prefix=P]
 //   nx-compile model.mlir -o model.o  [-mcpu=x86-64-v3] [-O3]
 //
@@ -23,6 +29,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -79,7 +86,12 @@ static cl::opt<bool> timing(
     "timing", cl::desc("Print to stderr how long each phase took"),
     cl::init(false), cl::cat(category));
 
+/// The compile's status line, erased before an error is printed.
+static runner::CompileProgress *activeProgress = nullptr;
+
 static int fail(const llvm::Twine &message) {
+  if (activeProgress)
+    activeProgress->finish();
   llvm::WithColor::error(llvm::errs(), "nx-compile") << message << "\n";
   return 1;
 }
@@ -178,12 +190,17 @@ static int compileMain(const char *argv0) {
   timingManager.setEnabled(timing);
   TimingScope rootTiming = timingManager.getRootScope();
 
+  runner::CompileProgress progress("nx-compile", runner::readProgressFlag());
+  activeProgress = &progress;
+  auto forgetProgress = llvm::make_scope_exit([] { activeProgress = nullptr; });
+
   DialectRegistry registry;
   runner::registerRunnerDialects(registry);
   MLIRContext context(registry);
   context.disableMultithreading();
   OwningOpRef<ModuleOp> module;
   {
+    progress.phase("parse");
     TimingScope parseTiming = rootTiming.nest("parse");
     std::string error;
     auto buffer = openInputFile(inputFile, &error);
@@ -195,6 +212,7 @@ static int compileMain(const char *argv0) {
     // Registered last, so it runs first: MLIR's advice to pass a flag
     // nx-compile does not have is reworded.
     ScopedDiagnosticHandler reworded(&context, [&](Diagnostic &diag) {
+      progress.finish();
       diagnostics.emitDiagnostic(
           diag.getLocation(),
           nx::rewordParseDiagnostic(diag.str(), "nx-compile"),
@@ -220,6 +238,7 @@ static int compileMain(const char *argv0) {
     compile.loweredIR = &lowered;
   if (timing)
     compile.timing = &rootTiming;
+  compile.progress = &progress;
   auto object = aot::compileAot(*module, options);
   if (!object)
     return fail(llvm::toString(object.takeError()));
@@ -230,6 +249,7 @@ static int compileMain(const char *argv0) {
     if (auto err = writeFile(output, object->objectFile))
       return fail(llvm::toString(std::move(err)));
   } else {
+    progress.phase("link");
     TimingScope linkTiming = rootTiming.nest("link");
     llvm::SmallString<128> temp;
     if (auto ec = llvm::sys::fs::createTemporaryFile("nx-compile", "o", temp))

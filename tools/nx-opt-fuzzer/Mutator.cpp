@@ -1,5 +1,11 @@
 //===- Mutator.cpp - Structure-aware mutations of nx-opt-fuzzer inputs ---===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The text is not parsed as MLIR: a small scanner finds what the mutations
 // need (integer literals, symbols, types, lines, brace depth), which is
 // robust to the half-broken text earlier mutations leave behind.

@@ -1,5 +1,11 @@
 //===- Mutator.h - Structure-aware mutations of nx-opt-fuzzer inputs -----===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // libFuzzer's own mutations flip bytes and insert dictionary words; coverage
 // guidance rarely turns those into the inputs that break a compiler's
 // promises: an id of INT64_MAX, a symbol named like one the compiler

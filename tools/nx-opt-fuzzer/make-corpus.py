@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Seed corpus for nx-opt-fuzzer from the lit suite and hand-written seeds.
 
 Every .mlir test is split at `// -----` and stripped of comment lines. Each

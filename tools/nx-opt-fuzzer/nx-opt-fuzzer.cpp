@@ -1,5 +1,11 @@
 //===- nx-opt-fuzzer.cpp - libFuzzer harness for nx's parser and passes --===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // An input is one selector byte followed by MLIR text. The text is parsed and
 // verified; the selector picks one of the pipelines below (every nx pass, the
 // nx-lower-to-cpu pipeline and upstream convert-to-llvm, some with options),

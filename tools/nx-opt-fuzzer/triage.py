@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Sorts the inputs a nx-opt-fuzzer run kept (crash-*, timeout-*, oom-*,
 leak-*, slow-unit-*) into nx's failures and upstream MLIR's.
 

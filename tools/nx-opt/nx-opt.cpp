@@ -1,5 +1,11 @@
 //===- nx-opt.cpp - nx optimizer driver ------------------------------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // mlir-opt with the nx dialect and passes, plus the upstream dialects and
 // passes the nx pipelines build on.
 //

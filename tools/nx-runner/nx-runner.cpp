@@ -1,5 +1,11 @@
 //===- nx-runner.cpp - compile and run nx programs on the CPU -------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 //   nx-runner model.mlir --entry=main --input='[1,2,3,4]:tensor<4xf32>' \
 //       --input=@x.npy --callbacks=libmine.so --output=out.npy
 //
@@ -41,8 +47,8 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
 static cl::opt<bool> timing(
     "timing",
     cl::desc("Print to stderr how long each phase took (parse, nx-lower-to-cpu "
-             "and its passes, translation, JIT code generation, load, runs) "
-             "and each run"),
+             "and its passes, translation, JIT code generation, load, runs), "
+             "each run, and each callback's calls, total and longest time"),
     cl::init(false), cl::cat(category));
 static cl::opt<bool> separateStages(
     "separate-stages",
@@ -78,12 +84,15 @@ static int runMain() {
   TimingScope rootTiming = timingManager.getRootScope();
   if (timing)
     compileOptions.timing = &rootTiming;
+  CompileProgress progress(kTool, readProgressFlag());
+  compileOptions.progress = &progress;
   compileOptions.programName = inputFile;
   compileOptions.separateStages = separateStages;
   std::string lowered;
   if (printLowered)
     compileOptions.loweredIR = &lowered;
   auto exe = Executable::compileFile(inputFile, runtime, compileOptions);
+  progress.finish();
   if (!exe)
     return fail(llvm::toString(exe.takeError()));
   if (printLowered) {

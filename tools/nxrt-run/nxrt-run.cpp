@@ -1,5 +1,11 @@
 //===- nxrt-run.cpp - run ahead-of-time compiled nx programs --------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 //   nxrt-run model.so --entry=main --input='[1,2,3,4]:tensor<4xf32>' \
 //       --input=@x.npy --callbacks=libmine.so --output=out.npy
 //
@@ -44,7 +50,8 @@ static cl::opt<std::string> prefix(
 static cl::opt<bool> timing(
     "timing",
     cl::desc("Print to stderr how long loading the object, its init "
-             "(<prefix>_nx_init) and each run took"),
+             "(<prefix>_nx_init) and each run took, and each callback's "
+             "calls, total and longest time"),
     cl::init(false), cl::cat(category));
 
 namespace {

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Exports every valid nx module of the lit and integration suites (each
 # `// -----` chunk that nx-opt parses and verifies on its own) with both
 # callback ABIs (and both id encodings of the older one), and checks the

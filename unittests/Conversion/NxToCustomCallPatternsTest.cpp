@@ -1,5 +1,11 @@
 //===- NxToCustomCallPatternsTest.cpp - the public custom-call patterns ---===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Uses populateNxToCustomCallConversionPatterns the way an embedder's own
 // conversion would, without the pass: no symbol-table cache, no up-front
 // check of the host ops.

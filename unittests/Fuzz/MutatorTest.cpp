@@ -1,5 +1,11 @@
 //===- MutatorTest.cpp - nx-opt-fuzzer's structure-aware mutations -------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Each mutation kind reaches the shapes it is there for within a few hundred
 // seeds, keeps what it must not touch, and is a function of its seed.
 //

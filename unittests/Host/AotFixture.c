@@ -1,5 +1,9 @@
 /*===- AotFixture.c - a hand-written object with nx-compile's ABI ---------===*
  *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
  * Stands in for nx-compile's output (nxrt/nxrt_aot.h) in the tests of
  * nxrt-run and AotProgram. Built several times (unittests/Host/CMakeLists):
  * FIXTURE_PREFIX names the symbols, FIXTURE_ABI_VERSION and

@@ -1,5 +1,11 @@
 //===- AotProgramTest.cpp - loading and running AOT objects ---------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Runs against AotFixture.c, a hand-written object with nx-compile's ABI.
 //
 //===----------------------------------------------------------------------===//

@@ -1,5 +1,9 @@
 /*===- CAbiSmoke.c - The ABI used from plain C ----------------------------===*
  *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
  * Compiled as C99 so the header stays valid C: a C host registers a callback,
  * loads a site and invokes it, as a NIF or the LLVM lowering would.
  *

@@ -1,4 +1,10 @@
 //===- Dispatcher.h - A host-side bridge dispatcher for tests ---*- C++ -*-===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef NXRT_UNITTESTS_DISPATCHER_H
 #define NXRT_UNITTESTS_DISPATCHER_H

@@ -1,5 +1,11 @@
 //===- FailureTest.cpp - What compiled code relies on when a call fails ---===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Compiled code stops at a failed invoke without running its deallocations:
 // it checks nxrt_run_failed after calls, hands the status to
 // nxrt_invoke_failed, and relies on nxrt_run_end to free the heap buffers it

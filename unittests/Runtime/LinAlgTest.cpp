@@ -1,4 +1,10 @@
 //===- LinAlgTest.cpp - Built-in qr/eigh custom-call targets --------------===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include <cmath>
 #include <random>

@@ -1,5 +1,11 @@
 //===- RoutedDispatchTest.cpp - Inline handlers served through the bridge -===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // nxrt_runtime_set_callback_dispatch routes callbacks bound inline through
 // the bridge; nxrt_request_serve runs their handlers on the thread that
 // received the request.

@@ -1,4 +1,10 @@
 //===- TestUtil.h - Helpers for libnxrt unit tests --------------*- C++ -*-===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef NXRT_UNITTESTS_TESTUTIL_H
 #define NXRT_UNITTESTS_TESTUTIL_H

@@ -1,5 +1,11 @@
 //===- TsanSuppressions.cpp - ThreadSanitizer suppressions for libomp -----===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // libnxrt runs oneDNN and compiled loop nests on LLVM's libomp, which Debian
 // ships without ThreadSanitizer instrumentation. libomp orders its threads
 // with futexes and atomics that TSan cannot see, so the pthread mutexes it

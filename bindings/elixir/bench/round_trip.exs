@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The round trip of an nx.elixir_call through the dispatcher GenServer, next
 # to the bare bridge round trip (a C dispatcher thread, NxrtDispatchBench)
 # and the machine's floor, measured in the same run: the bare bridge before

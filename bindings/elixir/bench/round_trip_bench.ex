@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 defmodule NxRuntime.RoundTripBench do
   @moduledoc false
   # The round trip of an nx.elixir_call through the dispatcher GenServer,

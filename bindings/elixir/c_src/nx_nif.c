@@ -1,5 +1,9 @@
 /*===- nx_nif.c - NIF module entry of Elixir.NxRuntime.Nif ----------------===*
  *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
  * Resource types and the function table. Functions that run compiled code
  * or wait use dirty schedulers; those that answer callbacks never do (see
  * runtime.c).
@@ -52,6 +56,7 @@ static ErlNifFunc functions[] = {
     {"register_callback", 3, nx_register_callback, 0},
     {"reply", 3, nx_reply, 0},
     {"bridge_close", 1, nx_bridge_close, 0},
+    {"set_trace", 2, nx_set_trace, 0},
     {"program_load", 3, nx_program_load, ERL_NIF_DIRTY_JOB_IO_BOUND},
     {"program_entries", 1, nx_program_entries, 0},
     {"run", 4, nx_run, ERL_NIF_DIRTY_JOB_CPU_BOUND},

@@ -1,5 +1,9 @@
 /*===- nx_nif.h - shared declarations of the nx_runtime NIF --------------===*
  *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
  * The NIF is split by job: nx_nif.c (module entry, resource types),
  * terms.c (tensors, dtypes, attributes and errors as Erlang terms),
  * runtime.c (runtime, bridge hook, replies), program.c (loading nx-compile
@@ -53,6 +57,8 @@ ERL_NIF_TERM nx_atom(ErlNifEnv *env, const char *name);
 ERL_NIF_TERM nx_ok(ErlNifEnv *env, ERL_NIF_TERM value);
 /* {:error, {code, message}}; consumes `status` (which must be non-NULL). */
 ERL_NIF_TERM nx_status_error(ErlNifEnv *env, nxrt_status_t *status);
+/* The lowercase name of `code`, as the atoms in error tuples spell it. */
+const char *nx_code_name(nxrt_status_code_t code);
 /* {:error, {code, message}} from a code and a printf-style message. */
 ERL_NIF_TERM nx_error(ErlNifEnv *env, nxrt_status_code_t code,
                       const char *format, ...)
@@ -95,6 +101,7 @@ ERL_NIF_TERM nx_register_callback(ErlNifEnv *env, int argc,
 ERL_NIF_TERM nx_reply(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]);
 ERL_NIF_TERM nx_bridge_close(ErlNifEnv *env, int argc,
                              const ERL_NIF_TERM argv[]);
+ERL_NIF_TERM nx_set_trace(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]);
 
 /*--- program.c ----------------------------------------------------------*/
 

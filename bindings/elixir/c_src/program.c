@@ -1,5 +1,9 @@
 /*===- program.c - load nx-compile objects and run their entry points -----===*
  *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
  * An object written by `nx-compile model.mlir -o model.so` exports
  * P_program (nxrt_aot.h): its entry points with packed wrappers, and
  * P_nx_init, which registers the call sites. A run calls one packed wrapper

@@ -1,5 +1,9 @@
 /*===- runtime.c - the runtime, its bridge hook and replies ---------------===*
  *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
  * Every callback is bound BRIDGE. When compiled code calls one, the hook
  * below runs on the compute thread: it copies the arguments into binaries
  * of a process-independent env and enif_sends
@@ -9,6 +13,10 @@
  * to the dispatcher process, then returns; the compute thread parks in
  * libnxrt until the dispatcher answers with reply/3 (nxrt_bridge_reply) or
  * the deadline passes. Nothing here calls into the BEAM beyond enif_send.
+ *
+ * With tracing on, each finished host call is sent to the dispatcher too:
+ *
+ *   {:nx_trace, name, location, kind, dispatch, duration_ns, status}
  *
  *===----------------------------------------------------------------------===*/
 
@@ -190,5 +198,45 @@ ERL_NIF_TERM nx_bridge_close(ErlNifEnv *env, int argc,
   if (!enif_get_resource(env, argv[0], nx_runtime_type, (void **)&rt))
     return enif_make_badarg(env);
   nxrt_bridge_close(rt->runtime);
+  return nx_atom(env, "ok");
+}
+
+static ERL_NIF_TERM make_binary(ErlNifEnv *env, const char *s) {
+  ERL_NIF_TERM term;
+  size_t len = strlen(s);
+  memcpy(enif_make_new_binary(env, len, &term), s, len);
+  return term;
+}
+
+/* The runtime's tracer: runs on the compute thread after each host call. */
+static void trace_hook(void *user_data, const nxrt_trace_event_t *event) {
+  nx_runtime_res *rt = user_data;
+  ErlNifEnv *msg_env = enif_alloc_env();
+  ERL_NIF_TERM items[] = {
+      nx_atom(msg_env, "nx_trace"),
+      make_binary(msg_env, event->name),
+      make_binary(msg_env, event->location),
+      nx_atom(msg_env, nxrt_site_kind_name(event->kind)),
+      nx_atom(msg_env, event->dispatch),
+      enif_make_int64(msg_env, event->duration_ns),
+      nx_atom(msg_env, nx_code_name(event->code))};
+  /* A dispatcher that is gone has nobody to tell. */
+  (void)enif_send(nx_current_env, &rt->dispatcher, msg_env,
+                  enif_make_tuple_from_array(msg_env, items, 7));
+  enif_free_env(msg_env);
+}
+
+/* set_trace(runtime, enabled) -> :ok. For runs begun afterwards. */
+ERL_NIF_TERM nx_set_trace(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) {
+  (void)argc;
+  nx_runtime_res *rt;
+  char enabled[8];
+  if (!enif_get_resource(env, argv[0], nx_runtime_type, (void **)&rt) ||
+      !enif_get_atom(env, argv[1], enabled, sizeof(enabled), ERL_NIF_LATIN1))
+    return enif_make_badarg(env);
+  int on = strcmp(enabled, "true") == 0;
+  if (!on && strcmp(enabled, "false") != 0)
+    return enif_make_badarg(env);
+  nxrt_runtime_set_tracer(rt->runtime, on ? trace_hook : NULL, rt);
   return nx_atom(env, "ok");
 }

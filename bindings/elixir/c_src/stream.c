@@ -1,5 +1,9 @@
 /*===- stream.c - named infeed / outfeed streams --------------------------===*
  *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
  * push_infeed queues one value (a list of tensors) that one nx.infeed
  * consumes; pop_outfeed waits for the next value an nx.outfeed sent. Both
  * copy, so binaries never alias the runtime's queues.

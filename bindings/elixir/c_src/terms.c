@@ -1,5 +1,9 @@
 /*===- terms.c - nxrt values as Erlang terms and back ---------------------===*
  *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+ *
  * Tensors cross the NIF boundary as {data :: binary, type, shape}: data is
  * dense row-major in native byte order, type an Nx-style {kind, bits} tuple
  * and shape a tuple of dimensions. Errors are {:error, {code, message}}
@@ -24,7 +28,7 @@ ERL_NIF_TERM nx_ok(ErlNifEnv *env, ERL_NIF_TERM value) {
   return enif_make_tuple2(env, nx_atom(env, "ok"), value);
 }
 
-static const char *code_name(nxrt_status_code_t code) {
+const char *nx_code_name(nxrt_status_code_t code) {
   static const char *const names[] = {
       "ok",        "cancelled",           "unknown",
       "invalid_argument", "deadline_exceeded", "not_found",
@@ -48,7 +52,7 @@ static ERL_NIF_TERM make_string(ErlNifEnv *env, const char *s, size_t len) {
 static ERL_NIF_TERM error_term(ErlNifEnv *env, nxrt_status_code_t code,
                                const char *message) {
   ERL_NIF_TERM reason = enif_make_tuple2(
-      env, nx_atom(env, code_name(code)),
+      env, nx_atom(env, nx_code_name(code)),
       make_string(env, message, strlen(message)));
   return enif_make_tuple2(env, nx_atom(env, "error"), reason);
 }

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Compiles examples/scale_and_log.mlir with nx-compile and runs it with two
 # callbacks written in Elixir. From bindings/elixir:
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 defmodule NxRuntime do
   @moduledoc """
   Runs nx programs compiled ahead of time by `nx-compile` (shared objects
@@ -25,8 +26,26 @@ defmodule NxRuntime do
   alias NxRuntime.{Error, Nif, Program, Tensor}
 
   @doc """
-  Starts a runtime. Options: `:callbacks`, a map or list of name => function
-  (or name => `{function, timeout_ms: ms}`), and `:name`.
+  Starts a runtime. Options:
+
+    * `:callbacks` - a map or list of name => function (or name =>
+      `{function, timeout_ms: ms}`); a name given twice is an error.
+    * `:trace` - reports every host call of the runs begun afterwards
+      (callbacks, custom calls, stream operations) once it returned:
+      `:logger` logs each at the `:debug` level with the metadata
+      `nx_callback`, `nx_location`, `nx_kind`, `nx_dispatch`,
+      `nx_duration_ns` and `nx_status`; a function of arity 1 receives
+      each as a map with the keys `:name`, `:location`, `:kind`
+      (`:elixir_call`, `:io_callback`, `:custom_call`, `:outfeed`,
+      `:infeed`), `:dispatch` (`:bridge` for Elixir callbacks, `:inline`
+      for native targets, `:stream`, `:unbound`), `:duration_ns` (the
+      time the program waited, the callback's own time included) and
+      `:status` (`:ok` or the failure's code). Either runs in the runtime's
+      dispatcher process, so it should be quick.
+    * `:name` - registers the runtime's process.
+
+  Whatever a callback logs carries the Logger metadata `nx_callback` (the
+  callback's name) and `nx_location` (the op's location).
   """
   def start_link(opts \\ []) do
     GenServer.start_link(NxRuntime.Dispatcher, opts, Keyword.take(opts, [:name]))

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 defmodule Mix.Tasks.Compile.NxNif do
   @moduledoc """
   Builds the NIF (c_src/*.c) with `cc` against libnxrt.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 defmodule NxRuntime.ExamplesTest do
   # The README's example, run as a user runs it (`mix run` evaluates the
   # script the same way).

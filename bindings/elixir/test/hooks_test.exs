@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 defmodule NxRuntime.HooksTest do
   use ExUnit.Case
   import NxRuntime.TestHelpers

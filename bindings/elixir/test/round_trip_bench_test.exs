@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 defmodule NxRuntime.RoundTripBenchTest do
   # The measurement behind bench/round_trip.exs, on a few calls: the
   # numbers it reports come from every call of the loop, in order.

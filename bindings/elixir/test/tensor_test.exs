@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 defmodule NxRuntime.TensorTest do
   # Element encodings, checked against the bytes each type must have.
   use ExUnit.Case, async: true

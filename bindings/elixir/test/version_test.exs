@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 defmodule NxRuntime.VersionTest do
   use ExUnit.Case, async: true
 

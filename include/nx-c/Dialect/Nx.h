@@ -1,4 +1,8 @@
 /*===-- nx-c/Dialect/Nx.h - C API of the nx dialect ---------------*- C -*-===*\
+ *
+ * Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+ * Exceptions. See the LICENSE file for license information.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 |*                                                                            *|
 |* The nx dialect's registration hooks, for embedders and language bindings   *|
 |* that drive MLIR through its C API (mlir-c/).                               *|

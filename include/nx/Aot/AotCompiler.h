@@ -1,5 +1,11 @@
 //===- AotCompiler.h - ahead-of-time compilation of nx programs -*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The library behind `nx-compile`: lowers a module with nx-lower-to-cpu, as
 // the JIT of nx-runner does, and generates a relocatable object for a given
 // CPU instead of JIT code. The object follows nxrt/nxrt_aot.h: every global

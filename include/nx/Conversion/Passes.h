@@ -1,4 +1,10 @@
 //===- Passes.h - nx conversion passes --------------------------*- C++ -*-===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef NX_CONVERSION_PASSES_H
 #define NX_CONVERSION_PASSES_H

@@ -1,5 +1,11 @@
 //===- StreamHandle.h - compile-time stream handles -------------*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The byte encoding of stream handles and infeed tags is defined ONCE, by the
 // runtime ABI in nxrt/nxrt.h ("Streams" section):
 //

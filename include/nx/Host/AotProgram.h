@@ -1,5 +1,11 @@
 //===- AotProgram.h - load an ahead-of-time compiled object -----*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Loads a shared object written by nx-compile (see nxrt/nxrt_aot.h): finds
 // its `<prefix>_program` descriptor, checks its ABI and API versions against
 // this host and the loaded libnxrt, then (initialize) registers its call

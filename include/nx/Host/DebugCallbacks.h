@@ -1,5 +1,11 @@
 //===- DebugCallbacks.h - built-in nx.debug.* host callbacks ----*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Built-in debug callbacks (registerDebugCallbacks), all usable from
 // io_callback (no results) and, where noted, from elixir_call. Each is also
 // bound under "<name>.<suffix>" aliases (e.g. @nx.debug.print.i64), since a

@@ -1,5 +1,11 @@
 //===- EntryCall.h - call a compiled entry point on host tensors -*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Both runners call compiled entry points the same way, through MLIR's
 // packed C interface: a JIT'd `_mlir_ciface_<entry>` (nx-runner) or an
 // ahead-of-time object's nxrt_aot_entry_t::packed (nxrt-run). callEntry

@@ -1,5 +1,11 @@
 //===- HostTensor.h - owning host tensors and their text form ---*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Part of NxHost, the MLIR-free host library behind both runners: nx-runner
 // (JIT) and nxrt-run (ahead-of-time objects, no LLVM or MLIR installed). It
 // uses LLVM Support's ADT and Error types like the rest of the project but

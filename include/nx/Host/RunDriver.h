@@ -1,5 +1,11 @@
 //===- RunDriver.h - what nx-runner and nxrt-run share ----------*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The two runners differ only in how they get a program (nx-runner compiles
 // MLIR with a JIT, nxrt-run loads an ahead-of-time object); everything
 // around it is here, once: the flags they share, the runtime set-up
@@ -13,6 +19,7 @@
 #define NX_HOST_RUNDRIVER_H
 
 #include "nx/Host/BridgeDispatcher.h"
+#include "nx/Host/CallbackTimes.h"
 #include "nx/Host/EntryCall.h"
 #include "nx/Host/HostTensor.h"
 #include "nx/Host/Runtime.h"
@@ -46,6 +53,9 @@ struct DriverOptions {
   bool keepGoing = false;
   int computeThreads = 0;
   bool quiet = false;
+  /// --trace-callbacks: the runtime's trace log (one line per host call).
+  bool traceCallbacks = false;
+  /// Set by each tool (see readRunFlags); adds the per-callback table.
   bool timing = false;
 };
 
@@ -66,9 +76,11 @@ int reportError(llvm::StringRef tool, const llvm::Twine &message);
 /// A runtime set up as the flags say: bridge dispatcher (--dispatch=bridge;
 /// inline, one thread that answers callbacks bound BRIDGE that no hook
 /// takes) and callback libraries, compute threads set.
+/// With --timing, the runtime's tracer gathers per-callback times.
 struct HostSession {
   std::unique_ptr<Runtime> runtime;
   std::unique_ptr<BridgeDispatcher> dispatcher;
+  std::unique_ptr<CallbackTimes> callbackTimes;
 };
 llvm::Expected<HostSession> createSession(const DriverOptions &options);
 

@@ -1,5 +1,11 @@
 //===- Runtime.h - an nxrt runtime and its callback libraries ---*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Callback libraries
 // ------------------
 // A callback library is a shared object that exports

@@ -1,5 +1,11 @@
 //===- Version.h - what every nx tool's --version prints --------*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 //   nx-runner (nx-mlir 0.2.0)
 //     nxrt API version 7 (libnxrt loaded: 7), AOT ABI version 1
 //

@@ -1,5 +1,11 @@
 //===- JitMemory.h - Memory for JIT-compiled code within 2 GiB --*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // nx JIT-compiles with the small code model (see createHostTargetMachine),
 // whose code reaches its own data and functions through 32-bit PC-relative
 // offsets: every section of a module must lie within 2 GiB of every other.

@@ -1,5 +1,11 @@
 //===- Runner.h - compile nx programs once, run them many times -*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The host-side library behind `nx-runner`: it lowers a module with
 // `nx-lower-to-cpu`, JIT-compiles it with MLIR's ExecutionEngine, resolves its
 // call sites into an nxrt program (by calling the module's `__nx_init`) and
@@ -69,6 +75,7 @@ class Type;
 namespace mlir::nx::runner {
 
 class JitMemory;
+class CompileProgress;
 
 using nxhost::BridgeDispatcher;
 using nxhost::EntrySignature;
@@ -140,10 +147,17 @@ struct CompileOptions {
   /// parse, nx-lower-to-cpu (with a scope per pass), translate to LLVM IR,
   /// JIT code generation and load (__nx_init).
   TimingScope *timing = nullptr;
+  /// When set, shows each of those phases as it starts.
+  CompileProgress *progress = nullptr;
   /// Print the statistics of nx-lower-to-cpu's passes to stderr once it has
   /// run (nx/Support/PassStatistics.h).
   bool passStatistics = false;
 };
+
+/// Phase `name` of a compile starts: shown by `options.progress` and timed
+/// as a scope of `options.timing` (a no-op scope without one), which the
+/// caller keeps while the phase runs.
+TimingScope startPhase(const CompileOptions &options, llvm::StringRef name);
 
 /// Runs nx-lower-to-cpu with `options` on `module` (tensors in, LLVM dialect
 /// out), timed and with pass statistics as the options ask; the error

@@ -1,5 +1,11 @@
 //===- ParseDiagnostics.h - parse errors worded for tools without flags -*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // MLIR's parser suggests -allow-unregistered-dialect for an op of a dialect
 // the context does not know: advice for mlir-opt, wrong for nx-runner,
 // nxrt-run's compilers and nx-compile, which have no such flag and run only

@@ -1,5 +1,11 @@
 //===- PassStatistics.h - pass statistics on any LLVM build -----*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // `mlir::Pass::Statistic` derives from `llvm::Statistic`, which is
 // `llvm::NoopStatistic` in LLVM builds without statistics (NDEBUG without
 // LLVM_FORCE_ENABLE_STATS, e.g. Debian's): there it stores no value, name or

@@ -1,5 +1,11 @@
 //===- StaticBounds.h - accesses that static sizes prove out of bounds ----===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Upstream's verifiers check a linalg op's accesses against its operands
 // only when every operand is static, and a tensor.expand_shape's static
 // output shape not at all. Canonicalization, bufferization and tiling then

@@ -1,5 +1,11 @@
 //===- Outlining.h - move a run of ops into a function ----------*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Shared by nx-segment-callbacks (device stages) and nx-split-functions
 // (bounded-size pieces of large functions).
 //

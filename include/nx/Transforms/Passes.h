@@ -1,5 +1,11 @@
 //===- Passes.h - transforms generic to MLIR --------------------*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Passes over upstream dialects only; nothing here needs the nx dialect.
 //
 //===----------------------------------------------------------------------===//

@@ -1,5 +1,11 @@
 //===- Passes.td - transforms generic to MLIR --------------*- tablegen -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Passes that rewrite upstream dialects only (tensor, linalg, bufferization,
 // func, tosa). They live outside the nx dialect so that any MLIR pipeline
 // can use them; their flags keep the nx- prefix of the project.

@@ -1,5 +1,11 @@
 //===- Pieces.h - the marker of outlined pieces -----------------*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // nx-split-functions marks the functions it outlines, and nx-inline-pieces
 // inlines exactly those. The name sits in the `nx.` attribute namespace, so
 // the nx dialect verifies the marker whenever it is loaded; this header

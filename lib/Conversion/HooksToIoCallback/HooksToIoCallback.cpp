@@ -1,5 +1,11 @@
 //===- HooksToIoCallback.cpp - outfeed/token hooks -> nx.io_callback ------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // See the pass description in Passes.td for the accepted protocol.
 //
 //===----------------------------------------------------------------------===//

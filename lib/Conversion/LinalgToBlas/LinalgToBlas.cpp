@@ -1,5 +1,11 @@
 //===- LinalgToBlas.cpp - linalg contractions to libnxrt's gemm -----------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // A contraction on buffers becomes one call of nxrt_gemm_<type> with the
 // operands' base pointers, sizes and element strides, read from the memrefs'
 // descriptors at run time: any layout is passed through, and the runtime

@@ -1,5 +1,11 @@
 //===- FusedNeighbors.h - ops a oneDNN convolution call absorbs -*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // A convolution as a front end writes it comes with neighbors that are
 // memory passes of their own once bufferized: a zero tensor.pad of its
 // input (a fill of a fresh buffer and a copy into its interior), a zero

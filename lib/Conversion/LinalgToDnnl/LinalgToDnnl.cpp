@@ -1,5 +1,11 @@
 //===- LinalgToDnnl.cpp - linalg convolutions to libnxrt's oneDNN ---------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // A 2-D convolution on f32 buffers becomes one call of nxrt_conv2d_f32 with
 // the operands' base pointers, sizes and element strides, read from the
 // memrefs' descriptors at run time, in the runtime's order of dimensions

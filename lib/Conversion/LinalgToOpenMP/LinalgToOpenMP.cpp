@@ -1,5 +1,11 @@
 //===- LinalgToOpenMP.cpp - large linalg loop nests on every core ---------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // A linalg op on buffers becomes the loop nest convert-linalg-to-loops would
 // make, with its outermost loop (of an extent other than 1) turned into an
 // OpenMP worksharing loop inside a parallel region. Only that loop is

@@ -1,5 +1,11 @@
 //===- NxToCustomCall.cpp - nx callbacks, streams, blocks -> custom_call --===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // See the pass description in include/nx/Conversion/Passes.td for the IR
 // before and after every case.
 //

@@ -1,5 +1,11 @@
 //===- AttributeEncoding.h - typed attributes for the runtime ---*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Encodes an MLIR dictionary in libnxrt's typed-attribute format (see
 // "Typed attributes" in nxrt/nxrt.h), so host handlers receive
 // static_args and backend_config as integers, floats, strings, arrays and

@@ -1,5 +1,11 @@
 //===- HostCallFrame.h - what a function calling the host keeps -*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // A function that calls the host keeps, at the start of its entry block:
 //
 //   %run = llvm.call @nxrt_run_current() : () -> !llvm.ptr

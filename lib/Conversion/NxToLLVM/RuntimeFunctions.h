@@ -1,4 +1,10 @@
 //===- RuntimeFunctions.h - libnxrt functions compiled code calls -*- C++ -*-===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef NX_LIB_CONVERSION_NXTOLLVM_RUNTIMEFUNCTIONS_H
 #define NX_LIB_CONVERSION_NXTOLLVM_RUNTIMEFUNCTIONS_H

@@ -1,5 +1,11 @@
 //===- SiteRecords.h - the call sites __nx_init registers -------*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Each call site of a module is one mutable global, `@__nx_site_<k>`: an
 // nxrt_site_record_t followed by the site's constant bytes (the dims of its
 // views, its stream handle, its name, location and attributes). The records

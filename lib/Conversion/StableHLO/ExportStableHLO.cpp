@@ -1,5 +1,11 @@
 //===- ExportStableHLO.cpp - nx.custom_call -> stablehlo.custom_call ------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Produces a module a StableHLO consumer loads as it is: every nx op, type
 // and attribute is either rewritten to its StableHLO form or rejected.
 //

@@ -1,5 +1,11 @@
 //===- RaiseCallbacks.cpp - JAX / EXLA callback custom calls -> nx --------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // nx-import-stablehlo{raise-callbacks}: the host callbacks JAX and EXLA emit
 // as custom calls become nx.elixir_call / nx.io_callback, so that the
 // program runs on nxrt with callbacks bound by name.

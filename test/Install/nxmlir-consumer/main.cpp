@@ -1,5 +1,11 @@
 //===- main.cpp - a tool on the installed NxMLIR package ------------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Parses an nx module, lowers its callback to a StableHLO-style custom call
 // with the installed passes and prints the result: the dialect, its passes
 // and their registration all link from the package.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 /* Binds a callback on an installed libnxrt and serves a call of it through a
  * run, the way compiled code would: checks the headers, the library and its
  * API version agree. Prints what it did; exits non-zero on any mismatch. */

@@ -12,8 +12,9 @@ Called with nx-runner's arguments, it
   4. prints nxrt-run's output (errors spelled as nx-runner's; a --timing
      report is the JIT's, whose phases the test checks), so the test's own
      FileCheck lines check the AOT path too.
-Flags only a JIT has (--print-lowered, --separate-stages) run nx-runner
-alone; so does a program that neither path can compile (both must fail).
+Flags only a JIT has (--print-lowered, --separate-stages, --progress) run
+nx-runner alone; so does a program that neither path can compile (both must
+fail).
 """
 import argparse
 import difflib
@@ -26,7 +27,8 @@ import tempfile
 # nx-runner flags that choose how the program is compiled: nx-compile's.
 COMPILE_FLAGS = {"lower-blocks", "blas", "dnnl", "parallel", "vectorize",
                  "strict-reductions", "libm-math", "max-function-ops"}
-JIT_ONLY_FLAGS = {"print-lowered", "separate-stages"}
+# --progress shows the JIT's compile phases, which nx-compile has not.
+JIT_ONLY_FLAGS = {"print-lowered", "separate-stages", "progress"}
 
 
 def flag_name(arg):
@@ -49,7 +51,10 @@ def run(command):
 
 
 def normalized_stderr(text):
-    return re.sub(r"\b(nxrt-run|nx-runner)\b", "RUNNER", text)
+    text = re.sub(r"\b(nxrt-run|nx-runner)\b", "RUNNER", text)
+    # Trace lines (--trace-callbacks, NXRT_TRACE) agree but for durations.
+    return re.sub(r"^(nxrt: trace: .*: \w+), [0-9.]+ (ns|us|ms|s)\b",
+                  r"\1, DURATION", text, flags=re.MULTILINE)
 
 
 def thread_count(args):

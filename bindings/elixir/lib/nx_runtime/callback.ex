@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 defmodule NxRuntime.Callback do
   @moduledoc false
   # Serves one bridge request: runs the registered function on the
@@ -6,9 +7,14 @@ defmodule NxRuntime.Callback do
   # outcome is a reply, so a program never waits past what its deadline
   # allows for a crashed or wrong callback.
 
+  require Logger
+
   alias NxRuntime.{Nif, Tensor}
 
   def serve(fun, call) do
+    # What the callback logs names the call it serves.
+    Logger.metadata(nx_callback: call.name, nx_location: call.location)
+
     answer =
       try do
         outcome(fun, call)

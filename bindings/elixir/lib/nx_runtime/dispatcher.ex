@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 defmodule NxRuntime.Dispatcher do
   @moduledoc false
   # Owns one nxrt runtime and receives its bridge requests: the NIF's hook
@@ -8,6 +9,8 @@ defmodule NxRuntime.Dispatcher do
 
   use GenServer
 
+  require Logger
+
   alias NxRuntime.{Callback, Nif}
 
   @impl true
@@ -16,18 +19,32 @@ defmodule NxRuntime.Dispatcher do
     # waiting for a reply then fail at once instead of at their deadline.
     Process.flag(:trap_exit, true)
     runtime = Nif.runtime_create(self())
-    state = %{runtime: runtime, callbacks: %{}, streams: %{}}
+    state = %{runtime: runtime, callbacks: %{}, streams: %{}, trace: nil}
 
     # Bound before start_link returns, so a bad entry (a name given twice,
-    # a spec that is no function) makes start_link return the error.
-    case register_all(state, Keyword.get(opts, :callbacks, [])) do
-      {:ok, state} ->
-        {:ok, state}
-
+    # a spec that is no function, a bad :trace) makes start_link return the
+    # error.
+    with {:ok, state} <- set_trace(state, Keyword.get(opts, :trace)),
+         {:ok, state} <- register_all(state, Keyword.get(opts, :callbacks, [])) do
+      {:ok, state}
+    else
       {:error, {code, message}} ->
         Nif.bridge_close(runtime)
         {:stop, %NxRuntime.Error{code: code, message: message}}
     end
+  end
+
+  defp set_trace(state, nil), do: {:ok, state}
+
+  defp set_trace(state, trace) when trace == :logger or is_function(trace, 1) do
+    :ok = Nif.set_trace(state.runtime, true)
+    {:ok, %{state | trace: trace}}
+  end
+
+  defp set_trace(_state, other) do
+    {:error,
+     {:invalid_argument,
+      "trace: expected :logger or a function of arity 1, got #{inspect(other)}"}}
   end
 
   defp register_all(state, callbacks) do
@@ -107,6 +124,20 @@ defmodule NxRuntime.Dispatcher do
     {:noreply, state}
   end
 
+  def handle_info({:nx_trace, name, location, kind, dispatch, duration_ns, status}, state) do
+    event = %{
+      name: name,
+      location: location,
+      kind: kind,
+      dispatch: dispatch,
+      duration_ns: duration_ns,
+      status: status
+    }
+
+    report_trace(state.trace, event)
+    {:noreply, state}
+  end
+
   def handle_info({:call_expired, pid}, state) do
     Process.exit(pid, :kill)
     {:noreply, state}
@@ -116,6 +147,40 @@ defmodule NxRuntime.Dispatcher do
 
   @impl true
   def terminate(_reason, state), do: Nif.bridge_close(state.runtime)
+
+  # Events of runs begun while tracing was on may still arrive.
+  defp report_trace(nil, _event), do: :ok
+
+  defp report_trace(:logger, event) do
+    Logger.debug(
+      fn ->
+        where = if event.kind in [:outfeed, :infeed], do: "", else: " @#{event.name}"
+        failed = if event.status == :ok, do: "", else: ", failed: #{event.status}"
+
+        "nx trace: #{event.kind}#{where} at #{event.location}: " <>
+          "#{event.dispatch}, #{event.duration_ns / 1000} us#{failed}"
+      end,
+      nx_callback: event.name,
+      nx_location: event.location,
+      nx_kind: event.kind,
+      nx_dispatch: event.dispatch,
+      nx_duration_ns: event.duration_ns,
+      nx_status: event.status
+    )
+  end
+
+  # The host's function must not take the dispatcher down with it.
+  defp report_trace(fun, event) do
+    try do
+      fun.(event)
+    catch
+      kind, reason ->
+        banner = Exception.format_banner(kind, reason, __STACKTRACE__)
+        Logger.error("nx trace function failed: " <> String.replace_prefix(banner, "** ", ""))
+    end
+
+    :ok
+  end
 
   defp register(state, name, fun, opts) do
     timeout = Keyword.get(opts, :timeout_ms, 0)

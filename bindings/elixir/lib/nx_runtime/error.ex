@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 defmodule NxRuntime.Error do
   @moduledoc """
   A failed run or runtime call. `code` is the nxrt status code as an atom

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 defmodule NxRuntime.Nif do
   @moduledoc false
   # The C side is c_src/; each function here is replaced when the NIF loads.
@@ -19,6 +20,7 @@ defmodule NxRuntime.Nif do
   def register_callback(_runtime, _name, _timeout_ms), do: not_loaded()
   def reply(_runtime, _tag, _answer), do: not_loaded()
   def bridge_close(_runtime), do: not_loaded()
+  def set_trace(_runtime, _enabled), do: not_loaded()
   def program_load(_runtime, _path, _prefix), do: not_loaded()
   def program_entries(_program), do: not_loaded()
   def run(_program, _entry, _inputs, _timeout_ms), do: not_loaded()

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 defmodule NxRuntime.Tensor do
   @moduledoc """
   A dense row-major tensor: `data` in native byte order, `type` as Nx spells

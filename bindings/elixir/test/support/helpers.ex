@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 defmodule NxRuntime.TestHelpers do
   @moduledoc false
   alias NxRuntime.Tensor

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 defmodule NxRuntime.TestPrograms do
   @moduledoc false
   # Compiles test/programs/*.mlir with nx-compile (NX_COMPILE, default

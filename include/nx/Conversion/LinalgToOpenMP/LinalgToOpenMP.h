@@ -1,4 +1,10 @@
 //===- LinalgToOpenMP.h - large linalg loop nests on every core -*- C++ -*-===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef NX_CONVERSION_LINALGTOOPENMP_LINALGTOOPENMP_H
 #define NX_CONVERSION_LINALGTOOPENMP_LINALGTOOPENMP_H

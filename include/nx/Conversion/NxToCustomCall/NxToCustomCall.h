@@ -1,5 +1,11 @@
 //===- NxToCustomCall.h - nx host ops to StableHLO custom calls -*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The patterns behind convert-nx-to-custom-call, for pipelines that build
 // their own conversion. The pass description in include/nx/Conversion/
 // Passes.td shows the IR before and after every case.

@@ -1,5 +1,11 @@
 //===- NxToLLVM.h - nx.invoke to libnxrt calls ------------------*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The patterns behind convert-nx-to-llvm, for pipelines that build their
 // own conversion to LLVM, and the ConvertToLLVMPatternInterface that makes
 // upstream's --convert-to-llvm lower nx.invoke. The pass description in

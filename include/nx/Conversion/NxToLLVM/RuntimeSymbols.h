@@ -1,5 +1,11 @@
 //===- RuntimeSymbols.h - libnxrt symbols used by compiled code -*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Every symbol that code produced by convert-nx-to-llvm calls or defines, in
 // one place; the protocol they implement is described in docs/Design.md
 // ("Compiled code and the runtime"). Values of the runtime's enums come from

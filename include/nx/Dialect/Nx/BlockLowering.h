@@ -1,5 +1,11 @@
 //===- BlockLowering.h - the nx.block lowering registry ---------*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The C++ analogue of EXLA's `EXLA.CustomCall` protocol. For each
 // block kind (the `name` of an `nx.block`, e.g. "Nx.Block.LinAlg.QR") an
 // implementation looks at the block (its configuration, input and result

@@ -1,5 +1,11 @@
 //===- Platform.h - The platforms nx passes target --------------*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The value of convert-nx-to-custom-call's `platform` and
 // nx-segment-callbacks' `device` options. Its name is what the block
 // lowering registry is asked for and what `nx.device` attributes hold.

@@ -1,5 +1,11 @@
 //===- BlockLowering.cpp - the nx.block lowering registry -----------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Built as the shared library libNxBlockLowering.so so that every object in
 // the process (nx-opt or mlir-opt, libNxPlugin.so, third-party plugins) uses
 // the one registry defined here. Depends on libMLIR.so only.

@@ -1,4 +1,10 @@
 //===- BufferizableOpInterfaceImpl.cpp - bufferization of nx ops -----------===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "nx/Dialect/Nx/Transforms/BufferizableOpInterfaceImpl.h"
 

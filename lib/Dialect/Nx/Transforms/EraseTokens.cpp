@@ -1,5 +1,11 @@
 //===- EraseTokens.cpp - drop !nx.token from function signatures ----------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Tokens carry no data; on the CPU, compiled code runs its effects in
 // program order, so a token passed into or out of a function has nothing
 // left to order. Dropping them from signatures lets programs imported from

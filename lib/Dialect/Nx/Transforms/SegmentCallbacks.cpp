@@ -1,5 +1,11 @@
 //===- SegmentCallbacks.cpp - split functions at host callbacks ------------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // nx-segment-callbacks: turns every function that calls the host into a host
 // orchestrator running pure device stages (private functions) and the host
 // ops between them. See the pass description in Passes.td for the contract.

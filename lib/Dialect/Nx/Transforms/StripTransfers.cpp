@@ -1,5 +1,11 @@
 //===- StripTransfers.cpp - host <-> device copies as identities ----------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // When a segmented program is compiled for the CPU, the "device" the stages
 // were placed on is host memory too: every nx.to_device / nx.to_host is the
 // identity and is replaced by its operand.

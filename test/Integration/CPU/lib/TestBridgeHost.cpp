@@ -1,5 +1,11 @@
 //===- TestBridgeHost.cpp - a callback library that hosts the bridge ------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // A callback library that is its own bridge host, the way an embedding
 // (a BEAM NIF, a Python extension) is: it installs a bridge hook on the
 // runtime it is loaded into, and the hook hands every request it receives

@@ -1,5 +1,11 @@
 //===- TestCallbacks.cpp - host callbacks for the integration tests -------===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // A callback library in the form nx-runner loads with --callbacks: it exports
 // nx_register_callbacks and binds everything through libnxrt's C ABI.
 //

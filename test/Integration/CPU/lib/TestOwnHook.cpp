@@ -1,5 +1,11 @@
 //===- TestOwnHook.cpp - a library whose bridge hook knows only its own ---===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // A callback library that binds most of its callbacks inline and one for
 // bridge dispatch, which it serves itself: it installs a bridge hook that
 // answers that one callback (right away, on the compute thread) and refuses

@@ -1,5 +1,11 @@
 //===- TestSupport.h - helpers shared by the test callback libraries -----===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // Header-only: each test library is a shared object of its own.
 //
 //===----------------------------------------------------------------------===//

@@ -1,4 +1,10 @@
 //===- NxAttrs.td - nx dialect attributes ------------------*- tablegen -*-===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef NX_DIALECT_NX_IR_NXATTRS_TD
 #define NX_DIALECT_NX_IR_NXATTRS_TD

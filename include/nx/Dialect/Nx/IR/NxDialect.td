@@ -1,5 +1,11 @@
 //===- NxDialect.td - nx dialect definition ----------------*- tablegen -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The `nx` dialect: host callbacks, side-effecting passthrough callbacks,
 // named blocks with a default implementation, host streams and a mirror of
 // `stablehlo.custom_call`.

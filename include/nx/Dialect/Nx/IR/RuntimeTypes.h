@@ -1,5 +1,11 @@
 //===- RuntimeTypes.h - MLIR element types as libnxrt dtypes ----*- C++ -*-===//
 //
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
 // The one mapping from MLIR element types to the runtime's nxrt_dtype_t,
 // generated from nxrt/nxrt_dtypes.def and shared by the dialect (which
 // element types host ops accept), convert-nx-to-llvm (views built by
