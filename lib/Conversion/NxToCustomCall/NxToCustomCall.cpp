@@ -383,7 +383,8 @@ protected:
         .getResult();
   }
 
-  const NxToCustomCallOptions &options;
+  /// A copy: patterns may outlive the caller's options.
+  NxToCustomCallOptions options;
   SymbolTableCollection *symbolTables;
 };
 
@@ -531,36 +532,33 @@ struct InfeedLowering final : HostOpLowering<InfeedOp> {
   }
 };
 
+/// What the block lowering registry is asked about `op` on `platform`.
+static std::optional<CustomCallSpec> lookupBlockLowering(BlockOp op,
+                                                         Platform platform) {
+  BlockLoweringRequest request;
+  request.kind = op.getName();
+  request.config = op.getConfig();
+  request.inputTypes = op.getInputs().getTypes();
+  request.resultTypes = op.getResultTypes();
+  request.platform = stringifyPlatform(platform);
+  request.op = op;
+  return BlockLoweringRegistry::get().lookup(request);
+}
+
 /// nx.block: the registry's custom call, or the default implementation.
 struct BlockLowering final : OpRewritePattern<BlockOp> {
-  BlockLowering(MLIRContext *context, Platform platform,
-                NxBlockLoweringCounts *counts)
-      : OpRewritePattern<BlockOp>(context), platform(platform), counts(counts) {
-  }
+  BlockLowering(MLIRContext *context, Platform platform)
+      : OpRewritePattern<BlockOp>(context), platform(platform) {}
 
   LogicalResult matchAndRewrite(BlockOp op,
                                 PatternRewriter &rewriter) const final {
-    BlockLoweringRequest request;
-    request.kind = op.getName();
-    request.config = op.getConfig();
-    request.inputTypes = op.getInputs().getTypes();
-    request.resultTypes = op.getResultTypes();
-    request.platform = stringifyPlatform(platform);
-    request.op = op;
-    std::optional<CustomCallSpec> spec =
-        BlockLoweringRegistry::get().lookup(request);
+    std::optional<CustomCallSpec> spec = lookupBlockLowering(op, platform);
     if (!spec) {
       // Skip: the default implementation replaces the block.
       op.inlineDefaultImplementation(rewriter);
-      if (counts)
-        ++counts->inlined;
       return success();
     }
-    if (failed(lowerToCustomCall(op, *spec, rewriter)))
-      return failure();
-    if (counts)
-      ++counts->native;
-    return success();
+    return lowerToCustomCall(op, *spec, rewriter);
   }
 
 private:
@@ -648,7 +646,6 @@ private:
   }
 
   Platform platform;
-  NxBlockLoweringCounts *counts;
 };
 
 } // namespace
@@ -661,9 +658,8 @@ void nx::populateNxToCustomCallConversionPatterns(
 }
 
 void nx::populateNxBlockToCustomCallPatterns(RewritePatternSet &patterns,
-                                             Platform platform,
-                                             NxBlockLoweringCounts *counts) {
-  patterns.add<BlockLowering>(patterns.getContext(), platform, counts);
+                                             Platform platform) {
+  patterns.add<BlockLowering>(patterns.getContext(), platform);
 }
 
 namespace {
@@ -728,9 +724,8 @@ private:
     module.walk([&](BlockOp op) { blocks.push_back(op); });
     if (blocks.empty())
       return success();
-    NxBlockLoweringCounts counts;
     RewritePatternSet patterns(&getContext());
-    populateNxBlockToCustomCallPatterns(patterns, platform, &counts);
+    populateNxBlockToCustomCallPatterns(patterns, platform);
     FrozenRewritePatternSet frozen(std::move(patterns));
     PatternApplicator applicator(frozen);
     applicator.applyDefaultCostModel();
@@ -739,11 +734,16 @@ private:
     PatternRewriter rewriter(&getContext());
     bool allLowered = true;
     for (Operation *op : blocks) {
+      // Counted here, from the answer the pattern acts on, so that the
+      // pattern itself stays free of side effects.
+      bool native = lookupBlockLowering(cast<BlockOp>(op), platform).has_value();
       rewriter.setInsertionPoint(op);
-      allLowered &= succeeded(applicator.matchAndRewrite(op, rewriter));
+      if (failed(applicator.matchAndRewrite(op, rewriter))) {
+        allLowered = false;
+        continue;
+      }
+      nx::addStatistic(native ? numNativeBlocks : numInlinedBlocks);
     }
-    nx::addStatistic(numNativeBlocks, counts.native);
-    nx::addStatistic(numInlinedBlocks, counts.inlined);
     return success(allLowered);
   }
 };

@@ -65,26 +65,18 @@ LogicalResult checkLowerableToCustomCall(Operation *op,
 /// one ordering token and the infeeds of a block one tag, in program order:
 /// apply them to each block's ops in order (the conversion driver does).
 /// `symbolTables`, when given, caches callback lookups; it must outlive the
-/// patterns.
+/// patterns; `options` are copied.
 void populateNxToCustomCallConversionPatterns(
     RewritePatternSet &patterns, const NxToCustomCallOptions &options,
     SymbolTableCollection *symbolTables = nullptr);
-
-/// How many blocks the block pattern lowered each way.
-struct NxBlockLoweringCounts {
-  int64_t native = 0;
-  int64_t inlined = 0;
-};
 
 /// A pattern replacing each nx.block by the custom call the block lowering
 /// registry names for `platform`, or by its default implementation when the
 /// registry says skip. Not a 1:1 conversion (the registry decides per
 /// block), so apply it with a rewrite driver; it reports an unusable
-/// registry answer at the block and leaves the block in place. `counts`,
-/// when given, must outlive the patterns.
-void populateNxBlockToCustomCallPatterns(
-    RewritePatternSet &patterns, Platform platform,
-    NxBlockLoweringCounts *counts = nullptr);
+/// registry answer at the block and leaves the block in place.
+void populateNxBlockToCustomCallPatterns(RewritePatternSet &patterns,
+                                         Platform platform);
 
 } // namespace mlir::nx
 
