@@ -90,166 +90,224 @@ static LogicalResult checkInvokeSite(InvokeOp op) {
 
 namespace {
 
+/// The views of one invoke, in the order nxrt_invoke takes them: stream ops
+/// take the handle (and infeeds the tag) before the op's own buffers;
+/// infeeds return the next tag first.
+struct InvokeViewTypes {
+  SmallVector<MemRefType> args;
+  SmallVector<MemRefType> results;
+};
+
 /// One nx.invoke: its views point at the buffers in place, its constant
 /// bytes (dims, stream handle) live in its site's record, and a failed call
-/// stops the function.
+/// stops the function. In phases: describe the site (the only one that can
+/// fail: it reports at the op), lay out its views and record, fill the
+/// views, call nxrt_invoke and stop on failure.
 struct InvokeOpLowering final : ConvertOpToLLVMPattern<InvokeOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
   LogicalResult
   matchAndRewrite(InvokeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    Location loc = op.getLoc();
-    InvokeKind kind = op.getKind();
+    FailureOr<SiteDescription> site = describeSite(op);
+    if (failed(site))
+      return failure();
     auto module = op->getParentOfType<ModuleOp>();
-    if (failed(checkInvokeSite(op)))
-      return failure();
-    auto func = cast<FunctionOpInterface>(op->getParentOp());
-    if (failed(checkCanStop(func, loc, *getTypeConverter())))
-      return failure();
-    FailureOr<std::string> attrs = encodeHostAttributes(op.getAttrs(), loc);
-    if (failed(attrs))
-      return failure();
     FailureOr<LLVM::LLVMFuncOp> invoke =
         lookupOrCreateRuntimeFunction(rewriter, module, symbols::kInvoke);
     if (failed(invoke))
       return failure();
-
-    // The views, in order: stream ops take the handle (and infeeds the tag)
-    // before the op's own buffers; infeeds return the next tag first.
-    SiteDescription site{kind, op.getName().str(), formatLocation(loc),
-                         std::move(*attrs), {}, std::nullopt};
-    SmallVector<MemRefType> argTypes, resultTypes;
-    MLIRContext *context = getContext();
-    auto bytesType = [&](int64_t size) {
-      return MemRefType::get({size}, IntegerType::get(context, 8,
-                                                      IntegerType::Unsigned));
-    };
-    if (isStreamKind(kind)) {
-      site.streamHandle = encodeStreamHandle(op.getName());
-      argTypes.push_back(bytesType(site.streamHandle->size()));
-    }
-    bool infeed = kind == InvokeKind::Infeed;
-    if (infeed) {
-      argTypes.push_back(bytesType(kStreamTagSize));
-      resultTypes.push_back(bytesType(kStreamTagSize));
-    }
-    for (Type type : op.getInputs().getTypes())
-      argTypes.push_back(cast<MemRefType>(type));
-    for (Type type : op.getOutputs().getTypes())
-      resultTypes.push_back(cast<MemRefType>(type));
-    for (MemRefType type : llvm::concat<MemRefType>(argTypes, resultTypes))
-      site.viewDims.emplace_back(type.getShape());
-    FailureOr<SiteRecord> record = prependSiteRecord(rewriter, module, site);
+    InvokeViewTypes types = getViewTypes(op, *site);
+    for (MemRefType type : llvm::concat<MemRefType>(types.args, types.results))
+      site->viewDims.emplace_back(type.getShape());
+    FailureOr<SiteRecord> record = prependSiteRecord(rewriter, module, *site);
     if (failed(record))
       return failure();
-
-    Type ptrType = LLVM::LLVMPointerType::get(context);
-    Type i64Type = rewriter.getI64Type();
-    auto i64 = [&](int64_t value) -> Value {
-      return LLVM::ConstantOp::create(rewriter, loc, i64Type,
-                                      rewriter.getI64IntegerAttr(value));
-    };
     FailureOr<HostCallFrame> frame =
-        getOrCreateHostCallFrame(rewriter, op, argTypes.size(),
-                                 resultTypes.size(), *getTypeConverter());
+        getOrCreateHostCallFrame(rewriter, op, types.args.size(),
+                                 types.results.size(), *getTypeConverter());
     if (failed(frame))
       return failure();
-    Type tensorType = getTensorViewType(context);
-    Value tag;
-    if (infeed) {
-      // The tag the stream protocol threads through infeeds; compiled code
-      // orders its infeeds by control flow, so each starts at zero. In the
-      // entry block, after the frame: in a loop it would grow the stack.
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointAfterValue(frame->resultViews);
-      Location funcLoc = func.getLoc();
-      tag = LLVM::AllocaOp::create(rewriter, funcLoc, ptrType, i64Type,
-                                   i64(1));
-      LLVM::StoreOp::create(rewriter, funcLoc, i64(0), tag);
-    }
 
-    Value recordAddress =
-        LLVM::AddressOfOp::create(rewriter, loc, record->global);
-    Type recordType = record->global.getGlobalType();
-    auto dataAt = [&](int64_t offset) -> Value {
-      return LLVM::GEPOp::create(
-          rewriter, loc, ptrType, recordType, recordAddress,
-          ArrayRef<LLVM::GEPArg>{0, kSiteRecordBytesField,
-                                 static_cast<int32_t>(offset)});
-    };
-    auto bufferData = [&](MemRefType type, Value descriptor) -> Value {
-      MemRefDescriptor memref(descriptor);
-      Value aligned = memref.alignedPtr(rewriter, loc);
-      Value offset = memref.offset(rewriter, loc);
-      Type element = getTypeConverter()->convertType(type.getElementType());
-      return LLVM::GEPOp::create(rewriter, loc, ptrType, element, aligned,
-                                 ArrayRef<LLVM::GEPArg>{offset});
-    };
+    Location loc = op.getLoc();
+    RecordAccess recordAccess(rewriter, loc, record->global);
     SmallVector<Value> argData, resultData;
-    if (isStreamKind(kind))
-      argData.push_back(dataAt(record->streamHandleOffset));
-    if (infeed) {
+    if (isStreamKind(op.getKind()))
+      argData.push_back(recordAccess.bytesAt(record->streamHandleOffset));
+    if (op.getKind() == InvokeKind::Infeed) {
+      Value tag = createInfeedTag(rewriter, op, *frame);
       argData.push_back(tag);
       resultData.push_back(tag);
     }
-    for (auto [type, descriptor] :
-         llvm::zip(op.getInputs().getTypes(), adaptor.getInputs()))
-      argData.push_back(bufferData(cast<MemRefType>(type), descriptor));
-    for (auto [type, descriptor] :
-         llvm::zip(op.getOutputs().getTypes(), adaptor.getOutputs()))
-      resultData.push_back(bufferData(cast<MemRefType>(type), descriptor));
+    appendBufferData(rewriter, loc, op.getInputs().getTypes(),
+                     adaptor.getInputs(), argData);
+    appendBufferData(rewriter, loc, op.getOutputs().getTypes(),
+                     adaptor.getOutputs(), resultData);
+    ArrayRef<int64_t> dimsOffsets = record->dimsOffsets;
+    storeViews(rewriter, loc, frame->argViews, types.args, argData,
+               dimsOffsets.take_front(types.args.size()), recordAccess);
+    storeViews(rewriter, loc, frame->resultViews, types.results, resultData,
+               dimsOffsets.drop_front(types.args.size()), recordAccess);
 
-    // Each view {dtype, rank, dims, data}, field by field: the JIT's fast
-    // instruction selector handles scalar stores, not a store of the
-    // whole struct.
-    size_t dimsIndex = 0;
-    auto fillViews = [&](Value views, ArrayRef<MemRefType> types,
-                         ArrayRef<Value> pointers) {
-      for (auto [index, type, pointer] :
-           llvm::enumerate(types, pointers)) {
-        Value view = LLVM::GEPOp::create(
-            rewriter, loc, ptrType, tensorType, views,
-            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
-        auto field = [&](Value value, int32_t position) {
-          Value address =
-              LLVM::GEPOp::create(rewriter, loc, ptrType, tensorType, view,
-                                  ArrayRef<LLVM::GEPArg>{0, position});
-          LLVM::StoreOp::create(rewriter, loc, value, address);
-        };
-        auto i32 = [&](int32_t value) -> Value {
-          return LLVM::ConstantOp::create(rewriter, loc,
-                                          rewriter.getI32Type(),
-                                          rewriter.getI32IntegerAttr(value));
-        };
-        field(i32(getRuntimeDType(type.getElementType())), 0);
-        field(i32(type.getRank()), 1);
-        field(dataAt(record->dimsOffsets[dimsIndex++]), 2);
-        field(pointer, 3);
-      }
-    };
-    fillViews(frame->argViews, argTypes, argData);
-    fillViews(frame->resultViews, resultTypes, resultData);
-
-    Value siteAddress = LLVM::GEPOp::create(
-        rewriter, loc, ptrType, recordType, recordAddress,
-        ArrayRef<LLVM::GEPArg>{0, kSiteRecordSiteField});
-    Value siteHandle = LLVM::LoadOp::create(rewriter, loc, ptrType, siteAddress);
     // The runtime records a failure in the run (the host reads it when the
     // run ends); compiled code stops: the results were not written.
-    Value status =
-        LLVM::CallOp::create(rewriter, loc, *invoke,
-                             ValueRange{frame->run, siteHandle,
-                                        frame->argViews, i64(argTypes.size()),
-                                        frame->resultViews,
-                                        i64(resultTypes.size())})
-            .getResult();
-    Value null = LLVM::ZeroOp::create(rewriter, loc, ptrType);
+    Value status = LLVM::CallOp::create(
+                       rewriter, loc, *invoke,
+                       ValueRange{frame->run, recordAccess.site(),
+                                  frame->argViews,
+                                  createI64(rewriter, loc, types.args.size()),
+                                  frame->resultViews,
+                                  createI64(rewriter, loc,
+                                            types.results.size())})
+                       .getResult();
+    Value null = LLVM::ZeroOp::create(rewriter, loc, status.getType());
     Value failed = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
                                         status, null);
     rewriter.eraseOp(op);
     stopIfFailed(rewriter, failed.getDefiningOp(), failed, status, *frame);
     return success();
+  }
+
+private:
+  /// Addresses inside a site's record global.
+  class RecordAccess {
+  public:
+    RecordAccess(RewriterBase &rewriter, Location loc, LLVM::GlobalOp global)
+        : rewriter(rewriter), loc(loc), recordType(global.getGlobalType()),
+          ptrType(LLVM::LLVMPointerType::get(rewriter.getContext())) {
+      address = LLVM::AddressOfOp::create(rewriter, loc, global);
+    }
+    /// The record's constant bytes (dims, stream handle) at `offset`.
+    Value bytesAt(int64_t offset) const {
+      return LLVM::GEPOp::create(
+          rewriter, loc, ptrType, recordType, address,
+          ArrayRef<LLVM::GEPArg>{0, kSiteRecordBytesField,
+                                 static_cast<int32_t>(offset)});
+    }
+    /// The site handle __nx_init stored in the record.
+    Value site() const {
+      Value field = LLVM::GEPOp::create(
+          rewriter, loc, ptrType, recordType, address,
+          ArrayRef<LLVM::GEPArg>{0, kSiteRecordSiteField});
+      return LLVM::LoadOp::create(rewriter, loc, ptrType, field);
+    }
+
+  private:
+    RewriterBase &rewriter;
+    Location loc;
+    Type recordType;
+    Type ptrType;
+    Value address;
+  };
+
+  static Value createI64(RewriterBase &rewriter, Location loc, int64_t value) {
+    return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                    rewriter.getI64IntegerAttr(value));
+  }
+
+  /// What the runtime is told about the site, once the op is known to be
+  /// lowerable; reports at the op otherwise.
+  FailureOr<SiteDescription> describeSite(InvokeOp op) const {
+    if (failed(checkInvokeSite(op)))
+      return failure();
+    auto func = cast<FunctionOpInterface>(op->getParentOp());
+    if (failed(checkCanStop(func, op.getLoc(), *getTypeConverter())))
+      return failure();
+    FailureOr<std::string> attrs =
+        encodeHostAttributes(op.getAttrs(), op.getLoc());
+    if (failed(attrs))
+      return failure();
+    SiteDescription site{op.getKind(),          op.getName().str(),
+                         formatLocation(op.getLoc()), std::move(*attrs),
+                         {},                    std::nullopt};
+    if (isStreamKind(op.getKind()))
+      site.streamHandle = encodeStreamHandle(op.getName());
+    return site;
+  }
+
+  static InvokeViewTypes getViewTypes(InvokeOp op,
+                                      const SiteDescription &site) {
+    MLIRContext *context = op.getContext();
+    auto bytesType = [&](int64_t size) {
+      return MemRefType::get(
+          {size}, IntegerType::get(context, 8, IntegerType::Unsigned));
+    };
+    InvokeViewTypes types;
+    if (site.streamHandle)
+      types.args.push_back(bytesType(site.streamHandle->size()));
+    if (op.getKind() == InvokeKind::Infeed) {
+      types.args.push_back(bytesType(kStreamTagSize));
+      types.results.push_back(bytesType(kStreamTagSize));
+    }
+    for (Type type : op.getInputs().getTypes())
+      types.args.push_back(cast<MemRefType>(type));
+    for (Type type : op.getOutputs().getTypes())
+      types.results.push_back(cast<MemRefType>(type));
+    return types;
+  }
+
+  /// The tag the stream protocol threads through infeeds; compiled code
+  /// orders its infeeds by control flow, so each starts at zero. In the
+  /// entry block, after the frame: in a loop it would grow the stack.
+  static Value createInfeedTag(RewriterBase &rewriter, InvokeOp op,
+                               const HostCallFrame &frame) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointAfterValue(frame.resultViews);
+    Location loc = op->getParentOp()->getLoc();
+    Value tag = LLVM::AllocaOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()),
+        rewriter.getI64Type(), createI64(rewriter, loc, 1));
+    LLVM::StoreOp::create(rewriter, loc, createI64(rewriter, loc, 0), tag);
+    return tag;
+  }
+
+  /// The address of each buffer's first element.
+  void appendBufferData(RewriterBase &rewriter, Location loc, TypeRange types,
+                        ValueRange descriptors,
+                        SmallVectorImpl<Value> &data) const {
+    Type ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
+    for (auto [type, descriptor] : llvm::zip(types, descriptors)) {
+      MemRefDescriptor memref(descriptor);
+      Value aligned = memref.alignedPtr(rewriter, loc);
+      Value offset = memref.offset(rewriter, loc);
+      Type element = getTypeConverter()->convertType(
+          cast<MemRefType>(type).getElementType());
+      data.push_back(LLVM::GEPOp::create(rewriter, loc, ptrType, element,
+                                         aligned,
+                                         ArrayRef<LLVM::GEPArg>{offset}));
+    }
+  }
+
+  /// Each view {dtype, rank, dims, data}, field by field: the JIT's fast
+  /// instruction selector handles scalar stores, not a store of the whole
+  /// struct.
+  static void storeViews(RewriterBase &rewriter, Location loc, Value views,
+                         ArrayRef<MemRefType> types, ArrayRef<Value> data,
+                         ArrayRef<int64_t> dimsOffsets,
+                         const RecordAccess &record) {
+    MLIRContext *context = rewriter.getContext();
+    Type ptrType = LLVM::LLVMPointerType::get(context);
+    Type tensorType = getTensorViewType(context);
+    auto i32 = [&](int32_t value) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                      rewriter.getI32IntegerAttr(value));
+    };
+    for (auto [index, type, pointer, dimsOffset] :
+         llvm::enumerate(types, data, dimsOffsets)) {
+      Value view = LLVM::GEPOp::create(
+          rewriter, loc, ptrType, tensorType, views,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
+      auto field = [&](Value value, int32_t position) {
+        Value address =
+            LLVM::GEPOp::create(rewriter, loc, ptrType, tensorType, view,
+                                ArrayRef<LLVM::GEPArg>{0, position});
+        LLVM::StoreOp::create(rewriter, loc, value, address);
+      };
+      field(i32(getRuntimeDType(type.getElementType())), 0);
+      field(i32(type.getRank()), 1);
+      field(record.bytesAt(dimsOffset), 2);
+      field(pointer, 3);
+    }
   }
 };
 
