@@ -19,11 +19,16 @@
 
 using namespace nxrt_test;
 
-extern "C" int nxrt_c_smoke(void); // CAbiSmoke.c
+extern "C" int nxrt_c_smoke(void);
+extern "C" int nxrt_c_stream_handle_smoke(void); // CAbiSmoke.c
 
 namespace {
 
 TEST(NxrtApi, UsableFromPlainC) { EXPECT_EQ(nxrt_c_smoke(), 0); }
+
+TEST(NxrtApi, StreamHandleHeaderUsableFromPlainC) {
+  EXPECT_EQ(nxrt_c_stream_handle_smoke(), 0);
+}
 
 nxrt_status_t *Noop(void *, const nxrt_call_t *) { return nullptr; }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "nxrt/nxrt.h"
+#include "nxrt/nxrt_stream_handle.h"
 
 static nxrt_status_t *negate(void *user_data, const nxrt_call_t *call) {
   const double *x = (const double *)call->args[0].data;
@@ -71,4 +72,26 @@ int nxrt_c_smoke(void) {
   nxrt_program_destroy(program);
   nxrt_runtime_destroy(rt);
   return failed;
+}
+
+/* The inline stream handle functions compile as C99 and agree with the
+ * library's encoder. Returns 0 on success, or the step that failed. */
+int nxrt_c_stream_handle_smoke(void) {
+  uint8_t inline_bytes[14], library_bytes[14];
+  if (nxrt_stream_handle_write("s1", 2, inline_bytes, sizeof inline_bytes) !=
+      14)
+    return 1;
+  if (nxrt_stream_handle_encode("s1", library_bytes, sizeof library_bytes) !=
+          14 ||
+      memcmp(inline_bytes, library_bytes, 14) != 0)
+    return 2;
+  if (nxrt_stream_handle_check(inline_bytes, 14) != NXRT_STREAM_HANDLE_OK)
+    return 3;
+  inline_bytes[12] = 0xff; /* not UTF-8 */
+  if (nxrt_stream_handle_check(inline_bytes, 14) != NXRT_STREAM_HANDLE_BAD_NAME)
+    return 4;
+  if (nxrt_stream_handle_check(inline_bytes, 13) !=
+      NXRT_STREAM_HANDLE_LENGTH_MISMATCH)
+    return 5;
+  return 0;
 }

@@ -18,9 +18,10 @@
 //   tag:    NXRT_STREAM_TAG_SIZE (8) bytes, a u64 little-endian sequence
 //           number; the first infeed of a chain takes 0.
 //
-// This header builds those bytes at compile time from nxrt.h's constants,
-// and reads them back when an exported program is imported (nxrt.h is
-// plain C; the compiler does not link libnxrt).
+// nxrt/nxrt_stream_handle.h writes and checks those bytes (plain C, inline:
+// the compiler does not link libnxrt); this header gives the compiler that
+// definition in LLVM's types, to embed handles at compile time and read
+// them back when an exported program is imported.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,7 @@
 #define NX_CONVERSION_STREAMHANDLE_H
 
 #include "nxrt/nxrt.h"
+#include "nxrt/nxrt_stream_handle.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
@@ -46,41 +48,25 @@ inline constexpr int64_t kStreamTagSize = NXRT_STREAM_TAG_SIZE;
 /// or longer than NXRT_STREAM_NAME_MAX.
 inline std::optional<llvm::SmallVector<uint8_t>>
 encodeStreamHandle(llvm::StringRef name) {
-  if (name.empty() || name.size() > NXRT_STREAM_NAME_MAX)
+  size_t size = nxrt_stream_handle_size(name.size());
+  if (size == 0)
     return std::nullopt;
-  llvm::SmallVector<uint8_t> bytes;
-  llvm::StringRef magic(NXRT_STREAM_HANDLE_MAGIC);
-  bytes.append(magic.bytes_begin(), magic.bytes_end());
-  bytes.push_back(NXRT_STREAM_HANDLE_VERSION);
-  while (bytes.size() < NXRT_STREAM_HANDLE_HEADER_SIZE - 4)
-    bytes.push_back(0);
-  uint32_t length = static_cast<uint32_t>(name.size());
-  for (int i = 0; i < 4; ++i)
-    bytes.push_back(static_cast<uint8_t>(length >> (8 * i)));
-  bytes.append(name.bytes_begin(), name.bytes_end());
+  llvm::SmallVector<uint8_t> bytes(size);
+  nxrt_stream_handle_write(name.data(), name.size(), bytes.data(),
+                           bytes.size());
   return bytes;
 }
 
 /// The stream name `bytes` encode, or std::nullopt when they are not a
-/// handle of this version (a wrong magic, version, length or padding).
+/// handle libnxrt would accept (a wrong magic, version, length or padding,
+/// or a name that is not UTF-8).
 inline std::optional<std::string>
 decodeStreamHandle(llvm::ArrayRef<uint8_t> bytes) {
-  constexpr size_t header = NXRT_STREAM_HANDLE_HEADER_SIZE;
-  llvm::StringRef magic(NXRT_STREAM_HANDLE_MAGIC);
-  if (bytes.size() <= header ||
-      !llvm::equal(bytes.take_front(magic.size()), magic.bytes()) ||
-      bytes[magic.size()] != NXRT_STREAM_HANDLE_VERSION)
+  if (nxrt_stream_handle_check(bytes.data(), bytes.size()) !=
+      NXRT_STREAM_HANDLE_OK)
     return std::nullopt;
-  for (size_t index = magic.size() + 1; index < header - 4; ++index)
-    if (bytes[index] != 0)
-      return std::nullopt;
-  uint64_t length = 0;
-  for (int i = 0; i < 4; ++i)
-    length |= uint64_t{bytes[header - 4 + i]} << (8 * i);
-  if (length == 0 || length > NXRT_STREAM_NAME_MAX ||
-      length != bytes.size() - header)
-    return std::nullopt;
-  return std::string(bytes.begin() + header, bytes.end());
+  return std::string(bytes.begin() + NXRT_STREAM_HANDLE_HEADER_SIZE,
+                     bytes.end());
 }
 
 } // namespace mlir::nx
