@@ -99,6 +99,15 @@ InvokeSlow(nxrt_run &run, nxrt_site &site, const nxrt::Handler *h,
   return run.Fail(status);
 }
 
+// Whether a call of `site`, bound to `h`, goes through the bridge: its
+// callback is bound BRIDGE, or the run routes inline callbacks there
+// (targets always run inline).
+inline bool GoesThroughBridge(const nxrt_run &run, const nxrt_site &site,
+                              const nxrt::Handler &h) {
+  return h.mode != NXRT_DISPATCH_INLINE ||
+         (run.routes_callbacks && site.kind != NXRT_SITE_CUSTOM_CALL);
+}
+
 // Everything after the checks: the handler's own path, the bridge or a
 // stream. Inlined into nxrt_invoke, whose fast path it is.
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline nxrt_status_t *
@@ -120,9 +129,7 @@ Dispatch(nxrt_run &run, nxrt_site &site, const nxrt_tensor_t *args,
     results = nullptr;
     nresults = 0;
   }
-  if (ABSL_PREDICT_FALSE(h->mode != NXRT_DISPATCH_INLINE ||
-                         (run.routes_callbacks &&
-                          site.kind != NXRT_SITE_CUSTOM_CALL)))
+  if (ABSL_PREDICT_FALSE(GoesThroughBridge(run, site, *h)))
     return InvokeSlow(run, site, h, args, nargs, results, nresults);
 
   nxrt_call_t call{args,
@@ -146,10 +153,7 @@ const char *DispatchName(const nxrt_run &run, const nxrt_site &site) {
   const nxrt::Handler *h = site.handler.load(std::memory_order_acquire);
   if (!h)
     return "unbound";
-  if (h->mode != NXRT_DISPATCH_INLINE ||
-      (run.routes_callbacks && site.kind != NXRT_SITE_CUSTOM_CALL))
-    return "bridge";
-  return "inline";
+  return GoesThroughBridge(run, site, *h) ? "bridge" : "inline";
 }
 
 // Dispatch, measured and reported to the run's tracer and log.
