@@ -21,11 +21,11 @@
 // filters as values that may change between calls (the reorder reads the
 // filter once, a small part of the convolution's time). An accumulation
 // into `out` is oneDNN's sum post-op, a bias and zero padding are its own:
-// compiled code folds a zero tensor.pad and the bias and ReLU after the
+// compiled code folds a zero tensor.pad and the bias after the
 // convolution into the call, so that they cost no pass over memory. The
-// ReLU is a post-op too, except on convolutions of few multiply-adds per
-// output (makePlan says why). Anything oneDNN refuses runs a plain loop
-// instead: slower, never wrong.
+// ReLU it folds in is a vector pass over the output right after the kernel
+// (makePlan says why). Anything oneDNN refuses runs a plain loop instead:
+// slower, never wrong.
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,17 +90,14 @@ struct ConvKey {
   }
 };
 
-/// Multiply-adds per output from which oneDNN applies the ReLU (makePlan).
-constexpr int64_t kMinTermsForFusedRelu = 64;
 /// Fewer elements than this are not worth a parallel region (about 10 us
 /// of work).
 constexpr int64_t kMinElementsPerTeam = 1 << 15;
 
 /// A convolution primitive and the filter reorder that feeds it.
 struct ConvPlan {
-  /// Whether the ReLU is left to reluInPlace after the kernel, rather than
-  /// done by oneDNN's post-ops.
-  bool reluAfter = false;
+  /// Whether reluInPlace follows the kernel.
+  bool relu = false;
   dnnl::convolution_forward convolution;
   dnnl::memory::desc input, output, bias, userFilter, kernelFilter;
   dnnl::reorder filterReorder;
@@ -181,32 +178,23 @@ std::shared_ptr<const ConvPlan> makePlan(const ConvKey &key) {
                           prop_kind::forward_inference,
                           algorithm::convolution_direct, input, anyFilter,
                           output, strides, dilations, before, after);
-    // oneDNN adds the bias before its post-ops: relu(acc + bias + out).
+    // oneDNN adds the bias before its post-ops: acc + bias + out.
     post_ops postOps;
     if (flags & NXRT_CONV2D_ACCUMULATE)
       postOps.append_sum(1.0f);
     // The ReLU compiled code folds in is arith.maximumf(x, 0): a NaN stays a
     // NaN, and a negative becomes +0. oneDNN's eltwise_relu of slope 0 is
-    // a vector max that turns a NaN into 0. ELU of slope 0 (x > 0 ? x :
-    // 0 * (exp(x) - 1)) keeps a NaN but makes negatives -0; adding +0
-    // (eltwise_linear 1 * x + 0) makes those +0 and changes nothing else.
-    //
-    // The exponential costs about as much as 20 multiply-adds per output
-    // (measured: a 3x3 depthwise convolution, 9 per output, took 1.6x as
-    // long with it). Below kMinTermsForFusedRelu multiply-adds per output,
-    // a pass over the output after the kernel is cheaper.
-    bool fuseRelu = (flags & NXRT_CONV2D_RELU) &&
-                    inChannels * kernelH * kernelW >= kMinTermsForFusedRelu;
-    if (fuseRelu) {
-      postOps.append_eltwise(1.0f, algorithm::eltwise_elu, 0.0f, 0.0f);
-      postOps.append_eltwise(1.0f, algorithm::eltwise_linear, 1.0f, 0.0f);
-    }
+    // a vector max that turns a NaN into 0. Its ELU of slope 0 and a +0
+    // after it would be exact, but the exponential costs about 20
+    // multiply-adds per output: a 3x3 depthwise convolution took 1.6x as
+    // long with it, a 3x3x64 one 5% longer, than with reluInPlace after
+    // the kernel.
     primitive_attr attributes;
     attributes.set_post_ops(postOps);
     convolution_forward::primitive_desc primitive(desc, attributes,
                                                   cpuEngine());
     auto plan = std::make_shared<ConvPlan>();
-    plan->reluAfter = (flags & NXRT_CONV2D_RELU) && !fuseRelu;
+    plan->relu = flags & NXRT_CONV2D_RELU;
     plan->convolution = convolution_forward(primitive);
     plan->input = input;
     plan->output = output;
@@ -274,12 +262,27 @@ float *filterScratch(size_t bytes) {
 }
 
 /// arith.maximumf(value, +0.0), the ReLU compiled code folds into the call:
-/// a NaN stays a NaN, a negative or -0 becomes +0. A select, not a branch:
-/// the signs of a convolution's outputs are as good as random, and a branch
-/// mispredicted on every other one made a pass over an output take 10x the
-/// convolution's time.
-inline float relu(float value) {
-  return value > 0.0f || value != value ? value : 0.0f;
+/// a NaN stays a NaN, a negative or -0 becomes +0. `0 > value ? 0 : value`
+/// is x86's MAXPS(0, value): a NaN fails the compare and stays, and the +0
+/// added after it turns the -0 it keeps into +0. Two vector instructions
+/// and no branch: the signs of a convolution's outputs are as good as
+/// random, and a branch mispredicted on every other one made a pass over an
+/// output take 10x the convolution's time.
+inline float relu(float value) { return (0.0f > value ? 0.0f : value) + 0.0f; }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/// Compiled for the widest vectors the machine has: at SSE2's four lanes
+/// the ReLU after a 3x3 depthwise convolution cost half the kernel's time.
+#define NXRT_VECTOR_CLONES                                                     \
+  __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define NXRT_VECTOR_CLONES
+#endif
+
+/// relu() over `count` adjacent values, in place.
+NXRT_VECTOR_CLONES void reluContiguous(float *values, int64_t count) {
+  for (int64_t i = 0; i < count; ++i)
+    values[i] = relu(values[i]);
 }
 
 /// The convolution as plain loops, for what oneDNN does not take.
@@ -344,11 +347,16 @@ void reluInPlace(const ConvKey &key, float *output) {
 #pragma omp parallel for num_threads(key.threads) if (parallel)
   for (int64_t row = 0; row < rows; ++row) {
     int64_t n = row / s.outH, y = row % s.outH;
+    float *rowStart = output + n * os[0] + y * os[2];
+    // Dense NHWC rows are one run of values.
+    if (os[1] == 1 && os[3] == channels) {
+      reluContiguous(rowStart, s.outW * channels);
+      continue;
+    }
     for (int64_t x = 0; x < s.outW; ++x) {
-      float *pixel = output + n * os[0] + y * os[2] + x * os[3];
+      float *pixel = rowStart + x * os[3];
       if (os[1] == 1) {
-        for (int64_t c = 0; c < channels; ++c)
-          pixel[c] = relu(pixel[c]);
+        reluContiguous(pixel, channels);
       } else {
         for (int64_t c = 0; c < channels; ++c)
           pixel[c * os[1]] = relu(pixel[c * os[1]]);
@@ -404,7 +412,7 @@ void runPlan(const ConvKey &key, const ConvPlan &plan, const float *input,
                       memory(plan.bias, engine, const_cast<float *>(bias)));
   plan.convolution.execute(stream, arguments);
   stream.wait();
-  if (plan.reluAfter)
+  if (plan.relu)
     reluInPlace(key, output);
 }
 
