@@ -33,6 +33,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
 #include "mlir/Dialect/Vector/Utils/VectorUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -277,6 +278,75 @@ static Operation *createOneDimensionalWindow(RewriterBase &rewriter,
       .Default([](Operation *) { return nullptr; });
 }
 
+/// The ops next to a channel window that its tiles take over: a fill of its
+/// output right before it (the -inf of a max pooling, the zeros of a sum)
+/// and an elementwise op rewriting its output in place right after it (an
+/// average pooling's division, a ReLU). Each would otherwise be a pass over
+/// the output of its own.
+struct WindowNeighbors {
+  linalg::FillOp fill;
+  linalg::GenericOp epilogue;
+};
+
+static WindowNeighbors getWindowNeighbors(linalg::LinalgOp op) {
+  WindowNeighbors neighbors;
+  Value out = op.getDpsInits()[0];
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  if (fill && fill.hasPureBufferSemantics() && fill.getDpsInits()[0] == out)
+    neighbors.fill = fill;
+  auto epilogue = dyn_cast_or_null<linalg::GenericOp>(op->getNextNode());
+  if (epilogue && epilogue.hasPureBufferSemantics() &&
+      epilogue.getNumLoops() == 4 && epilogue.getNumReductionLoops() == 0 &&
+      !epilogue.hasIndexSemantics() &&
+      llvm::all_of(epilogue->getOperands(),
+                   [&](Value operand) { return operand == out; }) &&
+      llvm::all_of(epilogue.getIndexingMapsArray(),
+                   [](AffineMap map) { return map.isIdentity(); }) &&
+      succeeded(linalg::vectorizeOpPrecondition(epilogue)))
+    neighbors.epilogue = epilogue;
+  return neighbors;
+}
+
+/// Moves `neighbors` into the tiles of a channel window: each tile fills
+/// its output before its filter-row loop (`body`, or the tile when there is
+/// no such loop) and applies the epilogue to it after it. Vectorized, these
+/// read and write the tile as the window's accumulators are read and
+/// written; once those are hoisted out of the filter-row loop, the fill
+/// forwards to their first value and the epilogue takes their last one in
+/// registers (vector::transferOpflowOpt), and neither touches memory.
+/// `offsets` and `sizes` are the tile's in the output (n, oh, ow, c).
+static void moveNeighborsIntoTile(RewriterBase &rewriter,
+                                  WindowNeighbors neighbors, Operation *body,
+                                  Value out, ArrayRef<OpFoldResult> offsets,
+                                  ArrayRef<int64_t> sizes,
+                                  SmallVectorImpl<linalg::LinalgOp> &created) {
+  Location loc = body->getLoc();
+  auto tileView = [&]() -> Value {
+    SmallVector<OpFoldResult> strides(4, rewriter.getIndexAttr(1));
+    return memref::SubViewOp::create(
+        rewriter, loc, out, offsets,
+        getAsIndexOpFoldResult(rewriter.getContext(), sizes), strides);
+  };
+  if (neighbors.fill) {
+    rewriter.setInsertionPoint(body);
+    created.push_back(linalg::FillOp::create(
+        rewriter, loc, ValueRange{neighbors.fill.getDpsInputs()[0]},
+        ValueRange{tileView()}));
+  }
+  if (neighbors.epilogue) {
+    rewriter.setInsertionPointAfter(body);
+    linalg::GenericOp epilogue = neighbors.epilogue;
+    Value view = tileView();
+    SmallVector<Value> inputs(epilogue.getNumDpsInputs(), view);
+    auto tile = linalg::GenericOp::create(
+        rewriter, loc, TypeRange(), inputs, ValueRange{view},
+        epilogue.getIndexingMapsArray(), epilogue.getIteratorTypesArray());
+    rewriter.cloneRegionBefore(epilogue.getRegion(), tile.getRegion(),
+                               tile.getRegion().end());
+    created.push_back(tile);
+  }
+}
+
 /// Tiles a static NHWC channel window (depthwise convolution, max, min or
 /// sum pooling) into one output row of up to kWindowColumns columns by
 /// `lanes` channels per tile, with one filter row (kh) per tile loop
@@ -286,7 +356,8 @@ static Operation *createOneDimensionalWindow(RewriterBase &rewriter,
 static LogicalResult
 tileAndVectorizeWindow(RewriterBase &rewriter, linalg::LinalgOp op,
                        int64_t lanes,
-                       const FrozenRewritePatternSet &tileFolding) {
+                       const FrozenRewritePatternSet &tileFolding,
+                       bool &movedNeighbors) {
   if (!isChannelWindow(op) || !op.hasPureBufferSemantics() ||
       op.hasDynamicShape())
     return failure();
@@ -310,6 +381,8 @@ tileAndVectorizeWindow(RewriterBase &rewriter, linalg::LinalgOp op,
   while (ranges[2] % columns != 0)
     --columns;
   SmallVector<int64_t> tileSizes = {1, 1, columns, lanes, 1, 0};
+  // Found before tiling, which puts its loops between the op and them.
+  WindowNeighbors neighbors = getWindowNeighbors(op);
   for (auto [size, range] : llvm::zip(tileSizes, ranges))
     if (range <= size)
       size = 0;
@@ -319,6 +392,34 @@ tileAndVectorizeWindow(RewriterBase &rewriter, linalg::LinalgOp op,
       rewriter, cast<TilingInterface>(op.getOperation()), options);
   if (failed(tiled))
     return failure();
+  // The fill and epilogue move into the tiles, around the filter-row loop
+  // (dimension 4) or the tile itself; each tile loop covers one of the
+  // dimensions with a tile size, in order.
+  SmallVector<linalg::LinalgOp> neighborTiles;
+  if (neighbors.fill || neighbors.epilogue) {
+    SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0));
+    SmallVector<int64_t> sizes(ranges.begin(), ranges.begin() + 4);
+    Operation *body = tiled->tiledOps.front();
+    unsigned loop = 0;
+    for (auto [dim, size] : llvm::enumerate(tileSizes)) {
+      if (size == 0)
+        continue;
+      auto forOp = cast<scf::ForOp>(tiled->loops[loop++].getOperation());
+      if (dim < 4) {
+        offsets[dim] = forOp.getInductionVar();
+        sizes[dim] = size;
+      } else if (dim == 4) {
+        body = forOp;
+      }
+    }
+    moveNeighborsIntoTile(rewriter, neighbors, body, op.getDpsInits()[0],
+                          offsets, sizes, neighborTiles);
+    if (neighbors.fill)
+      rewriter.eraseOp(neighbors.fill);
+    if (neighbors.epilogue)
+      rewriter.eraseOp(neighbors.epilogue);
+    movedNeighbors = true;
+  }
   rewriter.eraseOp(op);
   // The tile loops, or the op itself when it is one tile: none of the
   // loops runs once (an extent no larger than its tile is not tiled), so
@@ -387,6 +488,8 @@ tileAndVectorizeWindow(RewriterBase &rewriter, linalg::LinalgOp op,
           combiner->setAttr(combiner.getFastMathAttrName(), combinerFlags);
       });
   }
+  for (linalg::LinalgOp tile : neighborTiles)
+    (void)vectorizeStaticTile(rewriter, tile);
   return success();
 }
 
@@ -654,14 +757,27 @@ struct VectorizeLinalgPass
     // decision below counts for itself.
     int64_t vectorized = 0;
     bool unrolledAccumulators = false;
+    bool movedNeighbors = false;
+    // A channel window's fill and epilogue wait for it: it may take them
+    // into its tiles (tileAndVectorizeWindow).
+    llvm::DenseMap<Operation *, WindowNeighbors> windowNeighbors;
+    llvm::DenseSet<Operation *> waiting;
     for (linalg::LinalgOp op : candidates) {
+      if (!isChannelWindow(op))
+        continue;
+      WindowNeighbors neighbors = getWindowNeighbors(op);
+      for (Operation *neighbor : {neighbors.fill.getOperation(),
+                                  neighbors.epilogue.getOperation()})
+        if (neighbor)
+          waiting.insert(neighbor);
+      windowNeighbors[op] = neighbors;
+    }
+    auto vectorizeOne = [&](linalg::LinalgOp op, bool &tookNeighbors) {
       std::optional<int64_t> lanes = getLanes(op, vectorBits);
       rewriter.setInsertionPoint(op);
       if (lanes && succeeded(tileAndVectorize(rewriter, op, *lanes, tileFolding,
-                                              unrolledAccumulators))) {
-        ++vectorized;
-        continue;
-      }
+                                              unrolledAccumulators)))
+        return true;
       std::optional<int64_t> transposeLanes =
           nx::getVectorLanes(op, vectorBits);
       std::optional<unsigned> transposed =
@@ -669,18 +785,36 @@ struct VectorizeLinalgPass
                          : std::nullopt;
       if (transposed && succeeded(tileAndVectorizeTranspose(
                             rewriter, op, *transposed, *transposeLanes,
-                            tileFolding, permutationLowering))) {
-        ++vectorized;
-        continue;
-      }
+                            tileFolding, permutationLowering)))
+        return true;
       if (transposeLanes && isChannelWindow(op) &&
           succeeded(tileAndVectorizeWindow(rewriter, op, *transposeLanes,
-                                           tileFolding))) {
+                                           tileFolding, tookNeighbors))) {
         unrolledAccumulators = true;
-        ++vectorized;
-        continue;
+        movedNeighbors |= tookNeighbors;
+        return true;
       }
-      nx::addStatistic(numLeft);
+      return false;
+    };
+    auto count = [&](bool done) {
+      if (done)
+        ++vectorized;
+      else
+        nx::addStatistic(numLeft);
+    };
+    for (linalg::LinalgOp op : candidates) {
+      if (waiting.contains(op))
+        continue;
+      auto neighbors = windowNeighbors.find(op);
+      bool tookNeighbors = false;
+      count(vectorizeOne(op, tookNeighbors));
+      // Neighbors the window did not take are vectorized on their own.
+      if (neighbors == windowNeighbors.end() || tookNeighbors)
+        continue;
+      for (Operation *neighbor : {neighbors->second.fill.getOperation(),
+                                  neighbors->second.epilogue.getOperation()})
+        if (neighbor)
+          count(vectorizeOne(cast<linalg::LinalgOp>(neighbor), tookNeighbors));
     }
     nx::addStatistic(numVectorized, vectorized);
     if (vectorized == 0)
@@ -688,6 +822,13 @@ struct VectorizeLinalgPass
     cleanUpVectors();
     if (unrolledAccumulators && failed(hoistAccumulators()))
       return signalPassFailure();
+    // The fills and epilogues moved into window tiles meet the
+    // accumulators' transfers: forward them and drop the writes they
+    // overwrite.
+    if (movedNeighbors) {
+      IRRewriter flowRewriter(&getContext());
+      vector::transferOpflowOpt(flowRewriter, getOperation());
+    }
   }
 
   /// Accumulators read and written at the same place in every iteration of

@@ -609,6 +609,33 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     vector accumulators, which the filter-row loop keeps in registers. The
     vectorizer builds the combiners anew; they get the op's own combiner's
     fast-math flags back (`nx-reassociate-reductions`' `nsz` on maxima).
+    Such a window's neighbors move into its tiles: a `linalg.fill` of its
+    output right before it becomes the accumulators' first value, and an
+    elementwise `linalg.generic` right after it that only rewrites its
+    output in place (an average pooling's division, a ReLU) is applied to
+    the accumulators before they are stored. Each would otherwise be a pass
+    over the output of its own:
+
+    ```mlir
+    // Before:
+    linalg.fill ins(%zero : f32) outs(%y : memref<1x4x8x32xf32>)
+    linalg.pooling_nhwc_sum {strides = dense<2> : tensor<2xi64>, ...}
+        ins(%x, %w : memref<1x8x16x32xf32>, memref<2x2xf32>)
+        outs(%y : memref<1x4x8x32xf32>)
+    linalg.generic {... iterator_types = ["parallel", ...]}
+        ins(%y : memref<1x4x8x32xf32>) outs(%y : memref<1x4x8x32xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %d = arith.divf %v, %four : f32
+      linalg.yield %d : f32
+    }
+    // After, per tile of 8 columns by 16 channels:
+    %sums = scf.for %kh = %c0 to %c2 step %c1
+        iter_args(%acc = %zeros) -> (vector<8x16xf32>) {
+      // ... the window row's sums
+    }
+    %avg = arith.divf %sums, %fours : vector<8x16xf32>
+    vector.transfer_write %avg, %y[%c0, %row, %c0, %c] ...
+    ```
 
     Ops whose innermost loop is a reduction are left to
     `convert-linalg-to-loops`: one tile of this pass would reduce across
