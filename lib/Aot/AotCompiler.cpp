@@ -360,7 +360,6 @@ Expected<AotObject> aot::compileAot(ModuleOp module,
                                    llvm::toString(machine.takeError()));
 
   AotObject object;
-  std::vector<std::string> callbacks;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (!func.isPublic() || func.isExternal())
       continue;
@@ -368,11 +367,7 @@ Expected<AotObject> aot::compileAot(ModuleOp module,
     (sig.unsupported.empty() ? object.entries : object.unsupported)
         .push_back(std::move(sig));
   }
-  module.walk([&](Operation *op) {
-    if (op->getName().getStringRef() == "nx.callback")
-      if (auto name = op->getAttrOfType<StringAttr>("sym_name"))
-        callbacks.push_back(name.str());
-  });
+  std::vector<std::string> callbacks = runner::getCallbackNames(module);
 
   OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));
   runner::CompileOptions lowering = compile;

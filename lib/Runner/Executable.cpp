@@ -134,6 +134,14 @@ static bool toSpec(Type type, TensorSpec &spec, std::string &reason) {
   return true;
 }
 
+std::vector<std::string> mlir::nx::runner::getCallbackNames(ModuleOp module) {
+  std::vector<std::string> names;
+  module.walk([&](nx::CallbackOp callback) {
+    names.push_back(callback.getSymName().str());
+  });
+  return names;
+}
+
 EntrySignature mlir::nx::runner::getEntrySignature(func::FuncOp func) {
   EntrySignature sig;
   sig.name = func.getSymName().str();
@@ -220,7 +228,7 @@ static Expected<OwningOpRef<ModuleOp>> extractStage(ModuleOp module,
                                                     StringRef stage) {
   OwningOpRef<ModuleOp> result(cast<ModuleOp>(module->clone()));
   for (Operation &op : llvm::make_early_inc_range(*result->getBody())) {
-    if (op.getName().getStringRef() == "nx.callback") {
+    if (isa<nx::CallbackOp>(op)) {
       op.erase();
       continue;
     }
@@ -393,11 +401,7 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
   for (auto func : module.getOps<func::FuncOp>())
     if (func.isPublic() && !func.isExternal())
       exe->entries_.push_back(getEntrySignature(func));
-  module.walk([&](Operation *op) {
-    if (op->getName().getStringRef() == "nx.callback")
-      if (auto name = op->getAttrOfType<StringAttr>("sym_name"))
-        exe->callbacks_.push_back(name.str());
-  });
+  exe->callbacks_ = getCallbackNames(module);
 
   // Lower a copy to the LLVM dialect.
   OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));

@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/Transforms/Passes.h"
-#include "nx/Transforms/Pieces.h"
+#include "nx/Support/PieceMarker.h"
 #include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -22,7 +22,7 @@
 #include "FreshAllocation.h"
 #include "nx/Transforms/Outlining.h"
 #include "nx/Transforms/Passes.h"
-#include "nx/Transforms/Pieces.h"
+#include "nx/Support/PieceMarker.h"
 #include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"

@@ -169,6 +169,10 @@ llvm::Error lowerToCpu(ModuleOp module, const CompileOptions &options);
 /// element type makes it unsupported.
 EntrySignature getEntrySignature(func::FuncOp func);
 
+/// The names of the `nx.callback` declarations in `module`, in order: the
+/// callbacks a host binds before running it.
+std::vector<std::string> getCallbackNames(ModuleOp module);
+
 /// A compiled module: JIT code plus the nxrt program holding its call sites.
 /// `run` is thread-safe.
 class Executable {

@@ -38,6 +38,13 @@ func.func @empty_device_attr() attributes {nx.device = ""} {
 
 // -----
 
+// expected-error @below {{'nx.device' must be one of host, cuda, rocm, tpu, got "gpu"}}
+func.func @unknown_device() attributes {nx.device = "gpu"} {
+  return
+}
+
+// -----
+
 // expected-error @below {{'nx.host_orchestrator' must be a unit attribute, got true}}
 func.func @bad_orchestrator() attributes {nx.host_orchestrator = true} {
   return

@@ -17,6 +17,8 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
+
 namespace mlir::nx {
 
 enum class Platform { Host, Cuda, Rocm, Tpu };
@@ -34,6 +36,18 @@ inline llvm::StringRef stringifyPlatform(Platform platform) {
   }
   return "host";
 }
+
+/// The platform named `name` (as stringifyPlatform spells it), if any.
+inline std::optional<Platform> symbolizePlatform(llvm::StringRef name) {
+  for (Platform platform :
+       {Platform::Host, Platform::Cuda, Platform::Rocm, Platform::Tpu})
+    if (stringifyPlatform(platform) == name)
+      return platform;
+  return std::nullopt;
+}
+
+/// The platforms' names, comma-separated, for diagnostics.
+inline constexpr llvm::StringLiteral kPlatformNames = "host, cuda, rocm, tpu";
 
 } // namespace mlir::nx
 

@@ -10,7 +10,8 @@
 
 #include "nx/Dialect/Nx/IR/NxAttrs.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
-#include "nx/Transforms/Pieces.h"
+#include "nx/Dialect/Nx/Platform.h"
+#include "nx/Support/PieceMarker.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -134,6 +135,9 @@ LogicalResult NxDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << getDeviceAttrName()
                              << "' must be a non-empty string, got "
                              << attr.getValue();
+    if (!symbolizePlatform(device.getValue()))
+      return op->emitError() << "'" << getDeviceAttrName() << "' must be one of "
+                             << kPlatformNames << ", got " << device;
     return success();
   }
   // Unit markers of functions: the orchestrator nx-segment-callbacks

@@ -1,4 +1,4 @@
-//===- Pieces.h - the marker of outlined pieces -----------------*- C++ -*-===//
+//===- PieceMarker.h - the marker of outlined pieces ------------*- C++ -*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -8,14 +8,14 @@
 //
 // nx-split-functions marks the functions it outlines, and nx-inline-pieces
 // inlines exactly those. The name sits in the `nx.` attribute namespace, so
-// the nx dialect verifies the marker whenever it is loaded; this header
-// holds it alone so the dialect can check it without depending on the
-// passes.
+// the nx dialect verifies the marker whenever it is loaded. Both the passes
+// (generic, outside the dialect) and the dialect read it from here, a layer
+// below both.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NX_TRANSFORMS_PIECES_H
-#define NX_TRANSFORMS_PIECES_H
+#ifndef NX_SUPPORT_PIECEMARKER_H
+#define NX_SUPPORT_PIECEMARKER_H
 
 #include "llvm/ADT/StringRef.h"
 
@@ -26,4 +26,4 @@ inline constexpr llvm::StringLiteral kPieceAttrName = "nx.piece";
 
 } // namespace mlir::nx
 
-#endif // NX_TRANSFORMS_PIECES_H
+#endif // NX_SUPPORT_PIECEMARKER_H
