@@ -960,9 +960,11 @@ NXRT_API void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch,
  *
  * oneDNN's kernels are chosen and compiled once per shape, layout, padding,
  * flags and thread count, and kept for the process (at most 256; the cache
- * is emptied past that). The filter is reordered into the kernel's layout
- * on every call. A convolution oneDNN does not take runs as a plain loop
- * instead.
+ * is emptied past that). The filter is reordered into the kernel's layout;
+ * each thread keeps its last reorder per kernel (at most 32) with a copy of
+ * the filter's bytes, and reorders again when they differ, so a filter
+ * changed in place between calls is seen. A convolution oneDNN does not
+ * take runs as a plain loop instead.
  *
  * Runs on nxrt_compute_threads() threads of the OpenMP runtime oneDNN is
  * bound to (one when called inside a parallel region): it sets the calling

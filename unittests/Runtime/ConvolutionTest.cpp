@@ -270,6 +270,41 @@ TEST_F(NxrtConv2d, SameResultOnTwoThreads) {
   expectConvolution(s, nhwc(s));
 }
 
+TEST_F(NxrtConv2d, AFilterChangedInPlaceIsReorderedAgain) {
+  // libnxrt keeps each thread's filter in the kernel's layout while the
+  // filter's bytes stay the same: the same buffer with new weights, and
+  // the same weights in another buffer, must both give their own results.
+  Shape s{1, 1, 16, 16, 8, 8, 3, 3, 8, 8, 1, 1, 1, 1, 1, 1};
+  Strides st = nhwc(s);
+  std::vector<float> in = values(8 * 8 * 16, 1);
+  std::vector<float> filter = values(3 * 3 * 16 * 16, 2);
+  auto convolve = [&](const std::vector<float> &weights) {
+    std::vector<float> out(8 * 8 * 16, 0.0f);
+    nxrt_conv2d_f32(s.batch, s.groups, s.inChannels, s.outChannels, s.height,
+                    s.width, s.kernelH, s.kernelW, s.outH, s.outW, s.strideH,
+                    s.strideW, s.dilationH, s.dilationW, s.padTop, s.padLeft,
+                    0, in.data(), st.input[0], st.input[1], st.input[2],
+                    st.input[3], weights.data(), st.filter[0], st.filter[1],
+                    st.filter[2], st.filter[3], st.filter[4], nullptr, 0,
+                    out.data(), st.output[0], st.output[1], st.output[2],
+                    st.output[3]);
+    return out;
+  };
+  auto expectReference = [&](const std::vector<float> &weights,
+                             const std::vector<float> &out) {
+    std::vector<float> expected =
+        reference(s, st, {0}, in, weights, {}, std::vector<float>(out.size()));
+    for (size_t i = 0; i < out.size(); ++i)
+      ASSERT_NEAR(out[i], expected[i], 1e-3f) << "element " << i;
+  };
+  expectReference(filter, convolve(filter));
+  filter[5] += 3.0f;
+  filter[filter.size() - 1] = -7.0f;
+  expectReference(filter, convolve(filter));
+  std::vector<float> copy = filter;
+  expectReference(copy, convolve(copy));
+}
+
 TEST_F(NxrtConv2d, EmptyOutputOrSumLeavesTheOutput) {
   std::vector<float> in(16, 1.0f), filter(4, 1.0f), out(4, 5.0f);
   // No input channel: the sum is empty.
