@@ -305,19 +305,48 @@ private:
 /// output take 10x the convolution's time.
 inline float relu(float value) { return (0.0f > value ? 0.0f : value) + 0.0f; }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-/// Compiled for the widest vectors the machine has: at SSE2's four lanes
-/// the ReLU after a 3x3 depthwise convolution cost half the kernel's time.
-#define NXRT_VECTOR_CLONES                                                     \
-  __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define NXRT_VECTOR_CLONES
-#endif
-
-/// relu() over `count` adjacent values, in place.
-NXRT_VECTOR_CLONES void reluContiguous(float *values, int64_t count) {
+/// relu() over `count` adjacent values, in place: the loop the machine's
+/// vector width compiles below.
+__attribute__((always_inline)) inline void reluLoop(float *values,
+                                                    int64_t count) {
   for (int64_t i = 0; i < count; ++i)
     values[i] = relu(values[i]);
+}
+
+using ReluFunction = void (*)(float *, int64_t);
+
+void reluBaseline(float *values, int64_t count) { reluLoop(values, count); }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// The loop compiled for wider vectors than the baseline x86-64's four
+// lanes, at which the ReLU after a 3x3 depthwise convolution cost half the
+// kernel's time. Picked once by a check of the CPU rather than by an ifunc
+// (target_clones): ifunc resolvers run before sanitizer runtimes start.
+__attribute__((target("avx512f"))) void reluAvx512(float *values,
+                                                   int64_t count) {
+  reluLoop(values, count);
+}
+__attribute__((target("avx2"))) void reluAvx2(float *values, int64_t count) {
+  reluLoop(values, count);
+}
+#endif
+
+ReluFunction pickRelu() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f"))
+    return reluAvx512;
+  if (__builtin_cpu_supports("avx2"))
+    return reluAvx2;
+#endif
+  return reluBaseline;
+}
+
+/// relu() over `count` adjacent values, in place, with the widest vectors
+/// the machine has.
+void reluContiguous(float *values, int64_t count) {
+  static const ReluFunction function = pickRelu();
+  function(values, count);
 }
 
 /// The convolution as plain loops, for what oneDNN does not take.
