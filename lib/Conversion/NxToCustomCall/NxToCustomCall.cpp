@@ -16,6 +16,7 @@
 #include "nx/Conversion/StreamHandle.h"
 #include "nx/Dialect/Nx/BlockLowering.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
+#include "nx/Support/EnumPassOptions.h"
 #include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -667,6 +668,21 @@ namespace {
 struct ConvertNxToCustomCallPass final
     : nx::impl::ConvertNxToCustomCallPassBase<ConvertNxToCustomCallPass> {
   using Base::Base;
+
+  // One clear error for a value an enum option does not take, before
+  // LLVM's command-line parser prints its own.
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) final {
+    if (failed(checkEnumPassOption(getArgument(), options, platform,
+                                   errorHandler)) ||
+        failed(checkEnumPassOption(getArgument(), options, callbackAbi,
+                                   errorHandler)) ||
+        failed(checkEnumPassOption(getArgument(), options, idEncoding,
+                                   errorHandler)))
+      return failure();
+    return Base::initializeOptions(options, errorHandler);
+  }
 
   void runOnOperation() final {
     ModuleOp module = getOperation();

@@ -1,10 +1,13 @@
 // Options are validated before the pass runs: an unknown platform or id
-// encoding is a pipeline error naming the option.
-// RUN: not nx-opt %s -convert-nx-to-custom-call=platform=gpu 2>&1 | FileCheck %s --check-prefix=PLATFORM
-// RUN: not nx-opt %s -convert-nx-to-custom-call=callback-id-encoding=words 2>&1 | FileCheck %s --check-prefix=ENCODING
+// encoding is one pipeline error naming the pass, the option, the value and
+// the values it takes.
+// RUN: not nx-opt %s -convert-nx-to-custom-call=platform=gpu 2>&1 | FileCheck %s --check-prefix=PLATFORM --implicit-check-not=error --implicit-check-not=Cannot
+// RUN: not nx-opt %s -convert-nx-to-custom-call=callback-id-encoding=words 2>&1 | FileCheck %s --check-prefix=ENCODING --implicit-check-not=error
+// RUN: not nx-opt %s "-pass-pipeline=builtin.module(convert-nx-to-custom-call{callback-abi=exla platform='tpx'})" 2>&1 | FileCheck %s --check-prefix=QUOTED --implicit-check-not=error
 
-// PLATFORM: for the --platform option: Cannot find option named 'gpu'!
-// ENCODING: for the --callback-id-encoding option: Cannot find option named 'words'!
+// PLATFORM: error: convert-nx-to-custom-call: option 'platform' must be one of host, cuda, rocm, tpu, got 'gpu'
+// ENCODING: error: convert-nx-to-custom-call: option 'callback-id-encoding' must be one of backend-config, operand, got 'words'
+// QUOTED: error: convert-nx-to-custom-call: option 'platform' must be one of host, cuda, rocm, tpu, got 'tpx'
 
 module {
   func.func @f() {
@@ -18,4 +21,4 @@ module {
 // RUN: nx-opt %s "-convert-nx-to-custom-call=callback-abi=exla-legacy callback-id-encoding=operand"
 // RUN: not nx-opt %s -convert-nx-to-custom-call=callback-abi=jax 2>&1 | FileCheck %s --check-prefix=UNKNOWN-ABI
 // ABI: error: callback-id-encoding=operand needs callback-abi=exla-legacy: exla_runtime_callback takes the callback id in backend_config
-// UNKNOWN-ABI: for the --callback-abi option: Cannot find option named 'jax'!
+// UNKNOWN-ABI: error: convert-nx-to-custom-call: option 'callback-abi' must be one of exla, exla-legacy, got 'jax'

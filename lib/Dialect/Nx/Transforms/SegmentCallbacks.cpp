@@ -21,6 +21,7 @@
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
 #include "nx/Transforms/Outlining.h"
+#include "nx/Support/EnumPassOptions.h"
 #include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -408,6 +409,17 @@ namespace {
 struct SegmentCallbacksPass final
     : nx::impl::NxSegmentCallbacksPassBase<SegmentCallbacksPass> {
   using Base::Base;
+
+  // One clear error for a device the option does not take, before LLVM's
+  // command-line parser prints its own.
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) final {
+    if (failed(checkEnumPassOption(getArgument(), options, device,
+                                   errorHandler)))
+      return failure();
+    return Base::initializeOptions(options, errorHandler);
+  }
 
   void runOnOperation() final {
     ModuleOp module = getOperation();

@@ -1,0 +1,60 @@
+//===- EnumPassOptions.h - one clear error for a bad enum option -*- C++ -*-===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A pass option of an enum type (`Option<..., "::mlir::nx::Platform", ...,
+// "llvm::cl::values(...)">`) is parsed by LLVM's command-line library,
+// which prints its own complaint about a value it does not know to stderr;
+// MLIR then reports the failure as an empty `<unknown>:0: error:`. A pass
+// that checks its enum options first, in its initializeOptions, gives one
+// error naming the pass, the option, the value and the values it takes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_SUPPORT_ENUMPASSOPTIONS_H
+#define NX_SUPPORT_ENUMPASSOPTIONS_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+
+#include <optional>
+
+namespace mlir::nx {
+
+/// The value `key` has in a pass's option string (`a=1 b="x y" c={...}`, as
+/// MLIR's pass pipelines write them), without its quotes; nullopt when the
+/// string does not set `key`.
+std::optional<StringRef> findPassOptionValue(StringRef options, StringRef key);
+
+/// Checks the value the option string `options` of pass `pass` gives the
+/// enum option `option` (one of the pass's `Option` members) against the
+/// names its `llvm::cl::values` accept. Reports a value it does not accept
+/// through `errorHandler`, as initializeOptions reports errors.
+template <typename EnumOption>
+LogicalResult
+checkEnumPassOption(StringRef pass, StringRef options, EnumOption &option,
+                    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  std::optional<StringRef> value = findPassOptionValue(options, option.ArgStr);
+  if (!value)
+    return success();
+  auto &parser = option.getParser();
+  SmallVector<StringRef> accepted;
+  for (unsigned i = 0, e = parser.getNumOptions(); i != e; ++i)
+    accepted.push_back(parser.getOption(i));
+  if (llvm::is_contained(accepted, *value))
+    return success();
+  return errorHandler(pass + ": option '" + option.ArgStr +
+                      "' must be one of " + llvm::join(accepted, ", ") +
+                      ", got '" + *value + "'");
+}
+
+} // namespace mlir::nx
+
+#endif // NX_SUPPORT_ENUMPASSOPTIONS_H
