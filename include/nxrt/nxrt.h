@@ -153,6 +153,20 @@ typedef struct nxrt_tensor_t {
  * rank > 0, overflow). Thread-safe. */
 NXRT_API size_t nxrt_tensor_byte_size(const nxrt_tensor_t *tensor);
 
+/* Whether `a` and `b` have the same dtype, rank and dims (their data is not
+ * compared): 1 or 0. Thread-safe. */
+NXRT_API int nxrt_tensor_same_type(const nxrt_tensor_t *a,
+                                   const nxrt_tensor_t *b);
+
+/* Writes the MLIR type of `tensor` ("tensor<2x3xf32>", "tensor<f32>"; a
+ * negative size, dynamic in a signature, is "?") to
+ * `buffer`, at most `size` bytes with the terminating NUL (none when size is
+ * 0), and returns the type's length without the NUL, as snprintf does: a
+ * result of `size` or more means the type was cut. Thread-safe; writes only
+ * `buffer`, which stays the caller's. */
+NXRT_API size_t nxrt_tensor_type_string(const nxrt_tensor_t *tensor,
+                                        char *buffer, size_t size);
+
 /*===----------------------------------------------------------------------===*
  * Typed attributes
  *

@@ -27,12 +27,7 @@ static nxrt_status_t *fail(nxrt_status_code_t code, const std::string &msg) {
 }
 
 static bool sameType(const nxrt_tensor_t &a, const nxrt_tensor_t &b) {
-  if (a.dtype != b.dtype || a.rank != b.rank)
-    return false;
-  for (int32_t i = 0; i < a.rank; ++i)
-    if (a.dims[i] != b.dims[i])
-      return false;
-  return true;
+  return nxrt_tensor_same_type(&a, &b);
 }
 
 static std::string typeList(const nxrt_tensor_t *ts, size_t n) {

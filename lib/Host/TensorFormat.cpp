@@ -28,12 +28,9 @@ using namespace nxhost;
 //===----------------------------------------------------------------------===//
 
 std::string nxhost::formatType(const nxrt_tensor_t &view) {
-  std::string s = "tensor<";
-  for (int32_t i = 0; i < view.rank; ++i)
-    s += std::to_string(view.dims[i]) + "x";
-  s += nxrt_dtype_name(view.dtype);
-  s += ">";
-  return s;
+  std::string type(nxrt_tensor_type_string(&view, nullptr, 0), '\0');
+  nxrt_tensor_type_string(&view, type.data(), type.size() + 1);
+  return type;
 }
 
 template <typename T>

@@ -12,12 +12,19 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace nxrt {
 
 std::string TypeString(const nxrt_tensor_t &t) {
   std::string s = "tensor<";
+  // A negative size is a dynamic one in a signature: MLIR's `?`.
   for (int32_t i = 0; i < t.rank && t.dims; ++i)
-    absl::StrAppend(&s, t.dims[i], "x");
+    if (t.dims[i] < 0)
+      absl::StrAppend(&s, "?x");
+    else
+      absl::StrAppend(&s, t.dims[i], "x");
   absl::StrAppend(&s, nxrt_dtype_name(t.dtype), ">");
   return s;
 }
@@ -100,6 +107,21 @@ const char *nxrt_dtype_name(nxrt_dtype_t dtype) {
   default:
     return "invalid";
   }
+}
+
+int nxrt_tensor_same_type(const nxrt_tensor_t *a, const nxrt_tensor_t *b) {
+  return a && b && nxrt::SameType(*a, *b);
+}
+
+size_t nxrt_tensor_type_string(const nxrt_tensor_t *tensor, char *buffer,
+                               size_t size) {
+  std::string type = tensor ? nxrt::TypeString(*tensor) : "invalid";
+  if (size > 0) {
+    size_t copied = std::min(type.size(), size - 1);
+    std::memcpy(buffer, type.data(), copied);
+    buffer[copied] = '\0';
+  }
+  return type.size();
 }
 
 size_t nxrt_tensor_byte_size(const nxrt_tensor_t *t) {

@@ -73,6 +73,35 @@ TEST(NxrtApi, DTypeSizesAndNames) {
   EXPECT_STREQ(nxrt_dtype_name(static_cast<nxrt_dtype_t>(77)), "invalid");
 }
 
+TEST(NxrtApi, TensorTypesCompareAndPrint) {
+  int64_t dims[] = {2, 3}, other[] = {2, 4};
+  float data[6];
+  nxrt_tensor_t a{NXRT_F32, 2, dims, data};
+  nxrt_tensor_t b{NXRT_F32, 2, dims, nullptr};
+  nxrt_tensor_t wider{NXRT_F32, 2, other, nullptr};
+  nxrt_tensor_t ints{NXRT_I32, 2, dims, nullptr};
+  nxrt_tensor_t scalar{NXRT_F32, 0, nullptr, nullptr};
+  EXPECT_EQ(nxrt_tensor_same_type(&a, &b), 1);
+  EXPECT_EQ(nxrt_tensor_same_type(&a, &wider), 0);
+  EXPECT_EQ(nxrt_tensor_same_type(&a, &ints), 0);
+  EXPECT_EQ(nxrt_tensor_same_type(&a, &scalar), 0);
+  EXPECT_EQ(nxrt_tensor_same_type(&a, nullptr), 0);
+
+  char buffer[32];
+  EXPECT_EQ(nxrt_tensor_type_string(&a, buffer, sizeof(buffer)), 15u);
+  EXPECT_STREQ(buffer, "tensor<2x3xf32>");
+  EXPECT_EQ(nxrt_tensor_type_string(&scalar, buffer, sizeof(buffer)), 11u);
+  EXPECT_STREQ(buffer, "tensor<f32>");
+  // Cut to the buffer, with its NUL; the length says how much was needed.
+  EXPECT_EQ(nxrt_tensor_type_string(&a, buffer, 8), 15u);
+  EXPECT_STREQ(buffer, "tensor<");
+  EXPECT_EQ(nxrt_tensor_type_string(&ints, nullptr, 0), 15u);
+  int64_t dynamic[] = {-1, 3};
+  nxrt_tensor_t signature{NXRT_I32, 2, dynamic, nullptr};
+  EXPECT_EQ(nxrt_tensor_type_string(&signature, buffer, sizeof(buffer)), 15u);
+  EXPECT_STREQ(buffer, "tensor<?x3xi32>");
+}
+
 TEST(NxrtApi, TensorByteSize) {
   int64_t dims[] = {2, 3, 4};
   nxrt_tensor_t t{NXRT_F64, 3, dims, nullptr};

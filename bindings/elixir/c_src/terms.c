@@ -126,16 +126,8 @@ ERL_NIF_TERM nx_make_shape(ErlNifEnv *env, int32_t rank, const int64_t *dims) {
 
 void nx_type_string(char *buf, size_t len, nxrt_dtype_t dtype, int32_t rank,
                     const int64_t *dims) {
-  size_t used = (size_t)snprintf(buf, len, "tensor<");
-  for (int32_t i = 0; i < rank && used < len; ++i) {
-    if (dims[i] < 0)
-      used += (size_t)snprintf(buf + used, len - used, "?x");
-    else
-      used += (size_t)snprintf(buf + used, len - used, "%lldx",
-                               (long long)dims[i]);
-  }
-  if (used < len)
-    snprintf(buf + used, len - used, "%s>", nxrt_dtype_name(dtype));
+  nxrt_tensor_t type = {dtype, rank, dims, NULL};
+  nxrt_tensor_type_string(&type, buf, len);
 }
 
 const char *nx_get_tensor(ErlNifEnv *env, ERL_NIF_TERM term,
