@@ -48,11 +48,9 @@ using namespace mlir::nx::aot;
 using llvm::Expected;
 using llvm::StringRef;
 
-/// MLIR's C runner utility for strided memref.copy, and its libnxrt twin.
-static constexpr StringRef kMlirMemrefCopy = "memrefCopy";
-static constexpr StringRef kNxrtMemrefCopy = "nxrt_memref_copy";
-/// What the C interface of an entry point is called before it is exported.
-static constexpr StringRef kCInterfacePrefix = "_mlir_ciface_";
+using runtime_symbols::kCInterfacePrefix;
+using runtime_symbols::kMemrefCopy;
+using runtime_symbols::kMlirMemrefCopy;
 
 bool aot::isValidPrefix(StringRef prefix) {
   if (prefix.empty() || llvm::isDigit(prefix.front()))
@@ -255,7 +253,7 @@ llvm::Error ExportBuilder::build(const AotObject &object,
   if (llvm::Function *copy = module.getFunction(kMlirMemrefCopy)) {
     if (!copy->isDeclaration())
       return llvm::createStringError("the module defines @" + kMlirMemrefCopy);
-    copy->setName(kNxrtMemrefCopy);
+    copy->setName(kMemrefCopy);
   }
 
   // The entries' own (expanded-descriptor) functions are internal now;

@@ -201,7 +201,8 @@ nx::runner::runtimeSymbolMap(llvm::orc::MangleAndInterner interner) {
   // memref.copy between strided buffers lowers to a call of MLIR's
   // `memrefCopy`; libnxrt defines it with the same ABI, so the JIT needs no
   // MLIR runtime library (and behaves as nx-compile's objects do).
-  add("memrefCopy", reinterpret_cast<void *>(&nxrt_memref_copy));
+  add(runtime_symbols::kMlirMemrefCopy,
+      reinterpret_cast<void *>(&nxrt_memref_copy));
   return map;
 }
 
@@ -515,7 +516,8 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     ExecutionEngine *engine = exe->engine_.get();
     if (Executable *stage = stageOfEntry.lookup(sig.name))
       engine = stage->engine_.get();
-    auto fn = engine->lookupPacked("_mlir_ciface_" + sig.name);
+    auto fn = engine->lookupPacked(
+        (runtime_symbols::kCInterfacePrefix + sig.name).str());
     if (!fn)
       return llvm::createStringError("cannot find the C interface of @" + sig.name + ": " +
                        llvm::toString(fn.takeError()));

@@ -50,6 +50,16 @@ inline constexpr llvm::StringLiteral kGenericFree = "_mlir_memref_to_llvm_free";
 // The host calls it once after loading the module, before running anything;
 // it resolves every call site of the module (callback and target names,
 // decoded attributes) into `program`. Returns NULL on success.
+/// MLIR's C runner utility that memref.copy between strided buffers lowers
+/// to, and libnxrt's function of the same ABI that the JIT and ahead-of-time
+/// objects bind it to (neither carries MLIR's runtime library).
+inline constexpr llvm::StringLiteral kMlirMemrefCopy = "memrefCopy";
+inline constexpr llvm::StringLiteral kMemrefCopy = "nxrt_memref_copy";
+
+/// Prefix of the C interface MLIR's LLVM lowering gives each entry point
+/// (`llvm.emit_c_interface`), which hosts call.
+inline constexpr llvm::StringLiteral kCInterfacePrefix = "_mlir_ciface_";
+
 inline constexpr llvm::StringLiteral kInitFunction = "__nx_init";
 
 // Internal globals of those modules. Every call site has a record

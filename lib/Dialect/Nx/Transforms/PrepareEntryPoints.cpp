@@ -8,6 +8,8 @@
 
 #include "nx/Dialect/Nx/Transforms/Passes.h"
 
+#include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
+
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -21,9 +23,7 @@ namespace mlir::nx {
 
 using namespace mlir;
 
-/// What MLIR's conversion to LLVM names the C interface of a function with
-/// `llvm.emit_c_interface`.
-static constexpr StringLiteral kCInterfacePrefix = "_mlir_ciface_";
+using nx::runtime_symbols::kCInterfacePrefix;
 
 namespace {
 struct PrepareEntryPointsPass final
