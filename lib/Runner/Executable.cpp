@@ -385,6 +385,15 @@ llvm::Error nx::runner::lowerToCpu(ModuleOp module,
   return llvm::Error::success();
 }
 
+struct Executable::SeparateStages {
+  /// Each stage's address in its own unit, by name.
+  llvm::StringMap<void *> addresses;
+  /// The unit of each stage that is also an entry point.
+  llvm::StringMap<Executable *> unitOfEntry;
+  /// Each stage's lowered IR, when CompileOptions::loweredIR asks for it.
+  std::vector<std::string> loweredIR;
+};
+
 Expected<std::unique_ptr<Executable>>
 Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
                     const CompileOptions &options) {
@@ -404,147 +413,160 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
       exe->entries_.push_back(getEntrySignature(func));
   exe->callbacks_ = getCallbackNames(module);
 
-  // Lower a copy to the LLVM dialect.
+  // A copy is lowered; `module` stays as it is.
   OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));
-
-  // Separate stages: each is compiled on its own, then replaced by a private
-  // declaration its address is bound to (see CompileOptions).
-  llvm::StringMap<void *> stageAddresses;
-  llvm::StringMap<Executable *> stageOfEntry;
-  std::vector<std::string> stageIR;
-  if (options.separateStages) {
-    SmallVector<func::FuncOp> stages;
-    for (auto func : lowered->getOps<func::FuncOp>())
-      if (isSeparateStage(func))
-        stages.push_back(func);
-    stageIR.resize(stages.size());
-    for (auto [i, stage] : llvm::enumerate(stages)) {
-      std::string name = stage.getSymName().str();
-      auto stageModule = extractStage(*lowered, name);
-      if (!stageModule)
-        return stageModule.takeError();
-      CompileOptions stageOptions = options;
-      stageOptions.separateStages = false;
-      stageOptions.programName = options.programName + ":@" + name;
-      stageOptions.loweredIR = options.loweredIR ? &stageIR[i] : nullptr;
-      auto stageExe = compile(**stageModule, runtime, stageOptions);
-      if (!stageExe)
-        return llvm::createStringError("compiling stage @" + name + " separately failed: " +
-                         llvm::toString(stageExe.takeError()));
-      auto address = (*stageExe)->engine_->lookup(name);
-      if (!address)
-        return llvm::createStringError(
-            "cannot find stage @" + name +
-            " in its compiled unit: " + llvm::toString(address.takeError()));
-      stageAddresses[name] = *address;
-      if (stage.isPublic())
-        stageOfEntry[name] = stageExe->get();
-      exe->stages_.push_back(std::move(*stageExe));
-      stage.eraseBody();
-      stage.setPrivate();
-    }
-  }
+  SeparateStages stages;
+  if (options.separateStages)
+    if (auto err = exe->compileSeparateStages(*lowered, options, stages))
+      return std::move(err);
   if (auto err = lowerToCpu(*lowered, options))
     return std::move(err);
   if (options.loweredIR) {
     llvm::raw_string_ostream os(*options.loweredIR);
     lowered->print(os);
-    for (const std::string &text : stageIR)
+    for (const std::string &text : stages.loweredIR)
       os << "// -----\n" << text;
   }
+  if (auto err = exe->generateCode(*lowered, options, stages))
+    return std::move(err);
+  if (auto err = exe->loadSites(options))
+    return std::move(err);
+  return exe;
+}
 
-  // JIT.
+llvm::Error Executable::compileSeparateStages(ModuleOp lowered,
+                                              const CompileOptions &options,
+                                              SeparateStages &stages) {
+  SmallVector<func::FuncOp> separate;
+  for (auto func : lowered.getOps<func::FuncOp>())
+    if (isSeparateStage(func))
+      separate.push_back(func);
+  stages.loweredIR.resize(separate.size());
+  for (auto [i, stage] : llvm::enumerate(separate)) {
+    std::string name = stage.getSymName().str();
+    auto stageModule = extractStage(lowered, name);
+    if (!stageModule)
+      return stageModule.takeError();
+    CompileOptions stageOptions = options;
+    stageOptions.separateStages = false;
+    stageOptions.programName = options.programName + ":@" + name;
+    stageOptions.loweredIR = options.loweredIR ? &stages.loweredIR[i] : nullptr;
+    auto unit = compile(**stageModule, runtime_, stageOptions);
+    if (!unit)
+      return llvm::createStringError("compiling stage @" + name +
+                                     " separately failed: " +
+                                     llvm::toString(unit.takeError()));
+    auto address = (*unit)->engine_->lookup(name);
+    if (!address)
+      return llvm::createStringError(
+          "cannot find stage @" + name +
+          " in its compiled unit: " + llvm::toString(address.takeError()));
+    stages.addresses[name] = *address;
+    if (stage.isPublic())
+      stages.unitOfEntry[name] = unit->get();
+    stages_.push_back(std::move(*unit));
+    stage.eraseBody();
+    stage.setPrivate();
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Executable::generateCode(ModuleOp lowered,
+                                     const CompileOptions &options,
+                                     const SeparateStages &stages) {
   auto targetMachine = createHostTargetMachine(options.optLevel);
   if (!targetMachine)
     return llvm::createStringError("cannot target the host: " +
-                     llvm::toString(targetMachine.takeError()));
-  exe->jitMemory_ = std::make_unique<JitMemory>();
-  ExecutionEngineOptions engineOptions;
-  engineOptions.sectionMemoryMapper = exe->jitMemory_.get();
-  engineOptions.enableGDBNotificationListener = false;
-  engineOptions.enablePerfNotificationListener = false;
-  auto translate = [&](Operation *module, llvm::LLVMContext &llvmContext) {
-    TimingScope timing = startPhase(options, "translate to LLVM IR");
-    return translateForJit(module, llvmContext);
-  };
-  engineOptions.llvmModuleBuilder = translate;
+                                   llvm::toString(targetMachine.takeError()));
   auto optimize = makeJitOptimizer(options.optLevel);
   if (!optimize)
     return llvm::createStringError("cannot target the host: " +
                                    llvm::toString(optimize.takeError()));
+  jitMemory_ = std::make_unique<JitMemory>();
+  ExecutionEngineOptions engineOptions;
+  engineOptions.sectionMemoryMapper = jitMemory_.get();
+  engineOptions.enableGDBNotificationListener = false;
+  engineOptions.enablePerfNotificationListener = false;
+  // The options hold these by reference (function_ref), and the JIT calls
+  // `optimizeTimed` when it generates code, below.
+  auto translate = [&](Operation *module, llvm::LLVMContext &context) {
+    TimingScope timing = startPhase(options, "translate to LLVM IR");
+    return translateForJit(module, context);
+  };
   auto optimizeTimed = [&](llvm::Module *module) {
     TimingScope timing = startPhase(options, "optimize LLVM IR");
     return (*optimize)(module);
   };
+  engineOptions.llvmModuleBuilder = translate;
   engineOptions.transformer = optimizeTimed;
-  std::string translateErrors;
-  Expected<std::unique_ptr<ExecutionEngine>> engine = [&] {
-    DiagnosticCollector diagnostics(context);
-    auto result = ExecutionEngine::create(*lowered, engineOptions,
-                                          std::move(*targetMachine));
-    translateErrors = diagnostics.take();
-    return result;
-  }();
-  // The JIT generates code for the whole module at the first lookup.
-  TimingScope codegenTiming = startPhase(options, "JIT code generation");
+  DiagnosticCollector diagnostics(lowered.getContext());
+  auto engine = ExecutionEngine::create(lowered, engineOptions,
+                                        std::move(*targetMachine));
+  std::string translateErrors = diagnostics.take();
   if (!engine) {
     std::string message = llvm::toString(engine.takeError());
     if (!translateErrors.empty())
       message += "\n" + translateErrors;
     return llvm::createStringError("JIT compilation failed: " + message);
   }
-  exe->engine_ = std::move(*engine);
-  exe->engine_->registerSymbols(runtimeSymbolMap);
-  if (!stageAddresses.empty())
-    exe->engine_->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+  engine_ = std::move(*engine);
+  engine_->registerSymbols(runtimeSymbolMap);
+  if (!stages.addresses.empty())
+    engine_->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
       llvm::orc::SymbolMap map;
-      for (const auto &entry : stageAddresses)
+      for (const auto &entry : stages.addresses)
         map[interner(entry.getKey())] = {
             llvm::orc::ExecutorAddr::fromPtr(entry.getValue()),
             llvm::JITSymbolFlags::Exported};
       return map;
     });
-  exe->engine_->initialize();
+  // The JIT generates code for the whole module when it first needs an
+  // address: its initializers, or the first entry point.
+  TimingScope codegenTiming = startPhase(options, "JIT code generation");
+  engine_->initialize();
+  return resolveEntryPoints(stages);
+}
 
-  // Resolve the entry points.
-  for (const EntrySignature &sig : exe->entries_) {
+llvm::Error Executable::resolveEntryPoints(const SeparateStages &stages) {
+  for (const EntrySignature &sig : entries_) {
     if (!sig.unsupported.empty()) {
-      exe->packed_.push_back(nullptr);
+      packed_.push_back(nullptr);
       continue;
     }
     // A public stage compiled on its own runs from its unit.
-    ExecutionEngine *engine = exe->engine_.get();
-    if (Executable *stage = stageOfEntry.lookup(sig.name))
-      engine = stage->engine_.get();
+    ExecutionEngine *engine = engine_.get();
+    if (Executable *unit = stages.unitOfEntry.lookup(sig.name))
+      engine = unit->engine_.get();
     auto fn = engine->lookupPacked(
         (runtime_symbols::kCInterfacePrefix + sig.name).str());
     if (!fn)
-      return llvm::createStringError("cannot find the C interface of @" + sig.name + ": " +
-                       llvm::toString(fn.takeError()));
-    exe->packed_.push_back(*fn);
+      return llvm::createStringError("cannot find the C interface of @" +
+                                     sig.name + ": " +
+                                     llvm::toString(fn.takeError()));
+    packed_.push_back(*fn);
   }
+  return llvm::Error::success();
+}
 
-  codegenTiming.stop();
-
-  // Register the call sites.
+llvm::Error Executable::loadSites(const CompileOptions &options) {
   TimingScope loadTiming = startPhase(options, "load (__nx_init)");
-  exe->program_ = nxrt_program_create(runtime, options.programName.c_str());
-  auto init = exe->engine_->lookup(nx::runtime_symbols::kInitFunction);
+  program_ = nxrt_program_create(runtime_, options.programName.c_str());
+  auto init = engine_->lookup(runtime_symbols::kInitFunction);
   if (!init) {
     llvm::consumeError(init.takeError());
-    if (!exe->callbacks_.empty())
+    if (!callbacks_.empty())
       return llvm::createStringError("the lowered module defines no " +
-                       nx::runtime_symbols::kInitFunction +
-                       " although it declares callbacks");
-  } else {
-    auto initFn = reinterpret_cast<nxrt_status_t *(*)(nxrt_program_t *)>(*init);
-    if (nxrt_status_t *status = initFn(exe->program_)) {
-      std::string message = nxrt_status_message(status);
-      nxrt_status_free(status);
-      return llvm::createStringError("loading the program failed: " + message);
-    }
+                                     runtime_symbols::kInitFunction +
+                                     " although it declares callbacks");
+    return llvm::Error::success();
   }
-  return exe;
+  auto initFn = reinterpret_cast<nxrt_status_t *(*)(nxrt_program_t *)>(*init);
+  if (nxrt_status_t *status = initFn(program_)) {
+    std::string message = nxrt_status_message(status);
+    nxrt_status_free(status);
+    return llvm::createStringError("loading the program failed: " + message);
+  }
+  return llvm::Error::success();
 }
 
 Expected<std::unique_ptr<Executable>>

@@ -215,6 +215,25 @@ public:
 private:
   Executable();
   struct Entry;
+  /// The stages compile() compiles as units of their own, and what the
+  /// module's unit needs of them.
+  struct SeparateStages;
+
+  // The phases of compile(), in order.
+  /// Compiles each separate stage of `lowered` (CompileOptions) on its own
+  /// and leaves a private declaration of it in `lowered`.
+  llvm::Error compileSeparateStages(ModuleOp lowered,
+                                    const CompileOptions &options,
+                                    SeparateStages &stages);
+  /// JIT-compiles `lowered` (in the LLVM dialect), bound to libnxrt and to
+  /// the separate stages, and resolves the entry points.
+  llvm::Error generateCode(ModuleOp lowered, const CompileOptions &options,
+                           const SeparateStages &stages);
+  /// Looks up the C interface of every supported entry point.
+  llvm::Error resolveEntryPoints(const SeparateStages &stages);
+  /// Creates the program on runtime_ and runs __nx_init to add its sites.
+  llvm::Error loadSites(const CompileOptions &options);
+
   std::unique_ptr<MLIRContext> ownedContext_;
   /// Where engine_ maps its code and data; outlives it.
   std::unique_ptr<JitMemory> jitMemory_;
