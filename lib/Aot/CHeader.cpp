@@ -31,43 +31,22 @@ namespace {
 /// have. Types C has no standard spelling for (f16, bf16, complex) are
 /// their storage: bits, or interleaved real and imaginary parts.
 struct CElement {
-  const char *suffix;
+  std::string suffix;
   const char *type;
 };
 } // namespace
 
 static CElement getCElement(nxrt_dtype_t dtype) {
   switch (dtype) {
-  case NXRT_PRED:
-    return {"i1", "uint8_t"};
-  case NXRT_I8:
-    return {"i8", "int8_t"};
-  case NXRT_I16:
-    return {"i16", "int16_t"};
-  case NXRT_I32:
-    return {"i32", "int32_t"};
-  case NXRT_I64:
-    return {"i64", "int64_t"};
-  case NXRT_U8:
-    return {"ui8", "uint8_t"};
-  case NXRT_U16:
-    return {"ui16", "uint16_t"};
-  case NXRT_U32:
-    return {"ui32", "uint32_t"};
-  case NXRT_U64:
-    return {"ui64", "uint64_t"};
-  case NXRT_F16:
-    return {"f16", "uint16_t"};
-  case NXRT_BF16:
-    return {"bf16", "uint16_t"};
-  case NXRT_F32:
-    return {"f32", "float"};
-  case NXRT_F64:
-    return {"f64", "double"};
-  case NXRT_C64:
-    return {"c64", "float"};
-  case NXRT_C128:
-    return {"c128", "double"};
+    // A complex type is named by its bits ("c64"): its MLIR spelling is no
+    // C identifier.
+#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width, ctype)                \
+  case dtype:                                                                  \
+    return {llvm::StringRef(#kind) == "Complex"                                \
+                ? "c" + std::to_string((bytes) * 8)                            \
+                : std::string(mlir),                                           \
+            #ctype};
+#include "nxrt/nxrt_dtypes.def"
   default:
     return {"invalid", "void"};
   }

@@ -10,6 +10,8 @@
 #include "nx/Host/HostTensor.h"
 #include "nx/Host/Runtime.h"
 
+#include "Elements.h"
+
 #include "llvm/ADT/APFloat.h"
 
 #include <chrono>
@@ -112,71 +114,14 @@ static bool loadDouble(const nxrt_tensor_t &t, size_t i, double &re,
                        double &im) {
   const uint8_t *p =
       static_cast<const uint8_t *>(t.data) + i * nxrt_dtype_size(t.dtype);
-  im = 0;
-  auto load = [&](auto tag) {
-    decltype(tag) v;
-    std::memcpy(&v, p, sizeof(v));
-    return v;
-  };
-  switch (t.dtype) {
-  case NXRT_PRED:
-  case NXRT_U8:
-    re = load(uint8_t{});
-    return true;
-  case NXRT_I8:
-    re = load(int8_t{});
-    return true;
-  case NXRT_I16:
-    re = load(int16_t{});
-    return true;
-  case NXRT_I32:
-    re = load(int32_t{});
-    return true;
-  case NXRT_I64:
-    re = (double)load(int64_t{});
-    return true;
-  case NXRT_U16:
-    re = load(uint16_t{});
-    return true;
-  case NXRT_U32:
-    re = load(uint32_t{});
-    return true;
-  case NXRT_U64:
-    re = (double)load(uint64_t{});
-    return true;
-  case NXRT_F16:
-    re = llvm::APFloat(llvm::APFloat::IEEEhalf(),
-                       llvm::APInt(16, load(uint16_t{})))
-             .convertToFloat();
-    return true;
-  case NXRT_BF16:
-    re = llvm::APFloat(llvm::APFloat::BFloat(),
-                       llvm::APInt(16, load(uint16_t{})))
-             .convertToFloat();
-    return true;
-  case NXRT_F32:
-    re = load(float{});
-    return true;
-  case NXRT_F64:
-    re = load(double{});
-    return true;
-  case NXRT_C64: {
-    float parts[2];
-    std::memcpy(parts, p, 8);
-    re = parts[0];
-    im = parts[1];
-    return true;
-  }
-  case NXRT_C128: {
-    double parts[2];
-    std::memcpy(parts, p, 16);
-    re = parts[0];
-    im = parts[1];
-    return true;
-  }
-  default:
-    return false;
-  }
+  return visitElement(t.dtype, p, [&](ElementKind kind, int width,
+                                      const auto &parts) {
+    bool half = width == 16 &&
+                (kind == ElementKind::Float || kind == ElementKind::BFloat);
+    re = half ? halfToFloat(kind, static_cast<uint16_t>(parts[0]))
+              : static_cast<double>(parts.front());
+    im = kind == ElementKind::Complex ? static_cast<double>(parts.back()) : 0;
+  });
 }
 
 static nxrt_status_t *debugAssertClose(void *, const nxrt_call_t *call) {

@@ -34,7 +34,7 @@ struct NpyType {
 // Types NumPy has no descriptor for (bf16) have an empty one, which no
 // header matches.
 static const NpyType kNpyTypes[] = {
-#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width) {npy, dtype},
+#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width, ctype) {npy, dtype},
 #include "nxrt/nxrt_dtypes.def"
 };
 

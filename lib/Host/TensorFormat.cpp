@@ -14,6 +14,8 @@
 
 #include "nx/Host/HostTensor.h"
 
+#include "Elements.h"
+
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -44,85 +46,39 @@ static void appendFloat(std::string &out, T value) {
   out.append(buffer, end);
 }
 
-static void appendHalf(std::string &out, uint16_t bits,
-                       const llvm::fltSemantics &semantics) {
-  llvm::APFloat value(semantics, llvm::APInt(16, bits));
-  appendFloat(out, value.convertToFloat());
-}
-
 static void appendElement(std::string &out, nxrt_dtype_t dtype,
                           const uint8_t *p) {
-  auto load = [&](auto tag) {
-    decltype(tag) v;
-    std::memcpy(&v, p, sizeof(v));
-    return v;
-  };
-  switch (dtype) {
-  case NXRT_PRED:
-    out += *p ? "true" : "false";
-    return;
-  case NXRT_I8:
-    out += std::to_string(load(int8_t{}));
-    return;
-  case NXRT_I16:
-    out += std::to_string(load(int16_t{}));
-    return;
-  case NXRT_I32:
-    out += std::to_string(load(int32_t{}));
-    return;
-  case NXRT_I64:
-    out += std::to_string(load(int64_t{}));
-    return;
-  case NXRT_U8:
-    out += std::to_string(load(uint8_t{}));
-    return;
-  case NXRT_U16:
-    out += std::to_string(load(uint16_t{}));
-    return;
-  case NXRT_U32:
-    out += std::to_string(load(uint32_t{}));
-    return;
-  case NXRT_U64:
-    out += std::to_string(load(uint64_t{}));
-    return;
-  case NXRT_F16:
-    appendHalf(out, load(uint16_t{}), llvm::APFloat::IEEEhalf());
-    return;
-  case NXRT_BF16:
-    appendHalf(out, load(uint16_t{}), llvm::APFloat::BFloat());
-    return;
-  case NXRT_F32:
-    appendFloat(out, load(float{}));
-    return;
-  case NXRT_F64:
-    appendFloat(out, load(double{}));
-    return;
-  case NXRT_C64: {
-    float re, im;
-    std::memcpy(&re, p, 4);
-    std::memcpy(&im, p + 4, 4);
-    out += "(";
-    appendFloat(out, re);
-    out += ", ";
-    appendFloat(out, im);
-    out += ")";
-    return;
-  }
-  case NXRT_C128: {
-    double re, im;
-    std::memcpy(&re, p, 8);
-    std::memcpy(&im, p + 8, 8);
-    out += "(";
-    appendFloat(out, re);
-    out += ", ";
-    appendFloat(out, im);
-    out += ")";
-    return;
-  }
-  default:
+  bool known = visitElement(dtype, p, [&](ElementKind kind, int width,
+                                          const auto &parts) {
+    switch (kind) {
+    case ElementKind::Int:
+      if (width == 1) {
+        out += parts[0] ? "true" : "false";
+        return;
+      }
+      out += std::to_string(parts[0]);
+      return;
+    case ElementKind::UInt:
+      out += std::to_string(parts[0]);
+      return;
+    case ElementKind::Float:
+    case ElementKind::BFloat:
+      if (width == 16)
+        appendFloat(out, halfToFloat(kind, static_cast<uint16_t>(parts[0])));
+      else
+        appendFloat(out, parts[0]);
+      return;
+    case ElementKind::Complex:
+      out += "(";
+      appendFloat(out, parts.front());
+      out += ", ";
+      appendFloat(out, parts.back());
+      out += ")";
+      return;
+    }
+  });
+  if (!known)
     out += "?";
-    return;
-  }
 }
 
 static void formatDim(std::string &out, const nxrt_tensor_t &view,

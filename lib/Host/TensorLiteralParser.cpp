@@ -17,6 +17,8 @@
 
 #include "nx/Host/HostTensor.h"
 
+#include "Elements.h"
+
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -39,7 +41,7 @@ using llvm::StringRef;
 static nxrt_dtype_t elementDType(StringRef name) {
   if (name.starts_with("si"))
     name = name.drop_front();
-#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width)                       \
+#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width, ctype)                       \
   if (name == mlir)                                                            \
     return dtype;
 #include "nxrt/nxrt_dtypes.def"
@@ -191,12 +193,10 @@ private:
   }
 
   llvm::Error parseElement() {
-    if (type.dtype == NXRT_C64 || type.dtype == NXRT_C128) {
+    if (getElementKind(type.dtype) == ElementKind::Complex) {
       if (!consume('('))
         return expected("a complex value '(re, im)'");
-      const llvm::fltSemantics &semantics = type.dtype == NXRT_C64
-                                                ? llvm::APFloat::IEEEsingle()
-                                                : llvm::APFloat::IEEEdouble();
+      const llvm::fltSemantics &semantics = *getFloatSemantics(type.dtype);
       size_t half = elementSize / 2;
       if (auto err = parseFloat(semantics, out))
         return err;
@@ -209,18 +209,9 @@ private:
       out += elementSize;
       return llvm::Error::success();
     }
-    switch (type.dtype) {
-    case NXRT_F16:
-      return store(parseFloat(llvm::APFloat::IEEEhalf(), out));
-    case NXRT_BF16:
-      return store(parseFloat(llvm::APFloat::BFloat(), out));
-    case NXRT_F32:
-      return store(parseFloat(llvm::APFloat::IEEEsingle(), out));
-    case NXRT_F64:
-      return store(parseFloat(llvm::APFloat::IEEEdouble(), out));
-    default:
-      return store(parseInteger());
-    }
+    if (const llvm::fltSemantics *semantics = getFloatSemantics(type.dtype))
+      return store(parseFloat(*semantics, out));
+    return store(parseInteger());
   }
 
   llvm::Error store(llvm::Error err) {

@@ -74,17 +74,22 @@ ERL_NIF_TERM nx_error(ErlNifEnv *env, nxrt_status_code_t code,
   return error_term(env, code, message);
 }
 
-/* Element types as Nx names them. */
+/* Element types as Nx names them, {kind, bits}, from libnxrt's table: Nx
+ * counts every bit of the element (a complex<f32> is {:c, 64}) and calls i1
+ * pred. */
+#define NX_KIND_Int(width) ((width) == 1 ? "pred" : "s")
+#define NX_KIND_UInt(width) "u"
+#define NX_KIND_Float(width) "f"
+#define NX_KIND_BFloat(width) "bf"
+#define NX_KIND_Complex(width) "c"
 static const struct {
   nxrt_dtype_t dtype;
   const char *kind;
   int bits;
 } dtype_names[] = {
-    {NXRT_PRED, "pred", 8}, {NXRT_I8, "s", 8},     {NXRT_I16, "s", 16},
-    {NXRT_I32, "s", 32},    {NXRT_I64, "s", 64},   {NXRT_U8, "u", 8},
-    {NXRT_U16, "u", 16},    {NXRT_U32, "u", 32},   {NXRT_U64, "u", 64},
-    {NXRT_F16, "f", 16},    {NXRT_BF16, "bf", 16}, {NXRT_F32, "f", 32},
-    {NXRT_F64, "f", 64},    {NXRT_C64, "c", 64},   {NXRT_C128, "c", 128},
+#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width, ctype)                \
+  {dtype, NX_KIND_##kind(width), (bytes) * 8},
+#include "nxrt/nxrt_dtypes.def"
 };
 #define NUM_DTYPES (sizeof(dtype_names) / sizeof(dtype_names[0]))
 
