@@ -102,7 +102,7 @@ nx_set_install_runpath("${NX_LIBRARY_RUNPATH}" NxPlugin)
 # them) and the generated ones.
 install(DIRECTORY ${NX_SOURCE_DIR}/include/nx
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.h" PATTERN "*.td"
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.td" PATTERN "*.def"
   PATTERN "CMakeLists.txt" EXCLUDE)
 if(EXISTS ${NX_SOURCE_DIR}/include/nx-c)
   install(DIRECTORY ${NX_SOURCE_DIR}/include/nx-c

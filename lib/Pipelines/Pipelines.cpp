@@ -53,7 +53,7 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // the runtime) where the registry offers one on the host, else their
   // default implementation. Callbacks and streams stay: bufferization turns
   // them into runtime invocations directly.
-  if (options.lowerBlocksToCustomCalls) {
+  if (options.lowerBlocks) {
     ConvertNxToCustomCallPassOptions blockOptions;
     blockOptions.platform = nx::Platform::Host;
     blockOptions.blocksOnly = true;

@@ -16,50 +16,15 @@ cl::OptionCategory &mlir::nx::runner::compileFlagsCategory() {
   return category;
 }
 
-static cl::opt<bool> lowerBlocks(
-    "lower-blocks",
-    cl::desc("Replace nx.block ops by registered custom calls (LAPACK)"),
-    cl::init(true), cl::cat(compileFlagsCategory()));
-static cl::opt<bool> blas(
-    "blas",
-    cl::desc("Run f32/f64 matmul, batch_matmul, matvec and 2-D convolutions "
-             "on the optimized BLAS (nx-lower-to-cpu's blas); =false "
-             "compiles them as loops"),
-    cl::init(true), cl::cat(compileFlagsCategory()));
-static cl::opt<bool> dnnl(
-    "dnnl",
-    cl::desc("With --blas, run f32 2-D convolutions on oneDNN through "
-             "libnxrt (nx-lower-to-cpu's dnnl); =false runs them as matrix "
-             "products on the BLAS"),
-    cl::init(true), cl::cat(compileFlagsCategory()));
-static cl::opt<bool> parallel(
-    "parallel",
-    cl::desc("Run large parallel loop nests on every core through OpenMP "
-             "(nx-lower-to-cpu's parallel); =false runs them serially"),
-    cl::init(true), cl::cat(compileFlagsCategory()));
-static cl::opt<bool> vectorize(
-    "vectorize",
-    cl::desc("Tile and vectorize elementwise loop nests in MLIR at the "
-             "target's vector width (nx-lower-to-cpu's vectorize); =false "
-             "leaves them to LLVM's loop vectorizer"),
-    cl::init(true), cl::cat(compileFlagsCategory()));
-static cl::opt<bool> strictReductions(
-    "strict-reductions",
-    cl::desc("Keep floating-point reductions in their serial order and "
-             "their maxima's ordered zeros (nx-lower-to-cpu's "
-             "strict-reductions); by default they may reassociate and "
-             "vectorize, and a maximum of +0 and -0 may be either"),
-    cl::init(false), cl::cat(compileFlagsCategory()));
-static cl::opt<bool> libmMath(
-    "libm-math",
-    cl::desc("Call libm for f32 math functions (nx-lower-to-cpu's "
-             "libm-math); by default they are polynomial approximations"),
-    cl::init(false), cl::cat(compileFlagsCategory()));
-static cl::opt<int64_t> maxFunctionOps(
-    "max-function-ops",
-    cl::desc("Compile functions with more ops as pieces of at most this many "
-             "(nx-lower-to-cpu's max-function-ops; 0: whole)"),
-    cl::init(CompileOptions().maxFunctionOps), cl::cat(compileFlagsCategory()));
+// nx-lower-to-cpu's options, as flags named as the pipeline names them
+// (`lower-blocks` is `--lower-blocks`); the vector width comes from the
+// machine compiled for.
+#define NX_LOWER_TO_CPU_OPTION(type, field, flag, value, description)           \
+  static cl::opt<type> field##Flag(flag, cl::desc(description),               \
+                                   cl::init(CompileOptions().field),           \
+                                   cl::cat(compileFlagsCategory()));
+#define NX_LOWER_TO_CPU_TARGET_OPTION(type, field, flag, value, description)
+#include "nx/Pipelines/LowerToCpuOptions.def"
 static cl::opt<bool> passStatistics(
     "pass-statistics",
     cl::desc("Print to stderr the statistics of nx-lower-to-cpu's passes "
@@ -89,14 +54,10 @@ llvm::Expected<CompileOptions> mlir::nx::runner::readCompileFlags() {
     return llvm::createStringError("-O must be 0 to 3, got " +
                                    llvm::Twine(optLevel.getValue()));
   CompileOptions options;
-  options.lowerBlocks = lowerBlocks;
-  options.blas = blas;
-  options.dnnl = dnnl;
-  options.parallel = parallel;
-  options.vectorize = vectorize;
-  options.strictReductions = strictReductions;
-  options.libmMath = libmMath;
-  options.maxFunctionOps = maxFunctionOps;
+#define NX_LOWER_TO_CPU_OPTION(type, field, flag, value, description)           \
+  options.field = field##Flag;
+#define NX_LOWER_TO_CPU_TARGET_OPTION(type, field, flag, value, description)
+#include "nx/Pipelines/LowerToCpuOptions.def"
   options.passStatistics = passStatistics;
   options.optLevel = optLevel;
   return options;

@@ -366,15 +366,9 @@ llvm::Error nx::runner::lowerToCpu(ModuleOp module,
     nx::enablePassStatistics(pm);
   }
   nx::LowerToCpuOptions pipelineOptions;
-  pipelineOptions.lowerBlocksToCustomCalls = options.lowerBlocks;
-  pipelineOptions.maxFunctionOps = options.maxFunctionOps;
-  pipelineOptions.blas = options.blas;
-  pipelineOptions.dnnl = options.dnnl;
-  pipelineOptions.parallel = options.parallel;
-  pipelineOptions.vectorize = options.vectorize;
-  pipelineOptions.vectorBits = options.vectorBits;
-  pipelineOptions.strictReductions = options.strictReductions;
-  pipelineOptions.libmMath = options.libmMath;
+#define NX_LOWER_TO_CPU_OPTION(type, field, flag, value, description)           \
+  pipelineOptions.field = options.field;
+#include "nx/Pipelines/LowerToCpuOptions.def"
   nx::buildLowerToCpuPipeline(pm, pipelineOptions);
   if (failed(pm.run(module))) {
     std::string text = diagnostics.take();

@@ -99,32 +99,12 @@ using nxhost::TensorSpec;
 struct CompileOptions {
   /// Name used in runtime messages.
   std::string programName = "nx-program";
-  /// Passed to nx-lower-to-cpu (lower-blocks).
-  bool lowerBlocks = true;
-  /// Passed to nx-lower-to-cpu (blas): contractions and 2-D convolutions on
-  /// the optimized BLAS.
-  bool blas = true;
-  /// Passed to nx-lower-to-cpu (dnnl): with blas, 2-D convolutions on
-  /// libnxrt's oneDNN.
-  bool dnnl = true;
-  /// Passed to nx-lower-to-cpu (parallel): large parallel loop nests run on
-  /// nxrt_compute_threads() OpenMP threads.
-  bool parallel = true;
-  /// Passed to nx-lower-to-cpu (vectorize): elementwise linalg ops are
-  /// vectorized in MLIR at the host's vector width.
-  bool vectorize = true;
-  /// Passed to nx-lower-to-cpu (vector-bits): the vector width in bits
-  /// (0: the host's widest).
-  int64_t vectorBits = 0;
-  /// Passed to nx-lower-to-cpu (strict-reductions): floating-point
-  /// reductions in their serial order, not reassociated into vector lanes.
-  bool strictReductions = false;
-  /// Passed to nx-lower-to-cpu (libm-math): f32 math functions call libm
-  /// instead of the polynomial approximations.
-  bool libmMath = false;
-  /// Passed to nx-lower-to-cpu (max-function-ops): functions with more ops
-  /// are compiled as pieces of at most this many (0: whole).
-  int64_t maxFunctionOps = nx::SplitFunctionsPassOptions().maxOps;
+  /// nx-lower-to-cpu's options (LowerToCpuOptions.def), with its defaults;
+  /// the runners take each as a flag, except vectorBits, which comes from
+  /// the machine compiled for (0: the host's).
+#define NX_LOWER_TO_CPU_OPTION(type, field, flag, value, description)           \
+  type field = value;
+#include "nx/Pipelines/LowerToCpuOptions.def"
   /// LLVM IR optimization and code generation level (0-3).
   unsigned optLevel = 2;
   /// When set, receives the lowered LLVM-dialect module as text (with
