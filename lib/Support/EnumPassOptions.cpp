@@ -36,9 +36,9 @@ static std::pair<StringRef, StringRef> splitFirstOption(StringRef options) {
   return {options.take_front(i), options.drop_front(i)};
 }
 
-std::optional<StringRef> nx::findPassOptionValue(StringRef options,
-                                                 StringRef key) {
-  std::optional<StringRef> found;
+SmallVector<StringRef> nx::findPassOptionValues(StringRef options,
+                                                StringRef key) {
+  SmallVector<StringRef> values;
   while (!options.trim().empty()) {
     auto [option, rest] = splitFirstOption(options);
     options = rest;
@@ -49,8 +49,7 @@ std::optional<StringRef> nx::findPassOptionValue(StringRef options,
     if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') &&
         value.back() == value.front())
       value = value.drop_front().drop_back();
-    // The last occurrence wins, as it does for the option itself.
-    found = value;
+    values.push_back(value);
   }
-  return found;
+  return values;
 }

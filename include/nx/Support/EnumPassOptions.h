@@ -24,14 +24,12 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 
-#include <optional>
-
 namespace mlir::nx {
 
-/// The value `key` has in a pass's option string (`a=1 b="x y" c={...}`, as
-/// MLIR's pass pipelines write them), without its quotes; nullopt when the
-/// string does not set `key`.
-std::optional<StringRef> findPassOptionValue(StringRef options, StringRef key);
+/// The values a pass's option string (`a=1 b="x y" c={...}`, as MLIR's pass
+/// pipelines write them) gives `key`, without their quotes, in order: MLIR
+/// parses every occurrence, not only the last.
+SmallVector<StringRef> findPassOptionValues(StringRef options, StringRef key);
 
 /// Checks the value the option string `options` of pass `pass` gives the
 /// enum option `option` (one of the pass's `Option` members) against the
@@ -41,18 +39,16 @@ template <typename EnumOption>
 LogicalResult
 checkEnumPassOption(StringRef pass, StringRef options, EnumOption &option,
                     function_ref<LogicalResult(const Twine &)> errorHandler) {
-  std::optional<StringRef> value = findPassOptionValue(options, option.ArgStr);
-  if (!value)
-    return success();
   auto &parser = option.getParser();
   SmallVector<StringRef> accepted;
   for (unsigned i = 0, e = parser.getNumOptions(); i != e; ++i)
     accepted.push_back(parser.getOption(i));
-  if (llvm::is_contained(accepted, *value))
-    return success();
-  return errorHandler(pass + ": option '" + option.ArgStr +
-                      "' must be one of " + llvm::join(accepted, ", ") +
-                      ", got '" + *value + "'");
+  for (StringRef value : findPassOptionValues(options, option.ArgStr))
+    if (!llvm::is_contained(accepted, value))
+      return errorHandler(pass + ": option '" + option.ArgStr +
+                          "' must be one of " + llvm::join(accepted, ", ") +
+                          ", got '" + value + "'");
+  return success();
 }
 
 } // namespace mlir::nx

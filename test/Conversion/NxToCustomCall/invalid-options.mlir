@@ -5,6 +5,10 @@
 // RUN: not nx-opt %s -convert-nx-to-custom-call=callback-id-encoding=words 2>&1 | FileCheck %s --check-prefix=ENCODING --implicit-check-not=error
 // RUN: not nx-opt %s "-pass-pipeline=builtin.module(convert-nx-to-custom-call{callback-abi=exla platform='tpx'})" 2>&1 | FileCheck %s --check-prefix=QUOTED --implicit-check-not=error
 
+// Every occurrence of an option is checked, as MLIR parses every one.
+// RUN: not nx-opt %s "-convert-nx-to-custom-call=platform=gpu platform=cuda" 2>&1 | FileCheck %s --check-prefix=PLATFORM --implicit-check-not=error
+// RUN: not nx-opt %s "-convert-nx-to-custom-call=platform=cuda platform=gpu" 2>&1 | FileCheck %s --check-prefix=PLATFORM --implicit-check-not=error
+
 // PLATFORM: error: convert-nx-to-custom-call: option 'platform' must be one of host, cuda, rocm, tpu, got 'gpu'
 // ENCODING: error: convert-nx-to-custom-call: option 'callback-id-encoding' must be one of backend-config, operand, got 'words'
 // QUOTED: error: convert-nx-to-custom-call: option 'platform' must be one of host, cuda, rocm, tpu, got 'tpx'
