@@ -352,7 +352,7 @@ public:
 private:
   void serve() {
     nx_bench::LatencyClock::time_point last{};
-    nx_bench::PullUntilClosed(runtime, [&](nxrt_request_t *req) {
+    nx_bench::pullUntilClosed(runtime, [&](nxrt_request_t *req) {
       auto now = nx_bench::LatencyClock::now();
       float x = *static_cast<const float *>(nxrt_request_arg(req, 0)->data);
       // A loop's first call (x == 0) follows the previous run's last one.
@@ -379,7 +379,7 @@ void BM_Loop_Scalar_Bridged(benchmark::State &state) {
   static JitModule module(loopModule("tensor<f32>"), runtime.get());
   auto fn = module.lookup<LoopFn<0>>("callback");
   bool idle = state.range(0) == 0;
-  nx_bench::BusyLoad load(nx_bench::BusyLoad::ThreadsFor(state.range(0)));
+  nx_bench::BusyLoad load(nx_bench::BusyLoad::threadsFor(state.range(0)));
   // Idle, the loop and the dispatcher run on two CPUs and the floor is
   // sampled between runs, on the same two CPUs (as BM_BridgeAgainstFloor in
   // NxrtDispatchBench); under load nothing is pinned.
@@ -398,14 +398,14 @@ void BM_Loop_Scalar_Bridged(benchmark::State &state) {
     }
     if (pinned && pinned->ok()) {
       state.PauseTiming();
-      nx_bench::SampleBlock<nx_bench::PingPeer>(floor, 2000,
-                                                pinned->peer_cpu());
+      nx_bench::sampleBlock<nx_bench::PingPeer>(floor, 2000,
+                                                pinned->peerCpu());
       state.ResumeTiming();
     }
   }
   setLoopCounters(state, iters);
   std::vector<double> gaps = runtime.takeGaps();
-  nx_bench::ReportAgainstFloor(state, gaps, floor);
+  nx_bench::reportAgainstFloor(state, gaps, floor);
 }
 BENCHMARK(BM_Loop_Scalar_Bridged)
     ->ArgNames({"load", "iters"})
@@ -414,7 +414,7 @@ BENCHMARK(BM_Loop_Scalar_Bridged)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-void BM_SpinPingPong(benchmark::State &state) { nx_bench::SpinPingPong(state); }
+void BM_SpinPingPong(benchmark::State &state) { nx_bench::spinPingPong(state); }
 BENCHMARK(BM_SpinPingPong)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
 
 //===----------------------------------------------------------------------===//

@@ -43,14 +43,14 @@ namespace nx_bench {
 
 using LatencyClock = std::chrono::steady_clock;
 
-inline double MicrosSince(LatencyClock::time_point t0) {
+inline double microsSince(LatencyClock::time_point t0) {
   return std::chrono::duration<double, std::micro>(LatencyClock::now() - t0)
       .count();
 }
 
 // A bridge dispatcher's loop: pulls requests from `rt` and hands each to
 // `serve`, which must reply and release it, until the bridge is closed.
-template <typename Serve> void PullUntilClosed(nxrt_runtime_t *rt, Serve serve) {
+template <typename Serve> void pullUntilClosed(nxrt_runtime_t *rt, Serve serve) {
   for (;;) {
     nxrt_request_t *req = nullptr;
     nxrt_status_t *s = nxrt_bridge_pull(rt, 0, &req);
@@ -66,16 +66,16 @@ template <typename Serve> void PullUntilClosed(nxrt_runtime_t *rt, Serve serve) 
 }
 
 // The q-quantile of sorted, non-empty samples.
-inline double Quantile(const std::vector<double> &sorted, double q) {
+inline double quantile(const std::vector<double> &sorted, double q) {
   return sorted[std::min(sorted.size() - 1, size_t(q * sorted.size()))];
 }
 
-inline void ReportLatency(benchmark::State &state, std::vector<double> &us) {
+inline void reportLatency(benchmark::State &state, std::vector<double> &us) {
   if (us.empty())
     return;
   std::sort(us.begin(), us.end());
-  state.counters["p50_us"] = Quantile(us, 0.50);
-  state.counters["p99_us"] = Quantile(us, 0.99);
+  state.counters["p50_us"] = quantile(us, 0.50);
+  state.counters["p99_us"] = quantile(us, 0.99);
   state.counters["max_us"] = us.back();
 }
 
@@ -86,29 +86,29 @@ class BusyLoad {
 public:
   explicit BusyLoad(unsigned threads) {
     for (unsigned i = 0; i < threads; ++i)
-      threads_.emplace_back([this] {
-        for (uint64_t spins = 0; !stop_.load(std::memory_order_relaxed);)
+      spinners.emplace_back([this] {
+        for (uint64_t spins = 0; !stop.load(std::memory_order_relaxed);)
           benchmark::DoNotOptimize(spins += 1);
       });
   }
   ~BusyLoad() {
-    stop_.store(true);
-    for (std::thread &t : threads_)
+    stop.store(true);
+    for (std::thread &t : spinners)
       t.join();
   }
   // The loaded variants' argument: 0 (idle) or 1 (one spinner per core).
-  static unsigned ThreadsFor(int64_t load) {
+  static unsigned threadsFor(int64_t load) {
     return load ? std::max(1u, std::thread::hardware_concurrency()) : 0;
   }
 
 private:
-  std::atomic<bool> stop_{false};
-  std::vector<std::thread> threads_;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> spinners;
 };
 
 // Pins the calling thread to `cpu` (nothing if negative); returns whether
 // it could.
-inline bool PinToCpu(int cpu) {
+inline bool pinToCpu(int cpu) {
   if (cpu < 0)
     return false;
   cpu_set_t set;
@@ -118,7 +118,7 @@ inline bool PinToCpu(int cpu) {
 }
 
 // The first two CPUs this process may run on, or {-1, -1} if it has fewer.
-inline std::pair<int, int> TwoCpus() {
+inline std::pair<int, int> twoCpus() {
   cpu_set_t set;
   CPU_ZERO(&set);
   std::pair<int, int> cpus{-1, -1};
@@ -138,35 +138,35 @@ inline std::pair<int, int> TwoCpus() {
 // threads that hand work to each other on one CPU.
 class PinnedPair {
 public:
-  explicit PinnedPair(std::thread &peer) : peer_(peer.native_handle()) {
-    std::tie(caller_cpu_, peer_cpu_) = TwoCpus();
-    if (caller_cpu_ < 0)
+  explicit PinnedPair(std::thread &peer) : peerHandle(peer.native_handle()) {
+    std::tie(callerCpu, peerCpuId) = twoCpus();
+    if (callerCpu < 0)
       return;
-    pthread_getaffinity_np(pthread_self(), sizeof(caller_mask_), &caller_mask_);
-    pthread_getaffinity_np(peer_, sizeof(peer_mask_), &peer_mask_);
-    PinToCpu(caller_cpu_);
+    pthread_getaffinity_np(pthread_self(), sizeof(callerMask), &callerMask);
+    pthread_getaffinity_np(peerHandle, sizeof(peerMask), &peerMask);
+    pinToCpu(callerCpu);
     cpu_set_t set;
     CPU_ZERO(&set);
-    CPU_SET(peer_cpu_, &set);
-    pthread_setaffinity_np(peer_, sizeof(set), &set);
+    CPU_SET(peerCpuId, &set);
+    pthread_setaffinity_np(peerHandle, sizeof(set), &set);
   }
   ~PinnedPair() {
-    if (caller_cpu_ < 0)
+    if (callerCpu < 0)
       return;
-    pthread_setaffinity_np(pthread_self(), sizeof(caller_mask_), &caller_mask_);
-    pthread_setaffinity_np(peer_, sizeof(peer_mask_), &peer_mask_);
+    pthread_setaffinity_np(pthread_self(), sizeof(callerMask), &callerMask);
+    pthread_setaffinity_np(peerHandle, sizeof(peerMask), &peerMask);
   }
   PinnedPair(const PinnedPair &) = delete;
   PinnedPair &operator=(const PinnedPair &) = delete;
   // Whether there were two CPUs to pin to.
-  bool ok() const { return caller_cpu_ >= 0; }
+  bool ok() const { return callerCpu >= 0; }
   // The peer's CPU: where a floor measurement's peer goes.
-  int peer_cpu() const { return peer_cpu_; }
+  int peerCpu() const { return peerCpuId; }
 
 private:
-  pthread_t peer_;
-  int caller_cpu_ = -1, peer_cpu_ = -1;
-  cpu_set_t caller_mask_, peer_mask_;
+  pthread_t peerHandle;
+  int callerCpu = -1, peerCpuId = -1;
+  cpu_set_t callerMask, peerMask;
 };
 
 // The floor: one atomic bounced between the calling thread and a spinning
@@ -175,38 +175,38 @@ private:
 class PingPeer {
 public:
   explicit PingPeer(int cpu = -1) {
-    peer_ = std::thread([this, cpu] {
-      PinToCpu(cpu);
+    peer = std::thread([this, cpu] {
+      pinToCpu(cpu);
       for (int64_t seen = 0;;) {
         int64_t v;
-        while ((v = ping_.load(std::memory_order_acquire)) == seen)
-          if (stop_.load(std::memory_order_relaxed))
+        while ((v = ping.load(std::memory_order_acquire)) == seen)
+          if (stop.load(std::memory_order_relaxed))
             return;
         seen = v;
-        pong_.store(v, std::memory_order_release);
+        pong.store(v, std::memory_order_release);
       }
     });
   }
   ~PingPeer() {
-    stop_.store(true);
-    peer_.join();
+    stop.store(true);
+    peer.join();
   }
   // One round trip; returns its latency in microseconds.
-  double RoundTrip() {
+  double roundTrip() {
     auto t0 = LatencyClock::now();
-    ping_.store(++sent_, std::memory_order_release);
-    while (pong_.load(std::memory_order_acquire) != sent_)
+    ping.store(++sent, std::memory_order_release);
+    while (pong.load(std::memory_order_acquire) != sent)
       ;
-    return MicrosSince(t0);
+    return microsSince(t0);
   }
 
 private:
   // In one line, as the two threads' flags would be in any handoff.
-  alignas(64) std::atomic<int64_t> ping_{0};
-  std::atomic<int64_t> pong_{0};
-  alignas(64) std::atomic<bool> stop_{false};
-  int64_t sent_ = 0;
-  std::thread peer_;
+  alignas(64) std::atomic<int64_t> ping{0};
+  std::atomic<int64_t> pong{0};
+  alignas(64) std::atomic<bool> stop{false};
+  int64_t sent = 0;
+  std::thread peer;
 };
 
 // What any zero-copy bridge must pay at least, as a second reference next
@@ -220,36 +220,36 @@ private:
 class HandoffPeer {
 public:
   explicit HandoffPeer(int cpu = -1) {
-    peer_ = std::thread([this, cpu] {
-      PinToCpu(cpu);
+    peer = std::thread([this, cpu] {
+      pinToCpu(cpu);
       for (;;) {
         Record *r;
-        while (!(r = mailbox_.load(std::memory_order_acquire)))
-          if (stop_.load(std::memory_order_relaxed))
+        while (!(r = mailbox.load(std::memory_order_acquire)))
+          if (stop.load(std::memory_order_relaxed))
             return;
-        mailbox_.store(nullptr, std::memory_order_relaxed);
+        mailbox.store(nullptr, std::memory_order_relaxed);
         *r->result.data = *r->arg.data + 1;
         r->answered.store(1, std::memory_order_release);
       }
     });
   }
   ~HandoffPeer() {
-    stop_.store(true);
-    peer_.join();
+    stop.store(true);
+    peer.join();
   }
-  double RoundTrip() {
+  double roundTrip() {
     auto t0 = LatencyClock::now();
-    record_.answered.store(0, std::memory_order_relaxed);
-    record_.id += 1;
-    record_.arg = {&buffers_[0], {1, 1, 1, 1}};
-    record_.result = {&buffers_[1], {1, 1, 1, 1}};
-    mailbox_.store(&record_, std::memory_order_release);
-    while (!record_.answered.load(std::memory_order_acquire))
+    record.answered.store(0, std::memory_order_relaxed);
+    record.id += 1;
+    record.arg = {&buffers[0], {1, 1, 1, 1}};
+    record.result = {&buffers[1], {1, 1, 1, 1}};
+    mailbox.store(&record, std::memory_order_release);
+    while (!record.answered.load(std::memory_order_acquire))
       ;
-    if (buffers_[1] != buffers_[0] + 1)
+    if (buffers[1] != buffers[0] + 1)
       std::abort();
-    ++buffers_[0];
-    return MicrosSince(t0);
+    ++buffers[0];
+    return microsSince(t0);
   }
 
 private:
@@ -262,33 +262,33 @@ private:
     uint64_t id = 0;
     View arg{}, result{};
   };
-  alignas(64) std::atomic<Record *> mailbox_{nullptr};
-  alignas(64) std::atomic<bool> stop_{false};
-  Record record_;
-  alignas(64) int64_t buffers_[2] = {0, 0};
-  std::thread peer_;
+  alignas(64) std::atomic<Record *> mailbox{nullptr};
+  alignas(64) std::atomic<bool> stop{false};
+  Record record;
+  alignas(64) int64_t buffers[2] = {0, 0};
+  std::thread peer;
 };
 
 // A benchmark of `Peer` (one of those above, or anything default-
-// constructible with a RoundTrip() returning microseconds): one round trip
+// constructible with a roundTrip() returning microseconds): one round trip
 // per iteration, with argument `load` as in BusyLoad::ThreadsFor.
-template <typename Peer> void PeerRoundTrips(benchmark::State &state) {
-  BusyLoad load(BusyLoad::ThreadsFor(state.range(0)));
+template <typename Peer> void peerRoundTrips(benchmark::State &state) {
+  BusyLoad load(BusyLoad::threadsFor(state.range(0)));
   std::vector<double> us;
   us.reserve(1 << 20);
   {
     Peer peer;
     for (auto _ : state)
-      us.push_back(peer.RoundTrip());
+      us.push_back(peer.roundTrip());
   }
-  ReportLatency(state, us);
+  reportLatency(state, us);
 }
 
-inline void SpinPingPong(benchmark::State &state) {
-  PeerRoundTrips<PingPeer>(state);
+inline void spinPingPong(benchmark::State &state) {
+  peerRoundTrips<PingPeer>(state);
 }
-inline void DescriptorHandoff(benchmark::State &state) {
-  PeerRoundTrips<HandoffPeer>(state);
+inline void descriptorHandoff(benchmark::State &state) {
+  peerRoundTrips<HandoffPeer>(state);
 }
 
 // `count` round trips of a fresh Peer (on `cpu` if not negative), taken
@@ -299,27 +299,27 @@ inline void DescriptorHandoff(benchmark::State &state) {
 // still settling (a bridge dispatcher spins a few microseconds before it
 // parks).
 template <typename Peer>
-void SampleBlock(std::vector<double> &us, int count, int cpu = -1) {
+void sampleBlock(std::vector<double> &us, int count, int cpu = -1) {
   Peer peer(cpu);
   for (int i = 0; i < 256; ++i)
-    peer.RoundTrip();
+    peer.roundTrip();
   for (int i = 0; i < count; ++i)
-    us.push_back(peer.RoundTrip());
+    us.push_back(peer.roundTrip());
 }
 
 // Reports `us` against floor samples of the same run: floor_p50_us, and
 // x_floor_p50 / x_floor_p99, the measurement's p50 and p99 over the
 // floor's p50.
-inline void ReportAgainstFloor(benchmark::State &state, std::vector<double> &us,
+inline void reportAgainstFloor(benchmark::State &state, std::vector<double> &us,
                                std::vector<double> &floor) {
-  ReportLatency(state, us);
+  reportLatency(state, us);
   if (floor.empty() || us.empty())
     return;
   std::sort(floor.begin(), floor.end());
-  double floor_p50 = Quantile(floor, 0.50);
-  state.counters["floor_p50_us"] = floor_p50;
-  state.counters["x_floor_p50"] = state.counters["p50_us"] / floor_p50;
-  state.counters["x_floor_p99"] = state.counters["p99_us"] / floor_p50;
+  double floorP50 = quantile(floor, 0.50);
+  state.counters["floor_p50_us"] = floorP50;
+  state.counters["x_floor_p50"] = state.counters["p50_us"] / floorP50;
+  state.counters["x_floor_p99"] = state.counters["p99_us"] / floorP50;
 }
 
 } // namespace nx_bench

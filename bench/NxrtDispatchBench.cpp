@@ -53,9 +53,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using nx_bench::BusyLoad;
-using nx_bench::ReportLatency;
+using nx_bench::reportLatency;
 
-void Check(nxrt_status_t *s) {
+void check(nxrt_status_t *s) {
   if (s) {
     std::fprintf(stderr, "nxrt error: %s\n", nxrt_status_message(s));
     std::abort();
@@ -63,7 +63,7 @@ void Check(nxrt_status_t *s) {
 }
 
 // The host function both benchmarks call: y = x + 1.
-__attribute__((noinline)) nxrt_status_t *AddOne(void *,
+__attribute__((noinline)) nxrt_status_t *addOne(void *,
                                                 const nxrt_call_t *call) {
   *static_cast<int64_t *>(call->results[0].data) =
       *static_cast<const int64_t *>(call->args[0].data) + 1;
@@ -78,10 +78,10 @@ void BM_DirectCall(benchmark::State &state) {
   nxrt_tensor_t res{NXRT_I64, 0, nullptr, &y};
   nxrt_call_t call{&arg,   1, &res, 1, nullptr, "add_one", "bench.mlir:1:1",
                    nullptr};
-  nxrt_handler_fn fn = AddOne;
+  nxrt_handler_fn fn = addOne;
   benchmark::DoNotOptimize(fn);
   for (auto _ : state) {
-    Check(fn(nullptr, &call));
+    check(fn(nullptr, &call));
     benchmark::DoNotOptimize(y);
   }
 }
@@ -89,8 +89,8 @@ BENCHMARK(BM_DirectCall);
 
 void BM_InlineInvoke(benchmark::State &state) {
   nxrt_runtime_t *rt = nxrt_runtime_create();
-  nxrt_callback_desc_t desc{NXRT_DISPATCH_INLINE, AddOne, nullptr, 0};
-  Check(nxrt_register_callback(rt, "add_one", &desc));
+  nxrt_callback_desc_t desc{NXRT_DISPATCH_INLINE, addOne, nullptr, 0};
+  check(nxrt_register_callback(rt, "add_one", &desc));
   nxrt_program_t *program = nxrt_program_create(rt, "bench");
   nxrt_site_t *site =
       nxrt_program_add_site(program, NXRT_SITE_ELIXIR_CALL, "add_one",
@@ -100,23 +100,23 @@ void BM_InlineInvoke(benchmark::State &state) {
   nxrt_tensor_t res{NXRT_I64, 0, nullptr, &y};
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   for (auto _ : state) {
-    Check(nxrt_invoke(run, site, &arg, 1, &res, 1));
+    check(nxrt_invoke(run, site, &arg, 1, &res, 1));
     benchmark::DoNotOptimize(y);
   }
-  Check(nxrt_run_end(run));
+  check(nxrt_run_end(run));
   nxrt_program_destroy(program);
   nxrt_runtime_destroy(rt);
 }
 BENCHMARK(BM_InlineInvoke);
 
 // Host dispatcher for the bridge: pulls, replies x + 1.
-void ServeBridge(nxrt_runtime_t *rt) {
-  nx_bench::PullUntilClosed(rt, [rt](nxrt_request_t *req) {
+void serveBridge(nxrt_runtime_t *rt) {
+  nx_bench::pullUntilClosed(rt, [rt](nxrt_request_t *req) {
     const nxrt_tensor_t *x = nxrt_request_arg(req, 0);
     int64_t out = *static_cast<const int64_t *>(x->data) + 1;
     nxrt_tensor_t r = *nxrt_request_result_template(req, 0);
     r.data = &out;
-    Check(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr, &r, 1));
+    check(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr, &r, 1));
     nxrt_request_release(req);
   });
 }
@@ -126,52 +126,52 @@ void ServeBridge(nxrt_runtime_t *rt) {
 // calling it.
 class BridgedAddOne {
 public:
-  BridgedAddOne() : rt_(nxrt_runtime_create()) {
+  BridgedAddOne() : rt(nxrt_runtime_create()) {
     nxrt_callback_desc_t desc{NXRT_DISPATCH_BRIDGE, nullptr, nullptr, 10000};
-    Check(nxrt_register_callback(rt_, "add_one", &desc));
-    program_ = nxrt_program_create(rt_, "bench");
-    site_ = nxrt_program_add_site(program_, NXRT_SITE_ELIXIR_CALL, "add_one",
+    check(nxrt_register_callback(rt, "add_one", &desc));
+    program = nxrt_program_create(rt, "bench");
+    site = nxrt_program_add_site(program, NXRT_SITE_ELIXIR_CALL, "add_one",
                                   "bench.mlir:1:1", nullptr, 0, nullptr);
-    dispatcher_ = std::thread(ServeBridge, rt_);
-    run_ = nxrt_run_begin(rt_, nullptr);
+    dispatcherThread = std::thread(serveBridge, rt);
+    run = nxrt_run_begin(rt, nullptr);
   }
   ~BridgedAddOne() {
-    Check(nxrt_run_end(run_));
-    nxrt_bridge_close(rt_);
-    dispatcher_.join();
-    nxrt_program_destroy(program_);
-    nxrt_runtime_destroy(rt_);
+    check(nxrt_run_end(run));
+    nxrt_bridge_close(rt);
+    dispatcherThread.join();
+    nxrt_program_destroy(program);
+    nxrt_runtime_destroy(rt);
   }
   BridgedAddOne(const BridgedAddOne &) = delete;
   BridgedAddOne &operator=(const BridgedAddOne &) = delete;
 
-  std::thread &dispatcher() { return dispatcher_; }
+  std::thread &dispatcher() { return dispatcherThread; }
 
   // One call through the bridge, its answer checked; returns its latency in
   // microseconds.
-  double RoundTrip() {
+  double roundTrip() {
     auto t0 = Clock::now();
-    Check(nxrt_invoke(run_, site_, &arg_, 1, &res_, 1));
-    double us = nx_bench::MicrosSince(t0);
-    if (y_ != x_ + 1)
+    check(nxrt_invoke(run, site, &arg, 1, &res, 1));
+    double us = nx_bench::microsSince(t0);
+    if (y != x + 1)
       std::abort();
-    ++x_;
+    ++x;
     return us;
   }
 
 private:
-  nxrt_runtime_t *rt_;
-  nxrt_program_t *program_ = nullptr;
-  nxrt_site_t *site_ = nullptr;
-  std::thread dispatcher_;
-  nxrt_run_t *run_ = nullptr;
-  int64_t x_ = 1, y_ = 0;
-  nxrt_tensor_t arg_{NXRT_I64, 0, nullptr, &x_};
-  nxrt_tensor_t res_{NXRT_I64, 0, nullptr, &y_};
+  nxrt_runtime_t *rt;
+  nxrt_program_t *program = nullptr;
+  nxrt_site_t *site = nullptr;
+  std::thread dispatcherThread;
+  nxrt_run_t *run = nullptr;
+  int64_t x = 1, y = 0;
+  nxrt_tensor_t arg{NXRT_I64, 0, nullptr, &x};
+  nxrt_tensor_t res{NXRT_I64, 0, nullptr, &y};
 };
 
 void BM_BridgeRoundTrip(benchmark::State &state) {
-  nx_bench::PeerRoundTrips<BridgedAddOne>(state);
+  nx_bench::peerRoundTrips<BridgedAddOne>(state);
 }
 BENCHMARK(BM_BridgeRoundTrip)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
 
@@ -187,7 +187,7 @@ BENCHMARK(BM_BridgeRoundTrip)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
 // handoff_p50_us and x_handoff_p50.
 void BM_BridgeAgainstFloor(benchmark::State &state) {
   constexpr int kBlock = 2000, kWarmUp = 256;
-  if (nx_bench::TwoCpus().first < 0) {
+  if (nx_bench::twoCpus().first < 0) {
     state.SkipWithError("needs two CPUs");
     return;
   }
@@ -200,20 +200,20 @@ void BM_BridgeAgainstFloor(benchmark::State &state) {
     nx_bench::PinnedPair pinned(bridge.dispatcher());
     for (auto _ : state) {
       for (int i = 0; i < kWarmUp + kBlock; ++i) {
-        double sample = bridge.RoundTrip();
+        double sample = bridge.roundTrip();
         if (i >= kWarmUp)
           us.push_back(sample);
       }
-      nx_bench::SampleBlock<nx_bench::PingPeer>(floor, kBlock,
-                                                pinned.peer_cpu());
-      nx_bench::SampleBlock<nx_bench::HandoffPeer>(handoff, kBlock,
-                                                   pinned.peer_cpu());
+      nx_bench::sampleBlock<nx_bench::PingPeer>(floor, kBlock,
+                                                pinned.peerCpu());
+      nx_bench::sampleBlock<nx_bench::HandoffPeer>(handoff, kBlock,
+                                                   pinned.peerCpu());
     }
   }
-  nx_bench::ReportAgainstFloor(state, us, floor);
+  nx_bench::reportAgainstFloor(state, us, floor);
   if (!handoff.empty()) {
     std::sort(handoff.begin(), handoff.end());
-    double p50 = nx_bench::Quantile(handoff, 0.50);
+    double p50 = nx_bench::quantile(handoff, 0.50);
     state.counters["handoff_p50_us"] = p50;
     state.counters["x_handoff_p50"] = state.counters["p50_us"] / p50;
   }
@@ -224,64 +224,64 @@ BENCHMARK(BM_BridgeAgainstFloor)->UseRealTime();
 // each side.
 struct Handoff {
   std::mutex mu;
-  std::condition_variable request_cv, reply_cv;
-  bool has_request = false, has_reply = false, stop = false;
+  std::condition_variable requestCv, replyCv;
+  bool hasRequest = false, hasReply = false, stop = false;
   int64_t in = 0, out = 0;
 };
 
-void ServeCondVar(Handoff *h) {
+void serveCondVar(Handoff *h) {
   for (;;) {
     std::unique_lock<std::mutex> lock(h->mu);
-    h->request_cv.wait(lock, [h] { return h->has_request || h->stop; });
+    h->requestCv.wait(lock, [h] { return h->hasRequest || h->stop; });
     if (h->stop)
       return;
-    h->has_request = false;
+    h->hasRequest = false;
     h->out = h->in + 1;
-    h->has_reply = true;
+    h->hasReply = true;
     lock.unlock();
-    h->reply_cv.notify_one();
+    h->replyCv.notify_one();
   }
 }
 
 // One handoff through `h`; returns its latency in microseconds.
-double CondVarRoundTrip(Handoff &h, int64_t x) {
+double condVarRoundTrip(Handoff &h, int64_t x) {
   auto t0 = Clock::now();
   {
     std::lock_guard<std::mutex> lock(h.mu);
     h.in = x;
-    h.has_request = true;
+    h.hasRequest = true;
   }
-  h.request_cv.notify_one();
+  h.requestCv.notify_one();
   {
     std::unique_lock<std::mutex> lock(h.mu);
-    h.reply_cv.wait(lock, [&] { return h.has_reply; });
-    h.has_reply = false;
+    h.replyCv.wait(lock, [&] { return h.hasReply; });
+    h.hasReply = false;
     if (h.out != x + 1)
       std::abort();
   }
-  return nx_bench::MicrosSince(t0);
+  return nx_bench::microsSince(t0);
 }
 
-void StopCondVar(Handoff &h, std::thread &server) {
+void stopCondVar(Handoff &h, std::thread &server) {
   {
     std::lock_guard<std::mutex> lock(h.mu);
     h.stop = true;
   }
-  h.request_cv.notify_one();
+  h.requestCv.notify_one();
   server.join();
 }
 
 void BM_CondVarHandoff(benchmark::State &state) {
-  BusyLoad load(BusyLoad::ThreadsFor(state.range(0)));
+  BusyLoad load(BusyLoad::threadsFor(state.range(0)));
   Handoff h;
-  std::thread server(ServeCondVar, &h);
+  std::thread server(serveCondVar, &h);
   std::vector<double> us;
   us.reserve(1 << 20);
   int64_t x = 1;
   for (auto _ : state)
-    us.push_back(CondVarRoundTrip(h, x++));
-  StopCondVar(h, server);
-  ReportLatency(state, us);
+    us.push_back(condVarRoundTrip(h, x++));
+  stopCondVar(h, server);
+  reportLatency(state, us);
 }
 BENCHMARK(BM_CondVarHandoff)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
 
@@ -294,29 +294,29 @@ BENCHMARK(BM_CondVarHandoff)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
 // target).
 void BM_BridgeAgainstCondVar(benchmark::State &state) {
   constexpr int kBlock = 500;
-  BusyLoad load(BusyLoad::ThreadsFor(state.range(0)));
+  BusyLoad load(BusyLoad::threadsFor(state.range(0)));
   std::vector<double> us, condvar;
   us.reserve(1 << 20);
   condvar.reserve(1 << 20);
   {
     BridgedAddOne bridge;
     Handoff h;
-    std::thread server(ServeCondVar, &h);
+    std::thread server(serveCondVar, &h);
     int64_t x = 1;
     for (auto _ : state) {
       for (int i = 0; i < kBlock; ++i)
-        us.push_back(bridge.RoundTrip());
+        us.push_back(bridge.roundTrip());
       for (int i = 0; i < kBlock; ++i)
-        condvar.push_back(CondVarRoundTrip(h, x++));
+        condvar.push_back(condVarRoundTrip(h, x++));
     }
-    StopCondVar(h, server);
+    stopCondVar(h, server);
   }
-  ReportLatency(state, us);
+  reportLatency(state, us);
   if (condvar.empty())
     return;
   std::sort(condvar.begin(), condvar.end());
-  double p50 = nx_bench::Quantile(condvar, 0.50);
-  double p99 = nx_bench::Quantile(condvar, 0.99);
+  double p50 = nx_bench::quantile(condvar, 0.50);
+  double p99 = nx_bench::quantile(condvar, 0.99);
   state.counters["condvar_p50_us"] = p50;
   state.counters["condvar_p99_us"] = p99;
   state.counters["x_condvar_p50"] = state.counters["p50_us"] / p50;
@@ -329,16 +329,16 @@ BENCHMARK(BM_BridgeAgainstCondVar)
     ->UseRealTime();
 
 // The hardware floor: one cache line bounced between two spinning threads.
-void BM_SpinPingPong(benchmark::State &state) { nx_bench::SpinPingPong(state); }
+void BM_SpinPingPong(benchmark::State &state) { nx_bench::spinPingPong(state); }
 BENCHMARK(BM_SpinPingPong)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
 
 // The least any zero-copy bridge pays (nx_bench::DescriptorHandoff).
 void BM_DescriptorHandoff(benchmark::State &state) {
-  nx_bench::DescriptorHandoff(state);
+  nx_bench::descriptorHandoff(state);
 }
 BENCHMARK(BM_DescriptorHandoff)->ArgName("load")->Arg(0)->Arg(1)->UseRealTime();
 
-double ThreadCpuMs(pthread_t thread) {
+double threadCpuMs(pthread_t thread) {
   clockid_t clock;
   timespec ts{};
   if (pthread_getcpuclockid(thread, &clock) || clock_gettime(clock, &ts))
@@ -351,15 +351,15 @@ double ThreadCpuMs(pthread_t thread) {
 // requested: its CPU time over the next 200 ms must stay near zero.
 void BM_BridgeIdleDispatcher(benchmark::State &state) {
   BridgedAddOne bridge;
-  double idle_ms = 0;
+  double idleMs = 0;
   for (auto _ : state) {
     for (int i = 0; i < 10000; ++i)
-      bridge.RoundTrip();
-    double before = ThreadCpuMs(bridge.dispatcher().native_handle());
+      bridge.roundTrip();
+    double before = threadCpuMs(bridge.dispatcher().native_handle());
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    idle_ms += ThreadCpuMs(bridge.dispatcher().native_handle()) - before;
+    idleMs += threadCpuMs(bridge.dispatcher().native_handle()) - before;
   }
-  state.counters["idle_cpu_ms"] = idle_ms / state.iterations();
+  state.counters["idle_cpu_ms"] = idleMs / state.iterations();
 }
 BENCHMARK(BM_BridgeIdleDispatcher)->Iterations(3)->UseRealTime();
 
@@ -367,13 +367,13 @@ BENCHMARK(BM_BridgeIdleDispatcher)->Iterations(3)->UseRealTime();
 // A handler that reads one byte of its argument, as a host function that
 // inspects a view would; the runtime must not touch the rest. Io_callbacks
 // have no results, so the byte goes to a sink instead.
-std::atomic<int64_t> peek_sink{0};
-nxrt_status_t *Peek(void *, const nxrt_call_t *call) {
+std::atomic<int64_t> peekSink{0};
+nxrt_status_t *peek(void *, const nxrt_call_t *call) {
   int64_t byte = static_cast<const uint8_t *>(call->args[0].data)[0];
   if (call->nresults)
     *static_cast<int64_t *>(call->results[0].data) = byte;
   else
-    peek_sink.store(byte, std::memory_order_relaxed);
+    peekSink.store(byte, std::memory_order_relaxed);
   return nullptr;
 }
 
@@ -384,8 +384,8 @@ void BM_ArgBytes(benchmark::State &state) {
   nxrt_runtime_t *rt = nxrt_runtime_create();
   nxrt_callback_desc_t desc{mode == 1 ? NXRT_DISPATCH_BRIDGE
                                       : NXRT_DISPATCH_INLINE,
-                            mode == 1 ? nullptr : Peek, nullptr, 10000};
-  Check(nxrt_register_callback(rt, "peek", &desc));
+                            mode == 1 ? nullptr : peek, nullptr, 10000};
+  check(nxrt_register_callback(rt, "peek", &desc));
   nxrt_program_t *program = nxrt_program_create(rt, "bench");
   nxrt_site_t *site = nxrt_program_add_site(
       program, mode == 2 ? NXRT_SITE_IO_CALLBACK : NXRT_SITE_ELIXIR_CALL,
@@ -398,24 +398,24 @@ void BM_ArgBytes(benchmark::State &state) {
   std::thread dispatcher;
   if (mode == 1)
     dispatcher = std::thread([rt] {
-      nx_bench::PullUntilClosed(rt, [rt](nxrt_request_t *req) {
+      nx_bench::pullUntilClosed(rt, [rt](nxrt_request_t *req) {
         int64_t out =
             static_cast<const uint8_t *>(nxrt_request_arg(req, 0)->data)[0];
         nxrt_tensor_t r = *nxrt_request_result_template(req, 0);
         r.data = &out;
-        Check(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr, &r, 1));
+        check(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr, &r, 1));
         nxrt_request_release(req);
       });
     });
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   for (auto _ : state) {
     if (mode == 2)
-      Check(nxrt_invoke(run, site, &arg, 1, &arg, 1)); // results alias args
+      check(nxrt_invoke(run, site, &arg, 1, &arg, 1)); // results alias args
     else
-      Check(nxrt_invoke(run, site, &arg, 1, &res, 1));
+      check(nxrt_invoke(run, site, &arg, 1, &res, 1));
     benchmark::DoNotOptimize(y);
   }
-  Check(nxrt_run_end(run));
+  check(nxrt_run_end(run));
   if (mode == 1) {
     nxrt_bridge_close(rt);
     dispatcher.join();

@@ -45,15 +45,15 @@ AotProgram::load(StringRef path, StringRef prefix, nxrt_runtime_t *runtime) {
   if (!runtime)
     return llvm::createStringError("no runtime given");
   std::unique_ptr<AotProgram> program(new AotProgram());
-  program->runtime_ = runtime;
+  program->runtime = runtime;
   // RTLD_LOCAL: several objects may define the same internal symbols; only
   // their prefixed exports are looked up, here, by name.
-  program->handle_ = dlopen(path.str().c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!program->handle_)
+  program->handle = dlopen(path.str().c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!program->handle)
     return llvm::createStringError("cannot load '" + path + "': " + dlerror());
   std::string symbol = (prefix + "_program").str();
   auto *aot = static_cast<const nxrt_aot_program_t *>(
-      dlsym(program->handle_, symbol.c_str()));
+      dlsym(program->handle, symbol.c_str()));
   if (!aot)
     return llvm::createStringError(
         "'" + path + "' does not export " + symbol +
@@ -84,48 +84,48 @@ AotProgram::load(StringRef path, StringRef prefix, nxrt_runtime_t *runtime) {
       sig.results.push_back(toSpec(entry.results[r]));
     if (!entry.packed)
       sig.unsupported = "the object has no packed interface for it";
-    program->entries_.push_back(std::move(sig));
-    program->packed_.push_back(entry.packed);
+    program->entrySignatures.push_back(std::move(sig));
+    program->packed.push_back(entry.packed);
   }
   for (int32_t i = 0; i < aot->num_callbacks; ++i)
-    program->callbacks_.push_back(aot->callbacks[i]);
+    program->callbacks.push_back(aot->callbacks[i]);
 
   std::string name = aot->name ? aot->name : path.str();
-  program->program_ = nxrt_program_create(runtime, name.c_str());
-  program->init_ = aot->init;
-  program->path_ = path.str();
-  program->initSymbol_ = (prefix + "_nx_init").str();
+  program->programHandle = nxrt_program_create(runtime, name.c_str());
+  program->init = aot->init;
+  program->path = path.str();
+  program->initSymbol = (prefix + "_nx_init").str();
   return program;
 }
 
 llvm::Error AotProgram::initialize() {
-  if (initialized_)
+  if (initialized)
     return llvm::Error::success();
-  if (init_)
-    if (auto err = statusToError(init_(program_)))
-      return llvm::createStringError("loading '" + path_ + "' failed (" +
-                                     initSymbol_ + "): " +
+  if (init)
+    if (auto err = statusToError(init(programHandle)))
+      return llvm::createStringError("loading '" + path + "' failed (" +
+                                     initSymbol + "): " +
                                      llvm::toString(std::move(err)));
-  initialized_ = true;
+  initialized = true;
   return llvm::Error::success();
 }
 
 AotProgram::~AotProgram() {
   // The object's code refers to the program's sites: destroy the program
   // while the code is still mapped, then unmap it.
-  nxrt_program_destroy(program_);
-  if (handle_)
-    dlclose(handle_);
+  nxrt_program_destroy(programHandle);
+  if (handle)
+    dlclose(handle);
 }
 
 Expected<std::vector<HostTensor>>
 AotProgram::run(StringRef entry, llvm::ArrayRef<HostTensor> inputs,
                 const RunOptions &options) const {
-  if (!initialized_)
-    return llvm::createStringError("'" + path_ +
+  if (!initialized)
+    return llvm::createStringError("'" + path +
                                    "' is not initialized (call initialize)");
-  for (auto [i, sig] : llvm::enumerate(entries_))
+  for (auto [i, sig] : llvm::enumerate(entrySignatures))
     if (sig.name == entry)
-      return callEntry(sig, packed_[i], inputs, runtime_, options);
-  return noSuchEntryError(entry, entries_);
+      return callEntry(sig, packed[i], inputs, runtime, options);
+  return noSuchEntryError(entry, entrySignatures);
 }

@@ -85,7 +85,7 @@ struct BridgeDispatcher::Impl {
 };
 
 BridgeDispatcher::BridgeDispatcher(std::unique_ptr<Impl> impl)
-    : impl_(std::move(impl)) {}
+    : impl(std::move(impl)) {}
 BridgeDispatcher::~BridgeDispatcher() = default;
 
 static std::unique_ptr<BridgeDispatcher::Impl>
@@ -122,5 +122,5 @@ BridgeDispatcher::createForBridgeCallbacks(nxrt_runtime_t *runtime,
 }
 
 uint64_t BridgeDispatcher::numServed() const {
-  return impl_->served.load(std::memory_order_relaxed);
+  return impl->served.load(std::memory_order_relaxed);
 }

@@ -24,22 +24,22 @@ llvm::Error nxhost::statusToError(nxrt_status_t *status) {
 
 std::unique_ptr<Runtime> Runtime::create() {
   std::unique_ptr<Runtime> runtime(new Runtime());
-  runtime->runtime_ = nxrt_runtime_create();
+  runtime->runtime = nxrt_runtime_create();
   return runtime;
 }
 
 void Runtime::shutdown() {
-  nxrt_bridge_close(runtime_);
+  nxrt_bridge_close(runtime);
   // Last loaded, first released: a library may use what an earlier one set
   // up.
-  for (ReleaseCallbacksFn release : llvm::reverse(releases_))
-    release(runtime_);
-  releases_.clear();
+  for (ReleaseCallbacksFn release : llvm::reverse(releases))
+    release(runtime);
+  releases.clear();
 }
 
 Runtime::~Runtime() {
   shutdown();
-  nxrt_runtime_destroy(runtime_);
+  nxrt_runtime_destroy(runtime);
   // Handlers of the libraries are gone with the runtime; the libraries stay
   // loaded (unloading code that may still be referenced by static
   // destructors or threads is not worth the risk).
@@ -53,7 +53,7 @@ llvm::Error Runtime::loadCallbackLibrary(llvm::StringRef path) {
     return llvm::createStringError("cannot load callback library '" + path +
                      "': " + (why ? why : "unknown error"));
   }
-  libraries_.push_back(handle);
+  libraries.push_back(handle);
   dlerror();
   void *symbol = dlsym(handle, kRegisterCallbacksSymbol.data());
   if (!symbol)
@@ -63,8 +63,8 @@ llvm::Error Runtime::loadCallbackLibrary(llvm::StringRef path) {
   // Recorded before registering: a registration that fails half way may
   // already hold resources.
   if (void *release = dlsym(handle, kReleaseCallbacksSymbol.data()))
-    releases_.push_back(reinterpret_cast<ReleaseCallbacksFn>(release));
-  if (nxrt_status_t *status = fn(runtime_)) {
+    releases.push_back(reinterpret_cast<ReleaseCallbacksFn>(release));
+  if (nxrt_status_t *status = fn(runtime)) {
     std::string message = nxrt_status_message(status);
     nxrt_status_free(status);
     return llvm::createStringError("callback library '" + path +

@@ -41,14 +41,14 @@ static bool computeByteSize(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape,
 }
 
 HostTensor::HostTensor(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape)
-    : dtype_(dtype), shape_(shape.begin(), shape.end()) {
-  if (!computeByteSize(dtype, shape, size_)) {
-    dtype_ = NXRT_DTYPE_INVALID;
-    shape_.clear();
-    size_ = 0;
+    : elementType(dtype), dims(shape.begin(), shape.end()) {
+  if (!computeByteSize(dtype, shape, numBytes)) {
+    elementType = NXRT_DTYPE_INVALID;
+    dims.clear();
+    numBytes = 0;
     return;
   }
-  size_t allocated = (size_ + 63) / 64 * 64;
+  size_t allocated = (numBytes + 63) / 64 * 64;
   if (allocated == 0)
     allocated = 64;
   void *p = std::aligned_alloc(64, allocated);
@@ -56,7 +56,7 @@ HostTensor::HostTensor(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape)
     llvm::report_bad_alloc_error("out of memory for a host tensor");
   }
   std::memset(p, 0, allocated);
-  data_.reset(static_cast<uint8_t *>(p));
+  storage.reset(static_cast<uint8_t *>(p));
 }
 
 Expected<HostTensor> HostTensor::create(nxrt_dtype_t dtype,
@@ -76,31 +76,31 @@ Expected<HostTensor> HostTensor::create(nxrt_dtype_t dtype,
 
 int64_t HostTensor::numElements() const {
   int64_t n = 1;
-  for (int64_t d : shape_)
+  for (int64_t d : dims)
     n *= d;
   return n;
 }
 
 nxrt_tensor_t HostTensor::view() const {
   nxrt_tensor_t v;
-  v.dtype = dtype_;
-  v.rank = static_cast<int32_t>(shape_.size());
-  v.dims = shape_.data();
-  v.data = const_cast<uint8_t *>(data_.get());
+  v.dtype = elementType;
+  v.rank = static_cast<int32_t>(dims.size());
+  v.dims = dims.data();
+  v.data = const_cast<uint8_t *>(storage.get());
   return v;
 }
 
 HostTensor HostTensor::clone() const {
-  HostTensor copy(dtype_, shape_);
-  if (size_)
-    std::memcpy(copy.data(), data(), size_);
+  HostTensor copy(elementType, dims);
+  if (numBytes)
+    std::memcpy(copy.data(), data(), numBytes);
   return copy;
 }
 
 bool HostTensor::operator==(const HostTensor &other) const {
-  return dtype_ == other.dtype_ && shape_ == other.shape_ &&
-         size_ == other.size_ &&
-         (size_ == 0 || std::memcmp(data(), other.data(), size_) == 0);
+  return elementType == other.elementType && dims == other.dims &&
+         numBytes == other.numBytes &&
+         (numBytes == 0 || std::memcmp(data(), other.data(), numBytes) == 0);
 }
 
 std::string HostTensor::typeString() const { return formatType(view()); }

@@ -168,16 +168,16 @@ Expected<HostTensor> HostTensor::readNpy(StringRef path) {
 }
 
 llvm::Error HostTensor::writeNpy(StringRef path) const {
-  const char *descr = npyDescr(dtype_);
+  const char *descr = npyDescr(elementType);
   if (!descr)
-    return llvm::createStringError("cannot write a " + llvm::Twine(nxrt_dtype_name(dtype_)) +
+    return llvm::createStringError("cannot write a " + llvm::Twine(nxrt_dtype_name(elementType)) +
                      " tensor to .npy (no NumPy dtype)");
   std::string header = "{'descr': '" + std::string(descr) +
                        "', 'fortran_order': False, 'shape': (";
   // "()", "(4,)", "(2, 3)".
-  for (size_t i = 0; i < shape_.size(); ++i)
-    header += (i ? ", " : "") + std::to_string(shape_[i]);
-  if (shape_.size() == 1)
+  for (size_t i = 0; i < dims.size(); ++i)
+    header += (i ? ", " : "") + std::to_string(dims[i]);
+  if (dims.size() == 1)
     header += ",";
   header += "), }";
   // Pad with spaces so that magic + len + header + '\n' is a multiple of 64.
@@ -193,8 +193,8 @@ llvm::Error HostTensor::writeNpy(StringRef path) const {
   llvm::support::endian::write16le(len, static_cast<uint16_t>(header.size()));
   os.write(len, 2);
   os << header;
-  if (size_)
-    os.write(reinterpret_cast<const char *>(data()), size_);
+  if (numBytes)
+    os.write(reinterpret_cast<const char *>(data()), numBytes);
   os.close();
   if (os.has_error())
     return llvm::createStringError("cannot write '" + path + "': " + os.error().message());

@@ -178,12 +178,12 @@ Executable::Executable() = default;
 
 Executable::~Executable() {
   // Compiled code refers to the program's sites: release the code first.
-  engine_.reset();
-  nxrt_program_destroy(program_);
+  jitEngine.reset();
+  nxrt_program_destroy(programHandle);
 }
 
 const EntrySignature *Executable::findEntry(StringRef name) const {
-  for (const EntrySignature &e : entries_)
+  for (const EntrySignature &e : entrySignatures)
     if (e.name == name)
       return &e;
   return nullptr;
@@ -401,11 +401,11 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
   }
 
   std::unique_ptr<Executable> exe(new Executable());
-  exe->runtime_ = runtime;
+  exe->runtimeHandle = runtime;
   for (auto func : module.getOps<func::FuncOp>())
     if (func.isPublic() && !func.isExternal())
-      exe->entries_.push_back(getEntrySignature(func));
-  exe->callbacks_ = getCallbackNames(module);
+      exe->entrySignatures.push_back(getEntrySignature(func));
+  exe->declaredCallbacks = getCallbackNames(module);
 
   // A copy is lowered; `module` stays as it is.
   OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));
@@ -445,12 +445,12 @@ llvm::Error Executable::compileSeparateStages(ModuleOp lowered,
     stageOptions.separateStages = false;
     stageOptions.programName = options.programName + ":@" + name;
     stageOptions.loweredIR = options.loweredIR ? &stages.loweredIR[i] : nullptr;
-    auto unit = compile(**stageModule, runtime_, stageOptions);
+    auto unit = compile(**stageModule, runtimeHandle, stageOptions);
     if (!unit)
       return llvm::createStringError("compiling stage @" + name +
                                      " separately failed: " +
                                      llvm::toString(unit.takeError()));
-    auto address = (*unit)->engine_->lookup(name);
+    auto address = (*unit)->jitEngine->lookup(name);
     if (!address)
       return llvm::createStringError(
           "cannot find stage @" + name +
@@ -458,7 +458,7 @@ llvm::Error Executable::compileSeparateStages(ModuleOp lowered,
     stages.addresses[name] = *address;
     if (stage.isPublic())
       stages.unitOfEntry[name] = unit->get();
-    stages_.push_back(std::move(*unit));
+    stageExecutables.push_back(std::move(*unit));
     stage.eraseBody();
     stage.setPrivate();
   }
@@ -476,9 +476,9 @@ llvm::Error Executable::generateCode(ModuleOp lowered,
   if (!optimize)
     return llvm::createStringError("cannot target the host: " +
                                    llvm::toString(optimize.takeError()));
-  jitMemory_ = std::make_unique<JitMemory>();
+  jitMemory = std::make_unique<JitMemory>();
   ExecutionEngineOptions engineOptions;
-  engineOptions.sectionMemoryMapper = jitMemory_.get();
+  engineOptions.sectionMemoryMapper = jitMemory.get();
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
   // The options hold these by reference (function_ref), and the JIT calls
@@ -503,10 +503,10 @@ llvm::Error Executable::generateCode(ModuleOp lowered,
       message += "\n" + translateErrors;
     return llvm::createStringError("JIT compilation failed: " + message);
   }
-  engine_ = std::move(*engine);
-  engine_->registerSymbols(runtimeSymbolMap);
+  jitEngine = std::move(*engine);
+  jitEngine->registerSymbols(runtimeSymbolMap);
   if (!stages.addresses.empty())
-    engine_->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+    jitEngine->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
       llvm::orc::SymbolMap map;
       for (const auto &entry : stages.addresses)
         map[interner(entry.getKey())] = {
@@ -517,45 +517,45 @@ llvm::Error Executable::generateCode(ModuleOp lowered,
   // The JIT generates code for the whole module when it first needs an
   // address: its initializers, or the first entry point.
   TimingScope codegenTiming = startPhase(options, "JIT code generation");
-  engine_->initialize();
+  jitEngine->initialize();
   return resolveEntryPoints(stages);
 }
 
 llvm::Error Executable::resolveEntryPoints(const SeparateStages &stages) {
-  for (const EntrySignature &sig : entries_) {
+  for (const EntrySignature &sig : entrySignatures) {
     if (!sig.unsupported.empty()) {
-      packed_.push_back(nullptr);
+      packedEntries.push_back(nullptr);
       continue;
     }
     // A public stage compiled on its own runs from its unit.
-    ExecutionEngine *engine = engine_.get();
+    ExecutionEngine *engine = jitEngine.get();
     if (Executable *unit = stages.unitOfEntry.lookup(sig.name))
-      engine = unit->engine_.get();
+      engine = unit->jitEngine.get();
     auto fn = engine->lookupPacked(
         (runtime_symbols::kCInterfacePrefix + sig.name).str());
     if (!fn)
       return llvm::createStringError("cannot find the C interface of @" +
                                      sig.name + ": " +
                                      llvm::toString(fn.takeError()));
-    packed_.push_back(*fn);
+    packedEntries.push_back(*fn);
   }
   return llvm::Error::success();
 }
 
 llvm::Error Executable::loadSites(const CompileOptions &options) {
   TimingScope loadTiming = startPhase(options, "load (__nx_init)");
-  program_ = nxrt_program_create(runtime_, options.programName.c_str());
-  auto init = engine_->lookup(runtime_symbols::kInitFunction);
+  programHandle = nxrt_program_create(runtimeHandle, options.programName.c_str());
+  auto init = jitEngine->lookup(runtime_symbols::kInitFunction);
   if (!init) {
     llvm::consumeError(init.takeError());
-    if (!callbacks_.empty())
+    if (!declaredCallbacks.empty())
       return llvm::createStringError("the lowered module defines no " +
                                      runtime_symbols::kInitFunction +
                                      " although it declares callbacks");
     return llvm::Error::success();
   }
   auto initFn = reinterpret_cast<nxrt_status_t *(*)(nxrt_program_t *)>(*init);
-  if (nxrt_status_t *status = initFn(program_)) {
+  if (nxrt_status_t *status = initFn(programHandle)) {
     std::string message = nxrt_status_message(status);
     nxrt_status_free(status);
     return llvm::createStringError("loading the program failed: " + message);
@@ -587,7 +587,7 @@ Executable::compileSource(StringRef source, StringRef bufferName,
   if (!exe)
     return exe.takeError();
   module = nullptr;
-  (*exe)->ownedContext_ = std::move(context);
+  (*exe)->ownedContext = std::move(context);
   return exe;
 }
 
@@ -608,8 +608,8 @@ Executable::compileFile(StringRef path, nxrt_runtime_t *runtime,
 Expected<std::vector<HostTensor>>
 Executable::run(StringRef entryName, llvm::ArrayRef<HostTensor> inputs,
                 const RunOptions &options) const {
-  for (auto [i, e] : llvm::enumerate(entries_))
+  for (auto [i, e] : llvm::enumerate(entrySignatures))
     if (e.name == entryName)
-      return nxhost::callEntry(e, packed_[i], inputs, runtime_, options);
-  return nxhost::noSuchEntryError(entryName, entries_);
+      return nxhost::callEntry(e, packedEntries[i], inputs, runtimeHandle, options);
+  return nxhost::noSuchEntryError(entryName, entrySignatures);
 }

@@ -24,8 +24,8 @@ extern "C" {
 
 void *_mlir_memref_to_llvm_alloc(size_t size) {
   void *ptr = std::malloc(size);
-  if (nxrt_run_t *run = nxrt::tls_current_run; run && ptr)
-    run->TrackAllocation(ptr);
+  if (nxrt_run_t *run = nxrt::tlsCurrentRun; run && ptr)
+    run->trackAllocation(ptr);
   return ptr;
 }
 
@@ -34,16 +34,16 @@ void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
   size_t rounded =
       alignment ? (size + alignment - 1) / alignment * alignment : size;
   void *ptr = std::aligned_alloc(alignment, rounded);
-  if (nxrt_run_t *run = nxrt::tls_current_run; run && ptr)
-    run->TrackAllocation(ptr);
+  if (nxrt_run_t *run = nxrt::tlsCurrentRun; run && ptr)
+    run->trackAllocation(ptr);
   return ptr;
 }
 
 void _mlir_memref_to_llvm_free(void *ptr) {
   if (!ptr)
     return;
-  if (nxrt_run_t *run = nxrt::tls_current_run)
-    run->UntrackAllocation(ptr);
+  if (nxrt_run_t *run = nxrt::tlsCurrentRun)
+    run->untrackAllocation(ptr);
   std::free(ptr);
 }
 

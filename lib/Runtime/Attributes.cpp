@@ -20,89 +20,89 @@ namespace {
 
 class Decoder {
 public:
-  Decoder(const uint8_t *data, size_t len) : data_(data), len_(len) {}
+  Decoder(const uint8_t *data, size_t len) : data(data), len(len) {}
 
-  absl::Status Value(nxrt_attr &out, int depth) {
+  absl::Status readValue(nxrt_attr &out, int depth) {
     if (depth > NXRT_ATTR_MAX_DEPTH)
-      return Error(absl::StrFormat("nesting deeper than %d levels",
+      return error(absl::StrFormat("nesting deeper than %d levels",
                                    NXRT_ATTR_MAX_DEPTH));
-    size_t at = pos_;
+    size_t at = offset;
     uint8_t tag;
-    if (!Byte(tag))
-      return Error("truncated value tag");
+    if (!byte(tag))
+      return error("truncated value tag");
     switch (tag) {
     case NXRT_ATTR_I64: {
       uint64_t bits;
-      if (!U64(bits))
-        return Error("truncated i64");
+      if (!u64(bits))
+        return error("truncated i64");
       out.kind = NXRT_ATTR_I64;
       out.i = static_cast<int64_t>(bits);
       return absl::OkStatus();
     }
     case NXRT_ATTR_F64: {
       uint64_t bits;
-      if (!U64(bits))
-        return Error("truncated f64");
+      if (!u64(bits))
+        return error("truncated f64");
       out.kind = NXRT_ATTR_F64;
       std::memcpy(&out.f, &bits, sizeof(double));
       return absl::OkStatus();
     }
     case NXRT_ATTR_BOOL: {
       uint8_t v;
-      if (!Byte(v))
-        return Error("truncated bool");
+      if (!byte(v))
+        return error("truncated bool");
       if (v > 1)
-        return Error(absl::StrFormat("bool byte is 0x%02x, expected 0 or 1", v),
-                     pos_ - 1);
+        return error(absl::StrFormat("bool byte is 0x%02x, expected 0 or 1", v),
+                     offset - 1);
       out.kind = NXRT_ATTR_BOOL;
       out.b = v;
       return absl::OkStatus();
     }
     case NXRT_ATTR_INT:
-      return Int(out);
+      return intValue(out);
     case NXRT_ATTR_FLOAT:
-      return Float(out);
+      return floatValue(out);
     case NXRT_ATTR_STRING:
       out.kind = NXRT_ATTR_STRING;
-      return String(out.s, /*allowEmpty=*/true);
+      return string(out.s, /*allowEmpty=*/true);
     case NXRT_ATTR_ARRAY: {
       uint32_t n;
-      if (!U32(n))
-        return Error("truncated array length");
+      if (!u32(n))
+        return error("truncated array length");
       // Each element takes at least 2 bytes; reject absurd counts before
       // reserving memory for them.
-      if (n > (len_ - pos_) / 2)
-        return Error(absl::StrFormat("array of %u elements exceeds the %u "
+      if (n > (len - offset) / 2)
+        return error(absl::StrFormat("array of %u elements exceeds the %u "
                                      "remaining bytes",
-                                     n, len_ - pos_));
+                                     n, len - offset));
       out.kind = NXRT_ATTR_ARRAY;
       out.array.resize(n);
       for (auto &elem : out.array)
-        if (absl::Status s = Value(elem, depth + 1); !s.ok())
+        if (absl::Status s = readValue(elem, depth + 1); !s.ok())
           return s;
       return absl::OkStatus();
     }
     case NXRT_ATTR_DICT:
       out.kind = NXRT_ATTR_DICT;
       out.dict = std::make_unique<nxrt_attrs>();
-      return Dict(*out.dict, depth);
+      return dict(*out.dict, depth);
     default:
-      return Error(absl::StrFormat("unknown value tag 0x%02x", tag), at);
+      return error(absl::StrFormat("unknown value tag 0x%02x", tag), at);
     }
   }
 
-  absl::Status Int(nxrt_attr &out) {
-    size_t at = pos_;
+  absl::Status intValue(nxrt_attr &out) {
+    size_t at = offset;
     uint8_t signedness, width;
     uint64_t bits;
-    if (!Byte(signedness) || !Byte(width) || !U64(bits))
-      return Error("truncated int");
+    if (!byte(signedness) || !byte(width) || !u64(bits))
+      return error("truncated int");
     if (signedness > NXRT_UNSIGNED)
-      return Error(absl::StrFormat("int signedness is %u, expected 0-2",
+      return error(absl::StrFormat("int signedness is %u, expected 0-2",
                                    signedness),
                    at);
     if (width < 1 || width > 64)
-      return Error(absl::StrFormat("int width is %u, expected 1-64", width),
+      return error(absl::StrFormat("int width is %u, expected 1-64", width),
                    at);
     // The value must be the extension of a `width`-bit value.
     if (width < 64) {
@@ -111,7 +111,7 @@ public:
                                                     ? 0
                                                     : 1));
       if (high != 0 && (signedness == NXRT_UNSIGNED || high != ones))
-        return Error(absl::StrFormat("int value 0x%x does not fit its %u-bit "
+        return error(absl::StrFormat("int value 0x%x does not fit its %u-bit "
                                      "type",
                                      bits, width),
                      at);
@@ -123,34 +123,34 @@ public:
     return absl::OkStatus();
   }
 
-  absl::Status Float(nxrt_attr &out) {
-    size_t at = pos_;
+  absl::Status floatValue(nxrt_attr &out) {
+    size_t at = offset;
     uint8_t dtype;
     uint64_t bits;
-    if (!Byte(dtype) || !U64(bits))
-      return Error("truncated float");
+    if (!byte(dtype) || !u64(bits))
+      return error("truncated float");
     double value;
     std::memcpy(&value, &bits, sizeof(value));
     if (dtype != NXRT_F16 && dtype != NXRT_BF16 && dtype != NXRT_F32 &&
         dtype != NXRT_F64)
-      return Error(absl::StrFormat("float dtype is %u, expected f16, bf16, "
+      return error(absl::StrFormat("float dtype is %u, expected f16, bf16, "
                                    "f32 or f64",
                                    dtype),
                    at);
-    if (!FitsFloat(value, static_cast<nxrt_dtype_t>(dtype)))
-      return Error(absl::StrFormat("float value %g is not a %s", value,
+    if (!fitsFloat(value, static_cast<nxrt_dtype_t>(dtype)))
+      return error(absl::StrFormat("float value %g is not a %s", value,
                                    nxrt_dtype_name(
                                        static_cast<nxrt_dtype_t>(dtype))),
                    at);
     out.kind = NXRT_ATTR_FLOAT;
-    out.float_dtype = static_cast<nxrt_dtype_t>(dtype);
+    out.floatDtype = static_cast<nxrt_dtype_t>(dtype);
     out.f = value;
     return absl::OkStatus();
   }
 
   // Whether `value` is exactly a value of `dtype` (NaNs and infinities are
   // in every float type).
-  static bool FitsFloat(double value, nxrt_dtype_t dtype) {
+  static bool fitsFloat(double value, nxrt_dtype_t dtype) {
     if (dtype == NXRT_F64 || std::isnan(value) || std::isinf(value) ||
         value == 0)
       return true;
@@ -174,112 +174,112 @@ public:
     return std::fmod(magnitude, std::ldexp(1.0, step)) == 0;
   }
 
-  absl::Status Dict(nxrt_attrs &out, int depth) {
+  absl::Status dict(nxrt_attrs &out, int depth) {
     uint32_t n;
-    if (!U32(n))
-      return Error("truncated dict length");
+    if (!u32(n))
+      return error("truncated dict length");
     // An entry takes at least 4 (name length) + 1 (name) + 2 bytes.
-    if (n > (len_ - pos_) / 7)
-      return Error(absl::StrFormat(
-          "dict of %u entries exceeds the %u remaining bytes", n, len_ - pos_));
+    if (n > (len - offset) / 7)
+      return error(absl::StrFormat(
+          "dict of %u entries exceeds the %u remaining bytes", n, len - offset));
     out.entries.resize(n);
     for (uint32_t k = 0; k < n; ++k) {
-      size_t at = pos_;
+      size_t at = offset;
       auto &[name, value] = out.entries[k];
-      if (absl::Status s = String(name, /*allowEmpty=*/false); !s.ok())
+      if (absl::Status s = string(name, /*allowEmpty=*/false); !s.ok())
         return s;
       for (uint32_t j = 0; j < k; ++j)
         if (out.entries[j].first == name)
-          return Error(absl::StrFormat("duplicate key '%s'", name), at);
-      if (absl::Status s = Value(value, depth + 1); !s.ok())
+          return error(absl::StrFormat("duplicate key '%s'", name), at);
+      if (absl::Status s = readValue(value, depth + 1); !s.ok())
         return s;
     }
     return absl::OkStatus();
   }
 
-  absl::Status String(std::string &out, bool allowEmpty) {
-    size_t at = pos_;
+  absl::Status string(std::string &out, bool allowEmpty) {
+    size_t at = offset;
     uint32_t n;
-    if (!U32(n))
-      return Error("truncated string length");
-    if (n > len_ - pos_)
-      return Error(absl::StrFormat("string of %u bytes exceeds the %u "
+    if (!u32(n))
+      return error("truncated string length");
+    if (n > len - offset)
+      return error(absl::StrFormat("string of %u bytes exceeds the %u "
                                    "remaining bytes",
-                                   n, len_ - pos_),
+                                   n, len - offset),
                    at);
     if (n == 0 && !allowEmpty)
-      return Error("empty name", at);
-    const char *p = reinterpret_cast<const char *>(data_ + pos_);
+      return error("empty name", at);
+    const char *p = reinterpret_cast<const char *>(data + offset);
     if (std::memchr(p, 0, n))
-      return Error("string contains a NUL byte", at);
+      return error("string contains a NUL byte", at);
     out.assign(p, n);
-    pos_ += n;
+    offset += n;
     return absl::OkStatus();
   }
 
-  bool AtEnd() const { return pos_ == len_; }
-  size_t pos() const { return pos_; }
+  bool atEnd() const { return offset == len; }
+  size_t pos() const { return offset; }
 
-  absl::Status Error(const std::string &what) const {
-    return Error(what, pos_);
+  absl::Status error(const std::string &what) const {
+    return error(what, offset);
   }
-  absl::Status Error(const std::string &what, size_t at) const {
+  absl::Status error(const std::string &what, size_t at) const {
     return absl::InvalidArgumentError(absl::StrFormat(
-        "malformed attributes at byte %u of %u: %s", at, len_, what));
+        "malformed attributes at byte %u of %u: %s", at, len, what));
   }
 
-  bool Byte(uint8_t &v) {
-    if (pos_ >= len_)
+  bool byte(uint8_t &v) {
+    if (offset >= len)
       return false;
-    v = data_[pos_++];
+    v = data[offset++];
     return true;
   }
 
 private:
-  bool U32(uint32_t &v) {
-    if (len_ - pos_ < 4)
+  bool u32(uint32_t &v) {
+    if (len - offset < 4)
       return false;
     v = 0;
     for (int k = 0; k < 4; ++k)
-      v |= uint32_t(data_[pos_ + k]) << (8 * k);
-    pos_ += 4;
+      v |= uint32_t(data[offset + k]) << (8 * k);
+    offset += 4;
     return true;
   }
-  bool U64(uint64_t &v) {
-    if (len_ - pos_ < 8)
+  bool u64(uint64_t &v) {
+    if (len - offset < 8)
       return false;
     v = 0;
     for (int k = 0; k < 8; ++k)
-      v |= uint64_t(data_[pos_ + k]) << (8 * k);
-    pos_ += 8;
+      v |= uint64_t(data[offset + k]) << (8 * k);
+    offset += 8;
     return true;
   }
 
-  const uint8_t *data_;
-  size_t len_;
-  size_t pos_ = 0;
+  const uint8_t *data;
+  size_t len;
+  size_t offset = 0;
 };
 
-absl::Status TypeError(const nxrt_attr *attr, const std::string &want,
+absl::Status typeError(const nxrt_attr *attr, const std::string &want,
                        const char *name) {
   if (!attr)
     return absl::InvalidArgumentError("attribute is null");
   if (name)
     return absl::InvalidArgumentError(
         absl::StrFormat("attribute '%s' has type %s, expected %s", name,
-                        AttrTypeName(*attr), want));
+                        attrTypeName(*attr), want));
   return absl::InvalidArgumentError(absl::StrFormat(
-      "attribute has type %s, expected %s", AttrTypeName(*attr), want));
+      "attribute has type %s, expected %s", attrTypeName(*attr), want));
 }
 
-absl::Status KindError(const nxrt_attr *attr, nxrt_attr_kind_t want,
+absl::Status kindError(const nxrt_attr *attr, nxrt_attr_kind_t want,
                        const char *name) {
-  return TypeError(attr, AttrKindName(want), name);
+  return typeError(attr, attrKindName(want), name);
 }
 
 } // namespace
 
-const char *AttrKindName(nxrt_attr_kind_t kind) {
+const char *attrKindName(nxrt_attr_kind_t kind) {
   switch (kind) {
   case NXRT_ATTR_I64:
     return "i64";
@@ -302,7 +302,7 @@ const char *AttrKindName(nxrt_attr_kind_t kind) {
   }
 }
 
-std::string AttrTypeName(const nxrt_attr &attr) {
+std::string attrTypeName(const nxrt_attr &attr) {
   if (attr.kind == NXRT_ATTR_INT) {
     const char *prefix = attr.signedness == NXRT_SIGNED     ? "si"
                          : attr.signedness == NXRT_UNSIGNED ? "ui"
@@ -310,11 +310,11 @@ std::string AttrTypeName(const nxrt_attr &attr) {
     return prefix + std::to_string(attr.width);
   }
   if (attr.kind == NXRT_ATTR_FLOAT)
-    return nxrt_dtype_name(attr.float_dtype);
-  return AttrKindName(attr.kind);
+    return nxrt_dtype_name(attr.floatDtype);
+  return attrKindName(attr.kind);
 }
 
-absl::StatusOr<std::unique_ptr<nxrt_attrs>> ParseAttrs(const uint8_t *data,
+absl::StatusOr<std::unique_ptr<nxrt_attrs>> parseAttrs(const uint8_t *data,
                                                        size_t len) {
   auto dict = std::make_unique<nxrt_attrs>();
   if (len == 0)
@@ -324,35 +324,35 @@ absl::StatusOr<std::unique_ptr<nxrt_attrs>> ParseAttrs(const uint8_t *data,
         absl::StrFormat("malformed attributes: null data with length %u", len));
   Decoder d(data, len);
   uint8_t tag;
-  d.Byte(tag);
+  d.byte(tag);
   if (tag != NXRT_ATTR_DICT)
-    return d.Error(
+    return d.error(
         absl::StrFormat("top-level value has tag 0x%02x, expected a dict "
                         "(0x06)",
                         tag),
         0);
-  if (absl::Status s = d.Dict(*dict, 1); !s.ok())
+  if (absl::Status s = d.dict(*dict, 1); !s.ok())
     return s;
-  if (!d.AtEnd())
-    return d.Error(absl::StrFormat("%u trailing bytes", len - d.pos()));
+  if (!d.atEnd())
+    return d.error(absl::StrFormat("%u trailing bytes", len - d.pos()));
   return dict;
 }
 
 } // namespace nxrt
 
-using nxrt::KindError;
-using nxrt::ToC;
-using nxrt::TypeError;
+using nxrt::kindError;
+using nxrt::toC;
+using nxrt::typeError;
 
 namespace {
 
 // The typed reads, shared by the by-value and by-name accessors; `name`
 // (optional) only names the attribute in errors.
-absl::Status ReadI64(const nxrt_attr *attr, int64_t *out, const char *name) {
+absl::Status readI64(const nxrt_attr *attr, int64_t *out, const char *name) {
   if (!attr || (attr->kind != NXRT_ATTR_I64 &&
                 (attr->kind != NXRT_ATTR_INT ||
                  attr->signedness == NXRT_UNSIGNED)))
-    return TypeError(attr,
+    return typeError(attr,
                      attr && attr->kind == NXRT_ATTR_INT
                          ? "a signless or signed integer (read unsigned "
                            "integers with nxrt_attr_u64)"
@@ -362,44 +362,44 @@ absl::Status ReadI64(const nxrt_attr *attr, int64_t *out, const char *name) {
   return absl::OkStatus();
 }
 
-absl::Status ReadU64(const nxrt_attr *attr, uint64_t *out, const char *name) {
+absl::Status readU64(const nxrt_attr *attr, uint64_t *out, const char *name) {
   if (!attr || attr->kind != NXRT_ATTR_INT ||
       attr->signedness != NXRT_UNSIGNED)
-    return TypeError(attr, "an unsigned integer", name);
+    return typeError(attr, "an unsigned integer", name);
   *out = static_cast<uint64_t>(attr->i);
   return absl::OkStatus();
 }
 
-absl::Status ReadF64(const nxrt_attr *attr, double *out, const char *name) {
+absl::Status readF64(const nxrt_attr *attr, double *out, const char *name) {
   if (!attr || (attr->kind != NXRT_ATTR_F64 && attr->kind != NXRT_ATTR_FLOAT))
-    return TypeError(attr, "f64", name);
+    return typeError(attr, "f64", name);
   *out = attr->f;
   return absl::OkStatus();
 }
 
-absl::Status ReadF32(const nxrt_attr *attr, float *out, const char *name) {
+absl::Status readF32(const nxrt_attr *attr, float *out, const char *name) {
   if (!attr || attr->kind != NXRT_ATTR_FLOAT ||
-      attr->float_dtype == NXRT_F64)
-    return TypeError(attr,
+      attr->floatDtype == NXRT_F64)
+    return typeError(attr,
                      "f32, f16 or bf16 (read f64 with nxrt_attr_f64)", name);
   *out = static_cast<float>(attr->f);
   return absl::OkStatus();
 }
 
 template <typename T>
-nxrt_status_t *GetByName(const nxrt_attrs_t *attrs, const char *name, T *out,
+nxrt_status_t *getByName(const nxrt_attrs_t *attrs, const char *name, T *out,
                          absl::Status (*read)(const nxrt_attr *, T *,
                                               const char *)) {
   const nxrt_attr_t *attr = nxrt_attrs_find(attrs, name);
   if (!attr)
-    return ToC(absl::NotFoundError(
+    return toC(absl::NotFoundError(
         absl::StrFormat("missing attribute '%s'", name ? name : "")));
-  return ToC(read(attr, out, name));
+  return toC(read(attr, out, name));
 }
 
-absl::Status ReadBool(const nxrt_attr *attr, int *out, const char *name) {
+absl::Status readBool(const nxrt_attr *attr, int *out, const char *name) {
   if (!attr || attr->kind != NXRT_ATTR_BOOL)
-    return KindError(attr, NXRT_ATTR_BOOL, name);
+    return kindError(attr, NXRT_ATTR_BOOL, name);
   *out = attr->b;
   return absl::OkStatus();
 }
@@ -411,11 +411,11 @@ extern "C" {
 nxrt_status_t *nxrt_attrs_parse(const uint8_t *data, size_t len,
                                 nxrt_attrs_t **out) {
   if (!out)
-    return ToC(absl::InvalidArgumentError("out is null"));
+    return toC(absl::InvalidArgumentError("out is null"));
   *out = nullptr;
-  auto parsed = nxrt::ParseAttrs(data, len);
+  auto parsed = nxrt::parseAttrs(data, len);
   if (!parsed.ok())
-    return ToC(parsed.status());
+    return toC(parsed.status());
   *out = parsed->release();
   return nullptr;
 }
@@ -453,17 +453,17 @@ nxrt_attr_kind_t nxrt_attr_kind(const nxrt_attr_t *attr) {
 }
 
 nxrt_status_t *nxrt_attr_i64(const nxrt_attr_t *attr, int64_t *out) {
-  return ToC(ReadI64(attr, out, nullptr));
+  return toC(readI64(attr, out, nullptr));
 }
 
 nxrt_status_t *nxrt_attr_u64(const nxrt_attr_t *attr, uint64_t *out) {
-  return ToC(ReadU64(attr, out, nullptr));
+  return toC(readU64(attr, out, nullptr));
 }
 
 nxrt_status_t *nxrt_attr_int_type(const nxrt_attr_t *attr, uint32_t *width,
                                   nxrt_signedness_t *signedness) {
   if (!attr || (attr->kind != NXRT_ATTR_I64 && attr->kind != NXRT_ATTR_INT))
-    return ToC(TypeError(attr, "an integer", nullptr));
+    return toC(typeError(attr, "an integer", nullptr));
   if (width)
     *width = attr->width;
   if (signedness)
@@ -472,29 +472,29 @@ nxrt_status_t *nxrt_attr_int_type(const nxrt_attr_t *attr, uint32_t *width,
 }
 
 nxrt_status_t *nxrt_attr_f64(const nxrt_attr_t *attr, double *out) {
-  return ToC(ReadF64(attr, out, nullptr));
+  return toC(readF64(attr, out, nullptr));
 }
 
 nxrt_status_t *nxrt_attr_f32(const nxrt_attr_t *attr, float *out) {
-  return ToC(ReadF32(attr, out, nullptr));
+  return toC(readF32(attr, out, nullptr));
 }
 
 nxrt_status_t *nxrt_attr_float_dtype(const nxrt_attr_t *attr,
                                      nxrt_dtype_t *out) {
   if (!attr || (attr->kind != NXRT_ATTR_F64 && attr->kind != NXRT_ATTR_FLOAT))
-    return ToC(TypeError(attr, "a float", nullptr));
-  *out = attr->float_dtype;
+    return toC(typeError(attr, "a float", nullptr));
+  *out = attr->floatDtype;
   return nullptr;
 }
 
 nxrt_status_t *nxrt_attr_bool(const nxrt_attr_t *attr, int *out) {
-  return ToC(ReadBool(attr, out, nullptr));
+  return toC(readBool(attr, out, nullptr));
 }
 
 nxrt_status_t *nxrt_attr_string(const nxrt_attr_t *attr, const char **out,
                                 size_t *len) {
   if (!attr || attr->kind != NXRT_ATTR_STRING)
-    return ToC(KindError(attr, NXRT_ATTR_STRING, nullptr));
+    return toC(kindError(attr, NXRT_ATTR_STRING, nullptr));
   *out = attr->s.c_str();
   if (len)
     *len = attr->s.size();
@@ -503,7 +503,7 @@ nxrt_status_t *nxrt_attr_string(const nxrt_attr_t *attr, const char **out,
 
 nxrt_status_t *nxrt_attr_array_size(const nxrt_attr_t *attr, size_t *out) {
   if (!attr || attr->kind != NXRT_ATTR_ARRAY)
-    return ToC(KindError(attr, NXRT_ATTR_ARRAY, nullptr));
+    return toC(kindError(attr, NXRT_ATTR_ARRAY, nullptr));
   *out = attr->array.size();
   return nullptr;
 }
@@ -517,34 +517,34 @@ const nxrt_attr_t *nxrt_attr_array_at(const nxrt_attr_t *attr, size_t i) {
 nxrt_status_t *nxrt_attr_dict(const nxrt_attr_t *attr,
                               const nxrt_attrs_t **out) {
   if (!attr || attr->kind != NXRT_ATTR_DICT)
-    return ToC(KindError(attr, NXRT_ATTR_DICT, nullptr));
+    return toC(kindError(attr, NXRT_ATTR_DICT, nullptr));
   *out = attr->dict.get();
   return nullptr;
 }
 
 nxrt_status_t *nxrt_attrs_get_i64(const nxrt_attrs_t *attrs, const char *name,
                                   int64_t *out) {
-  return GetByName(attrs, name, out, ReadI64);
+  return getByName(attrs, name, out, readI64);
 }
 
 nxrt_status_t *nxrt_attrs_get_u64(const nxrt_attrs_t *attrs, const char *name,
                                   uint64_t *out) {
-  return GetByName(attrs, name, out, ReadU64);
+  return getByName(attrs, name, out, readU64);
 }
 
 nxrt_status_t *nxrt_attrs_get_f64(const nxrt_attrs_t *attrs, const char *name,
                                   double *out) {
-  return GetByName(attrs, name, out, ReadF64);
+  return getByName(attrs, name, out, readF64);
 }
 
 nxrt_status_t *nxrt_attrs_get_f32(const nxrt_attrs_t *attrs, const char *name,
                                   float *out) {
-  return GetByName(attrs, name, out, ReadF32);
+  return getByName(attrs, name, out, readF32);
 }
 
 nxrt_status_t *nxrt_attrs_get_bool(const nxrt_attrs_t *attrs, const char *name,
                                    int *out) {
-  return GetByName(attrs, name, out, ReadBool);
+  return getByName(attrs, name, out, readBool);
 }
 
 nxrt_status_t *nxrt_attrs_get_string(const nxrt_attrs_t *attrs,
@@ -552,10 +552,10 @@ nxrt_status_t *nxrt_attrs_get_string(const nxrt_attrs_t *attrs,
                                      size_t *len) {
   const nxrt_attr_t *attr = nxrt_attrs_find(attrs, name);
   if (!attr)
-    return ToC(absl::NotFoundError(
+    return toC(absl::NotFoundError(
         absl::StrFormat("missing attribute '%s'", name ? name : "")));
   if (attr->kind != NXRT_ATTR_STRING)
-    return ToC(KindError(attr, NXRT_ATTR_STRING, name));
+    return toC(kindError(attr, NXRT_ATTR_STRING, name));
   *out = attr->s.c_str();
   if (len)
     *len = attr->s.size();

@@ -34,7 +34,7 @@ struct nxrt_attr {
   nxrt_signedness_t signedness = NXRT_SIGNLESS;
   // F64 and FLOAT: the value, and the dtype it came as.
   double f = 0;
-  nxrt_dtype_t float_dtype = NXRT_F64;
+  nxrt_dtype_t floatDtype = NXRT_F64;
   bool b = false;
   std::string s;
   std::vector<nxrt_attr> array;
@@ -50,13 +50,13 @@ namespace nxrt {
 
 // Decodes a blob into a dictionary; malformed input is an error naming the
 // byte offset, never a crash.
-absl::StatusOr<std::unique_ptr<nxrt_attrs>> ParseAttrs(const uint8_t *data,
+absl::StatusOr<std::unique_ptr<nxrt_attrs>> parseAttrs(const uint8_t *data,
                                                        size_t len);
 
-const char *AttrKindName(nxrt_attr_kind_t kind);
+const char *attrKindName(nxrt_attr_kind_t kind);
 
 // The MLIR spelling of a value's type: "i64", "ui8", "si3", "bf16", "string".
-std::string AttrTypeName(const nxrt_attr &attr);
+std::string attrTypeName(const nxrt_attr &attr);
 
 } // namespace nxrt
 

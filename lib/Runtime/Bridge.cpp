@@ -20,36 +20,36 @@
 namespace nxrt {
 namespace {
 
-int64_t Ms(absl::Duration d) { return absl::ToInt64Milliseconds(d); }
+int64_t ms(absl::Duration d) { return absl::ToInt64Milliseconds(d); }
 
 // Records the calling thread's CPU in `slot`, writing only on a change: the
 // other side reads the slot on every round trip, and an unchanged line
 // stays shared instead of moving between cores.
-void NoteCpu(std::atomic<int> &slot) {
-  int cpu = CurrentCpu();
+void noteCpu(std::atomic<int> &slot) {
+  int cpu = currentCpu();
   if (slot.load(std::memory_order_relaxed) != cpu)
     slot.store(cpu, std::memory_order_relaxed);
 }
 
-absl::Time DeadlineAfter(absl::Duration timeout) {
+absl::Time deadlineAfter(absl::Duration timeout) {
   return timeout == absl::InfiniteDuration() ? absl::InfiniteFuture()
                                              : absl::Now() + timeout;
 }
 
 // Fills the request's metadata copies. Views are validated first: their dims
 // come from compiled code, which is trusted, but the host will read them.
-absl::Status Describe(nxrt_request &req, const nxrt_tensor_t *args,
+absl::Status describe(nxrt_request &req, const nxrt_tensor_t *args,
                       size_t nargs, nxrt_tensor_t *results, size_t nresults) {
   if ((nargs && !args) || (nresults && !results))
     return absl::InvalidArgumentError("null argument or result array");
   size_t ndims = 0;
   for (size_t i = 0; i < nargs; ++i) {
-    if (absl::Status s = ValidateView(args[i], "argument", i); !s.ok())
+    if (absl::Status s = validateView(args[i], "argument", i); !s.ok())
       return s;
     ndims += args[i].rank;
   }
   for (size_t i = 0; i < nresults; ++i) {
-    if (absl::Status s = ValidateView(results[i], "result", i); !s.ok())
+    if (absl::Status s = validateView(results[i], "result", i); !s.ok())
       return s;
     ndims += results[i].rank;
   }
@@ -62,7 +62,7 @@ absl::Status Describe(nxrt_request &req, const nxrt_tensor_t *args,
     req.dims.insert(req.dims.end(), t.dims, t.dims + t.rank);
     return c;
   };
-  req.ResizeViews(nargs, nresults);
+  req.resizeViews(nargs, nresults);
   for (size_t i = 0; i < nargs; ++i)
     req.views[i] = copy(args[i], args[i].data);
   for (size_t i = 0; i < nresults; ++i)
@@ -84,26 +84,26 @@ struct ThreadCache {
   bool alive = true;
 
   ~ThreadCache() {
-    ClearPulled();
+    clearPulled();
     alive = false;
     delete spare;
     spare = nullptr;
   }
-  void SetPulled(nxrt_request *next) {
-    next->Ref();
-    ClearPulled();
+  void setPulled(nxrt_request *next) {
+    next->ref();
+    clearPulled();
     pulled = next;
   }
   // Once answered: dropped then, not at the next pull, where the release
   // would delay handing out the next request.
-  void ClearPulled() {
+  void clearPulled() {
     if (nxrt_request *req = pulled) {
       pulled = nullptr;
-      req->Unref();
+      req->unref();
     }
   }
 };
-thread_local ThreadCache thread_cache;
+thread_local ThreadCache threadCache;
 
 // What the mailbox holds once the bridge is closed: a puller that finds it
 // there returns CANCELLED without taking the lock; callers never post to a
@@ -111,135 +111,135 @@ thread_local ThreadCache thread_cache;
 nxrt_request *const kClosedMailbox = reinterpret_cast<nxrt_request *>(1);
 
 // Hints name their bridge by a number never reused, unlike its address.
-std::atomic<uint64_t> next_bridge_id{1};
+std::atomic<uint64_t> nextBridgeId{1};
 
 } // namespace
 
-Bridge::Bridge() : id_(next_bridge_id.fetch_add(1, std::memory_order_relaxed)) {}
+Bridge::Bridge() : id(nextBridgeId.fetch_add(1, std::memory_order_relaxed)) {}
 
-Bridge::~Bridge() { Close(); }
+Bridge::~Bridge() { close(); }
 
-absl::Status Bridge::Call(const nxrt_site &site, const Handler &handler,
-                          absl::Duration timeout, absl::Time run_deadline,
-                          absl::Duration run_timeout,
+absl::Status Bridge::call(const nxrt_site &site, const Handler &handler,
+                          absl::Duration timeout, absl::Time runDeadline,
+                          absl::Duration runTimeout,
                           const nxrt_tensor_t *args, size_t nargs,
                           nxrt_tensor_t *results, size_t nresults) {
-  nxrt_request *req = nxrt_request::Make();
+  nxrt_request *req = nxrt_request::make();
   req->site = &site;
   req->handler = &handler;
-  req->bridge_id = id_;
-  if (absl::Status s = Describe(*req, args, nargs, results, nresults);
+  req->bridgeId = id;
+  if (absl::Status s = describe(*req, args, nargs, results, nresults);
       !s.ok()) {
-    req->Unref();
-    return site.Failed(s);
+    req->unref();
+    return site.failed(s);
   }
 
   // Also the request's issue time, which tells a dispatcher that parked
   // how much longer it would have had to spin (see Pull). (Read after the
   // request is out, the clock made round trips slower, not faster.)
-  int64_t now_ns = absl::GetCurrentTimeNanos();
-  req->issued_ns.store(now_ns, std::memory_order_relaxed);
-  absl::Time callback_deadline =
+  int64_t nowNs = absl::GetCurrentTimeNanos();
+  req->issuedNs.store(nowNs, std::memory_order_relaxed);
+  absl::Time callbackDeadline =
       timeout == absl::InfiniteDuration()
           ? absl::InfiniteFuture()
-          : absl::FromUnixNanos(now_ns) + timeout;
-  bool run_binds = run_deadline < callback_deadline;
-  absl::Time deadline = run_binds ? run_deadline : callback_deadline;
+          : absl::FromUnixNanos(nowNs) + timeout;
+  bool runBinds = runDeadline < callbackDeadline;
+  absl::Time deadline = runBinds ? runDeadline : callbackDeadline;
   // Only callbacks bound BRIDGE go to the hook. One bound INLINE is here
   // because the run routes callbacks (nxrt_runtime_set_callback_dispatch):
   // its handler is the host's to run, from the pull queue, while a hook may
   // belong to a callback library that answers only its own names.
-  bool to_hook = handler.mode == NXRT_DISPATCH_BRIDGE;
+  bool toHook = handler.mode == NXRT_DISPATCH_BRIDGE;
 
   nxrt_bridge_hook_fn hook = nullptr;
-  void *hook_data = nullptr;
+  void *hookData = nullptr;
   bool closed;
   nxrt_request *finished = nullptr;
   {
-    SpinLockHolder lock(&lock_);
-    closed = closed_;
+    SpinLockHolder lock(&queueLock);
+    closed = isClosed;
     if (!closed) {
-      req->tag = next_tag_++;
+      req->tag = nextTag++;
       // This call's reference, the tag map's, and the mailbox's, queue's
       // or hook's; no other thread has seen the request yet.
       req->refs.store(3, std::memory_order_relaxed);
-      pending_.emplace(req->tag, req);
-      if (to_hook) {
-        hook = hook_;
-        hook_data = hook_data_;
+      pendingByTag.emplace(req->tag, req);
+      if (toHook) {
+        hook = hookFn;
+        hookData = hookUserData;
       }
       if (!hook) {
         nxrt_request *empty = nullptr;
-        if (head_ || !mailbox_.compare_exchange_strong(
+        if (head || !mailbox.compare_exchange_strong(
                          empty, req, std::memory_order_seq_cst)) {
-          (tail_ ? tail_->next : head_) = req;
-          tail_ = req;
-          queued_.fetch_add(1, std::memory_order_seq_cst);
+          (tail ? tail->next : head) = req;
+          tail = req;
+          queued.fetch_add(1, std::memory_order_seq_cst);
         }
       }
     }
     // The entry of an answered call, left for this critical section (see
     // the end of this function); erased once this call is posted, while
     // the dispatcher works on it.
-    if (uint64_t done = answered_tag_.exchange(0, std::memory_order_relaxed))
-      if (auto it = pending_.find(done); it != pending_.end()) {
+    if (uint64_t done = answeredTag.exchange(0, std::memory_order_relaxed))
+      if (auto it = pendingByTag.find(done); it != pendingByTag.end()) {
         finished = it->second;
-        pending_.erase(it);
+        pendingByTag.erase(it);
       }
   }
   if (finished)
-    finished->Unref();
+    finished->unref();
   if (closed) {
-    req->Unref();
+    req->unref();
     return absl::UnavailableError(
         absl::StrFormat("%s failed: bridge dispatcher closed", site.what));
   }
   // Pairs with the puller's increment-then-check in Pull: either it sees
   // the posted request or we see it parked.
-  if (!hook && parked_pullers_.load(std::memory_order_seq_cst) > 0) {
-    work_seq_.fetch_add(1, std::memory_order_seq_cst);
-    FutexWake(work_seq_, 1);
+  if (!hook && parkedPullers.load(std::memory_order_seq_cst) > 0) {
+    workSeq.fetch_add(1, std::memory_order_seq_cst);
+    futexWake(workSeq, 1);
   }
   // No lock is held here: the hook may reply (or start runs) right away.
   if (hook)
-    hook(hook_data, req);
+    hook(hookData, req);
 
-  bool expired = AwaitReply(req, deadline, now_ns);
+  bool expired = awaitReply(req, deadline, nowNs);
   // The host may still be copying arguments out of the program's buffers.
   for (unsigned spins = 0; req->readers.load(std::memory_order_seq_cst);)
-    Backoff(spins);
+    backoff(spins);
 
   absl::Status result;
   if (expired)
     result = absl::DeadlineExceededError(
-        run_binds ? absl::StrFormat("%s timed out after %d ms (run deadline)",
-                                    site.what, Ms(run_timeout))
+        runBinds ? absl::StrFormat("%s timed out after %d ms (run deadline)",
+                                    site.what, ms(runTimeout))
                   : absl::StrFormat("%s timed out after %d ms", site.what,
-                                    Ms(timeout)));
-  else if (req->reply_code != 0)
-    result = site.Failed(absl::Status(
-        static_cast<absl::StatusCode>(req->reply_code), req->reply_message));
+                                    ms(timeout)));
+  else if (req->replyCode != 0)
+    result = site.failed(absl::Status(
+        static_cast<absl::StatusCode>(req->replyCode), req->replyMessage));
   // Replies leave the entry to us (see Reply), so the map's lines stay on
   // this thread's core. An expired call's entry goes now: a late reply must
   // find nothing. An answered call's entry goes with the next call's
   // enqueue, in the critical section that call takes anyway; until then a
-  // second reply to it finds it answered. The line of answered_tag_ stays
+  // second reply to it finds it answered. The line of answeredTag stays
   // with the calling thread; a tag displaced by a concurrent caller's is
   // erased here.
   if (expired)
-    Forget(req->tag);
+    forget(req->tag);
   else if (uint64_t displaced =
-               answered_tag_.exchange(req->tag, std::memory_order_relaxed))
-    Forget(displaced);
-  req->Unref();
+               answeredTag.exchange(req->tag, std::memory_order_relaxed))
+    forget(displaced);
+  req->unref();
   return result;
 }
 
-bool Bridge::AwaitReply(nxrt_request *req, absl::Time deadline,
-                        int64_t start_ns) {
-  NoteCpu(caller_cpu_);
-  if (reply_spin_.Spin([req] { return req->Replied(); }, start_ns, deadline,
-                       puller_cpu_.load(std::memory_order_relaxed)))
+bool Bridge::awaitReply(nxrt_request *req, absl::Time deadline,
+                        int64_t startNs) {
+  noteCpu(callerCpu);
+  if (replySpin.spin([req] { return req->replied(); }, startNs, deadline,
+                       pullerCpu.load(std::memory_order_relaxed)))
     return false;
   // Pairs with Complete's store-then-check: either we see kReplied below or
   // the replier sees `parked` and wakes us (a futex wait on a state that
@@ -262,32 +262,32 @@ bool Bridge::AwaitReply(nxrt_request *req, absl::Time deadline,
     }
     // kReplying ends in a moment, but its writer may be descheduled: sleep
     // without a deadline (it wakes us when it stores kReplied).
-    FutexWait(req->state, state,
+    futexWait(req->state, state,
               state == nxrt_request::kPending ? deadline
                                               : absl::InfiniteFuture());
   }
-  reply_spin_.Parked(absl::GetCurrentTimeNanos() - start_ns);
+  replySpin.parked(absl::GetCurrentTimeNanos() - startNs);
   return expired;
 }
 
-void Bridge::Forget(uint64_t tag) {
+void Bridge::forget(uint64_t tag) {
   nxrt_request *req = nullptr;
   {
-    SpinLockHolder lock(&lock_);
-    auto it = pending_.find(tag);
-    if (it == pending_.end())
+    SpinLockHolder lock(&queueLock);
+    auto it = pendingByTag.find(tag);
+    if (it == pendingByTag.end())
       return;
     req = it->second;
-    pending_.erase(it);
+    pendingByTag.erase(it);
   }
-  req->Unref();
+  req->unref();
 }
 
-absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
-  absl::Time deadline = DeadlineAfter(timeout);
-  auto has_work = [this] {
-    return mailbox_.load(std::memory_order_seq_cst) != nullptr ||
-           queued_.load(std::memory_order_seq_cst) > 0;
+absl::Status Bridge::pull(absl::Duration timeout, nxrt_request_t **out) {
+  absl::Time deadline = deadlineAfter(timeout);
+  auto hasWork = [this] {
+    return mailbox.load(std::memory_order_seq_cst) != nullptr ||
+           queued.load(std::memory_order_seq_cst) > 0;
   };
   for (;;) {
     // A dispatcher that just served a request spins briefly for the next
@@ -295,26 +295,26 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
     // microsecond, whereas parking costs a futex wake-up each way.
     // Noted before the wait, not once a request came: the compute thread
     // is waiting then.
-    NoteCpu(puller_cpu_);
-    int64_t start_ns = absl::GetCurrentTimeNanos();
-    bool parked = !pull_spin_.Spin(has_work, start_ns, deadline,
-                                   caller_cpu_.load(std::memory_order_relaxed));
+    noteCpu(pullerCpu);
+    int64_t startNs = absl::GetCurrentTimeNanos();
+    bool parked = !pullSpin.spin(hasWork, startNs, deadline,
+                                   callerCpu.load(std::memory_order_relaxed));
     if (parked) {
-      // Pairs with Call's post-then-check: either has_work() below sees
-      // the request or the pusher sees us counted and bumps work_seq_
+      // Pairs with Call's post-then-check: either hasWork() below sees
+      // the request or the pusher sees us counted and bumps workSeq
       // (after which a wait on the old value returns at once).
-      parked_pullers_.fetch_add(1, std::memory_order_seq_cst);
+      parkedPullers.fetch_add(1, std::memory_order_seq_cst);
       for (;;) {
-        int seq = work_seq_.load(std::memory_order_seq_cst);
-        if (has_work() || absl::Now() >= deadline)
+        int seq = workSeq.load(std::memory_order_seq_cst);
+        if (hasWork() || absl::Now() >= deadline)
           break;
-        FutexWait(work_seq_, seq, deadline);
+        futexWait(workSeq, seq, deadline);
       }
-      parked_pullers_.fetch_sub(1, std::memory_order_seq_cst);
+      parkedPullers.fetch_sub(1, std::memory_order_seq_cst);
     }
     // The mailbox first: it holds the oldest request (callers queue only
     // behind a full mailbox).
-    nxrt_request *req = mailbox_.load(std::memory_order_acquire);
+    nxrt_request *req = mailbox.load(std::memory_order_acquire);
     if (req == kClosedMailbox)
       return absl::CancelledError("bridge dispatcher closed");
     // Both lines of the request cross from the calling thread's core next;
@@ -325,47 +325,47 @@ absl::Status Bridge::Pull(absl::Duration timeout, nxrt_request_t **out) {
       __builtin_prefetch(req, 1);
       __builtin_prefetch(reinterpret_cast<const char *>(req) + 64, 0);
     }
-    if (req && !mailbox_.compare_exchange_strong(req, nullptr,
+    if (req && !mailbox.compare_exchange_strong(req, nullptr,
                                                  std::memory_order_acquire))
       req = nullptr; // Another puller took it.
-    if (!req && queued_.load(std::memory_order_acquire) > 0) {
-      SpinLockHolder lock(&lock_);
-      if (closed_)
+    if (!req && queued.load(std::memory_order_acquire) > 0) {
+      SpinLockHolder lock(&queueLock);
+      if (isClosed)
         return absl::CancelledError("bridge dispatcher closed");
-      if (head_) {
-        req = head_;
-        head_ = req->next;
-        if (!head_)
-          tail_ = nullptr;
+      if (head) {
+        req = head;
+        head = req->next;
+        if (!head)
+          tail = nullptr;
         req->next = nullptr;
-        queued_.fetch_sub(1, std::memory_order_relaxed);
+        queued.fetch_sub(1, std::memory_order_relaxed);
       }
     }
     // The budget must grow by how late the request came, not by how long
     // this thread took to wake up for it: on a VM whose idle vCPUs halt
     // the wake-up alone takes longer than any spin budget.
     if (parked)
-      pull_spin_.Parked(req ? std::max<int64_t>(
-                                  0, req->issued_ns.load(
+      pullSpin.parked(req ? std::max<int64_t>(
+                                  0, req->issuedNs.load(
                                          std::memory_order_relaxed) -
-                                         start_ns)
-                            : absl::GetCurrentTimeNanos() - start_ns);
+                                         startNs)
+                            : absl::GetCurrentTimeNanos() - startNs);
     if (!req) {
       if (absl::Now() >= deadline)
         return absl::DeadlineExceededError(
-            absl::StrFormat("no bridge request within %d ms", Ms(timeout)));
+            absl::StrFormat("no bridge request within %d ms", ms(timeout)));
       continue; // Another puller took it; keep waiting.
     }
-    if (req->Pending()) {
-      thread_cache.SetPulled(req);
+    if (req->pending()) {
+      threadCache.setPulled(req);
       *out = req;
       return absl::OkStatus();
     }
-    req->Unref(); // Expired while queued: nobody wants an answer.
+    req->unref(); // Expired while queued: nobody wants an answer.
   }
 }
 
-bool Bridge::Complete(nxrt_request *req, absl::Status status,
+bool Bridge::complete(nxrt_request *req, absl::Status status,
                       const nxrt_tensor_t *results, size_t nresults) {
   int pending = nxrt_request::kPending;
   if (!req->state.compare_exchange_strong(pending, nxrt_request::kReplying,
@@ -375,16 +375,16 @@ bool Bridge::Complete(nxrt_request *req, absl::Status status,
     for (size_t i = 0; i < nresults; ++i)
       std::memcpy(req->outputs[i].data, results[i].data,
                   nxrt_tensor_byte_size(&results[i]));
-  req->reply_code = static_cast<uint8_t>(status.code());
+  req->replyCode = static_cast<uint8_t>(status.code());
   if (!status.ok())
-    req->reply_message = std::string(status.message());
+    req->replyMessage = std::string(status.message());
   req->state.store(nxrt_request::kReplied, std::memory_order_seq_cst);
   if (req->parked.load(std::memory_order_seq_cst))
-    FutexWake(req->state, 1);
+    futexWake(req->state, 1);
   return true;
 }
 
-absl::Status Bridge::Reply(uint64_t tag, absl::Status status,
+absl::Status Bridge::reply(uint64_t tag, absl::Status status,
                            const nxrt_tensor_t *results, size_t nresults) {
   // Answers `req` with the reply, checked against its templates; false if
   // it was no longer pending.
@@ -393,45 +393,45 @@ absl::Status Bridge::Reply(uint64_t tag, absl::Status status,
     absl::Status outcome = status;
     mismatch = absl::OkStatus();
     if (status.ok()) {
-      bool ok = (nresults == 0 || results) && nresults == req->num_results;
+      bool ok = (nresults == 0 || results) && nresults == req->numResults;
       for (size_t i = 0; ok && i < nresults; ++i)
-        ok = ValidateView(results[i], "reply").ok() &&
-             SameType(results[i], req->templates()[i]);
+        ok = validateView(results[i], "reply").ok() &&
+             sameType(results[i], req->templates()[i]);
       if (!ok) {
         std::string got =
             (nresults && !results)
                 ? "null results"
-                : TypeListString(absl::MakeConstSpan(results, nresults));
+                : typeListString(absl::MakeConstSpan(results, nresults));
         const char *kind = req->site->kind == NXRT_SITE_IO_CALLBACK
                                ? "io_callback"
                                : "elixir_call";
         mismatch = absl::InvalidArgumentError(absl::StrFormat(
             "expected the %s function to match the given output template %s, "
             "got %s",
-            kind, TypeListString(req->templates()), got));
+            kind, typeListString(req->templates()), got));
         outcome = mismatch;
       }
     }
-    return Complete(req, std::move(outcome), results, nresults);
+    return complete(req, std::move(outcome), results, nresults);
   };
 
   // A dispatcher answers the request it pulled last: found through this
   // thread's hint, the reply leaves the tag map alone (the compute thread
   // writes it on every call, so a lookup here would pull its lines over).
-  nxrt_request *hint = thread_cache.pulled;
-  if (hint && hint->bridge_id == id_ && hint->tag == tag && hint->Pending() &&
+  nxrt_request *hint = threadCache.pulled;
+  if (hint && hint->bridgeId == id && hint->tag == tag && hint->pending() &&
       answer(hint)) {
-    thread_cache.ClearPulled();
+    threadCache.clearPulled();
     return mismatch;
   }
 
   nxrt_request *req = nullptr;
   {
-    SpinLockHolder lock(&lock_);
-    auto it = pending_.find(tag);
-    if (it != pending_.end()) {
+    SpinLockHolder lock(&queueLock);
+    auto it = pendingByTag.find(tag);
+    if (it != pendingByTag.end()) {
       req = it->second;
-      req->Ref();
+      req->ref();
     }
   }
   std::string unknown = absl::StrFormat(
@@ -443,7 +443,7 @@ absl::Status Bridge::Reply(uint64_t tag, absl::Status status,
   bool answered = answer(req);
   bool expired =
       req->state.load(std::memory_order_acquire) == nxrt_request::kExpired;
-  req->Unref();
+  req->unref();
   if (answered)
     return mismatch;
   // Listed, but the compute thread has not taken it off the map yet.
@@ -453,47 +453,47 @@ absl::Status Bridge::Reply(uint64_t tag, absl::Status status,
   return absl::NotFoundError(unknown);
 }
 
-void Bridge::SetHook(nxrt_bridge_hook_fn fn, void *user_data) {
-  SpinLockHolder lock(&lock_);
-  hook_ = fn;
-  hook_data_ = user_data;
+void Bridge::setHook(nxrt_bridge_hook_fn fn, void *userData) {
+  SpinLockHolder lock(&queueLock);
+  hookFn = fn;
+  hookUserData = userData;
 }
 
-void Bridge::Close() {
+void Bridge::close() {
   absl::flat_hash_map<uint64_t, nxrt_request *> pending;
   nxrt_request *queue;
   {
-    SpinLockHolder lock(&lock_);
-    closed_ = true;
-    pending.swap(pending_);
+    SpinLockHolder lock(&queueLock);
+    isClosed = true;
+    pending.swap(pendingByTag);
     // Its request, if any, goes with the queue: both hold a reference.
     if (nxrt_request *posted =
-            mailbox_.exchange(kClosedMailbox, std::memory_order_seq_cst);
+            mailbox.exchange(kClosedMailbox, std::memory_order_seq_cst);
         posted && posted != kClosedMailbox) {
-      posted->next = head_;
-      head_ = posted;
+      posted->next = head;
+      head = posted;
     }
-    queue = head_;
-    head_ = tail_ = nullptr;
-    queued_.store(0, std::memory_order_relaxed);
+    queue = head;
+    head = tail = nullptr;
+    queued.store(0, std::memory_order_relaxed);
   }
-  work_seq_.fetch_add(1, std::memory_order_seq_cst);
-  FutexWake(work_seq_, INT_MAX);
+  workSeq.fetch_add(1, std::memory_order_seq_cst);
+  futexWake(workSeq, INT_MAX);
   for (auto &[tag, req] : pending) {
-    Complete(req, absl::UnavailableError("bridge dispatcher closed"), nullptr,
+    complete(req, absl::UnavailableError("bridge dispatcher closed"), nullptr,
              0);
-    req->Unref();
+    req->unref();
   }
   while (nxrt_request *req = queue) {
     queue = req->next;
-    req->Unref();
+    req->unref();
   }
 }
 
 } // namespace nxrt
 
-nxrt_request *nxrt_request::Make() {
-  nxrt::ThreadCache &cache = nxrt::thread_cache;
+nxrt_request *nxrt_request::make() {
+  nxrt::ThreadCache &cache = nxrt::threadCache;
   if (nxrt_request *req = cache.spare) {
     cache.spare = nullptr;
     return req;
@@ -509,7 +509,7 @@ nxrt_request *nxrt_request::Make() {
 #endif
 #endif
 
-void nxrt_request::Recycle(nxrt_request *req) {
+void nxrt_request::recycle(nxrt_request *req) {
 #ifdef NXRT_ASAN
   // AddressSanitizer finds uses after the last release only if requests
   // are really freed.
@@ -522,24 +522,24 @@ void nxrt_request::Recycle(nxrt_request *req) {
   req->state.store(kPending, std::memory_order_relaxed);
   req->refs.store(1, std::memory_order_relaxed);
   req->readers.store(0, std::memory_order_relaxed);
-  req->reply_code = 0;
+  req->replyCode = 0;
   req->parked.store(false, std::memory_order_relaxed);
   req->tag = 0;
   req->next = nullptr;
   req->outputs = nullptr;
   req->site = nullptr;
   req->handler = nullptr;
-  req->bridge_id = 0;
-  req->issued_ns.store(0, std::memory_order_relaxed);
-  req->num_args = 0;
-  req->num_results = 0;
+  req->bridgeId = 0;
+  req->issuedNs.store(0, std::memory_order_relaxed);
+  req->numArgs = 0;
+  req->numResults = 0;
   req->dims.clear();
-  req->reply_message.clear();
+  req->replyMessage.clear();
   // Kept by the thread that dropped the last reference: on a round trip
   // that is the calling thread (which erases the answered call's tag entry
   // after the dispatcher let go), and it takes the request for its next
   // call. Once it has one, others are freed.
-  nxrt::ThreadCache &cache = nxrt::thread_cache;
+  nxrt::ThreadCache &cache = nxrt::threadCache;
   if (cache.alive && !cache.spare)
     cache.spare = req;
   else

@@ -50,7 +50,7 @@ struct alignas(128) nxrt_request {
 
   nxrt_request() = default;
   ~nxrt_request() {
-    if (views != inline_views)
+    if (views != inlineViews)
       delete[] views;
   }
   nxrt_request(const nxrt_request &) = delete;
@@ -68,62 +68,62 @@ struct alignas(128) nxrt_request {
   std::atomic<bool> parked{false};
   // An absl::StatusCode (all fit in a byte). Written by the replier in
   // kReplying; read by the compute thread after it observes kReplied
-  // (acquire). The message, on errors only, is in reply_message.
-  uint8_t reply_code = 0;
+  // (acquire). The message, on errors only, is in replyMessage.
+  uint8_t replyCode = 0;
   uint64_t tag = 0;
   // The program's output buffers; written only by the replier in kReplying.
   nxrt_tensor_t *outputs = nullptr;
   const nxrt_site *site = nullptr;
   const nxrt::Handler *handler = nullptr;
-  // The bridge that issued it (Bridge::id_).
-  uint64_t bridge_id = 0;
-  uint32_t num_args = 0;
-  uint32_t num_results = 0;
+  // The bridge that issued it (Bridge::id).
+  uint64_t bridgeId = 0;
+  uint32_t numArgs = 0;
+  uint32_t numResults = 0;
 
   // --- The views line, written once by the compute thread, then read by
   // the host: the arguments' views, then the results' (templates, data
   // null). Copies of the program's metadata, so they outlive the compute
   // thread's stack; argument data still points into the program's buffers.
-  nxrt_tensor_t *views = inline_views;
-  uint32_t views_capacity = 2;
-  nxrt_tensor_t inline_views[2];
+  nxrt_tensor_t *views = inlineViews;
+  uint32_t viewsCapacity = 2;
+  nxrt_tensor_t inlineViews[2];
 
   // --- Cold: dimensions (read with the views of tensors of rank > 0), the
   // issue time (absl clock, ns; read by a dispatcher that parked), the pull
   // queue's link (under the bridge's lock) and an error reply's message.
-  std::atomic<int64_t> issued_ns{0};
+  std::atomic<int64_t> issuedNs{0};
   nxrt_request *next = nullptr;
   absl::InlinedVector<int64_t, 8> dims;
-  std::string reply_message;
+  std::string replyMessage;
 
-  absl::Span<const nxrt_tensor_t> args() const { return {views, num_args}; }
+  absl::Span<const nxrt_tensor_t> args() const { return {views, numArgs}; }
   absl::Span<const nxrt_tensor_t> templates() const {
-    return {views + num_args, num_results};
+    return {views + numArgs, numResults};
   }
   // Makes room for the views of `nargs` arguments and `nresults` results;
   // heap storage, once needed, is kept when the request is recycled.
-  void ResizeViews(size_t nargs, size_t nresults) {
+  void resizeViews(size_t nargs, size_t nresults) {
     size_t n = nargs + nresults;
-    if (n > views_capacity) {
-      if (views != inline_views)
+    if (n > viewsCapacity) {
+      if (views != inlineViews)
         delete[] views;
       views = new nxrt_tensor_t[n];
-      views_capacity = static_cast<uint32_t>(n);
+      viewsCapacity = static_cast<uint32_t>(n);
     }
-    num_args = static_cast<uint32_t>(nargs);
-    num_results = static_cast<uint32_t>(nresults);
+    numArgs = static_cast<uint32_t>(nargs);
+    numResults = static_cast<uint32_t>(nresults);
   }
 
-  bool Pending() const {
+  bool pending() const {
     return state.load(std::memory_order_acquire) == kPending;
   }
-  bool Replied() const {
+  bool replied() const {
     return state.load(std::memory_order_acquire) == kReplied;
   }
-  void Ref() { refs.fetch_add(1, std::memory_order_relaxed); }
-  void Unref() {
+  void ref() { refs.fetch_add(1, std::memory_order_relaxed); }
+  void unref() {
     if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
-      Recycle(this);
+      recycle(this);
   }
 
   // A fresh request: the one this thread recycled last, or a new one. The
@@ -131,17 +131,17 @@ struct alignas(128) nxrt_request {
   // dispatcher thread contends for the arena lock with the next call's
   // allocation, and a contended glibc lock sleeps in the kernel (tens of
   // microseconds on a VM whose idle vCPUs halt, for 2-3% of round trips).
-  static nxrt_request *Make();
+  static nxrt_request *make();
 
 private:
   // Resets `req` into this thread's recycling slot (or frees it, when the
   // slot is taken).
-  static void Recycle(nxrt_request *req);
+  static void recycle(nxrt_request *req);
 };
 
 static_assert(offsetof(nxrt_request, views) == 64,
               "the header of a request fills exactly one cache line");
-static_assert(offsetof(nxrt_request, issued_ns) == 128,
+static_assert(offsetof(nxrt_request, issuedNs) == 128,
               "a request's views fill exactly the line after its header");
 
 namespace nxrt {
@@ -165,65 +165,65 @@ public:
   // passes. The request goes to the hook, if one is installed, only when
   // `handler` is bound BRIDGE; a routed inline handler's always goes to the
   // pull queue. The returned error carries the full message.
-  absl::Status Call(const nxrt_site &site, const Handler &handler,
-                    absl::Duration timeout, absl::Time run_deadline,
-                    absl::Duration run_timeout,
+  absl::Status call(const nxrt_site &site, const Handler &handler,
+                    absl::Duration timeout, absl::Time runDeadline,
+                    absl::Duration runTimeout,
                     const nxrt_tensor_t *args, size_t nargs,
                     nxrt_tensor_t *results, size_t nresults);
 
-  absl::Status Pull(absl::Duration timeout, nxrt_request_t **out);
-  absl::Status Reply(uint64_t tag, absl::Status status,
+  absl::Status pull(absl::Duration timeout, nxrt_request_t **out);
+  absl::Status reply(uint64_t tag, absl::Status status,
                      const nxrt_tensor_t *results, size_t nresults);
-  void SetHook(nxrt_bridge_hook_fn fn, void *user_data);
-  void Close();
+  void setHook(nxrt_bridge_hook_fn fn, void *userData);
+  void close();
 
 private:
   // Takes `req` out of kPending with a reply (under kReplying, which only
   // one caller can win); false if the request already expired or was
   // answered.
-  bool Complete(nxrt_request *req, absl::Status status,
+  bool complete(nxrt_request *req, absl::Status status,
                 const nxrt_tensor_t *results, size_t nresults);
   // Blocks until `req` is answered or `deadline` passes; returns whether
-  // the request expired. `start_ns`: now, on the absl clock.
-  bool AwaitReply(nxrt_request *req, absl::Time deadline, int64_t start_ns);
-  void Forget(uint64_t tag);
+  // the request expired. `startNs`: now, on the absl clock.
+  bool awaitReply(nxrt_request *req, absl::Time deadline, int64_t startNs);
+  void forget(uint64_t tag);
 
-  const uint64_t id_;
+  const uint64_t id;
 
   // What an idle puller watches, in a line of its own: the mailbox, one
   // request handed over without the lock, and the number of requests in
   // the queue behind it. A round trip moves this line to the puller and
   // back once; the lock, the queue and the tag map below stay on the
   // calling thread's core while one thread calls.
-  alignas(64) std::atomic<nxrt_request *> mailbox_{nullptr};
-  std::atomic<size_t> queued_{0};
+  alignas(64) std::atomic<nxrt_request *> mailbox{nullptr};
+  std::atomic<size_t> queued{0};
 
-  alignas(64) SpinLock lock_;
-  bool closed_ ABSL_GUARDED_BY(lock_) = false;
+  alignas(64) SpinLock queueLock;
+  bool isClosed ABSL_GUARDED_BY(queueLock) = false;
   // The pull queue, linked through nxrt_request::next: requests that came
   // while the mailbox was full. Callers fill the mailbox only under the
   // lock and only while this queue is empty, so pulls stay in call order.
-  nxrt_request *head_ ABSL_GUARDED_BY(lock_) = nullptr;
-  nxrt_request *tail_ ABSL_GUARDED_BY(lock_) = nullptr;
-  uint64_t next_tag_ ABSL_GUARDED_BY(lock_) = 1;
-  nxrt_bridge_hook_fn hook_ ABSL_GUARDED_BY(lock_) = nullptr;
-  void *hook_data_ ABSL_GUARDED_BY(lock_) = nullptr;
-  // The tag of the last answered call whose entry is still in pending_
+  nxrt_request *head ABSL_GUARDED_BY(queueLock) = nullptr;
+  nxrt_request *tail ABSL_GUARDED_BY(queueLock) = nullptr;
+  uint64_t nextTag ABSL_GUARDED_BY(queueLock) = 1;
+  nxrt_bridge_hook_fn hookFn ABSL_GUARDED_BY(queueLock) = nullptr;
+  void *hookUserData ABSL_GUARDED_BY(queueLock) = nullptr;
+  // The tag of the last answered call whose entry is still in pendingByTag
   // (0: none); see the end of Call.
-  std::atomic<uint64_t> answered_tag_{0};
-  absl::flat_hash_map<uint64_t, nxrt_request *> pending_
-      ABSL_GUARDED_BY(lock_);
+  std::atomic<uint64_t> answeredTag{0};
+  absl::flat_hash_map<uint64_t, nxrt_request *> pendingByTag
+      ABSL_GUARDED_BY(queueLock);
 
-  // Parking: pullers sleep on work_seq_ (a futex word bumped for each
-  // wake-up), counted in parked_pullers_ so that pushers wake only when
+  // Parking: pullers sleep on workSeq (a futex word bumped for each
+  // wake-up), counted in parkedPullers so that pushers wake only when
   // someone sleeps; compute threads sleep on their request's state.
-  alignas(64) std::atomic<int> work_seq_{0};
-  std::atomic<int> parked_pullers_{0};
+  alignas(64) std::atomic<int> workSeq{0};
+  std::atomic<int> parkedPullers{0};
 
   // Where the two sides last ran (-1: unknown), so that a waiter sharing a
   // core with the thread it waits for yields to it instead of spinning.
-  std::atomic<int> caller_cpu_{-1};
-  std::atomic<int> puller_cpu_{-1};
+  std::atomic<int> callerCpu{-1};
+  std::atomic<int> pullerCpu{-1};
 
   // Separate estimates: a dispatcher idling between bursts must not shrink
   // the budget of compute threads waiting for replies. A compute thread
@@ -231,8 +231,8 @@ private:
   // wake-up on a VM whose idle vCPUs halt (30-60 us): the call is blocked
   // anyway, and catching that reply awake is what puts both sides back
   // into spinning. A dispatcher with nothing to do spins 20 us at most.
-  alignas(64) AdaptiveSpin reply_spin_{2000, 200000};
-  alignas(64) AdaptiveSpin pull_spin_{2000, 20000};
+  alignas(64) AdaptiveSpin replySpin{2000, 200000};
+  alignas(64) AdaptiveSpin pullSpin{2000, 20000};
 };
 
 } // namespace nxrt

@@ -219,25 +219,25 @@ class PlanCache {
 public:
   std::shared_ptr<const ConvPlan> get(const ConvKey &key) {
     {
-      absl::ReaderMutexLock lock(&mutex_);
-      auto it = plans_.find(key);
-      if (it != plans_.end())
+      absl::ReaderMutexLock lock(&mutex);
+      auto it = plans.find(key);
+      if (it != plans.end())
         return it->second;
     }
     // Made outside the lock: two threads may both make one, and the first
     // one stored is kept.
     std::shared_ptr<const ConvPlan> plan = makePlan(key);
-    absl::MutexLock lock(&mutex_);
-    if (plans_.size() >= kMaxPlans)
-      plans_.clear();
-    return plans_.try_emplace(key, std::move(plan)).first->second;
+    absl::MutexLock lock(&mutex);
+    if (plans.size() >= kMaxPlans)
+      plans.clear();
+    return plans.try_emplace(key, std::move(plan)).first->second;
   }
 
 private:
   static constexpr size_t kMaxPlans = 256;
-  absl::Mutex mutex_;
+  absl::Mutex mutex;
   absl::flat_hash_map<ConvKey, std::shared_ptr<const ConvPlan>>
-      plans_ ABSL_GUARDED_BY(mutex_);
+      plans ABSL_GUARDED_BY(mutex);
 };
 
 PlanCache &planCache() {
@@ -257,14 +257,14 @@ public:
   /// thread already did so from the same bytes.
   void *get(const std::shared_ptr<const ConvPlan> &plan, const void *filter,
             dnnl::stream &stream) {
-    Entry &entry = entries_[plan.get()];
+    Entry &entry = entries[plan.get()];
     size_t sourceBytes = plan->userFilter.get_size();
     if (entry.plan == plan && entry.source.size() == sourceBytes &&
         std::memcmp(entry.source.data(), filter, sourceBytes) == 0)
       return entry.reordered.get();
-    if (entries_.size() > kMaxEntries) {
+    if (entries.size() > kMaxEntries) {
       // A host cycling through many shapes: start over rather than grow.
-      entries_.clear();
+      entries.clear();
       return get(plan, filter, stream);
     }
     size_t bytes = (plan->kernelFilter.get_size() + 63) / 64 * 64;
@@ -293,7 +293,7 @@ private:
     std::vector<unsigned char> source;
     std::unique_ptr<void, FreeDeleter> reordered;
   };
-  absl::flat_hash_map<const ConvPlan *, Entry> entries_;
+  absl::flat_hash_map<const ConvPlan *, Entry> entries;
 };
 
 /// arith.maximumf(value, +0.0), the ReLU compiled code folds into the call:
@@ -433,19 +433,19 @@ void reluInPlace(const ConvKey &key, float *output) {
 /// one call, and restores the host's setting after it.
 class OpenMPThreads {
 public:
-  explicit OpenMPThreads(int threads) : previous_(omp_get_max_threads()) {
-    if (threads != previous_)
+  explicit OpenMPThreads(int threads) : previous(omp_get_max_threads()) {
+    if (threads != previous)
       omp_set_num_threads(threads);
   }
   ~OpenMPThreads() {
-    if (omp_get_max_threads() != previous_)
-      omp_set_num_threads(previous_);
+    if (omp_get_max_threads() != previous)
+      omp_set_num_threads(previous);
   }
   OpenMPThreads(const OpenMPThreads &) = delete;
   OpenMPThreads &operator=(const OpenMPThreads &) = delete;
 
 private:
-  int previous_;
+  int previous;
 };
 
 /// Runs `plan`'s filter reorder and convolution on the calling thread's
@@ -484,48 +484,48 @@ void runPlan(const ConvKey &key, const std::shared_ptr<const ConvPlan> &planRef,
 
 extern "C" {
 
-void nxrt_conv2d_f32(int64_t batch, int64_t groups, int64_t in_channels,
-                     int64_t out_channels, int64_t height, int64_t width,
-                     int64_t kernel_h, int64_t kernel_w, int64_t out_h,
-                     int64_t out_w, int64_t stride_h, int64_t stride_w,
-                     int64_t dilation_h, int64_t dilation_w, int64_t pad_top,
-                     int64_t pad_left, int64_t flags, const float *input,
-                     int64_t input_n, int64_t input_c, int64_t input_h,
-                     int64_t input_w, const float *filter, int64_t filter_g,
-                     int64_t filter_o, int64_t filter_i, int64_t filter_h,
-                     int64_t filter_w, const float *bias, int64_t bias_c,
-                     float *output, int64_t output_n, int64_t output_c,
-                     int64_t output_h, int64_t output_w) {
-  if (batch <= 0 || groups <= 0 || out_channels <= 0 || out_h <= 0 ||
-      out_w <= 0)
+void nxrt_conv2d_f32(int64_t batch, int64_t groups, int64_t inChannels,
+                     int64_t outChannels, int64_t height, int64_t width,
+                     int64_t kernelH, int64_t kernelW, int64_t outH,
+                     int64_t outW, int64_t strideH, int64_t strideW,
+                     int64_t dilationH, int64_t dilationW, int64_t padTop,
+                     int64_t padLeft, int64_t flags, const float *input,
+                     int64_t inputN, int64_t inputC, int64_t inputH,
+                     int64_t inputW, const float *filter, int64_t filterG,
+                     int64_t filterO, int64_t filterI, int64_t filterH,
+                     int64_t filterW, const float *bias, int64_t biasC,
+                     float *output, int64_t outputN, int64_t outputC,
+                     int64_t outputH, int64_t outputW) {
+  if (batch <= 0 || groups <= 0 || outChannels <= 0 || outH <= 0 ||
+      outW <= 0)
     return;
   flags &= NXRT_CONV2D_ACCUMULATE | NXRT_CONV2D_RELU;
   // Inside a parallel region oneDNN would run serially anyway.
   int threads = omp_in_parallel() ? 1 : nxrt_compute_threads();
-  ConvKey key{{batch, groups, in_channels, out_channels, height, width,
-               kernel_h, kernel_w, out_h, out_w, stride_h, stride_w, dilation_h,
-               dilation_w, pad_top, pad_left, flags},
-              {input_n, input_c, input_h, input_w},
-              {filter_g, filter_o, filter_i, filter_h, filter_w},
-              {output_n, output_c, output_h, output_w},
+  ConvKey key{{batch, groups, inChannels, outChannels, height, width,
+               kernelH, kernelW, outH, outW, strideH, strideW, dilationH,
+               dilationW, padTop, padLeft, flags},
+              {inputN, inputC, inputH, inputW},
+              {filterG, filterO, filterI, filterH, filterW},
+              {outputN, outputC, outputH, outputW},
               bias != nullptr,
               threads};
   // An empty sum (oneDNN takes no empty dimensions), or an input the
   // padding leaves no room in: the loop adds nothing to the output but the
   // bias and the ReLU.
-  if (in_channels <= 0 || kernel_h <= 0 || kernel_w <= 0 || height <= 0 ||
+  if (inChannels <= 0 || kernelH <= 0 || kernelW <= 0 || height <= 0 ||
       width <= 0) {
-    convolveWithLoops(key, input, filter, bias, bias_c, output);
+    convolveWithLoops(key, input, filter, bias, biasC, output);
     return;
   }
   const float *denseBiasValues =
-      denseBias(bias, bias_c, groups * out_channels);
+      denseBias(bias, biasC, groups * outChannels);
   // oneDNN's kernels fix their thread count when they are made: the team's
   // size must be set before.
   OpenMPThreads team(threads);
   std::shared_ptr<const ConvPlan> plan = planCache().get(key);
   if (!plan) {
-    convolveWithLoops(key, input, filter, bias, bias_c, output);
+    convolveWithLoops(key, input, filter, bias, biasC, output);
     return;
   }
   // oneDNN reports failures (memory for its scratchpad, say) as
@@ -535,7 +535,7 @@ void nxrt_conv2d_f32(int64_t batch, int64_t groups, int64_t in_channels,
   try {
     runPlan(key, plan, input, filter, denseBiasValues, output);
   } catch (const dnnl::error &) {
-    convolveWithLoops(key, input, filter, bias, bias_c, output);
+    convolveWithLoops(key, input, filter, bias, biasC, output);
   }
 }
 

@@ -17,7 +17,7 @@
 
 namespace nxrt {
 
-std::string TypeString(const nxrt_tensor_t &t) {
+std::string typeString(const nxrt_tensor_t &t) {
   std::string s = "tensor<";
   // A negative size is a dynamic one in a signature: MLIR's `?`.
   for (int32_t i = 0; i < t.rank && t.dims; ++i)
@@ -29,17 +29,17 @@ std::string TypeString(const nxrt_tensor_t &t) {
   return s;
 }
 
-std::string TypeListString(absl::Span<const nxrt_tensor_t> ts) {
+std::string typeListString(absl::Span<const nxrt_tensor_t> ts) {
   return absl::StrCat(
       "(",
       absl::StrJoin(ts, ", ",
                     [](std::string *out, const nxrt_tensor_t &t) {
-                      out->append(TypeString(t));
+                      out->append(typeString(t));
                     }),
       ")");
 }
 
-bool SameType(const nxrt_tensor_t &a, const nxrt_tensor_t &b) {
+bool sameType(const nxrt_tensor_t &a, const nxrt_tensor_t &b) {
   if (a.dtype != b.dtype || a.rank != b.rank)
     return false;
   for (int32_t i = 0; i < a.rank; ++i)
@@ -48,7 +48,7 @@ bool SameType(const nxrt_tensor_t &a, const nxrt_tensor_t &b) {
   return true;
 }
 
-absl::Status ValidateView(const nxrt_tensor_t &t, const char *what) {
+absl::Status validateView(const nxrt_tensor_t &t, const char *what) {
   if (nxrt_dtype_size(t.dtype) == 0)
     return absl::InvalidArgumentError(
         absl::StrFormat("%s has invalid dtype %d", what, t.dtype));
@@ -66,7 +66,7 @@ absl::Status ValidateView(const nxrt_tensor_t &t, const char *what) {
       empty |= t.dims[i] == 0;
     if (!empty)
       return absl::InvalidArgumentError(
-          absl::StrFormat("%s is too large: %s", what, TypeString(t)));
+          absl::StrFormat("%s is too large: %s", what, typeString(t)));
   } else if (!t.data) {
     return absl::InvalidArgumentError(
         absl::StrFormat("%s has no data pointer", what));
@@ -74,11 +74,11 @@ absl::Status ValidateView(const nxrt_tensor_t &t, const char *what) {
   return absl::OkStatus();
 }
 
-absl::Status ValidateView(const nxrt_tensor_t &t, const char *kind,
+absl::Status validateView(const nxrt_tensor_t &t, const char *kind,
                           size_t index) {
-  if (absl::Status s = ValidateView(t, kind); s.ok())
+  if (absl::Status s = validateView(t, kind); s.ok())
     return s;
-  return ValidateView(t, absl::StrFormat("%s %d", kind, index).c_str());
+  return validateView(t, absl::StrFormat("%s %d", kind, index).c_str());
 }
 
 } // namespace nxrt
@@ -110,12 +110,12 @@ const char *nxrt_dtype_name(nxrt_dtype_t dtype) {
 }
 
 int nxrt_tensor_same_type(const nxrt_tensor_t *a, const nxrt_tensor_t *b) {
-  return a && b && nxrt::SameType(*a, *b);
+  return a && b && nxrt::sameType(*a, *b);
 }
 
 size_t nxrt_tensor_type_string(const nxrt_tensor_t *tensor, char *buffer,
                                size_t size) {
-  std::string type = tensor ? nxrt::TypeString(*tensor) : "invalid";
+  std::string type = tensor ? nxrt::typeString(*tensor) : "invalid";
   if (size > 0) {
     size_t copied = std::min(type.size(), size - 1);
     std::memcpy(buffer, type.data(), copied);

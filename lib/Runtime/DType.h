@@ -18,20 +18,20 @@
 namespace nxrt {
 
 // "tensor<2x3xf32>", the MLIR spelling used in every shape message.
-std::string TypeString(const nxrt_tensor_t &t);
+std::string typeString(const nxrt_tensor_t &t);
 // "(tensor<2xf32>, tensor<i64>)".
-std::string TypeListString(absl::Span<const nxrt_tensor_t> ts);
+std::string typeListString(absl::Span<const nxrt_tensor_t> ts);
 
 // Same dtype and dims (data is not compared).
-bool SameType(const nxrt_tensor_t &a, const nxrt_tensor_t &b);
+bool sameType(const nxrt_tensor_t &a, const nxrt_tensor_t &b);
 
 // Checks dtype/rank/dims/data of an untrusted view; `what` names it in the
 // message ("argument 1").
-absl::Status ValidateView(const nxrt_tensor_t &t, const char *what);
+absl::Status validateView(const nxrt_tensor_t &t, const char *what);
 // The same for the `index`-th view of a list (named "<kind> <index>"); the
 // name is formatted only when the view is invalid, keeping hot paths free of
 // allocations.
-absl::Status ValidateView(const nxrt_tensor_t &t, const char *kind,
+absl::Status validateView(const nxrt_tensor_t &t, const char *kind,
                           size_t index);
 
 } // namespace nxrt

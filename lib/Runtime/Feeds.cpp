@@ -17,95 +17,95 @@ namespace nxrt {
 namespace {
 
 absl::StatusOr<std::shared_ptr<Stream>>
-ResolveStream(StreamTable &streams, const nxrt_tensor_t *args, size_t nargs) {
+resolveStream(StreamTable &streams, const nxrt_tensor_t *args, size_t nargs) {
   if (nargs < 1 || !args)
     return absl::InvalidArgumentError("missing the stream handle operand");
-  auto name = DecodeStreamHandle(args[0]);
+  auto name = decodeStreamHandle(args[0]);
   if (!name.ok())
     return name.status();
-  std::shared_ptr<Stream> stream = streams.Find(*name);
+  std::shared_ptr<Stream> stream = streams.find(*name);
   if (!stream)
     return absl::NotFoundError(absl::StrFormat("no stream named '%s'", *name));
   return stream;
 }
 
-bool IsTag(const nxrt_tensor_t &t) {
+bool isTag(const nxrt_tensor_t &t) {
   return t.dtype == NXRT_U8 && t.rank == 1 && t.dims &&
          t.dims[0] == NXRT_STREAM_TAG_SIZE && t.data;
 }
 
 } // namespace
 
-absl::Status RunOutfeed(StreamTable &streams, const nxrt_site &site,
+absl::Status runOutfeed(StreamTable &streams, const nxrt_site &site,
                         const nxrt_tensor_t *args, size_t nargs,
                         nxrt_tensor_t *results, size_t nresults) {
-  auto stream = ResolveStream(streams, args, nargs);
+  auto stream = resolveStream(streams, args, nargs);
   if (!stream.ok())
-    return site.Failed(stream.status());
+    return site.failed(stream.status());
   nxrt_tensor_t *flag = nullptr;
   if (nresults == 1 && results &&
       (results[0].dtype == NXRT_U8 || results[0].dtype == NXRT_PRED) &&
       results[0].rank == 0 && results[0].data) {
     flag = &results[0];
   } else if (nresults != 0) {
-    return site.Failed(absl::InvalidArgumentError(absl::StrFormat(
+    return site.failed(absl::InvalidArgumentError(absl::StrFormat(
         "expected no results or one tensor<ui8>/tensor<i1> flag, got %s",
-        results ? TypeListString(absl::MakeConstSpan(results, nresults))
+        results ? typeListString(absl::MakeConstSpan(results, nresults))
                 : "null results")));
   }
   // Copied: the payload buffers belong to the program and are reused as
   // soon as this call returns.
-  auto value = CopyValue(args + 1, nargs - 1);
+  auto value = copyValue(args + 1, nargs - 1);
   if (!value.ok())
-    return site.Failed(value.status());
-  if (absl::Status s = (*stream)->PushOutfeed(*std::move(value)); !s.ok())
-    return site.Failed(s);
+    return site.failed(value.status());
+  if (absl::Status s = (*stream)->pushOutfeed(*std::move(value)); !s.ok())
+    return site.failed(s);
   if (flag)
     *static_cast<uint8_t *>(flag->data) = 1;
   return absl::OkStatus();
 }
 
-absl::Status RunInfeed(StreamTable &streams, const nxrt_site &site,
-                       absl::Time run_deadline, absl::Duration run_timeout,
+absl::Status runInfeed(StreamTable &streams, const nxrt_site &site,
+                       absl::Time runDeadline, absl::Duration runTimeout,
                        const nxrt_tensor_t *args, size_t nargs,
                        nxrt_tensor_t *results, size_t nresults) {
-  auto stream = ResolveStream(streams, args, nargs);
+  auto stream = resolveStream(streams, args, nargs);
   if (!stream.ok())
-    return site.Failed(stream.status());
-  if (nargs != 2 || !IsTag(args[1]))
-    return site.Failed(absl::InvalidArgumentError(absl::StrFormat(
+    return site.failed(stream.status());
+  if (nargs != 2 || !isTag(args[1]))
+    return site.failed(absl::InvalidArgumentError(absl::StrFormat(
         "expected operands (stream handle, tensor<8xui8> tag), got %s",
-        TypeListString(absl::MakeConstSpan(args, nargs)))));
-  if (nresults < 1 || !results || !IsTag(results[0]))
-    return site.Failed(absl::InvalidArgumentError(absl::StrFormat(
+        typeListString(absl::MakeConstSpan(args, nargs)))));
+  if (nresults < 1 || !results || !isTag(results[0]))
+    return site.failed(absl::InvalidArgumentError(absl::StrFormat(
         "expected the first result to be the tensor<8xui8> next tag, got %s",
-        results ? TypeListString(absl::MakeConstSpan(results, nresults))
+        results ? typeListString(absl::MakeConstSpan(results, nresults))
                 : "null results")));
   for (size_t i = 1; i < nresults; ++i) {
-    if (absl::Status s = ValidateView(results[i], "result", i); !s.ok())
-      return site.Failed(s);
+    if (absl::Status s = validateView(results[i], "result", i); !s.ok())
+      return site.failed(s);
   }
 
-  absl::Time site_deadline = site.infeed_timeout == absl::InfiniteDuration()
+  absl::Time siteDeadline = site.infeedTimeout == absl::InfiniteDuration()
                                  ? absl::InfiniteFuture()
-                                 : absl::Now() + site.infeed_timeout;
-  bool run_binds = run_deadline < site_deadline;
-  auto value = (*stream)->PopInfeed(run_binds ? run_deadline : site_deadline);
+                                 : absl::Now() + site.infeedTimeout;
+  bool runBinds = runDeadline < siteDeadline;
+  auto value = (*stream)->popInfeed(runBinds ? runDeadline : siteDeadline);
   if (!value.ok()) {
     if (absl::IsDeadlineExceeded(value.status()))
       return absl::DeadlineExceededError(
-          run_binds
+          runBinds
               ? absl::StrFormat("%s timed out after %d ms (run deadline) "
                                 "waiting for stream '%s'",
                                 site.what,
-                                absl::ToInt64Milliseconds(run_timeout),
+                                absl::ToInt64Milliseconds(runTimeout),
                                 (*stream)->name())
               : absl::StrFormat("%s timed out after %d ms waiting for stream "
                                 "'%s'",
                                 site.what,
-                                absl::ToInt64Milliseconds(site.infeed_timeout),
+                                absl::ToInt64Milliseconds(site.infeedTimeout),
                                 (*stream)->name()));
-    return site.Failed(value.status());
+    return site.failed(value.status());
   }
 
   // The value is consumed even when it does not fit: leaving it queued would
@@ -113,12 +113,12 @@ absl::Status RunInfeed(StreamTable &streams, const nxrt_site &site,
   auto payload = absl::MakeConstSpan(results + 1, nresults - 1);
   bool fits = (*value)->views.size() == payload.size();
   for (size_t i = 0; fits && i < payload.size(); ++i)
-    fits = SameType((*value)->views[i], payload[i]);
+    fits = sameType((*value)->views[i], payload[i]);
   if (!fits)
-    return site.Failed(absl::InvalidArgumentError(absl::StrFormat(
+    return site.failed(absl::InvalidArgumentError(absl::StrFormat(
         "expected the infeed value from stream '%s' to match %s, got %s",
-        (*stream)->name(), TypeListString(payload),
-        TypeListString((*value)->views))));
+        (*stream)->name(), typeListString(payload),
+        typeListString((*value)->views))));
   for (size_t i = 0; i < payload.size(); ++i)
     std::memcpy(payload[i].data, (*value)->views[i].data,
                 nxrt_tensor_byte_size(&payload[i]));

@@ -17,11 +17,11 @@
 namespace nxrt {
 
 // Both return errors carrying the full message (naming the site).
-absl::Status RunOutfeed(StreamTable &streams, const nxrt_site &site,
+absl::Status runOutfeed(StreamTable &streams, const nxrt_site &site,
                         const nxrt_tensor_t *args, size_t nargs,
                         nxrt_tensor_t *results, size_t nresults);
-absl::Status RunInfeed(StreamTable &streams, const nxrt_site &site,
-                       absl::Time run_deadline, absl::Duration run_timeout,
+absl::Status runInfeed(StreamTable &streams, const nxrt_site &site,
+                       absl::Time runDeadline, absl::Duration runTimeout,
                        const nxrt_tensor_t *args, size_t nargs,
                        nxrt_tensor_t *results, size_t nresults);
 

@@ -220,42 +220,42 @@ int nxrt_compute_threads(void) {
 }
 
 void nxrt_gemm_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
-                   const float *a, int64_t batch_stride_a, int64_t a_rows,
-                   int64_t a_cols, const float *b, int64_t batch_stride_b,
-                   int64_t b_rows, int64_t b_cols, float *c,
-                   int64_t batch_stride_c, int64_t c_rows, int64_t c_cols) {
-  gemmPart(0, 1, batch, m, n, k, a, batch_stride_a, a_rows, a_cols, b,
-           batch_stride_b, b_rows, b_cols, c, batch_stride_c, c_rows, c_cols);
+                   const float *a, int64_t batchStrideA, int64_t aRows,
+                   int64_t aCols, const float *b, int64_t batchStrideB,
+                   int64_t bRows, int64_t bCols, float *c,
+                   int64_t batchStrideC, int64_t cRows, int64_t cCols) {
+  gemmPart(0, 1, batch, m, n, k, a, batchStrideA, aRows, aCols, b,
+           batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols);
 }
 
 void nxrt_gemm_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
-                   const double *a, int64_t batch_stride_a, int64_t a_rows,
-                   int64_t a_cols, const double *b, int64_t batch_stride_b,
-                   int64_t b_rows, int64_t b_cols, double *c,
-                   int64_t batch_stride_c, int64_t c_rows, int64_t c_cols) {
-  gemmPart(0, 1, batch, m, n, k, a, batch_stride_a, a_rows, a_cols, b,
-           batch_stride_b, b_rows, b_cols, c, batch_stride_c, c_rows, c_cols);
+                   const double *a, int64_t batchStrideA, int64_t aRows,
+                   int64_t aCols, const double *b, int64_t batchStrideB,
+                   int64_t bRows, int64_t bCols, double *c,
+                   int64_t batchStrideC, int64_t cRows, int64_t cCols) {
+  gemmPart(0, 1, batch, m, n, k, a, batchStrideA, aRows, aCols, b,
+           batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols);
 }
 
 void nxrt_gemm_part_f32(int64_t part, int64_t parts, int64_t batch, int64_t m,
                         int64_t n, int64_t k, const float *a,
-                        int64_t batch_stride_a, int64_t a_rows, int64_t a_cols,
-                        const float *b, int64_t batch_stride_b, int64_t b_rows,
-                        int64_t b_cols, float *c, int64_t batch_stride_c,
-                        int64_t c_rows, int64_t c_cols) {
-  gemmPart(part, parts, batch, m, n, k, a, batch_stride_a, a_rows, a_cols, b,
-           batch_stride_b, b_rows, b_cols, c, batch_stride_c, c_rows, c_cols);
+                        int64_t batchStrideA, int64_t aRows, int64_t aCols,
+                        const float *b, int64_t batchStrideB, int64_t bRows,
+                        int64_t bCols, float *c, int64_t batchStrideC,
+                        int64_t cRows, int64_t cCols) {
+  gemmPart(part, parts, batch, m, n, k, a, batchStrideA, aRows, aCols, b,
+           batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols);
 }
 
 void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch, int64_t m,
                         int64_t n, int64_t k, const double *a,
-                        int64_t batch_stride_a, int64_t a_rows, int64_t a_cols,
-                        const double *b, int64_t batch_stride_b,
-                        int64_t b_rows, int64_t b_cols, double *c,
-                        int64_t batch_stride_c, int64_t c_rows,
-                        int64_t c_cols) {
-  gemmPart(part, parts, batch, m, n, k, a, batch_stride_a, a_rows, a_cols, b,
-           batch_stride_b, b_rows, b_cols, c, batch_stride_c, c_rows, c_cols);
+                        int64_t batchStrideA, int64_t aRows, int64_t aCols,
+                        const double *b, int64_t batchStrideB,
+                        int64_t bRows, int64_t bCols, double *c,
+                        int64_t batchStrideC, int64_t cRows,
+                        int64_t cCols) {
+  gemmPart(part, parts, batch, m, n, k, a, batchStrideA, aRows, aCols, b,
+           batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols);
 }
 
 } // extern "C"

@@ -27,38 +27,38 @@
 namespace {
 
 // Slow path for sites whose name was unbound at load time.
-ABSL_ATTRIBUTE_NOINLINE const nxrt::Handler *Resolve(nxrt_site &site) {
+ABSL_ATTRIBUTE_NOINLINE const nxrt::Handler *resolve(nxrt_site &site) {
   const nxrt::Registry &registry = site.runtime->registry;
   const nxrt::Handler *h = site.kind == NXRT_SITE_CUSTOM_CALL
-                               ? registry.FindTarget(site.name)
-                               : registry.FindCallback(site.name);
+                               ? registry.findTarget(site.name)
+                               : registry.findCallback(site.name);
   if (h)
     site.handler.store(h, std::memory_order_release);
   return h;
 }
 
-ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *Unknown(nxrt_run &run,
+ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *unknown(nxrt_run &run,
                                                const nxrt_site &site) {
   const char *what =
       site.kind == NXRT_SITE_CUSTOM_CALL ? "custom-call target" : "callback";
-  return run.Fail(absl::NotFoundError(
+  return run.fail(absl::NotFoundError(
       absl::StrFormat("unknown %s @%s at %s", what, site.name, site.location)));
 }
 
-ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *Skipped(const nxrt_site &site) {
-  return nxrt::ToC(absl::AbortedError(
+ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *skipped(const nxrt_site &site) {
+  return nxrt::toC(absl::AbortedError(
       absl::StrFormat("%s skipped: the run already failed", site.what)));
 }
 
 ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *
-HandlerFailed(nxrt_run &run, const nxrt_site &site, nxrt_status_t *status) {
-  absl::Status s = nxrt::FromC(status);
-  return run.Fail(site.Failed(s));
+handlerFailed(nxrt_run &run, const nxrt_site &site, nxrt_status_t *status) {
+  absl::Status s = nxrt::fromC(status);
+  return run.fail(site.failed(s));
 }
 
 // Io_callback results are the operands themselves (output_operand_aliases);
 // anything else would need a copy, which this op promises not to make.
-bool AliasesOperands(const nxrt_tensor_t *args, size_t nargs,
+bool aliasesOperands(const nxrt_tensor_t *args, size_t nargs,
                      const nxrt_tensor_t *results, size_t nresults) {
   if (nresults == 0)
     return true;
@@ -71,66 +71,66 @@ bool AliasesOperands(const nxrt_tensor_t *args, size_t nargs,
 }
 
 ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *
-InvokeSlow(nxrt_run &run, nxrt_site &site, const nxrt::Handler *h,
+invokeSlow(nxrt_run &run, nxrt_site &site, const nxrt::Handler *h,
            const nxrt_tensor_t *args, size_t nargs, nxrt_tensor_t *results,
            size_t nresults) {
   nxrt_runtime &rt = *site.runtime;
   absl::Status status;
   switch (site.kind) {
   case NXRT_SITE_OUTFEED:
-    status = nxrt::RunOutfeed(rt.streams, site, args, nargs, results, nresults);
+    status = nxrt::runOutfeed(rt.streams, site, args, nargs, results, nresults);
     break;
   case NXRT_SITE_INFEED:
-    status = nxrt::RunInfeed(rt.streams, site, run.deadline, run.timeout, args,
+    status = nxrt::runInfeed(rt.streams, site, run.deadline, run.timeout, args,
                              nargs, results, nresults);
     break;
   default:
     // A callback bound BRIDGE, or one bound INLINE that the run routes
     // through the bridge (nxrt_runtime_set_callback_dispatch).
-    status = rt.bridge.Call(site, *h,
+    status = rt.bridge.call(site, *h,
                             h->mode == NXRT_DISPATCH_BRIDGE ? h->timeout
-                                                            : run.routed_timeout,
+                                                            : run.routedTimeout,
                             run.deadline, run.timeout, args, nargs, results,
                             nresults);
     break;
   }
   if (ABSL_PREDICT_TRUE(status.ok()))
     return nullptr;
-  return run.Fail(status);
+  return run.fail(status);
 }
 
 // Whether a call of `site`, bound to `h`, goes through the bridge: its
 // callback is bound BRIDGE, or the run routes inline callbacks there
 // (targets always run inline).
-inline bool GoesThroughBridge(const nxrt_run &run, const nxrt_site &site,
+inline bool goesThroughBridge(const nxrt_run &run, const nxrt_site &site,
                               const nxrt::Handler &h) {
   return h.mode != NXRT_DISPATCH_INLINE ||
-         (run.routes_callbacks && site.kind != NXRT_SITE_CUSTOM_CALL);
+         (run.routesCallbacks && site.kind != NXRT_SITE_CUSTOM_CALL);
 }
 
 // Everything after the checks: the handler's own path, the bridge or a
 // stream. Inlined into nxrt_invoke, whose fast path it is.
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline nxrt_status_t *
-Dispatch(nxrt_run &run, nxrt_site &site, const nxrt_tensor_t *args,
+dispatch(nxrt_run &run, nxrt_site &site, const nxrt_tensor_t *args,
          size_t nargs, nxrt_tensor_t *results, size_t nresults) {
   if (site.kind > NXRT_SITE_CUSTOM_CALL)
-    return InvokeSlow(run, site, nullptr, args, nargs, results, nresults);
+    return invokeSlow(run, site, nullptr, args, nargs, results, nresults);
 
   const nxrt::Handler *h = site.handler.load(std::memory_order_acquire);
   if (ABSL_PREDICT_FALSE(!h)) {
-    h = Resolve(site);
+    h = resolve(site);
     if (!h)
-      return site.optional ? nullptr : Unknown(run, site);
+      return site.optional ? nullptr : unknown(run, site);
   }
   if (site.kind == NXRT_SITE_IO_CALLBACK) {
-    if (ABSL_PREDICT_FALSE(!AliasesOperands(args, nargs, results, nresults)))
-      return run.Fail(site.Failed(absl::InvalidArgumentError(
+    if (ABSL_PREDICT_FALSE(!aliasesOperands(args, nargs, results, nresults)))
+      return run.fail(site.failed(absl::InvalidArgumentError(
           "io_callback results must alias its operands one to one")));
     results = nullptr;
     nresults = 0;
   }
-  if (ABSL_PREDICT_FALSE(GoesThroughBridge(run, site, *h)))
-    return InvokeSlow(run, site, h, args, nargs, results, nresults);
+  if (ABSL_PREDICT_FALSE(goesThroughBridge(run, site, *h)))
+    return invokeSlow(run, site, h, args, nargs, results, nresults);
 
   nxrt_call_t call{args,
                    nargs,
@@ -140,39 +140,39 @@ Dispatch(nxrt_run &run, nxrt_site &site, const nxrt_tensor_t *args,
                    h->name.c_str(),
                    site.location.c_str(),
                    &run};
-  nxrt_status_t *status = h->fn(h->user_data, &call);
+  nxrt_status_t *status = h->fn(h->userData, &call);
   if (ABSL_PREDICT_FALSE(status != nullptr))
-    return HandlerFailed(run, site, status);
+    return handlerFailed(run, site, status);
   return nullptr;
 }
 
 // How a call of `site` ran, for a trace (after Dispatch resolved it).
-const char *DispatchName(const nxrt_run &run, const nxrt_site &site) {
+const char *dispatchName(const nxrt_run &run, const nxrt_site &site) {
   if (site.kind > NXRT_SITE_CUSTOM_CALL)
     return "stream";
   const nxrt::Handler *h = site.handler.load(std::memory_order_acquire);
   if (!h)
     return "unbound";
-  return GoesThroughBridge(run, site, *h) ? "bridge" : "inline";
+  return goesThroughBridge(run, site, *h) ? "bridge" : "inline";
 }
 
 // Dispatch, measured and reported to the run's tracer and log.
 ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *
-InvokeTraced(nxrt_run &run, nxrt_site &site, const nxrt_tensor_t *args,
+invokeTraced(nxrt_run &run, nxrt_site &site, const nxrt_tensor_t *args,
              size_t nargs, nxrt_tensor_t *results, size_t nresults) {
   auto start = std::chrono::steady_clock::now();
-  nxrt_status_t *status = Dispatch(run, site, args, nargs, results, nresults);
+  nxrt_status_t *status = dispatch(run, site, args, nargs, results, nresults);
   auto elapsed = std::chrono::steady_clock::now() - start;
   nxrt_trace_event_t event{
       site.name.c_str(),
       site.location.c_str(),
       site.what.c_str(),
       site.optional ? NXRT_SITE_OPTIONAL_IO_CALLBACK : site.kind,
-      DispatchName(run, site),
+      dispatchName(run, site),
       std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count(),
       nxrt_status_code(status),
       &run};
-  nxrt::EmitTrace(run.trace, event);
+  nxrt::emitTrace(run.trace, event);
   return status;
 }
 
@@ -182,25 +182,25 @@ extern "C" nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
                                       const nxrt_tensor_t *args, size_t nargs,
                                       nxrt_tensor_t *results, size_t nresults) {
   if (ABSL_PREDICT_FALSE(!run))
-    return nxrt::ToC(absl::FailedPreconditionError(
+    return nxrt::toC(absl::FailedPreconditionError(
         absl::StrFormat("%s invoked outside a run (call nxrt_run_begin first)",
                         site ? site->what : std::string("a call site"))));
   if (ABSL_PREDICT_FALSE(!site))
-    return run->Fail(absl::NotFoundError("unknown call site (null site)"));
+    return run->fail(absl::NotFoundError("unknown call site (null site)"));
   if (ABSL_PREDICT_FALSE(run->failed.load(std::memory_order_acquire)))
-    return Skipped(*site);
+    return skipped(*site);
   if (ABSL_PREDICT_FALSE(site->runtime != run->runtime))
-    return run->Fail(absl::InvalidArgumentError(absl::StrFormat(
+    return run->fail(absl::InvalidArgumentError(absl::StrFormat(
         "%s failed: the site belongs to a different runtime than the run",
         site->what)));
-  if (run->has_deadline && ABSL_PREDICT_FALSE(absl::Now() >= run->deadline))
-    return run->Fail(absl::DeadlineExceededError(
+  if (run->hasDeadline && ABSL_PREDICT_FALSE(absl::Now() >= run->deadline))
+    return run->fail(absl::DeadlineExceededError(
         absl::StrFormat("%s timed out after %d ms (run deadline)", site->what,
                         absl::ToInt64Milliseconds(run->timeout))));
 
   if (ABSL_PREDICT_FALSE(run->traced))
-    return InvokeTraced(*run, *site, args, nargs, results, nresults);
-  return Dispatch(*run, *site, args, nargs, results, nresults);
+    return invokeTraced(*run, *site, args, nargs, results, nresults);
+  return dispatch(*run, *site, args, nargs, results, nresults);
 }
 
 extern "C" void nxrt_invoke_failed(nxrt_run_t *run, nxrt_status_t *status) {

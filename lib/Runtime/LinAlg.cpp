@@ -69,26 +69,26 @@ struct Batched {
   int64_t rows = 0, cols = 0;
 };
 
-absl::Status Expect(const nxrt_call_t &call, size_t nargs, size_t nresults) {
+absl::Status expect(const nxrt_call_t &call, size_t nargs, size_t nresults) {
   if (call.nargs != nargs || call.nresults != nresults ||
       (nargs && !call.args) || (nresults && !call.results))
     return absl::InvalidArgumentError(
         absl::StrFormat("expected %d operands and %d results, got %d and %d",
                         nargs, nresults, call.nargs, call.nresults));
   for (size_t i = 0; i < nargs; ++i)
-    if (absl::Status s = ValidateView(call.args[i], "operand"); !s.ok())
+    if (absl::Status s = validateView(call.args[i], "operand"); !s.ok())
       return s;
   for (size_t i = 0; i < nresults; ++i)
-    if (absl::Status s = ValidateView(call.results[i], "result"); !s.ok())
+    if (absl::Status s = validateView(call.results[i], "result"); !s.ok())
       return s;
   return absl::OkStatus();
 }
 
-template <typename T> absl::StatusOr<Batched> Matrices(const nxrt_tensor_t &t) {
+template <typename T> absl::StatusOr<Batched> matrices(const nxrt_tensor_t &t) {
   if (t.dtype != Lapack<T>::kDType || t.rank < 2)
     return absl::InvalidArgumentError(
         absl::StrFormat("expected a tensor<...xMxNx%s> operand, got %s",
-                        nxrt_dtype_name(Lapack<T>::kDType), TypeString(t)));
+                        nxrt_dtype_name(Lapack<T>::kDType), typeString(t)));
   Batched b;
   b.batch.assign(t.dims, t.dims + t.rank - 2);
   for (int64_t d : b.batch)
@@ -103,15 +103,15 @@ template <typename T> absl::StatusOr<Batched> Matrices(const nxrt_tensor_t &t) {
 
 // The results the handler will write, for comparison with what compiled
 // code preallocated.
-std::string Want(const std::vector<std::vector<int64_t>> &dims,
+std::string expectedResultTypes(const std::vector<std::vector<int64_t>> &dims,
                  nxrt_dtype_t dtype) {
   std::vector<nxrt_tensor_t> views;
   for (const auto &d : dims)
     views.push_back({dtype, static_cast<int32_t>(d.size()), d.data(), nullptr});
-  return TypeListString(views);
+  return typeListString(views);
 }
 
-absl::Status CheckResults(const nxrt_call_t &call,
+absl::Status checkResults(const nxrt_call_t &call,
                           const std::vector<std::vector<int64_t>> &want,
                           nxrt_dtype_t dtype) {
   bool ok = true;
@@ -123,11 +123,11 @@ absl::Status CheckResults(const nxrt_call_t &call,
   if (ok)
     return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrFormat(
-      "expected results %s, got %s", Want(want, dtype),
-      TypeListString(absl::MakeConstSpan(call.results, call.nresults))));
+      "expected results %s, got %s", expectedResultTypes(want, dtype),
+      typeListString(absl::MakeConstSpan(call.results, call.nresults))));
 }
 
-std::vector<int64_t> With(std::vector<int64_t> batch, int64_t a, int64_t b) {
+std::vector<int64_t> with(std::vector<int64_t> batch, int64_t a, int64_t b) {
   batch.push_back(a);
   if (b >= 0)
     batch.push_back(b);
@@ -135,9 +135,9 @@ std::vector<int64_t> With(std::vector<int64_t> batch, int64_t a, int64_t b) {
 }
 
 template <typename T> absl::Status Qr(const nxrt_call_t &call) {
-  if (absl::Status s = Expect(call, 1, 2); !s.ok())
+  if (absl::Status s = expect(call, 1, 2); !s.ok())
     return s;
-  auto shape = Matrices<T>(call.args[0]);
+  auto shape = matrices<T>(call.args[0]);
   if (!shape.ok())
     return shape.status();
   bool complete = false;
@@ -145,7 +145,7 @@ template <typename T> absl::Status Qr(const nxrt_call_t &call) {
     if (mode->kind != NXRT_ATTR_STRING)
       return absl::InvalidArgumentError(
           absl::StrFormat("attribute 'mode' has type %s, expected string",
-                          AttrKindName(mode->kind)));
+                          attrKindName(mode->kind)));
     if (mode->s == "complete")
       complete = true;
     else if (mode->s != "reduced")
@@ -155,20 +155,20 @@ template <typename T> absl::Status Qr(const nxrt_call_t &call) {
   }
   const int64_t m = shape->rows, n = shape->cols, k = std::min(m, n);
   const int64_t qcols = complete ? m : k, rrows = complete ? m : k;
-  if (absl::Status s = CheckResults(
-          call, {With(shape->batch, m, qcols), With(shape->batch, rrows, n)},
+  if (absl::Status s = checkResults(
+          call, {with(shape->batch, m, qcols), with(shape->batch, rrows, n)},
           Lapack<T>::kDType);
       !s.ok())
     return s;
 
-  const T *a_all = static_cast<const T *>(call.args[0].data);
-  T *q_all = static_cast<T *>(call.results[0].data);
-  T *r_all = static_cast<T *>(call.results[1].data);
+  const T *aAll = static_cast<const T *>(call.args[0].data);
+  T *qAll = static_cast<T *>(call.results[0].data);
+  T *rAll = static_cast<T *>(call.results[1].data);
   std::vector<T> a(m * n), tau(std::max<int64_t>(k, 1));
   for (int64_t b = 0; b < shape->count; ++b) {
-    const T *ab = a_all + b * m * n;
-    T *q = q_all + b * m * qcols;
-    T *r = r_all + b * rrows * n;
+    const T *ab = aAll + b * m * n;
+    T *q = qAll + b * m * qcols;
+    T *r = rAll + b * rrows * n;
     std::copy(ab, ab + m * n, a.begin());
     if (k > 0) {
       if (lapack_int info = Lapack<T>::geqrf(m, n, a.data(), n, tau.data()))
@@ -193,31 +193,31 @@ template <typename T> absl::Status Qr(const nxrt_call_t &call) {
   return absl::OkStatus();
 }
 
-template <typename T> absl::Status Eigh(const nxrt_call_t &call) {
-  if (absl::Status s = Expect(call, 1, 2); !s.ok())
+template <typename T> absl::Status eigh(const nxrt_call_t &call) {
+  if (absl::Status s = expect(call, 1, 2); !s.ok())
     return s;
-  auto shape = Matrices<T>(call.args[0]);
+  auto shape = matrices<T>(call.args[0]);
   if (!shape.ok())
     return shape.status();
   const int64_t n = shape->rows;
   if (shape->cols != n)
     return absl::InvalidArgumentError(absl::StrFormat(
-        "expected square matrices, got %s", TypeString(call.args[0])));
-  if (absl::Status s = CheckResults(
-          call, {With(shape->batch, n, -1), With(shape->batch, n, n)},
+        "expected square matrices, got %s", typeString(call.args[0])));
+  if (absl::Status s = checkResults(
+          call, {with(shape->batch, n, -1), with(shape->batch, n, n)},
           Lapack<T>::kDType);
       !s.ok())
     return s;
-  const T *a_all = static_cast<const T *>(call.args[0].data);
-  T *w_all = static_cast<T *>(call.results[0].data);
-  T *v_all = static_cast<T *>(call.results[1].data);
+  const T *aAll = static_cast<const T *>(call.args[0].data);
+  T *wAll = static_cast<T *>(call.results[0].data);
+  T *vAll = static_cast<T *>(call.results[1].data);
   if (n == 0)
     return absl::OkStatus();
   for (int64_t b = 0; b < shape->count; ++b) {
-    T *v = v_all + b * n * n;
+    T *v = vAll + b * n * n;
     // syevd works in place: decompose straight in the output buffer.
-    std::memcpy(v, a_all + b * n * n, sizeof(T) * n * n);
-    lapack_int info = Lapack<T>::syevd(n, v, n, w_all + b * n);
+    std::memcpy(v, aAll + b * n * n, sizeof(T) * n * n);
+    lapack_int info = Lapack<T>::syevd(n, v, n, wAll + b * n);
     if (info > 0)
       return absl::InternalError(absl::StrFormat(
           "syevd failed to converge for batch element %d (info=%d)", b, info));
@@ -229,24 +229,24 @@ template <typename T> absl::Status Eigh(const nxrt_call_t &call) {
 }
 
 template <absl::Status (*Kernel)(const nxrt_call_t &)>
-nxrt_status_t *Adapt(void *, const nxrt_call_t *call) {
-  return ToC(Kernel(*call));
+nxrt_status_t *adapt(void *, const nxrt_call_t *call) {
+  return toC(Kernel(*call));
 }
 
 } // namespace
 
-absl::Status RegisterLinAlgTargets(Registry &registry) {
+absl::Status registerLinAlgTargets(Registry &registry) {
   struct {
     const char *name;
     nxrt_handler_fn fn;
   } targets[] = {
-      {NXRT_QR_F32_TARGET, &Adapt<&Qr<float>>},
-      {NXRT_QR_F64_TARGET, &Adapt<&Qr<double>>},
-      {NXRT_EIGH_F32_TARGET, &Adapt<&Eigh<float>>},
-      {NXRT_EIGH_F64_TARGET, &Adapt<&Eigh<double>>},
+      {NXRT_QR_F32_TARGET, &adapt<&Qr<float>>},
+      {NXRT_QR_F64_TARGET, &adapt<&Qr<double>>},
+      {NXRT_EIGH_F32_TARGET, &adapt<&eigh<float>>},
+      {NXRT_EIGH_F64_TARGET, &adapt<&eigh<double>>},
   };
   for (const auto &t : targets)
-    if (absl::Status s = registry.AddTarget(t.name, t.fn, nullptr); !s.ok())
+    if (absl::Status s = registry.addTarget(t.name, t.fn, nullptr); !s.ok())
       return s;
   return absl::OkStatus();
 }

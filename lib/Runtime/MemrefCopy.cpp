@@ -50,7 +50,7 @@ struct StridedView {
 
 } // namespace
 
-extern "C" NXRT_API void nxrt_memref_copy(int64_t element_size, void *source,
+extern "C" NXRT_API void nxrt_memref_copy(int64_t elementSize, void *source,
                                           void *destination) {
   StridedView src(*static_cast<UnrankedDescriptor *>(source));
   StridedView dst(*static_cast<UnrankedDescriptor *>(destination));
@@ -58,22 +58,22 @@ extern "C" NXRT_API void nxrt_memref_copy(int64_t element_size, void *source,
   for (int64_t d = 0; d < rank; ++d)
     if (src.sizes[d] == 0)
       return;
-  char *from = src.data + src.offset * element_size;
-  char *to = dst.data + dst.offset * element_size;
+  char *from = src.data + src.offset * elementSize;
+  char *to = dst.data + dst.offset * elementSize;
   if (rank == 0) {
-    std::memcpy(to, from, element_size);
+    std::memcpy(to, from, elementSize);
     return;
   }
   // The innermost dimension is copied as one block when it is contiguous on
   // both sides; the outer dimensions are walked like an odometer.
   int64_t inner = rank - 1;
   bool contiguous = src.strides[inner] == 1 && dst.strides[inner] == 1;
-  int64_t block = contiguous ? src.sizes[inner] * element_size : element_size;
+  int64_t block = contiguous ? src.sizes[inner] * elementSize : elementSize;
   int64_t outerDims = contiguous ? inner : rank;
   std::vector<int64_t> index(rank, 0);
   int64_t srcOffset = 0, dstOffset = 0;
   while (true) {
-    std::memcpy(to + dstOffset * element_size, from + srcOffset * element_size,
+    std::memcpy(to + dstOffset * elementSize, from + srcOffset * elementSize,
                 block);
     int64_t d = outerDims - 1;
     for (; d >= 0; --d) {

@@ -29,80 +29,80 @@ namespace nxrt {
 class PointerSet {
 public:
   // Adds `ptr` (not null, not already present).
-  void Insert(void *ptr) {
-    if (2 * (size_ + tombstones_ + 1) > capacity_)
-      Rehash();
-    size_t i = Slot(ptr);
-    while (slots_[i] != nullptr && slots_[i] != Tombstone())
-      i = (i + 1) & (capacity_ - 1);
-    if (slots_[i] == Tombstone())
-      --tombstones_;
-    slots_[i] = ptr;
-    ++size_;
+  void insert(void *ptr) {
+    if (2 * (numPointers + tombstones + 1) > numSlots)
+      rehash();
+    size_t i = slot(ptr);
+    while (slots[i] != nullptr && slots[i] != tombstone())
+      i = (i + 1) & (numSlots - 1);
+    if (slots[i] == tombstone())
+      --tombstones;
+    slots[i] = ptr;
+    ++numPointers;
   }
 
   // Removes `ptr` if present.
-  void Erase(void *ptr) {
-    if (size_ == 0)
+  void erase(void *ptr) {
+    if (numPointers == 0)
       return;
-    for (size_t i = Slot(ptr); slots_[i] != nullptr;
-         i = (i + 1) & (capacity_ - 1)) {
-      if (slots_[i] == ptr) {
-        slots_[i] = Tombstone();
-        --size_;
-        ++tombstones_;
+    for (size_t i = slot(ptr); slots[i] != nullptr;
+         i = (i + 1) & (numSlots - 1)) {
+      if (slots[i] == ptr) {
+        slots[i] = tombstone();
+        --numPointers;
+        ++tombstones;
         return;
       }
     }
   }
 
-  template <typename Fn> void ForEach(Fn &&fn) const {
-    for (size_t i = 0; i < capacity_; ++i)
-      if (slots_[i] != nullptr && slots_[i] != Tombstone())
-        fn(slots_[i]);
+  template <typename Fn> void forEach(Fn &&fn) const {
+    for (size_t i = 0; i < numSlots; ++i)
+      if (slots[i] != nullptr && slots[i] != tombstone())
+        fn(slots[i]);
   }
 
-  void Clear() {
-    slots_.reset();
-    capacity_ = size_ = tombstones_ = 0;
+  void clear() {
+    slots.reset();
+    numSlots = numPointers = tombstones = 0;
   }
 
-  size_t size() const { return size_; }
+  size_t size() const { return numPointers; }
 
 private:
-  static void *Tombstone() { return reinterpret_cast<void *>(uintptr_t{1}); }
+  static void *tombstone() { return reinterpret_cast<void *>(uintptr_t{1}); }
 
-  size_t Slot(void *ptr) const {
+  size_t slot(void *ptr) const {
     // Heap addresses are 16-byte aligned: drop those bits, then take the
     // high bits of a Fibonacci hash.
     uint64_t h = (reinterpret_cast<uintptr_t>(ptr) >> 4) * 0x9E3779B97F4A7C15u;
-    return static_cast<size_t>(h >> (64 - log2_capacity_));
+    return static_cast<size_t>(h >> (64 - log2Capacity));
   }
 
   // Grows when more than a quarter of the table holds live pointers, else
   // rebuilds at the same size to drop the tombstones.
-  void Rehash() {
-    size_t capacity = capacity_ == 0 ? 16 : capacity_;
-    if (4 * (size_ + 1) > capacity)
+  void rehash() {
+    size_t capacity = numSlots == 0 ? 16 : numSlots;
+    if (4 * (numPointers + 1) > capacity)
       capacity *= 2;
-    std::unique_ptr<void *[]> old = std::move(slots_);
-    size_t oldCapacity = capacity_;
-    slots_.reset(new void *[capacity]());
-    capacity_ = capacity;
-    log2_capacity_ = 0;
-    while ((size_t{1} << log2_capacity_) < capacity_)
-      ++log2_capacity_;
-    size_ = tombstones_ = 0;
+    std::unique_ptr<void *[]> old = std::move(slots);
+    size_t oldCapacity = numSlots;
+    slots.reset(new void *[capacity]());
+    numSlots = capacity;
+    log2Capacity = 0;
+    while ((size_t{1} << log2Capacity) < numSlots)
+      ++log2Capacity;
+    numPointers = tombstones = 0;
     for (size_t i = 0; i < oldCapacity; ++i)
-      if (old[i] != nullptr && old[i] != Tombstone())
-        Insert(old[i]);
+      if (old[i] != nullptr && old[i] != tombstone())
+        insert(old[i]);
   }
 
-  std::unique_ptr<void *[]> slots_;
-  size_t capacity_ = 0;
-  unsigned log2_capacity_ = 0;
-  size_t size_ = 0;
-  size_t tombstones_ = 0;
+  std::unique_ptr<void *[]> slots;
+  size_t numSlots = 0;
+  unsigned log2Capacity = 0;
+  size_t numPointers = 0;
+  size_t tombstones = 0;
 };
 
 } // namespace nxrt

@@ -13,15 +13,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
-absl::Status nxrt_site::Failed(const absl::Status &status) const {
+absl::Status nxrt_site::failed(const absl::Status &status) const {
   return absl::Status(status.code(),
                       absl::StrCat(what, " failed: ", status.message()));
 }
 
 namespace {
 
-absl::Status Configure(nxrt_site &site, const uint8_t *attrs,
-                       size_t attrs_len) {
+absl::Status configure(nxrt_site &site, const uint8_t *attrs,
+                       size_t attrsLen) {
   if (site.kind == NXRT_SITE_OPTIONAL_IO_CALLBACK) {
     site.kind = NXRT_SITE_IO_CALLBACK;
     site.optional = true;
@@ -49,7 +49,7 @@ absl::Status Configure(nxrt_site &site, const uint8_t *attrs,
     return absl::InvalidArgumentError(
         absl::StrFormat("call site at %s has no callee name", site.location));
 
-  auto parsed = nxrt::ParseAttrs(attrs, attrs_len);
+  auto parsed = nxrt::parseAttrs(attrs, attrsLen);
   if (!parsed.ok())
     return absl::InvalidArgumentError(
         absl::StrCat(site.what, ": ", parsed.status().message()));
@@ -61,9 +61,9 @@ absl::Status Configure(nxrt_site &site, const uint8_t *attrs,
       if (t->kind != NXRT_ATTR_I64)
         return absl::InvalidArgumentError(absl::StrFormat(
             "%s: attribute 'timeout_ms' has type %s, expected i64", site.what,
-            nxrt::AttrKindName(t->kind)));
+            nxrt::attrKindName(t->kind)));
       if (t->i > 0)
-        site.infeed_timeout = absl::Milliseconds(t->i);
+        site.infeedTimeout = absl::Milliseconds(t->i);
     }
   }
   return absl::OkStatus();
@@ -87,10 +87,10 @@ void nxrt_program_destroy(nxrt_program_t *program) { delete program; }
 nxrt_site_t *nxrt_program_add_site(nxrt_program_t *program,
                                    nxrt_site_kind_t kind, const char *name,
                                    const char *location, const uint8_t *attrs,
-                                   size_t attrs_len, nxrt_status_t **error) {
+                                   size_t attrsLen, nxrt_status_t **error) {
   auto fail = [&](absl::Status s) -> nxrt_site_t * {
     if (error)
-      *error = nxrt::ToC(s);
+      *error = nxrt::toC(s);
     return nullptr;
   };
   if (!program)
@@ -100,15 +100,15 @@ nxrt_site_t *nxrt_program_add_site(nxrt_program_t *program,
   site->kind = kind;
   site->name = name ? name : "";
   site->location = location && *location ? location : "<unknown>";
-  if (absl::Status s = Configure(*site, attrs, attrs_len); !s.ok())
+  if (absl::Status s = configure(*site, attrs, attrsLen); !s.ok())
     return fail(s);
   // Configure normalized the kind (an optional io_callback is an
   // io_callback site with `optional` set).
   if (site->kind == NXRT_SITE_ELIXIR_CALL ||
       site->kind == NXRT_SITE_IO_CALLBACK)
-    site->handler = program->runtime->registry.FindCallback(site->name);
+    site->handler = program->runtime->registry.findCallback(site->name);
   else if (site->kind == NXRT_SITE_CUSTOM_CALL)
-    site->handler = program->runtime->registry.FindTarget(site->name);
+    site->handler = program->runtime->registry.findTarget(site->name);
   site->id = static_cast<uint32_t>(program->sites.size());
   program->sites.push_back(std::move(site));
   return program->sites.back().get();
@@ -117,7 +117,7 @@ nxrt_site_t *nxrt_program_add_site(nxrt_program_t *program,
 nxrt_status_t *nxrt_program_add_sites(nxrt_program_t *program,
                                       nxrt_site_record_t *first) {
   if (!program)
-    return nxrt::ToC(absl::InvalidArgumentError("program is null"));
+    return nxrt::toC(absl::InvalidArgumentError("program is null"));
   for (nxrt_site_record_t *record = first; record; record = record->next) {
     const char *bytes = reinterpret_cast<const char *>(record + 1);
     const char *location =
@@ -127,7 +127,7 @@ nxrt_status_t *nxrt_program_add_sites(nxrt_program_t *program,
     if (record->kind < 0 || record->kind > INT32_MAX ||
         record->name_offset < 0 || record->location_offset < 0 ||
         record->attrs_offset < 0 || record->attrs_len < 0)
-      return nxrt::ToC(absl::InvalidArgumentError(absl::StrFormat(
+      return nxrt::toC(absl::InvalidArgumentError(absl::StrFormat(
           "malformed site record at %s: kind %d, offsets %d %d %d, %d "
           "attribute bytes",
           location, record->kind, record->name_offset,

@@ -30,7 +30,7 @@ struct nxrt_site {
   std::string what;
   std::unique_ptr<nxrt_attrs> attrs;
   // Infeed only: the "timeout_ms" attribute.
-  absl::Duration infeed_timeout = absl::InfiniteDuration();
+  absl::Duration infeedTimeout = absl::InfiniteDuration();
   // Resolved at load; a site whose name was unbound then retries on each
   // invocation until the name is registered, then caches the result.
   std::atomic<const nxrt::Handler *> handler{nullptr};
@@ -39,7 +39,7 @@ struct nxrt_site {
   bool optional = false;
 
   // "callback @f at loc failed: <message>", keeping the code.
-  absl::Status Failed(const absl::Status &status) const;
+  absl::Status failed(const absl::Status &status) const;
 };
 
 struct nxrt_program {

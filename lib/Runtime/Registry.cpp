@@ -12,7 +12,7 @@
 
 namespace nxrt {
 
-absl::Status Registry::AddCallback(const char *name,
+absl::Status Registry::addCallback(const char *name,
                                    const nxrt_callback_desc_t *desc) {
   if (!name || !*name)
     return absl::InvalidArgumentError("callback name is empty");
@@ -23,7 +23,7 @@ absl::Status Registry::AddCallback(const char *name,
   h->name = name;
   h->mode = desc->mode;
   h->fn = desc->fn;
-  h->user_data = desc->user_data;
+  h->userData = desc->user_data;
   if (desc->timeout_ms > 0)
     h->timeout = absl::Milliseconds(desc->timeout_ms);
   switch (desc->mode) {
@@ -43,11 +43,11 @@ absl::Status Registry::AddCallback(const char *name,
     return absl::InvalidArgumentError(absl::StrFormat(
         "callback @%s has invalid dispatch mode %d", name, desc->mode));
   }
-  return Add(callbacks_, "callback", std::move(h));
+  return add(callbacks, "callback", std::move(h));
 }
 
-absl::Status Registry::AddTarget(const char *target, nxrt_handler_fn fn,
-                                 void *user_data) {
+absl::Status Registry::addTarget(const char *target, nxrt_handler_fn fn,
+                                 void *userData) {
   if (!target || !*target)
     return absl::InvalidArgumentError("custom-call target name is empty");
   if (!fn)
@@ -56,13 +56,13 @@ absl::Status Registry::AddTarget(const char *target, nxrt_handler_fn fn,
   auto h = std::make_unique<Handler>();
   h->name = target;
   h->fn = fn;
-  h->user_data = user_data;
-  return Add(targets_, "custom-call target", std::move(h));
+  h->userData = userData;
+  return add(targets, "custom-call target", std::move(h));
 }
 
-absl::Status Registry::Add(Map &map, const char *what,
+absl::Status Registry::add(Map &map, const char *what,
                            std::unique_ptr<Handler> h) {
-  MutexLock lock(&mu_);
+  MutexLock lock(&mu);
   auto [it, inserted] = map.try_emplace(h->name, nullptr);
   if (!inserted)
     return absl::AlreadyExistsError(
@@ -71,16 +71,16 @@ absl::Status Registry::Add(Map &map, const char *what,
   return absl::OkStatus();
 }
 
-const Handler *Registry::FindCallback(absl::string_view name) const {
-  return Find(callbacks_, name);
+const Handler *Registry::findCallback(absl::string_view name) const {
+  return find(callbacks, name);
 }
 
-const Handler *Registry::FindTarget(absl::string_view name) const {
-  return Find(targets_, name);
+const Handler *Registry::findTarget(absl::string_view name) const {
+  return find(targets, name);
 }
 
-const Handler *Registry::Find(const Map &map, absl::string_view name) const {
-  MutexLock lock(&mu_);
+const Handler *Registry::find(const Map &map, absl::string_view name) const {
+  MutexLock lock(&mu);
   auto it = map.find(name);
   return it == map.end() ? nullptr : it->second.get();
 }

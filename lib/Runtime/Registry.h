@@ -31,29 +31,29 @@ struct Handler {
   std::string name;
   nxrt_dispatch_mode_t mode = NXRT_DISPATCH_INLINE;
   nxrt_handler_fn fn = nullptr;
-  void *user_data = nullptr;
+  void *userData = nullptr;
   // Bridge only: longest wait for one reply.
   absl::Duration timeout = absl::InfiniteDuration();
 };
 
 class Registry {
 public:
-  absl::Status AddCallback(const char *name, const nxrt_callback_desc_t *desc);
-  absl::Status AddTarget(const char *target, nxrt_handler_fn fn,
-                         void *user_data);
+  absl::Status addCallback(const char *name, const nxrt_callback_desc_t *desc);
+  absl::Status addTarget(const char *target, nxrt_handler_fn fn,
+                         void *userData);
 
   // NULL when unbound.
-  const Handler *FindCallback(absl::string_view name) const;
-  const Handler *FindTarget(absl::string_view name) const;
+  const Handler *findCallback(absl::string_view name) const;
+  const Handler *findTarget(absl::string_view name) const;
 
 private:
   using Map = absl::flat_hash_map<std::string, std::unique_ptr<Handler>>;
-  absl::Status Add(Map &map, const char *what, std::unique_ptr<Handler> h);
-  const Handler *Find(const Map &map, absl::string_view name) const;
+  absl::Status add(Map &map, const char *what, std::unique_ptr<Handler> h);
+  const Handler *find(const Map &map, absl::string_view name) const;
 
-  mutable Mutex mu_;
-  Map callbacks_ ABSL_GUARDED_BY(mu_);
-  Map targets_ ABSL_GUARDED_BY(mu_);
+  mutable Mutex mu;
+  Map callbacks ABSL_GUARDED_BY(mu);
+  Map targets ABSL_GUARDED_BY(mu);
 };
 
 } // namespace nxrt

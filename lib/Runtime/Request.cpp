@@ -23,25 +23,25 @@ namespace {
 class Scratch {
 public:
   explicit Scratch(size_t bytes)
-      : data_(bytes ? ::operator new(bytes, kAlign) : nullptr) {
+      : buffer(bytes ? ::operator new(bytes, kAlign) : nullptr) {
     if (bytes)
-      std::memset(data_, 0, bytes);
+      std::memset(buffer, 0, bytes);
   }
-  Scratch(Scratch &&other) noexcept : data_(other.data_) {
-    other.data_ = nullptr;
+  Scratch(Scratch &&other) noexcept : buffer(other.buffer) {
+    other.buffer = nullptr;
   }
   Scratch(const Scratch &) = delete;
   Scratch &operator=(const Scratch &) = delete;
   Scratch &operator=(Scratch &&) = delete;
   ~Scratch() {
-    if (data_)
-      ::operator delete(data_, kAlign);
+    if (buffer)
+      ::operator delete(buffer, kAlign);
   }
-  void *data() const { return data_; }
+  void *data() const { return buffer; }
 
 private:
   static constexpr std::align_val_t kAlign{64};
-  void *data_;
+  void *buffer;
 };
 
 } // namespace
@@ -69,28 +69,28 @@ const nxrt_attrs_t *nxrt_request_attrs(const nxrt_request_t *request) {
 }
 
 size_t nxrt_request_num_args(const nxrt_request_t *request) {
-  return request ? request->num_args : 0;
+  return request ? request->numArgs : 0;
 }
 
 const nxrt_tensor_t *nxrt_request_arg(const nxrt_request_t *request, size_t i) {
-  if (!request || i >= request->num_args)
+  if (!request || i >= request->numArgs)
     return nullptr;
   return &request->args()[i];
 }
 
 nxrt_status_t *nxrt_request_copy_arg(const nxrt_request_t *request, size_t i,
-                                     void *dst, size_t dst_len) {
+                                     void *dst, size_t dstLen) {
   if (!request)
-    return nxrt::ToC(absl::InvalidArgumentError("request is null"));
-  if (i >= request->num_args)
-    return nxrt::ToC(absl::OutOfRangeError(absl::StrFormat(
+    return nxrt::toC(absl::InvalidArgumentError("request is null"));
+  if (i >= request->numArgs)
+    return nxrt::toC(absl::OutOfRangeError(absl::StrFormat(
         "argument %d out of range: the request has %d arguments", i,
-        request->num_args)));
+        request->numArgs)));
   size_t bytes = nxrt_tensor_byte_size(&request->args()[i]);
-  if (dst_len < bytes || (bytes && !dst))
-    return nxrt::ToC(absl::InvalidArgumentError(
+  if (dstLen < bytes || (bytes && !dst))
+    return nxrt::toC(absl::InvalidArgumentError(
         absl::StrFormat("destination holds %d bytes, argument %d needs %d",
-                        dst_len, i, bytes)));
+                        dstLen, i, bytes)));
   // Registered as a reader first: the compute thread does not return to
   // compiled code (which may then reuse or free the program's buffers) while
   // a reader that saw the request pending is copying.
@@ -101,34 +101,34 @@ nxrt_status_t *nxrt_request_copy_arg(const nxrt_request_t *request, size_t i,
     std::memcpy(dst, request->args()[i].data, bytes);
   request->readers.fetch_sub(1, std::memory_order_seq_cst);
   if (!pending)
-    return nxrt::ToC(absl::DeadlineExceededError(
+    return nxrt::toC(absl::DeadlineExceededError(
         absl::StrFormat("bridge request with reply tag %d is no longer pending",
                         request->tag)));
   return nullptr;
 }
 
 size_t nxrt_request_num_results(const nxrt_request_t *request) {
-  return request ? request->num_results : 0;
+  return request ? request->numResults : 0;
 }
 
 const nxrt_tensor_t *nxrt_request_result_template(const nxrt_request_t *request,
                                                   size_t i) {
-  if (!request || i >= request->num_results)
+  if (!request || i >= request->numResults)
     return nullptr;
   return &request->templates()[i];
 }
 
 void nxrt_request_release(nxrt_request_t *request) {
   if (request)
-    request->Unref();
+    request->unref();
 }
 
 nxrt_status_t *nxrt_request_serve(nxrt_request_t *request) {
   if (!request)
-    return nxrt::ToC(absl::InvalidArgumentError("request is null"));
+    return nxrt::toC(absl::InvalidArgumentError("request is null"));
   const nxrt::Handler &handler = *request->handler;
   if (!handler.fn)
-    return nxrt::ToC(absl::FailedPreconditionError(absl::StrFormat(
+    return nxrt::toC(absl::FailedPreconditionError(absl::StrFormat(
         "callback @%s is bound for bridge dispatch and has no handler to "
         "serve request %d with",
         handler.name, request->tag)));
@@ -136,7 +136,7 @@ nxrt_status_t *nxrt_request_serve(nxrt_request_t *request) {
   // Copies first: once the compute thread's deadline passes it returns to
   // compiled code, which may free the buffers the request points into.
   std::vector<Scratch> storage;
-  storage.reserve(request->num_args + request->num_results);
+  storage.reserve(request->numArgs + request->numResults);
   absl::InlinedVector<nxrt_tensor_t, 2> args(request->args().begin(),
                                             request->args().end());
   for (size_t i = 0; i < args.size(); ++i) {
@@ -161,12 +161,12 @@ nxrt_status_t *nxrt_request_serve(nxrt_request_t *request) {
                    handler.name.c_str(),
                    site.location.c_str(),
                    run};
-  absl::Status outcome = nxrt::FromC(handler.fn(handler.user_data, &call));
+  absl::Status outcome = nxrt::fromC(handler.fn(handler.userData, &call));
   // The handler's own status is the answer; a failure it left in the run
   // without returning it is not the program's.
   nxrt_status_free(nxrt_run_end(run));
   bool ok = outcome.ok();
-  return nxrt::ToC(site.runtime->bridge.Reply(request->tag, std::move(outcome),
+  return nxrt::toC(site.runtime->bridge.reply(request->tag, std::move(outcome),
                                               ok ? results.data() : nullptr,
                                               ok ? results.size() : 0));
 }

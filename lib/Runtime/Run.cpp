@@ -16,28 +16,28 @@
 // Innermost run of the thread; each run links to the one it nests in, so a
 // handler can begin a nested run and compiled code still finds the right
 // one afterwards.
-NXRT_INITIAL_EXEC_TLS thread_local nxrt_run_t *nxrt::tls_current_run = nullptr;
+NXRT_INITIAL_EXEC_TLS thread_local nxrt_run_t *nxrt::tlsCurrentRun = nullptr;
 
-nxrt_status_t *nxrt_run::Fail(const absl::Status &status) {
+nxrt_status_t *nxrt_run::fail(const absl::Status &status) {
   {
-    nxrt::MutexLock lock(&mu_);
+    nxrt::MutexLock lock(&mu);
     if (!failed.load(std::memory_order_relaxed)) {
-      code_ = status.code();
-      message_ = std::string(status.message());
+      code = status.code();
+      message = std::string(status.message());
       failed.store(true, std::memory_order_release);
     }
   }
-  return nxrt::ToC(status);
+  return nxrt::toC(status);
 }
 
-absl::Status nxrt_run::FirstFailure() const {
-  nxrt::MutexLock lock(&mu_);
-  return absl::Status(code_, message_);
+absl::Status nxrt_run::firstFailure() const {
+  nxrt::MutexLock lock(&mu);
+  return absl::Status(code, message);
 }
 
-void nxrt_run::FreeTrackedAllocations() {
-  allocations_.ForEach([](void *ptr) { std::free(ptr); });
-  allocations_.Clear();
+void nxrt_run::freeTrackedAllocations() {
+  allocations.forEach([](void *ptr) { std::free(ptr); });
+  allocations.clear();
 }
 
 extern "C" {
@@ -51,22 +51,22 @@ nxrt_run_t *nxrt_run_begin(nxrt_runtime_t *runtime,
   if (options && options->timeout_ms > 0) {
     run->timeout = absl::Milliseconds(options->timeout_ms);
     run->deadline = absl::Now() + run->timeout;
-    run->has_deadline = true;
+    run->hasDeadline = true;
   }
-  if (runtime->route_callbacks.load(std::memory_order_acquire)) {
-    run->routes_callbacks = true;
-    int64_t ms = runtime->routed_timeout_ms.load(std::memory_order_acquire);
+  if (runtime->routeCallbacks.load(std::memory_order_acquire)) {
+    run->routesCallbacks = true;
+    int64_t ms = runtime->routedTimeoutMs.load(std::memory_order_acquire);
     if (ms > 0)
-      run->routed_timeout = absl::Milliseconds(ms);
+      run->routedTimeout = absl::Milliseconds(ms);
   }
-  run->trace = runtime->tracing.Snapshot();
+  run->trace = runtime->tracing.snapshot();
   run->traced = run->trace.enabled();
-  run->outer = nxrt::tls_current_run;
-  nxrt::tls_current_run = run;
+  run->outer = nxrt::tlsCurrentRun;
+  nxrt::tlsCurrentRun = run;
   return run;
 }
 
-nxrt_run_t *nxrt_run_current(void) { return nxrt::tls_current_run; }
+nxrt_run_t *nxrt_run_current(void) { return nxrt::tlsCurrentRun; }
 
 int32_t nxrt_run_failed(const nxrt_run_t *run) {
   return run && run->failed.load(std::memory_order_acquire) ? 1 : 0;
@@ -74,30 +74,30 @@ int32_t nxrt_run_failed(const nxrt_run_t *run) {
 
 nxrt_status_t *nxrt_run_status(const nxrt_run_t *run) {
   if (!run)
-    return nxrt::ToC(absl::InvalidArgumentError("run is null"));
-  return nxrt::ToC(run->FirstFailure());
+    return nxrt::toC(absl::InvalidArgumentError("run is null"));
+  return nxrt::toC(run->firstFailure());
 }
 
 nxrt_status_t *nxrt_run_end(nxrt_run_t *run) {
   if (!run)
-    return nxrt::ToC(absl::InvalidArgumentError("run is null"));
+    return nxrt::toC(absl::InvalidArgumentError("run is null"));
   // Normally the innermost run; tolerate out-of-order ends rather than
   // leaving a dangling pointer in the chain.
-  for (nxrt_run_t **link = &nxrt::tls_current_run; *link;
+  for (nxrt_run_t **link = &nxrt::tlsCurrentRun; *link;
        link = &(*link)->outer) {
     if (*link == run) {
       *link = run->outer;
       break;
     }
   }
-  nxrt_status_t *status = nxrt::ToC(run->FirstFailure());
+  nxrt_status_t *status = nxrt::toC(run->firstFailure());
   // After a failure compiled code returned early: what it still held is
   // garbage now. After a success, what is left are the buffers it returned,
   // which belong to the caller.
   if (status)
-    run->FreeTrackedAllocations();
+    run->freeTrackedAllocations();
   else
-    run->ForgetTrackedAllocations();
+    run->forgetTrackedAllocations();
   delete run;
   return status;
 }

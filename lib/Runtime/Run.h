@@ -23,11 +23,11 @@ struct nxrt_run {
   nxrt_runtime_t *runtime = nullptr;
   absl::Time deadline = absl::InfiniteFuture();
   absl::Duration timeout = absl::InfiniteDuration();
-  bool has_deadline = false;
+  bool hasDeadline = false;
   // Callbacks bound INLINE go through the bridge, each call waiting at most
-  // routed_timeout (nxrt_runtime_set_callback_dispatch, as of run begin).
-  bool routes_callbacks = false;
-  absl::Duration routed_timeout = absl::InfiniteDuration();
+  // routedTimeout (nxrt_runtime_set_callback_dispatch, as of run begin).
+  bool routesCallbacks = false;
+  absl::Duration routedTimeout = absl::InfiniteDuration();
   // The runtime's tracer and log as of run begin; `traced` is the one flag
   // nxrt_invoke tests.
   nxrt::TraceConfig trace;
@@ -37,8 +37,8 @@ struct nxrt_run {
 
   // Records `status` as the run's failure unless one is already recorded,
   // and returns a caller-owned copy of `status` for nxrt_invoke to return.
-  nxrt_status_t *Fail(const absl::Status &status);
-  absl::Status FirstFailure() const;
+  nxrt_status_t *fail(const absl::Status &status);
+  absl::Status firstFailure() const;
 
   // The run this one is nested in on its thread (nxrt_run_current after
   // it ends).
@@ -51,20 +51,20 @@ struct nxrt_run {
   // Only the run's own thread touches them: they are recorded for the
   // calling thread's current run, and a run is current only on the thread
   // that began it (and ends there).
-  void TrackAllocation(void *ptr) { allocations_.Insert(ptr); }
-  void UntrackAllocation(void *ptr) { allocations_.Erase(ptr); }
-  void FreeTrackedAllocations();
-  void ForgetTrackedAllocations() { allocations_.Clear(); }
+  void trackAllocation(void *ptr) { allocations.insert(ptr); }
+  void untrackAllocation(void *ptr) { allocations.erase(ptr); }
+  void freeTrackedAllocations();
+  void forgetTrackedAllocations() { allocations.clear(); }
 
 private:
-  nxrt::PointerSet allocations_;
+  nxrt::PointerSet allocations;
 
-  mutable nxrt::Mutex mu_;
+  mutable nxrt::Mutex mu;
   // Kept as plain values: absl::Status reference counts live partly inside
   // the (uninstrumented) abseil library, which would confuse TSan when a
   // failure crosses threads.
-  absl::StatusCode code_ ABSL_GUARDED_BY(mu_) = absl::StatusCode::kOk;
-  std::string message_ ABSL_GUARDED_BY(mu_);
+  absl::StatusCode code ABSL_GUARDED_BY(mu) = absl::StatusCode::kOk;
+  std::string message ABSL_GUARDED_BY(mu);
 };
 
 // The initial-exec model makes the current run one thread-pointer-relative
@@ -78,7 +78,7 @@ private:
 
 namespace nxrt {
 // The innermost run begun and not yet ended on this thread (see Run.cpp).
-extern NXRT_INITIAL_EXEC_TLS thread_local nxrt_run_t *tls_current_run;
+extern NXRT_INITIAL_EXEC_TLS thread_local nxrt_run_t *tlsCurrentRun;
 } // namespace nxrt
 
 #endif // NXRT_LIB_RUNTIME_RUN_H

@@ -20,7 +20,7 @@
 #include "absl/strings/str_format.h"
 
 namespace {
-absl::Duration FromMs(int64_t ms) {
+absl::Duration fromMs(int64_t ms) {
   return ms > 0 ? absl::Milliseconds(ms) : absl::InfiniteDuration();
 }
 } // namespace
@@ -73,7 +73,7 @@ nxrt_runtime_t *nxrt_runtime_create(void) {
   keepBuffersInHeap();
   auto *runtime = new nxrt_runtime;
   // Only fails on a name clash, impossible on a fresh registry.
-  (void)nxrt::RegisterLinAlgTargets(runtime->registry);
+  (void)nxrt::registerLinAlgTargets(runtime->registry);
   return runtime;
 }
 
@@ -82,61 +82,61 @@ void nxrt_runtime_destroy(nxrt_runtime_t *runtime) { delete runtime; }
 nxrt_status_t *nxrt_register_callback(nxrt_runtime_t *runtime, const char *name,
                                       const nxrt_callback_desc_t *desc) {
   if (!runtime)
-    return nxrt::ToC(absl::InvalidArgumentError("runtime is null"));
-  return nxrt::ToC(runtime->registry.AddCallback(name, desc));
+    return nxrt::toC(absl::InvalidArgumentError("runtime is null"));
+  return nxrt::toC(runtime->registry.addCallback(name, desc));
 }
 
 nxrt_status_t *nxrt_register_custom_call(nxrt_runtime_t *runtime,
                                          const char *target, nxrt_handler_fn fn,
-                                         void *user_data) {
+                                         void *userData) {
   if (!runtime)
-    return nxrt::ToC(absl::InvalidArgumentError("runtime is null"));
-  return nxrt::ToC(runtime->registry.AddTarget(target, fn, user_data));
+    return nxrt::toC(absl::InvalidArgumentError("runtime is null"));
+  return nxrt::toC(runtime->registry.addTarget(target, fn, userData));
 }
 
 nxrt_status_t *nxrt_runtime_set_callback_dispatch(nxrt_runtime_t *runtime,
                                                    nxrt_dispatch_mode_t mode,
-                                                   int64_t timeout_ms) {
+                                                   int64_t timeoutMs) {
   if (!runtime)
-    return nxrt::ToC(absl::InvalidArgumentError("runtime is null"));
+    return nxrt::toC(absl::InvalidArgumentError("runtime is null"));
   if (mode != NXRT_DISPATCH_INLINE && mode != NXRT_DISPATCH_BRIDGE)
-    return nxrt::ToC(absl::InvalidArgumentError(
+    return nxrt::toC(absl::InvalidArgumentError(
         absl::StrFormat("unknown dispatch mode %d", static_cast<int>(mode))));
   // The timeout first: a run that sees the new mode sees its timeout.
-  runtime->routed_timeout_ms.store(timeout_ms, std::memory_order_release);
-  runtime->route_callbacks.store(mode == NXRT_DISPATCH_BRIDGE,
+  runtime->routedTimeoutMs.store(timeoutMs, std::memory_order_release);
+  runtime->routeCallbacks.store(mode == NXRT_DISPATCH_BRIDGE,
                                  std::memory_order_release);
   return nullptr;
 }
 
 void nxrt_bridge_set_hook(nxrt_runtime_t *runtime, nxrt_bridge_hook_fn fn,
-                          void *user_data) {
+                          void *userData) {
   if (runtime)
-    runtime->bridge.SetHook(fn, user_data);
+    runtime->bridge.setHook(fn, userData);
 }
 
-nxrt_status_t *nxrt_bridge_pull(nxrt_runtime_t *runtime, int64_t timeout_ms,
+nxrt_status_t *nxrt_bridge_pull(nxrt_runtime_t *runtime, int64_t timeoutMs,
                                 nxrt_request_t **out) {
   if (!runtime || !out)
-    return nxrt::ToC(absl::InvalidArgumentError("null runtime or out"));
+    return nxrt::toC(absl::InvalidArgumentError("null runtime or out"));
   *out = nullptr;
-  return nxrt::ToC(runtime->bridge.Pull(FromMs(timeout_ms), out));
+  return nxrt::toC(runtime->bridge.pull(fromMs(timeoutMs), out));
 }
 
 nxrt_status_t *nxrt_bridge_reply(nxrt_runtime_t *runtime, uint64_t tag,
                                  nxrt_status_t *status,
                                  const nxrt_tensor_t *results,
                                  size_t nresults) {
-  absl::Status reply = nxrt::FromC(status);
+  absl::Status reply = nxrt::fromC(status);
   if (!runtime)
-    return nxrt::ToC(absl::InvalidArgumentError("runtime is null"));
-  return nxrt::ToC(
-      runtime->bridge.Reply(tag, std::move(reply), results, nresults));
+    return nxrt::toC(absl::InvalidArgumentError("runtime is null"));
+  return nxrt::toC(
+      runtime->bridge.reply(tag, std::move(reply), results, nresults));
 }
 
 void nxrt_bridge_close(nxrt_runtime_t *runtime) {
   if (runtime)
-    runtime->bridge.Close();
+    runtime->bridge.close();
 }
 
 } // extern "C"

@@ -25,15 +25,15 @@ struct nxrt_runtime {
   // nxrt_runtime_set_callback_dispatch. Copied into each run at
   // nxrt_run_begin, so that nxrt_invoke reads them from the run, which it
   // touches anyway.
-  std::atomic<bool> route_callbacks{false};
-  std::atomic<int64_t> routed_timeout_ms{0};
+  std::atomic<bool> routeCallbacks{false};
+  std::atomic<int64_t> routedTimeoutMs{0};
   // nxrt_runtime_set_tracer / _trace_log, likewise copied at run begin.
   nxrt::TraceSettings tracing;
 };
 
 namespace nxrt {
 // Registers the LAPACK-backed qr/eigh targets (LinAlg.cpp).
-absl::Status RegisterLinAlgTargets(Registry &registry);
+absl::Status registerLinAlgTargets(Registry &registry);
 } // namespace nxrt
 
 #endif // NXRT_LIB_RUNTIME_RUNTIME_H

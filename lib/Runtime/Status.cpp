@@ -10,14 +10,14 @@
 
 namespace nxrt {
 
-nxrt_status_t *ToC(const absl::Status &status) {
+nxrt_status_t *toC(const absl::Status &status) {
   if (status.ok())
     return nullptr;
   return new nxrt_status{static_cast<nxrt_status_code_t>(status.code()),
                          std::string(status.message())};
 }
 
-absl::Status FromC(nxrt_status_t *status) {
+absl::Status fromC(nxrt_status_t *status) {
   if (!status)
     return absl::OkStatus();
   absl::Status result(static_cast<absl::StatusCode>(status->code),

@@ -23,10 +23,10 @@ namespace nxrt {
 
 // Hands an absl::Status across the C ABI: NULL for OK, else a new
 // caller-owned nxrt_status_t.
-nxrt_status_t *ToC(const absl::Status &status);
+nxrt_status_t *toC(const absl::Status &status);
 
 // Takes ownership of a status returned by user code (NULL = OK).
-absl::Status FromC(nxrt_status_t *status);
+absl::Status fromC(nxrt_status_t *status);
 
 } // namespace nxrt
 

@@ -21,59 +21,59 @@
 namespace nxrt {
 namespace {
 
-absl::Status Invalid(const std::string &why) {
+absl::Status invalid(const std::string &why) {
   return absl::InvalidArgumentError("invalid stream handle: " + why);
 }
 
 // What is wrong with the handle's bytes, with their values.
-absl::Status Describe(nxrt_stream_handle_error_t error, const uint8_t *p,
+absl::Status describe(nxrt_stream_handle_error_t error, const uint8_t *p,
                       int64_t size) {
   switch (error) {
   case NXRT_STREAM_HANDLE_OK:
     return absl::OkStatus();
   case NXRT_STREAM_HANDLE_TOO_SHORT:
-    return Invalid(absl::StrFormat("%d bytes is shorter than the %d-byte "
+    return invalid(absl::StrFormat("%d bytes is shorter than the %d-byte "
                                    "header plus a name",
                                    size, NXRT_STREAM_HANDLE_HEADER_SIZE));
   case NXRT_STREAM_HANDLE_BAD_MAGIC:
-    return Invalid(
+    return invalid(
         absl::StrFormat("bad magic %02x %02x %02x %02x, expected \"%s\"", p[0],
                         p[1], p[2], p[3], NXRT_STREAM_HANDLE_MAGIC));
   case NXRT_STREAM_HANDLE_BAD_VERSION:
-    return Invalid(absl::StrFormat("version %d, expected %d", p[4],
+    return invalid(absl::StrFormat("version %d, expected %d", p[4],
                                    NXRT_STREAM_HANDLE_VERSION));
   case NXRT_STREAM_HANDLE_RESERVED_NOT_ZERO:
-    return Invalid("reserved bytes 5..7 are not zero");
+    return invalid("reserved bytes 5..7 are not zero");
   case NXRT_STREAM_HANDLE_BAD_LENGTH:
-    return Invalid(absl::StrFormat("name length %d is outside 1..%d",
+    return invalid(absl::StrFormat("name length %d is outside 1..%d",
                                    nxrt_stream_handle_length_field(p),
                                    NXRT_STREAM_NAME_MAX));
   case NXRT_STREAM_HANDLE_LENGTH_MISMATCH:
-    return Invalid(absl::StrFormat(
+    return invalid(absl::StrFormat(
         "name length %d does not match the %d bytes after the header",
         nxrt_stream_handle_length_field(p),
         size - NXRT_STREAM_HANDLE_HEADER_SIZE));
   case NXRT_STREAM_HANDLE_BAD_NAME:
-    return Invalid("name is not valid UTF-8 without NUL bytes");
+    return invalid("name is not valid UTF-8 without NUL bytes");
   }
-  return Invalid("unknown problem");
+  return invalid("unknown problem");
 }
 
 } // namespace
 
-absl::StatusOr<absl::string_view> DecodeStreamHandle(const nxrt_tensor_t &t) {
+absl::StatusOr<absl::string_view> decodeStreamHandle(const nxrt_tensor_t &t) {
   if (t.dtype != NXRT_U8 || t.rank != 1 || !t.dims)
-    return Invalid("expected a tensor<Nxui8>, got " + TypeString(t));
+    return invalid("expected a tensor<Nxui8>, got " + typeString(t));
   int64_t size = t.dims[0];
   if (size < NXRT_STREAM_HANDLE_HEADER_SIZE + 1)
-    return Describe(NXRT_STREAM_HANDLE_TOO_SHORT, nullptr, size);
+    return describe(NXRT_STREAM_HANDLE_TOO_SHORT, nullptr, size);
   if (!t.data)
-    return Invalid("no data pointer");
+    return invalid("no data pointer");
   const auto *p = static_cast<const uint8_t *>(t.data);
   nxrt_stream_handle_error_t error =
       nxrt_stream_handle_check(p, static_cast<size_t>(size));
   if (error != NXRT_STREAM_HANDLE_OK)
-    return Describe(error, p, size);
+    return describe(error, p, size);
   return absl::string_view(
       reinterpret_cast<const char *>(p + NXRT_STREAM_HANDLE_HEADER_SIZE),
       size - NXRT_STREAM_HANDLE_HEADER_SIZE);
@@ -82,8 +82,8 @@ absl::StatusOr<absl::string_view> DecodeStreamHandle(const nxrt_tensor_t &t) {
 } // namespace nxrt
 
 extern "C" size_t nxrt_stream_handle_encode(const char *name, uint8_t *out,
-                                            size_t out_len) {
+                                            size_t outLen) {
   if (!name)
     return 0;
-  return nxrt_stream_handle_write(name, std::strlen(name), out, out_len);
+  return nxrt_stream_handle_write(name, std::strlen(name), out, outLen);
 }

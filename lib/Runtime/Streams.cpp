@@ -18,7 +18,7 @@
 namespace nxrt {
 
 absl::StatusOr<std::unique_ptr<nxrt_value>>
-CopyValue(const nxrt_tensor_t *views, size_t n) {
+copyValue(const nxrt_tensor_t *views, size_t n) {
   if (n && !views)
     return absl::InvalidArgumentError("null tensor array");
   auto value = std::make_unique<nxrt_value>();
@@ -27,7 +27,7 @@ CopyValue(const nxrt_tensor_t *views, size_t n) {
   value->data.resize(n);
   for (size_t i = 0; i < n; ++i) {
     std::string what = absl::StrFormat("tensor %d", i);
-    if (absl::Status s = ValidateView(views[i], what.c_str()); !s.ok())
+    if (absl::Status s = validateView(views[i], what.c_str()); !s.ok())
       return s;
     size_t bytes = nxrt_tensor_byte_size(&views[i]);
     value->dims[i].assign(views[i].dims, views[i].dims + views[i].rank);
@@ -42,102 +42,102 @@ CopyValue(const nxrt_tensor_t *views, size_t n) {
   return value;
 }
 
-absl::Status Stream::PushInfeed(std::unique_ptr<nxrt_value> value) {
-  MutexLock lock(&mu_);
-  if (closed_)
+absl::Status Stream::pushInfeed(std::unique_ptr<nxrt_value> value) {
+  MutexLock lock(&mu);
+  if (isClosed)
     return absl::FailedPreconditionError(
-        absl::StrFormat("stream '%s' is closed", name_));
-  if (infeed_ended_)
+        absl::StrFormat("stream '%s' is closed", streamName));
+  if (infeedEnded)
     return absl::FailedPreconditionError(
-        absl::StrFormat("the infeed of stream '%s' was ended", name_));
-  ++infeed_pushed_;
-  infeed_.push_back(std::move(value));
-  infeed_cv_.Signal();
+        absl::StrFormat("the infeed of stream '%s' was ended", streamName));
+  ++infeedPushed;
+  infeed.push_back(std::move(value));
+  infeedCv.signal();
   return absl::OkStatus();
 }
 
-absl::Status Stream::PushOutfeed(std::unique_ptr<nxrt_value> value) {
-  MutexLock lock(&mu_);
-  if (closed_)
+absl::Status Stream::pushOutfeed(std::unique_ptr<nxrt_value> value) {
+  MutexLock lock(&mu);
+  if (isClosed)
     return absl::FailedPreconditionError(
-        absl::StrFormat("stream '%s' is closed", name_));
-  outfeed_.push_back(std::move(value));
-  outfeed_cv_.Signal();
+        absl::StrFormat("stream '%s' is closed", streamName));
+  outfeed.push_back(std::move(value));
+  outfeedCv.signal();
   return absl::OkStatus();
 }
 
 absl::StatusOr<std::unique_ptr<nxrt_value>>
-Stream::PopInfeed(absl::Time deadline) {
-  MutexLock lock(&mu_);
-  return Pop(infeed_, infeed_cv_, deadline, /*drain_after_close=*/false,
-             infeed_ended_);
+Stream::popInfeed(absl::Time deadline) {
+  MutexLock lock(&mu);
+  return pop(infeed, infeedCv, deadline, /*drainAfterClose=*/false,
+             infeedEnded);
 }
 
 absl::StatusOr<std::unique_ptr<nxrt_value>>
-Stream::PopOutfeed(absl::Time deadline) {
+Stream::popOutfeed(absl::Time deadline) {
   static constexpr bool kNeverEnds = false;
-  MutexLock lock(&mu_);
-  return Pop(outfeed_, outfeed_cv_, deadline, /*drain_after_close=*/true,
+  MutexLock lock(&mu);
+  return pop(outfeed, outfeedCv, deadline, /*drainAfterClose=*/true,
              kNeverEnds);
 }
 
-absl::StatusOr<std::unique_ptr<nxrt_value>> Stream::Pop(Queue &q, CondVar &cv,
+absl::StatusOr<std::unique_ptr<nxrt_value>> Stream::pop(Queue &q, CondVar &cv,
                                                         absl::Time deadline,
-                                                        bool drain_after_close,
+                                                        bool drainAfterClose,
                                                         const bool &ended) {
   // Once the producer has ended, an empty queue stays empty: waiting could
   // only end at the deadline, if there is one.
-  while (!closed_ && q.empty() && !ended &&
-         !cv.WaitWithDeadline(&mu_, deadline))
+  while (!isClosed && q.empty() && !ended &&
+         !cv.waitWithDeadline(&mu, deadline))
     ;
   // Values pushed before close still reach the host; a program reading a
   // closed stream fails instead, so a run never consumes stale input.
-  if (!q.empty() && (!closed_ || drain_after_close)) {
+  if (!q.empty() && (!isClosed || drainAfterClose)) {
     std::unique_ptr<nxrt_value> value = std::move(q.front());
     q.pop_front();
     return value;
   }
-  if (closed_)
+  if (isClosed)
     return absl::FailedPreconditionError(
-        absl::StrFormat("stream '%s' was closed", name_));
+        absl::StrFormat("stream '%s' was closed", streamName));
   if (ended)
     return absl::OutOfRangeError(absl::StrFormat(
         "no more infeed values on stream '%s': the host ended its infeed "
         "after %d value(s)",
-        name_, infeed_pushed_));
+        streamName, infeedPushed));
   return absl::DeadlineExceededError(
-      absl::StrFormat("no value on stream '%s'", name_));
+      absl::StrFormat("no value on stream '%s'", streamName));
 }
 
-void Stream::EndInfeed() {
-  MutexLock lock(&mu_);
-  infeed_ended_ = true;
-  infeed_cv_.SignalAll();
+void Stream::endInfeed() {
+  MutexLock lock(&mu);
+  infeedEnded = true;
+  infeedCv.signalAll();
 }
 
-void Stream::Close() {
-  MutexLock lock(&mu_);
-  closed_ = true;
-  infeed_cv_.SignalAll();
-  outfeed_cv_.SignalAll();
+void Stream::close() {
+  MutexLock lock(&mu);
+  isClosed = true;
+  infeedCv.signalAll();
+  outfeedCv.signalAll();
 }
 
 bool Stream::closed() const {
-  MutexLock lock(&mu_);
-  return closed_;
+  MutexLock lock(&mu);
+  return isClosed;
 }
 
-size_t Stream::infeed_size() const {
-  MutexLock lock(&mu_);
-  return infeed_.size();
+size_t Stream::infeedSize() const {
+  MutexLock lock(&mu);
+  return infeed.size();
 }
 
-size_t Stream::outfeed_size() const {
-  MutexLock lock(&mu_);
-  return outfeed_.size();
+size_t Stream::outfeedSize() const {
+  MutexLock lock(&mu);
+  return outfeed.size();
 }
 
-absl::StatusOr<std::shared_ptr<Stream>> StreamTable::Open(const char *name) {
+absl::StatusOr<std::shared_ptr<Stream>> StreamTable::open(const char *name) {
   if (!name || !*name)
     return absl::InvalidArgumentError("stream name is empty");
   size_t len = std::strlen(name);
@@ -145,8 +145,8 @@ absl::StatusOr<std::shared_ptr<Stream>> StreamTable::Open(const char *name) {
     return absl::InvalidArgumentError(
         absl::StrFormat("stream name is %d bytes, longer than the maximum %d",
                         len, NXRT_STREAM_NAME_MAX));
-  MutexLock lock(&mu_);
-  auto [it, inserted] = open_.try_emplace(name, nullptr);
+  MutexLock lock(&mu);
+  auto [it, inserted] = openStreams.try_emplace(name, nullptr);
   if (!inserted)
     return absl::AlreadyExistsError(
         absl::StrFormat("stream '%s' is already open", name));
@@ -154,24 +154,24 @@ absl::StatusOr<std::shared_ptr<Stream>> StreamTable::Open(const char *name) {
   return it->second;
 }
 
-std::shared_ptr<Stream> StreamTable::Find(absl::string_view name) const {
-  MutexLock lock(&mu_);
-  auto it = open_.find(name);
-  return it == open_.end() ? nullptr : it->second;
+std::shared_ptr<Stream> StreamTable::find(absl::string_view name) const {
+  MutexLock lock(&mu);
+  auto it = openStreams.find(name);
+  return it == openStreams.end() ? nullptr : it->second;
 }
 
-void StreamTable::Remove(const Stream *stream) {
-  MutexLock lock(&mu_);
-  auto it = open_.find(stream->name());
-  if (it != open_.end() && it->second.get() == stream)
-    open_.erase(it);
+void StreamTable::remove(const Stream *stream) {
+  MutexLock lock(&mu);
+  auto it = openStreams.find(stream->name());
+  if (it != openStreams.end() && it->second.get() == stream)
+    openStreams.erase(it);
 }
 
 } // namespace nxrt
 
 namespace {
-absl::Time DeadlineAfterMs(int64_t timeout_ms) {
-  return timeout_ms > 0 ? absl::Now() + absl::Milliseconds(timeout_ms)
+absl::Time deadlineAfterMs(int64_t timeoutMs) {
+  return timeoutMs > 0 ? absl::Now() + absl::Milliseconds(timeoutMs)
                         : absl::InfiniteFuture();
 }
 } // namespace
@@ -181,11 +181,11 @@ extern "C" {
 nxrt_status_t *nxrt_stream_open(nxrt_runtime_t *runtime, const char *name,
                                 nxrt_stream_t **out) {
   if (!runtime || !out)
-    return nxrt::ToC(absl::InvalidArgumentError("null runtime or out"));
+    return nxrt::toC(absl::InvalidArgumentError("null runtime or out"));
   *out = nullptr;
-  auto stream = runtime->streams.Open(name);
+  auto stream = runtime->streams.open(name);
   if (!stream.ok())
-    return nxrt::ToC(stream.status());
+    return nxrt::toC(stream.status());
   *out = new nxrt_stream{*std::move(stream), &runtime->streams};
   return nullptr;
 }
@@ -195,13 +195,13 @@ void nxrt_stream_close(nxrt_stream_t *stream) {
     return;
   // Unregister first, so the name is free once close returns and no new
   // infeed can find the closing stream.
-  stream->table->Remove(stream->stream.get());
-  stream->stream->Close();
+  stream->table->remove(stream->stream.get());
+  stream->stream->close();
 }
 
 void nxrt_stream_end_infeed(nxrt_stream_t *stream) {
   if (stream)
-    stream->stream->EndInfeed();
+    stream->stream->endInfeed();
 }
 
 void nxrt_stream_destroy(nxrt_stream_t *stream) {
@@ -212,36 +212,36 @@ void nxrt_stream_destroy(nxrt_stream_t *stream) {
 nxrt_status_t *nxrt_stream_push_infeed(nxrt_stream_t *stream,
                                        const nxrt_tensor_t *values, size_t n) {
   if (!stream)
-    return nxrt::ToC(absl::InvalidArgumentError("stream is null"));
-  auto value = nxrt::CopyValue(values, n);
+    return nxrt::toC(absl::InvalidArgumentError("stream is null"));
+  auto value = nxrt::copyValue(values, n);
   if (!value.ok())
-    return nxrt::ToC(value.status());
-  return nxrt::ToC(stream->stream->PushInfeed(*std::move(value)));
+    return nxrt::toC(value.status());
+  return nxrt::toC(stream->stream->pushInfeed(*std::move(value)));
 }
 
 nxrt_status_t *nxrt_stream_pop_outfeed(nxrt_stream_t *stream,
-                                       int64_t timeout_ms, nxrt_value_t **out) {
+                                       int64_t timeoutMs, nxrt_value_t **out) {
   if (!stream || !out)
-    return nxrt::ToC(absl::InvalidArgumentError("null stream or out"));
+    return nxrt::toC(absl::InvalidArgumentError("null stream or out"));
   *out = nullptr;
-  auto value = stream->stream->PopOutfeed(DeadlineAfterMs(timeout_ms));
+  auto value = stream->stream->popOutfeed(deadlineAfterMs(timeoutMs));
   if (!value.ok()) {
     if (absl::IsDeadlineExceeded(value.status()))
-      return nxrt::ToC(absl::DeadlineExceededError(
+      return nxrt::toC(absl::DeadlineExceededError(
           absl::StrFormat("no outfeed value on stream '%s' within %d ms",
-                          stream->stream->name(), timeout_ms)));
-    return nxrt::ToC(value.status());
+                          stream->stream->name(), timeoutMs)));
+    return nxrt::toC(value.status());
   }
   *out = value->release();
   return nullptr;
 }
 
 size_t nxrt_stream_infeed_size(const nxrt_stream_t *stream) {
-  return stream ? stream->stream->infeed_size() : 0;
+  return stream ? stream->stream->infeedSize() : 0;
 }
 
 size_t nxrt_stream_outfeed_size(const nxrt_stream_t *stream) {
-  return stream ? stream->stream->outfeed_size() : 0;
+  return stream ? stream->stream->outfeedSize() : 0;
 }
 
 size_t nxrt_value_size(const nxrt_value_t *value) {

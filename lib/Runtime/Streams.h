@@ -34,28 +34,28 @@ namespace nxrt {
 // Deep-copies views (validated first: they come from the host or from
 // program buffers whose dims we must not trust blindly).
 absl::StatusOr<std::unique_ptr<nxrt_value>>
-CopyValue(const nxrt_tensor_t *views, size_t n);
+copyValue(const nxrt_tensor_t *views, size_t n);
 
 // Validates an untrusted stream handle tensor and returns the name (a view
 // into the tensor's data).
-absl::StatusOr<absl::string_view> DecodeStreamHandle(const nxrt_tensor_t &t);
+absl::StatusOr<absl::string_view> decodeStreamHandle(const nxrt_tensor_t &t);
 
 class Stream {
 public:
-  explicit Stream(std::string name) : name_(std::move(name)) {}
-  const std::string &name() const { return name_; }
+  explicit Stream(std::string name) : streamName(std::move(name)) {}
+  const std::string &name() const { return streamName; }
 
-  absl::Status PushInfeed(std::unique_ptr<nxrt_value> value);
-  absl::StatusOr<std::unique_ptr<nxrt_value>> PopInfeed(absl::Time deadline);
-  absl::Status PushOutfeed(std::unique_ptr<nxrt_value> value);
-  absl::StatusOr<std::unique_ptr<nxrt_value>> PopOutfeed(absl::Time deadline);
+  absl::Status pushInfeed(std::unique_ptr<nxrt_value> value);
+  absl::StatusOr<std::unique_ptr<nxrt_value>> popInfeed(absl::Time deadline);
+  absl::Status pushOutfeed(std::unique_ptr<nxrt_value> value);
+  absl::StatusOr<std::unique_ptr<nxrt_value>> popOutfeed(absl::Time deadline);
   // The host will push no more infeed values: once the queued ones are
   // consumed, infeeds fail at once instead of waiting.
-  void EndInfeed();
-  void Close();
+  void endInfeed();
+  void close();
   bool closed() const;
-  size_t infeed_size() const;
-  size_t outfeed_size() const;
+  size_t infeedSize() const;
+  size_t outfeedSize() const;
 
 private:
   using Queue = std::deque<std::unique_ptr<nxrt_value>>;
@@ -63,34 +63,34 @@ private:
   // way: a program may always outfeed more). A reference, re-read after
   // each wake-up, since EndInfeed may set it while a pop waits.
   absl::StatusOr<std::unique_ptr<nxrt_value>>
-  Pop(Queue &q, CondVar &cv, absl::Time deadline, bool drain_after_close,
-      const bool &ended) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  pop(Queue &q, CondVar &cv, absl::Time deadline, bool drainAfterClose,
+      const bool &ended) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu);
 
-  const std::string name_;
-  mutable Mutex mu_;
-  bool closed_ ABSL_GUARDED_BY(mu_) = false;
-  bool infeed_ended_ ABSL_GUARDED_BY(mu_) = false;
+  const std::string streamName;
+  mutable Mutex mu;
+  bool isClosed ABSL_GUARDED_BY(mu) = false;
+  bool infeedEnded ABSL_GUARDED_BY(mu) = false;
   // Infeed values pushed so far, for the message of a read past the end.
-  uint64_t infeed_pushed_ ABSL_GUARDED_BY(mu_) = 0;
-  Queue infeed_ ABSL_GUARDED_BY(mu_);
-  Queue outfeed_ ABSL_GUARDED_BY(mu_);
-  CondVar infeed_cv_;  // signalled on push, end of infeed and close
-  CondVar outfeed_cv_; // signalled on push and close
+  uint64_t infeedPushed ABSL_GUARDED_BY(mu) = 0;
+  Queue infeed ABSL_GUARDED_BY(mu);
+  Queue outfeed ABSL_GUARDED_BY(mu);
+  CondVar infeedCv;  // signalled on push, end of infeed and close
+  CondVar outfeedCv; // signalled on push and close
 };
 
 // Open streams by name. Streams are shared: in-flight infeeds keep a closed
 // stream alive until they return.
 class StreamTable {
 public:
-  absl::StatusOr<std::shared_ptr<Stream>> Open(const char *name);
-  std::shared_ptr<Stream> Find(absl::string_view name) const;
+  absl::StatusOr<std::shared_ptr<Stream>> open(const char *name);
+  std::shared_ptr<Stream> find(absl::string_view name) const;
   // Unregisters `stream` if it is still the one bound to its name.
-  void Remove(const Stream *stream);
+  void remove(const Stream *stream);
 
 private:
-  mutable Mutex mu_;
+  mutable Mutex mu;
   absl::flat_hash_map<std::string, std::shared_ptr<Stream>>
-      open_ ABSL_GUARDED_BY(mu_);
+      openStreams ABSL_GUARDED_BY(mu);
 };
 
 } // namespace nxrt

@@ -28,7 +28,7 @@ namespace {
 // The kernel's count of runnable threads, all CPUs, the caller included: the
 // numerator of /proc/loadavg's fourth field ("0.50 0.40 0.30 3/245 12345").
 // -1 where it cannot be read (no procfs, a sandbox).
-int RunnableThreads() {
+int runnableThreads() {
   int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return -1;
@@ -71,7 +71,7 @@ CondVar &LotCondVar() {
 static_assert(sizeof(std::atomic<int>) == sizeof(int),
               "futexes wait on the atomic's own storage");
 
-void FutexWait(const std::atomic<int> &word, int expected,
+void futexWait(const std::atomic<int> &word, int expected,
                absl::Time deadline) {
 #if defined(__linux__)
   timespec ts{};
@@ -95,7 +95,7 @@ void FutexWait(const std::atomic<int> &word, int expected,
 #endif
 }
 
-void FutexWake(const std::atomic<int> &word, int count) {
+void futexWake(const std::atomic<int> &word, int count) {
 #if defined(__linux__)
   syscall(SYS_futex, reinterpret_cast<const int *>(&word), FUTEX_WAKE_PRIVATE,
           count, nullptr, nullptr, 0);
@@ -107,7 +107,7 @@ void FutexWake(const std::atomic<int> &word, int count) {
 #endif
 }
 
-bool MachineOverloaded(int64_t now_ns) {
+bool machineOverloaded(int64_t nowNs) {
 #if defined(__linux__)
   // Three syscalls, ~5 us, paid by one waiter per millisecond: negligible
   // next to the round trips in between, and the count changes only as
@@ -116,35 +116,35 @@ bool MachineOverloaded(int64_t now_ns) {
   // Read by every waiter, written once a millisecond: in a line of their
   // own, away from data that changes on every call.
   struct alignas(64) Sample {
-    std::atomic<int64_t> next_ns{0};
+    std::atomic<int64_t> nextNs{0};
     // Oversubscribed samples in a row; two count, so that a passing
     // thread (a kernel worker, a shell) does not stop the spinning of an
     // otherwise idle machine.
     std::atomic<int> overloaded{0};
   };
   static Sample sample;
-  std::atomic<int64_t> &next_sample_ns = sample.next_ns;
-  std::atomic<int> &overloaded_samples = sample.overloaded;
-  int64_t next = next_sample_ns.load(std::memory_order_relaxed);
-  if (now_ns >= next &&
-      next_sample_ns.compare_exchange_strong(next, now_ns + 1000000,
+  std::atomic<int64_t> &nextSampleNs = sample.nextNs;
+  std::atomic<int> &overloadedSamples = sample.overloaded;
+  int64_t next = nextSampleNs.load(std::memory_order_relaxed);
+  if (nowNs >= next &&
+      nextSampleNs.compare_exchange_strong(next, nowNs + 1000000,
                                              std::memory_order_relaxed)) {
-    int runnable = RunnableThreads();
+    int runnable = runnableThreads();
     bool over = cpus > 0 && runnable > cpus;
-    overloaded_samples.store(
-        over ? std::min(overloaded_samples.load(std::memory_order_relaxed) + 1,
+    overloadedSamples.store(
+        over ? std::min(overloadedSamples.load(std::memory_order_relaxed) + 1,
                         2)
              : 0,
         std::memory_order_relaxed);
   }
-  return overloaded_samples.load(std::memory_order_relaxed) >= 2;
+  return overloadedSamples.load(std::memory_order_relaxed) >= 2;
 #else
-  (void)now_ns;
+  (void)nowNs;
   return false;
 #endif
 }
 
-bool ConfinedToOneCpu() {
+bool confinedToOneCpu() {
 #if defined(__linux__)
   static const bool confined = [] {
     cpu_set_t set;

@@ -58,62 +58,62 @@ namespace nxrt {
 // cannot be ordered by annotations placed around Lock/Unlock.
 class ABSL_LOCKABLE Mutex {
 public:
-  void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() {
-    mu_.Lock();
-    Acquire();
+  void lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() {
+    mu.Lock();
+    acquire();
   }
-  void Unlock() ABSL_UNLOCK_FUNCTION() {
-    Release();
-    mu_.Unlock();
+  void unlock() ABSL_UNLOCK_FUNCTION() {
+    release();
+    mu.Unlock();
   }
 
 private:
   friend class CondVar;
-  void Acquire() {
+  void acquire() {
 #ifdef NXRT_TSAN
     __tsan_acquire(this);
 #endif
   }
-  void Release() {
+  void release() {
 #ifdef NXRT_TSAN
     __tsan_release(this);
 #endif
   }
-  absl::Mutex mu_;
+  absl::Mutex mu;
 };
 
 class CondVar {
 public:
   // Releases `mu` while waiting; returns true if the deadline passed.
   // Callers loop on their own predicate (wake-ups may be spurious).
-  bool WaitWithDeadline(Mutex *mu, absl::Time deadline)
+  bool waitWithDeadline(Mutex *mu, absl::Time deadline)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
-    mu->Release();
-    bool timed_out = cv_.WaitWithDeadline(&mu->mu_, deadline);
-    mu->Acquire();
-    return timed_out;
+    mu->release();
+    bool timedOut = cv.WaitWithDeadline(&mu->mu, deadline);
+    mu->acquire();
+    return timedOut;
   }
-  void Signal() { cv_.Signal(); }
-  void SignalAll() { cv_.SignalAll(); }
+  void signal() { cv.Signal(); }
+  void signalAll() { cv.SignalAll(); }
 
 private:
-  absl::CondVar cv_;
+  absl::CondVar cv;
 };
 
 class ABSL_SCOPED_LOCKABLE MutexLock {
 public:
-  explicit MutexLock(Mutex *mu) ABSL_EXCLUSIVE_LOCK_FUNCTION(mu) : mu_(mu) {
-    mu_->Lock();
+  explicit MutexLock(Mutex *mu) ABSL_EXCLUSIVE_LOCK_FUNCTION(mu) : mu(mu) {
+    mu->lock();
   }
-  ~MutexLock() ABSL_UNLOCK_FUNCTION() { mu_->Unlock(); }
+  ~MutexLock() ABSL_UNLOCK_FUNCTION() { mu->unlock(); }
   MutexLock(const MutexLock &) = delete;
   MutexLock &operator=(const MutexLock &) = delete;
 
 private:
-  Mutex *mu_;
+  Mutex *mu;
 };
 
-inline void CpuRelax() {
+inline void cpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
   _mm_pause();
 #elif defined(__aarch64__)
@@ -123,7 +123,7 @@ inline void CpuRelax() {
 
 // The CPU the calling thread runs on, or -1 where unknown (a vDSO read on
 // Linux, ~20 ns).
-inline int CurrentCpu() {
+inline int currentCpu() {
 #if defined(__linux__)
   return sched_getcpu();
 #else
@@ -134,9 +134,9 @@ inline int CurrentCpu() {
 // One step of a wait for another thread that is about to finish something
 // short: pause while it likely runs on another core, yield once that seems
 // unlikely (it may be descheduled, or queued behind us on our core).
-inline void Backoff(unsigned &spins) {
+inline void backoff(unsigned &spins) {
   if (++spins < 64)
-    CpuRelax();
+    cpuRelax();
   else
     std::this_thread::yield();
 }
@@ -148,32 +148,32 @@ inline void Backoff(unsigned &spins) {
 // spinning through the waiter's time slice.
 class ABSL_LOCKABLE SpinLock {
 public:
-  void Lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() {
+  void lock() ABSL_EXCLUSIVE_LOCK_FUNCTION() {
     unsigned spins = 0;
-    while (locked_.exchange(true, std::memory_order_acquire))
-      while (locked_.load(std::memory_order_relaxed))
-        Backoff(spins);
+    while (locked.exchange(true, std::memory_order_acquire))
+      while (locked.load(std::memory_order_relaxed))
+        backoff(spins);
   }
-  void Unlock() ABSL_UNLOCK_FUNCTION() {
-    locked_.store(false, std::memory_order_release);
+  void unlock() ABSL_UNLOCK_FUNCTION() {
+    locked.store(false, std::memory_order_release);
   }
 
 private:
-  std::atomic<bool> locked_{false};
+  std::atomic<bool> locked{false};
 };
 
 class ABSL_SCOPED_LOCKABLE SpinLockHolder {
 public:
   explicit SpinLockHolder(SpinLock *lock) ABSL_EXCLUSIVE_LOCK_FUNCTION(lock)
-      : lock_(lock) {
-    lock_->Lock();
+      : spinLock(lock) {
+    spinLock->lock();
   }
-  ~SpinLockHolder() ABSL_UNLOCK_FUNCTION() { lock_->Unlock(); }
+  ~SpinLockHolder() ABSL_UNLOCK_FUNCTION() { spinLock->unlock(); }
   SpinLockHolder(const SpinLockHolder &) = delete;
   SpinLockHolder &operator=(const SpinLockHolder &) = delete;
 
 private:
-  SpinLock *lock_;
+  SpinLock *spinLock;
 };
 
 // Parking on a 32-bit word (a futex on Linux): FutexWait sleeps while
@@ -185,9 +185,9 @@ private:
 // lists and, in abseil as distributions build it, deadlock detection on
 // every lock. Data is never protected by these calls, only by the atomics
 // the callers check, so ThreadSanitizer needs no annotations for them.
-void FutexWait(const std::atomic<int> &word, int expected,
+void futexWait(const std::atomic<int> &word, int expected,
                absl::Time deadline);
-void FutexWake(const std::atomic<int> &word, int count);
+void futexWake(const std::atomic<int> &word, int count);
 
 // Whether the machine has more runnable threads than CPUs right now, from
 // the kernel's count (/proc/loadavg), sampled at most once a millisecond.
@@ -198,66 +198,66 @@ void FutexWake(const std::atomic<int> &word, int count);
 // waiter instead is woken with the priority the scheduler gives threads
 // that slept, which is what keeps a mutex + condvar handoff at a few
 // microseconds under load. False where the count cannot be read.
-bool MachineOverloaded(int64_t now_ns);
+bool machineOverloaded(int64_t nowNs);
 
 // Whether this process may run on one CPU only (taskset -c 0), per its
 // affinity when first asked.
-bool ConfinedToOneCpu();
+bool confinedToOneCpu();
 
 // Spin-then-park for the bridge's latency-critical waits. A futex
 // park/unpark pair costs ~5-10 us of wake-up latency on Linux, and on a VM
 // whose idle vCPUs halt, 30-60 us, while a bridge round trip served by a
 // spinning peer takes under a microsecond. A waiter therefore spins for
 // about as long as its recent waits took (competitive spinning: parking
-// would have cost as much), within [min_ns, max_ns], then parks:
+// would have cost as much), within [minNs, maxNs], then parks:
 //  - the budget grows to cover the last parked wait if that was short, so
 //    two threads that parked on every call (each wake-up slower than the
 //    other's spin) fall back into spinning after one call instead of
 //    staying parked for good;
-//  - it halves after a wait longer than max_ns (a slow peer or an idle
+//  - it halves after a wait longer than maxNs (a slow peer or an idle
 //    one), so waiters for slow replies park quickly;
 //  - on an oversubscribed machine (MachineOverloaded) nobody spins.
 class AdaptiveSpin {
 public:
-  // Starts at max_ns: the first waits find out whether spinning pays.
-  constexpr AdaptiveSpin(int64_t min_ns, int64_t max_ns)
-      : min_ns_(min_ns), max_ns_(max_ns), budget_ns_(max_ns) {}
+  // Starts at maxNs: the first waits find out whether spinning pays.
+  constexpr AdaptiveSpin(int64_t minNs, int64_t maxNs)
+      : minNs(minNs), maxNs(maxNs), budgetNs(maxNs) {}
 
   // Spins (checking `done`, which must use acquire ordering) for at most the
   // current budget or until `deadline`; returns whether `done` became true.
-  // `start_ns` is when the wait began (absl clock). Callers park
+  // `startNs` is when the wait began (absl clock). Callers park
   // (FutexWait) if it did not, and then report through Parked(). With
-  // `peer_cpu`, the CPU the thread that will make `done` true last ran on,
+  // `peerCpu`, the CPU the thread that will make `done` true last ran on,
   // a waiter on that same CPU does not spin: the peer can only make
   // progress once the waiter gives up the core. In a process confined to
   // that one CPU it yields, which hands the core over in about a context
   // switch, where parking costs a futex wake-up.
   template <typename Done>
-  bool Spin(Done &&done, int64_t start_ns, absl::Time deadline,
-            int peer_cpu = -1) {
+  bool spin(Done &&done, int64_t startNs, absl::Time deadline,
+            int peerCpu = -1) {
     if (done())
       return true;
-    if (MachineOverloaded(start_ns))
+    if (machineOverloaded(startNs))
       return false;
-    int64_t budget = budget_ns_.load(std::memory_order_relaxed);
+    int64_t budget = budgetNs.load(std::memory_order_relaxed);
     absl::Time stop = std::min(
-        absl::FromUnixNanos(start_ns) + absl::Nanoseconds(budget), deadline);
-    bool share_core = peer_cpu >= 0 && peer_cpu == CurrentCpu();
+        absl::FromUnixNanos(startNs) + absl::Nanoseconds(budget), deadline);
+    bool shareCore = peerCpu >= 0 && peerCpu == currentCpu();
     // Two threads sharing a core while another CPU idles stay together for
     // as long as they merely yield to each other (then a round trip costs
     // two context switches, ~1.2 us here, where spinning on two cores
     // costs 0.2 us); a parked thread is woken onto an idle CPU instead.
     // Only a process confined to one CPU has nowhere else to go.
-    if (share_core && !ConfinedToOneCpu())
+    if (shareCore && !confinedToOneCpu())
       return false;
     bool ok = false;
     // Reading the clock costs ~20 ns; check it only every 32 pauses.
     for (unsigned i = 1; !ok; ++i) {
       for (int k = 0; k < 4 && !ok; ++k) {
-        if (share_core)
+        if (shareCore)
           std::this_thread::yield();
         else
-          CpuRelax();
+          cpuRelax();
         ok = done();
       }
       if (!ok && (i & 7) == 0 && absl::Now() >= stop)
@@ -266,24 +266,24 @@ public:
     return ok || done();
   }
 
-  // Reports a wait that parked after spinning: `waited_ns`, how long it
+  // Reports a wait that parked after spinning: `waitedNs`, how long it
   // would have had to spin to see its answer (or, with none, how long it
   // waited in all).
-  void Parked(int64_t waited_ns) {
-    int64_t budget = budget_ns_.load(std::memory_order_relaxed);
+  void parked(int64_t waitedNs) {
+    int64_t budget = budgetNs.load(std::memory_order_relaxed);
     // Racy read-modify-write on purpose: concurrent waiters only need an
     // approximate shared estimate.
-    budget_ns_.store(waited_ns <= max_ns_
-                         ? std::clamp(waited_ns + waited_ns / 4, min_ns_,
-                                      max_ns_)
-                         : std::max(min_ns_, budget / 2),
+    budgetNs.store(waitedNs <= maxNs
+                         ? std::clamp(waitedNs + waitedNs / 4, minNs,
+                                      maxNs)
+                         : std::max(minNs, budget / 2),
                      std::memory_order_relaxed);
   }
 
 private:
-  const int64_t min_ns_;
-  const int64_t max_ns_;
-  std::atomic<int64_t> budget_ns_;
+  const int64_t minNs;
+  const int64_t maxNs;
+  std::atomic<int64_t> budgetNs;
 };
 
 } // namespace nxrt

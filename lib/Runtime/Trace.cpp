@@ -21,14 +21,14 @@
 namespace nxrt {
 namespace {
 
-bool LogRequestedByEnvironment() {
+bool logRequestedByEnvironment() {
   const char *value = std::getenv("NXRT_TRACE");
   return value && *value && std::strcmp(value, "0") != 0;
 }
 
 // "12.5 us", "1.02 ms", "3.40 s": three significant digits are what a
 // reader compares.
-std::string FormatDuration(int64_t ns) {
+std::string formatDuration(int64_t ns) {
   double value = static_cast<double>(ns);
   const char *unit = "ns";
   if (ns >= 1000000000) {
@@ -47,7 +47,7 @@ std::string FormatDuration(int64_t ns) {
   return absl::StrFormat("%.*f %s", decimals, value, unit);
 }
 
-void WriteLogLine(const nxrt_trace_event_t &event) {
+void writeLogLine(const nxrt_trace_event_t &event) {
   bool stream = event.kind == NXRT_SITE_OUTFEED || event.kind == NXRT_SITE_INFEED;
   std::string line =
       stream ? absl::StrFormat("nxrt: trace: %s at %s",
@@ -56,7 +56,7 @@ void WriteLogLine(const nxrt_trace_event_t &event) {
                                nxrt_site_kind_name(event.kind), event.name,
                                event.location);
   absl::StrAppend(&line, ": ", event.dispatch, ", ",
-                  FormatDuration(event.duration_ns));
+                  formatDuration(event.duration_ns));
   if (event.code != NXRT_OK)
     absl::StrAppend(
         &line, ", failed: ",
@@ -68,29 +68,29 @@ void WriteLogLine(const nxrt_trace_event_t &event) {
 
 } // namespace
 
-TraceSettings::TraceSettings() { config_.log = LogRequestedByEnvironment(); }
+TraceSettings::TraceSettings() { config.log = logRequestedByEnvironment(); }
 
-void TraceSettings::SetTracer(nxrt_trace_fn fn, void *user_data) {
-  MutexLock lock(&mu_);
-  config_.fn = fn;
-  config_.user_data = user_data;
+void TraceSettings::setTracer(nxrt_trace_fn fn, void *userData) {
+  MutexLock lock(&mu);
+  config.fn = fn;
+  config.userData = userData;
 }
 
-void TraceSettings::SetLog(bool enabled) {
-  MutexLock lock(&mu_);
-  config_.log = enabled;
+void TraceSettings::setLog(bool enabled) {
+  MutexLock lock(&mu);
+  config.log = enabled;
 }
 
-TraceConfig TraceSettings::Snapshot() const {
-  MutexLock lock(&mu_);
-  return config_;
+TraceConfig TraceSettings::snapshot() const {
+  MutexLock lock(&mu);
+  return config;
 }
 
-void EmitTrace(const TraceConfig &config, const nxrt_trace_event_t &event) {
+void emitTrace(const TraceConfig &config, const nxrt_trace_event_t &event) {
   if (config.log)
-    WriteLogLine(event);
+    writeLogLine(event);
   if (config.fn)
-    config.fn(config.user_data, &event);
+    config.fn(config.userData, &event);
 }
 
 } // namespace nxrt
@@ -98,14 +98,14 @@ void EmitTrace(const TraceConfig &config, const nxrt_trace_event_t &event) {
 extern "C" {
 
 void nxrt_runtime_set_tracer(nxrt_runtime_t *runtime, nxrt_trace_fn fn,
-                             void *user_data) {
+                             void *userData) {
   if (runtime)
-    runtime->tracing.SetTracer(fn, user_data);
+    runtime->tracing.setTracer(fn, userData);
 }
 
 void nxrt_runtime_set_trace_log(nxrt_runtime_t *runtime, int32_t enabled) {
   if (runtime)
-    runtime->tracing.SetLog(enabled != 0);
+    runtime->tracing.setLog(enabled != 0);
 }
 
 const char *nxrt_site_kind_name(nxrt_site_kind_t kind) {

@@ -24,7 +24,7 @@ namespace nxrt {
 // A run's tracing, copied from the runtime at nxrt_run_begin.
 struct TraceConfig {
   nxrt_trace_fn fn = nullptr;
-  void *user_data = nullptr;
+  void *userData = nullptr;
   bool log = false;
 
   bool enabled() const { return fn != nullptr || log; }
@@ -36,17 +36,17 @@ public:
   // NXRT_TRACE in the environment turns the log on.
   TraceSettings();
 
-  void SetTracer(nxrt_trace_fn fn, void *user_data);
-  void SetLog(bool enabled);
-  TraceConfig Snapshot() const;
+  void setTracer(nxrt_trace_fn fn, void *userData);
+  void setLog(bool enabled);
+  TraceConfig snapshot() const;
 
 private:
-  mutable Mutex mu_;
-  TraceConfig config_ ABSL_GUARDED_BY(mu_);
+  mutable Mutex mu;
+  TraceConfig config ABSL_GUARDED_BY(mu);
 };
 
 // Hands `event` to the run's tracer and log.
-void EmitTrace(const TraceConfig &config, const nxrt_trace_event_t &event);
+void emitTrace(const TraceConfig &config, const nxrt_trace_event_t &event);
 
 } // namespace nxrt
 

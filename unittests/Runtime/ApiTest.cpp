@@ -30,7 +30,7 @@ TEST(NxrtApi, StreamHandleHeaderUsableFromPlainC) {
   EXPECT_EQ(nxrt_c_stream_handle_smoke(), 0);
 }
 
-nxrt_status_t *Noop(void *, const nxrt_call_t *) { return nullptr; }
+nxrt_status_t *noop(void *, const nxrt_call_t *) { return nullptr; }
 
 TEST(NxrtApi, VersionMatchesHeader) {
   EXPECT_EQ(nxrt_api_version(), static_cast<uint32_t>(NXRT_API_VERSION));
@@ -44,8 +44,8 @@ TEST(NxrtApi, StatusCreateReadFree) {
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_NOT_FOUND);
   EXPECT_STREQ(nxrt_status_message(s.get()), "no such thing");
-  Status null_msg(nxrt_status_create(NXRT_INTERNAL, nullptr));
-  EXPECT_STREQ(nxrt_status_message(null_msg.get()), "");
+  Status nullMsg(nxrt_status_create(NXRT_INTERNAL, nullptr));
+  EXPECT_STREQ(nxrt_status_message(nullMsg.get()), "");
   Status bogus(nxrt_status_create(static_cast<nxrt_status_code_t>(99), "x"));
   EXPECT_EQ(nxrt_status_code(bogus.get()), NXRT_UNKNOWN);
   nxrt_status_free(nullptr);
@@ -108,8 +108,8 @@ TEST(NxrtApi, TensorByteSize) {
   EXPECT_EQ(nxrt_tensor_byte_size(&t), 2u * 3 * 4 * 8);
   nxrt_tensor_t scalar{NXRT_I16, 0, nullptr, nullptr};
   EXPECT_EQ(nxrt_tensor_byte_size(&scalar), 2u);
-  nxrt_tensor_t no_dims{NXRT_F32, 2, nullptr, nullptr};
-  EXPECT_EQ(nxrt_tensor_byte_size(&no_dims), 0u);
+  nxrt_tensor_t noDims{NXRT_F32, 2, nullptr, nullptr};
+  EXPECT_EQ(nxrt_tensor_byte_size(&noDims), 0u);
   int64_t negative[] = {2, -1};
   nxrt_tensor_t neg{NXRT_F32, 2, negative, nullptr};
   EXPECT_EQ(nxrt_tensor_byte_size(&neg), 0u);
@@ -159,42 +159,42 @@ TEST(NxrtApi, NullRuntimeIsRejected) {
 
 TEST(NxrtApi, RegistrationErrors) {
   nxrt_runtime_t *rt = nxrt_runtime_create();
-  nxrt_callback_desc_t inline_desc{NXRT_DISPATCH_INLINE, Noop, nullptr, 0};
-  NXRT_EXPECT_OK(nxrt_register_callback(rt, "f", &inline_desc));
+  nxrt_callback_desc_t inlineDesc{NXRT_DISPATCH_INLINE, noop, nullptr, 0};
+  NXRT_EXPECT_OK(nxrt_register_callback(rt, "f", &inlineDesc));
 
-  Status dup(nxrt_register_callback(rt, "f", &inline_desc));
+  Status dup(nxrt_register_callback(rt, "f", &inlineDesc));
   EXPECT_EQ(nxrt_status_code(dup.get()), NXRT_ALREADY_EXISTS);
-  EXPECT_EQ(Message(dup), "callback @f is already registered");
+  EXPECT_EQ(message(dup), "callback @f is already registered");
 
-  nxrt_callback_desc_t no_fn{NXRT_DISPATCH_INLINE, nullptr, nullptr, 0};
-  Status s1(nxrt_register_callback(rt, "g", &no_fn));
-  EXPECT_EQ(Message(s1), "inline callback @g has no handler");
+  nxrt_callback_desc_t noFn{NXRT_DISPATCH_INLINE, nullptr, nullptr, 0};
+  Status s1(nxrt_register_callback(rt, "g", &noFn));
+  EXPECT_EQ(message(s1), "inline callback @g has no handler");
 
-  nxrt_callback_desc_t bridge_fn{NXRT_DISPATCH_BRIDGE, Noop, nullptr, 0};
-  Status s2(nxrt_register_callback(rt, "h", &bridge_fn));
+  nxrt_callback_desc_t bridgeFn{NXRT_DISPATCH_BRIDGE, noop, nullptr, 0};
+  Status s2(nxrt_register_callback(rt, "h", &bridgeFn));
   EXPECT_EQ(nxrt_status_code(s2.get()), NXRT_INVALID_ARGUMENT);
 
-  nxrt_callback_desc_t bad_mode{static_cast<nxrt_dispatch_mode_t>(7), Noop,
+  nxrt_callback_desc_t badMode{static_cast<nxrt_dispatch_mode_t>(7), noop,
                                 nullptr, 0};
-  Status s3(nxrt_register_callback(rt, "i", &bad_mode));
-  EXPECT_EQ(Message(s3), "callback @i has invalid dispatch mode 7");
+  Status s3(nxrt_register_callback(rt, "i", &badMode));
+  EXPECT_EQ(message(s3), "callback @i has invalid dispatch mode 7");
 
-  Status s4(nxrt_register_callback(rt, "", &inline_desc));
-  EXPECT_EQ(Message(s4), "callback name is empty");
+  Status s4(nxrt_register_callback(rt, "", &inlineDesc));
+  EXPECT_EQ(message(s4), "callback name is empty");
   Status s5(nxrt_register_callback(rt, "j", nullptr));
   EXPECT_EQ(nxrt_status_code(s5.get()), NXRT_INVALID_ARGUMENT);
-  Status s6(nxrt_register_callback(nullptr, "k", &inline_desc));
+  Status s6(nxrt_register_callback(nullptr, "k", &inlineDesc));
   EXPECT_EQ(nxrt_status_code(s6.get()), NXRT_INVALID_ARGUMENT);
 
   // Targets are a separate namespace from callbacks.
-  NXRT_EXPECT_OK(nxrt_register_custom_call(rt, "f", Noop, nullptr));
-  Status s7(nxrt_register_custom_call(rt, "f", Noop, nullptr));
-  EXPECT_EQ(Message(s7), "custom-call target @f is already registered");
-  Status s8(nxrt_register_custom_call(rt, NXRT_QR_F32_TARGET, Noop, nullptr));
+  NXRT_EXPECT_OK(nxrt_register_custom_call(rt, "f", noop, nullptr));
+  Status s7(nxrt_register_custom_call(rt, "f", noop, nullptr));
+  EXPECT_EQ(message(s7), "custom-call target @f is already registered");
+  Status s8(nxrt_register_custom_call(rt, NXRT_QR_F32_TARGET, noop, nullptr));
   EXPECT_EQ(nxrt_status_code(s8.get()), NXRT_ALREADY_EXISTS)
       << "built-in targets are registered on creation";
   Status s9(nxrt_register_custom_call(rt, "t", nullptr, nullptr));
-  EXPECT_EQ(Message(s9), "custom-call target @t has no handler");
+  EXPECT_EQ(message(s9), "custom-call target @t has no handler");
   nxrt_runtime_destroy(rt);
 }
 
@@ -261,18 +261,18 @@ TEST(NxrtApi, AddSitesFollowsTheList) {
   RecordWithBytes bad(&after, 9, "x", "b.mlir:7:8");
   RecordWithBytes before(&bad, NXRT_SITE_ELIXIR_CALL, "w", "b.mlir:1:1");
   Status error(nxrt_program_add_sites(p, &before.record));
-  EXPECT_EQ(Message(error), "invalid call site kind 9 at b.mlir:7:8");
+  EXPECT_EQ(message(error), "invalid call site kind 9 at b.mlir:7:8");
   EXPECT_NE(before.record.site, nullptr);
   EXPECT_EQ(after.record.site, nullptr);
   EXPECT_EQ(nxrt_program_num_sites(p), 4u);
 
   RecordWithBytes huge(nullptr, int64_t{1} << 40, "z", "c.mlir:1:1");
   Status malformed(nxrt_program_add_sites(p, &huge.record));
-  EXPECT_EQ(Message(malformed),
+  EXPECT_EQ(message(malformed),
             "malformed site record at c.mlir:1:1: kind 1099511627776, "
             "offsets 0 2 0, 0 attribute bytes");
   Status noProgram(nxrt_program_add_sites(nullptr, &huge.record));
-  EXPECT_EQ(Message(noProgram), "program is null");
+  EXPECT_EQ(message(noProgram), "program is null");
   nxrt_program_destroy(p);
   nxrt_runtime_destroy(rt);
 }
@@ -307,7 +307,7 @@ TEST(NxrtApi, AddSiteRejectsBadKindAndAttributes) {
   nxrt_status_free(error);
 
   error = nullptr;
-  auto attrs = Attrs().Str("timeout_ms", "soon").Encode();
+  auto attrs = Attrs().str("timeout_ms", "soon").encode();
   EXPECT_EQ(nxrt_program_add_site(p, NXRT_SITE_INFEED, nullptr, "m.mlir:5:1",
                                   attrs.data(), attrs.size(), &error),
             nullptr);

@@ -38,9 +38,9 @@ TEST(NxrtAttrs, DocumentedExampleBytes) {
   std::vector<uint8_t> bytes = {0x06, 1,   0,   0,   0,    4,   0,   0,  0,
                                 'm',  'o', 'd', 'e', 0x04, 8,   0,   0,  0,
                                 'c',  'o', 'm', 'p', 'l',  'e', 't', 'e'};
-  EXPECT_EQ(bytes, Attrs().Str("mode", "complete").Encode());
+  EXPECT_EQ(bytes, Attrs().str("mode", "complete").encode());
   Parsed p(bytes);
-  ASSERT_EQ(p.status, nullptr) << Message(p.status);
+  ASSERT_EQ(p.status, nullptr) << message(p.status);
   const char *mode;
   size_t len;
   NXRT_ASSERT_OK(nxrt_attrs_get_string(p.attrs, "mode", &mode, &len));
@@ -50,14 +50,14 @@ TEST(NxrtAttrs, DocumentedExampleBytes) {
 
 TEST(NxrtAttrs, AllKindsRoundTrip) {
   Parsed p(Attrs()
-               .I64("i", -42)
-               .F64("f", 2.5)
-               .Bool("b", true)
-               .Str("s", "hi")
-               .I64Array("a", {1, 2, 3})
-               .Dict("d", Attrs().Bool("inner", false))
-               .Encode());
-  ASSERT_EQ(p.status, nullptr) << Message(p.status);
+               .i64("i", -42)
+               .f64("f", 2.5)
+               .boolean("b", true)
+               .str("s", "hi")
+               .i64Array("a", {1, 2, 3})
+               .dict("d", Attrs().boolean("inner", false))
+               .encode());
+  ASSERT_EQ(p.status, nullptr) << message(p.status);
   ASSERT_EQ(nxrt_attrs_size(p.attrs), 6u);
   EXPECT_STREQ(nxrt_attrs_name_at(p.attrs, 0), "i");
   EXPECT_STREQ(nxrt_attrs_name_at(p.attrs, 5), "d");
@@ -96,45 +96,45 @@ TEST(NxrtAttrs, AllKindsRoundTrip) {
 }
 
 TEST(NxrtAttrs, KindMismatchAndMissingErrors) {
-  Parsed p(Attrs().I64("n", 1).Str("s", "x").Encode());
+  Parsed p(Attrs().i64("n", 1).str("s", "x").encode());
   ASSERT_EQ(p.status, nullptr);
   const char *s;
   Status e1(nxrt_attrs_get_string(p.attrs, "n", &s, nullptr));
   EXPECT_EQ(nxrt_status_code(e1.get()), NXRT_INVALID_ARGUMENT);
-  EXPECT_EQ(Message(e1), "attribute 'n' has type i64, expected string");
+  EXPECT_EQ(message(e1), "attribute 'n' has type i64, expected string");
   int b;
   Status e2(nxrt_attrs_get_bool(p.attrs, "missing", &b));
   EXPECT_EQ(nxrt_status_code(e2.get()), NXRT_NOT_FOUND);
-  EXPECT_EQ(Message(e2), "missing attribute 'missing'");
+  EXPECT_EQ(message(e2), "missing attribute 'missing'");
   double f;
   Status e3(nxrt_attr_f64(nxrt_attrs_find(p.attrs, "s"), &f));
-  EXPECT_EQ(Message(e3), "attribute has type string, expected f64");
+  EXPECT_EQ(message(e3), "attribute has type string, expected f64");
   size_t n;
   Status e4(nxrt_attr_array_size(nxrt_attrs_find(p.attrs, "n"), &n));
-  EXPECT_EQ(Message(e4), "attribute has type i64, expected array");
+  EXPECT_EQ(message(e4), "attribute has type i64, expected array");
   const nxrt_attrs_t *d;
   Status e5(nxrt_attr_dict(nxrt_attrs_find(p.attrs, "n"), &d));
-  EXPECT_EQ(Message(e5), "attribute has type i64, expected dict");
+  EXPECT_EQ(message(e5), "attribute has type i64, expected dict");
   int64_t i;
   Status e6(nxrt_attr_i64(nullptr, &i));
-  EXPECT_EQ(Message(e6), "attribute is null");
+  EXPECT_EQ(message(e6), "attribute is null");
   Status e7(nxrt_attrs_get_f64(p.attrs, "n", &f));
-  EXPECT_EQ(Message(e7), "attribute 'n' has type i64, expected f64");
+  EXPECT_EQ(message(e7), "attribute 'n' has type i64, expected f64");
   Status e8(nxrt_attrs_get_i64(p.attrs, "s", &i));
-  EXPECT_EQ(Message(e8), "attribute 's' has type string, expected i64");
+  EXPECT_EQ(message(e8), "attribute 's' has type string, expected i64");
 }
 
 TEST(NxrtAttrs, TypedIntegersAndFloatsReadBackTheirType) {
   Parsed p(Attrs()
-               .Int("big", NXRT_UNSIGNED, 64, ~uint64_t(0))
-               .Int("small", NXRT_SIGNED, 8, static_cast<uint64_t>(-128))
-               .Int("odd", NXRT_SIGNLESS, 3, static_cast<uint64_t>(-4))
-               .Float("half", NXRT_F16, 0.5)
-               .Float("brain", NXRT_BF16, -1.5)
-               .Float("single", NXRT_F32, static_cast<double>(0.1f))
-               .F64("double", 0.1)
-               .I64("plain", -1)
-               .Encode());
+               .integer("big", NXRT_UNSIGNED, 64, ~uint64_t(0))
+               .integer("small", NXRT_SIGNED, 8, static_cast<uint64_t>(-128))
+               .integer("odd", NXRT_SIGNLESS, 3, static_cast<uint64_t>(-4))
+               .floating("half", NXRT_F16, 0.5)
+               .floating("brain", NXRT_BF16, -1.5)
+               .floating("single", NXRT_F32, static_cast<double>(0.1f))
+               .f64("double", 0.1)
+               .i64("plain", -1)
+               .encode());
   ASSERT_EQ(p.status, nullptr);
   const nxrt_attr_t *big = nxrt_attrs_find(p.attrs, "big");
   EXPECT_EQ(nxrt_attr_kind(big), NXRT_ATTR_INT);
@@ -150,11 +150,11 @@ TEST(NxrtAttrs, TypedIntegersAndFloatsReadBackTheirType) {
   int64_t i = 0;
   Status e1(nxrt_attr_i64(big, &i));
   EXPECT_EQ(nxrt_status_code(e1.get()), NXRT_INVALID_ARGUMENT);
-  EXPECT_EQ(Message(e1), "attribute has type ui64, expected a signless or "
+  EXPECT_EQ(message(e1), "attribute has type ui64, expected a signless or "
                          "signed integer (read unsigned integers with "
                          "nxrt_attr_u64)");
   Status e2(nxrt_attrs_get_u64(p.attrs, "small", &u));
-  EXPECT_EQ(Message(e2),
+  EXPECT_EQ(message(e2),
             "attribute 'small' has type si8, expected an unsigned integer");
   EXPECT_EQ(nxrt_attrs_get_i64(p.attrs, "small", &i), nullptr);
   EXPECT_EQ(i, -128);
@@ -188,12 +188,12 @@ TEST(NxrtAttrs, TypedIntegersAndFloatsReadBackTheirType) {
             nullptr);
   EXPECT_EQ(dtype, NXRT_F64);
   Status e3(nxrt_attrs_get_f32(p.attrs, "double", &f));
-  EXPECT_EQ(Message(e3), "attribute 'double' has type f64, expected f32, f16 "
+  EXPECT_EQ(message(e3), "attribute 'double' has type f64, expected f32, f16 "
                          "or bf16 (read f64 with nxrt_attr_f64)");
   Status e4(nxrt_attrs_get_f64(p.attrs, "big", &d));
-  EXPECT_EQ(Message(e4), "attribute 'big' has type ui64, expected f64");
+  EXPECT_EQ(message(e4), "attribute 'big' has type ui64, expected f64");
   Status e5(nxrt_attr_float_dtype(big, &dtype));
-  EXPECT_EQ(Message(e5), "attribute has type ui64, expected a float");
+  EXPECT_EQ(message(e5), "attribute has type ui64, expected a float");
 }
 
 TEST(NxrtAttrs, MalformedTypedValuesAreRejected) {
@@ -201,46 +201,46 @@ TEST(NxrtAttrs, MalformedTypedValuesAreRejected) {
     Attrs attrs;
     const char *message;
   } cases[] = {
-      {Attrs().Int("x", NXRT_SIGNLESS, 0, 0),
+      {Attrs().integer("x", NXRT_SIGNLESS, 0, 0),
        "malformed attributes at byte 11 of 21: int width is 0, expected 1-64"},
-      {Attrs().Int("x", NXRT_SIGNLESS, 65, 0),
+      {Attrs().integer("x", NXRT_SIGNLESS, 65, 0),
        "malformed attributes at byte 11 of 21: int width is 65, expected "
        "1-64"},
-      {Attrs().Int("x", static_cast<nxrt_signedness_t>(3), 8, 0),
+      {Attrs().integer("x", static_cast<nxrt_signedness_t>(3), 8, 0),
        "malformed attributes at byte 11 of 21: int signedness is 3, expected "
        "0-2"},
-      {Attrs().Int("x", NXRT_UNSIGNED, 8, 256),
+      {Attrs().integer("x", NXRT_UNSIGNED, 8, 256),
        "malformed attributes at byte 11 of 21: int value 0x100 does not fit "
        "its 8-bit type"},
-      {Attrs().Int("x", NXRT_SIGNED, 8, 128),
+      {Attrs().integer("x", NXRT_SIGNED, 8, 128),
        "malformed attributes at byte 11 of 21: int value 0x80 does not fit "
        "its 8-bit type"},
-      {Attrs().Float("x", NXRT_I32, 1.0),
+      {Attrs().floating("x", NXRT_I32, 1.0),
        "malformed attributes at byte 11 of 20: float dtype is 4, expected "
        "f16, bf16, f32 or f64"},
-      {Attrs().Float("x", NXRT_F16, 0.1),
+      {Attrs().floating("x", NXRT_F16, 0.1),
        "malformed attributes at byte 11 of 20: float value 0.1 is not a f16"},
-      {Attrs().Float("x", NXRT_F16, 65536.0),
+      {Attrs().floating("x", NXRT_F16, 65536.0),
        "malformed attributes at byte 11 of 20: float value 65536 is not a "
        "f16"},
-      {Attrs().Float("x", NXRT_BF16, 1.0 + 1.0 / 256),
+      {Attrs().floating("x", NXRT_BF16, 1.0 + 1.0 / 256),
        "malformed attributes at byte 11 of 20: float value 1.00391 is not a "
        "bf16"},
-      {Attrs().Float("x", NXRT_F32, 0.1),
+      {Attrs().floating("x", NXRT_F32, 0.1),
        "malformed attributes at byte 11 of 20: float value 0.1 is not a f32"},
   };
   for (const auto &c : cases) {
-    Parsed p(c.attrs.Encode());
+    Parsed p(c.attrs.encode());
     EXPECT_EQ(nxrt_status_code(p.status.get()), NXRT_INVALID_ARGUMENT);
-    EXPECT_EQ(Message(p.status), c.message);
+    EXPECT_EQ(message(p.status), c.message);
   }
   // Every f16 and bf16 the compiler can write is accepted.
   Parsed ok(Attrs()
-                .Float("max", NXRT_F16, 65504.0)
-                .Float("tiny", NXRT_F16, std::ldexp(1.0, -24))
-                .Float("b", NXRT_BF16, 1.0 + 1.0 / 128)
-                .Float("bt", NXRT_BF16, std::ldexp(1.0, -133))
-                .Encode());
+                .floating("max", NXRT_F16, 65504.0)
+                .floating("tiny", NXRT_F16, std::ldexp(1.0, -24))
+                .floating("b", NXRT_BF16, 1.0 + 1.0 / 128)
+                .floating("bt", NXRT_BF16, std::ldexp(1.0, -133))
+                .encode());
   EXPECT_EQ(ok.status, nullptr);
 }
 
@@ -284,7 +284,7 @@ TEST(NxrtAttrs, MalformedBlobsAreRejectedWithOffsets) {
   for (const auto &c : cases) {
     Parsed p(c.bytes);
     EXPECT_EQ(nxrt_status_code(p.status.get()), NXRT_INVALID_ARGUMENT);
-    EXPECT_EQ(Message(p.status), c.message);
+    EXPECT_EQ(message(p.status), c.message);
     EXPECT_EQ(p.attrs, nullptr);
   }
 }
@@ -297,20 +297,20 @@ TEST(NxrtAttrs, DeepNestingIsRejectedNotOverflowed) {
     bytes.insert(bytes.end(), {0x05, 1, 0, 0, 0});
   bytes.insert(bytes.end(), {0x03, 1});
   Parsed p(bytes);
-  EXPECT_NE(Message(p.status).find("nesting deeper than 32 levels"),
+  EXPECT_NE(message(p.status).find("nesting deeper than 32 levels"),
             std::string::npos)
-      << Message(p.status);
+      << message(p.status);
 }
 
 TEST(NxrtAttrs, RandomBytesNeverCrash) {
   // Mutations of a valid blob plus pure noise: every outcome must be a clean
   // status (ASan/UBSan builds catch out-of-bounds reads).
   std::vector<uint8_t> valid = Attrs()
-                                   .I64("a", 7)
-                                   .Str("b", "text")
-                                   .I64Array("c", {1, 2})
-                                   .Dict("d", Attrs().F64("e", 1.0))
-                                   .Encode();
+                                   .i64("a", 7)
+                                   .str("b", "text")
+                                   .i64Array("c", {1, 2})
+                                   .dict("d", Attrs().f64("e", 1.0))
+                                   .encode();
   std::mt19937 rng(1234);
   int ok = 0, rejected = 0;
   for (int iter = 0; iter < 20000; ++iter) {

@@ -26,9 +26,9 @@ class NxrtBridge : public RuntimeTest {
 protected:
   // Invokes `site` once in a fresh run with x -> y and returns run_end's
   // status.
-  Status RunOnce(nxrt_site_t *site, nxrt_tensor_t *x, nxrt_tensor_t *y,
-                 int64_t run_timeout_ms = 0) {
-    nxrt_run_options_t opts{run_timeout_ms};
+  Status runOnce(nxrt_site_t *site, nxrt_tensor_t *x, nxrt_tensor_t *y,
+                 int64_t runTimeoutMs = 0) {
+    nxrt_run_options_t opts{runTimeoutMs};
     nxrt_run_t *run = nxrt_run_begin(rt, &opts);
     nxrt_status_free(nxrt_invoke(run, site, x, x ? 1 : 0, y, y ? 1 : 0));
     return Status(nxrt_run_end(run));
@@ -36,10 +36,10 @@ protected:
 };
 
 TEST_F(NxrtBridge, PullRoundTripWithRequestMetadata) {
-  RegisterBridge("add1");
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "add1", "b.mlir:7:3",
-                              Attrs().Str("static", "yes").Encode());
-  std::string name, location, static_arg, tmpl;
+  registerBridge("add1");
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "add1", "b.mlir:7:3",
+                              Attrs().str("static", "yes").encode());
+  std::string name, location, staticArg, tmpl;
   size_t nargs = 0, nresults = 0;
   uint64_t tag = 0;
   nxrt_site_kind_t kind = NXRT_SITE_INFEED;
@@ -55,19 +55,19 @@ TEST_F(NxrtBridge, PullRoundTripWithRequestMetadata) {
       const char *s = "";
       nxrt_status_free(nxrt_attrs_get_string(nxrt_request_attrs(req), "static",
                                              &s, nullptr));
-      static_arg = s;
+      staticArg = s;
       const nxrt_tensor_t *t = nxrt_request_result_template(req, 0);
       tmpl = std::to_string(t->rank) + ":" + std::to_string(t->dims[0]) +
              (t->data == nullptr ? ":null" : ":data");
       EXPECT_EQ(nxrt_request_arg(req, 1), nullptr);
       EXPECT_EQ(nxrt_request_result_template(req, 1), nullptr);
       nxrt_status_free(nxrt_request_copy_arg(req, 0, copied.data(), 12));
-      AddOne(rt, req);
+      addOne(rt, req);
     });
     Tensor<float> x(NXRT_F32, {3}, {1, 2, 3});
     Tensor<float> y(NXRT_F32, {3});
-    Status s = RunOnce(site, &x.view, &y.view);
-    EXPECT_EQ(s, nullptr) << Message(s);
+    Status s = runOnce(site, &x.view, &y.view);
+    EXPECT_EQ(s, nullptr) << message(s);
     EXPECT_EQ(y.data, (std::vector<float>{2, 3, 4}));
   }
   EXPECT_EQ(name, "add1");
@@ -76,24 +76,24 @@ TEST_F(NxrtBridge, PullRoundTripWithRequestMetadata) {
   EXPECT_NE(tag, 0u);
   EXPECT_EQ(nargs, 1u);
   EXPECT_EQ(nresults, 1u);
-  EXPECT_EQ(static_arg, "yes");
+  EXPECT_EQ(staticArg, "yes");
   EXPECT_EQ(tmpl, "1:3:null");
   EXPECT_EQ(copied, (std::vector<float>{1, 2, 3}));
 }
 
-void ReplyInsideHook(void *user, nxrt_request_t *req) {
-  AddOne(static_cast<nxrt_runtime_t *>(user), req);
+void replyInsideHook(void *user, nxrt_request_t *req) {
+  addOne(static_cast<nxrt_runtime_t *>(user), req);
   nxrt_request_release(req);
 }
 
 TEST_F(NxrtBridge, HookMayReplySynchronously) {
-  RegisterBridge("add1");
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "add1");
-  nxrt_bridge_set_hook(rt, ReplyInsideHook, rt);
+  registerBridge("add1");
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "add1");
+  nxrt_bridge_set_hook(rt, replyInsideHook, rt);
   Tensor<float> x(NXRT_F32, {2}, {5, 6});
   Tensor<float> y(NXRT_F32, {2});
-  Status s = RunOnce(site, &x.view, &y.view);
-  EXPECT_EQ(s, nullptr) << Message(s);
+  Status s = runOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << message(s);
   EXPECT_EQ(y.data, (std::vector<float>{6, 7}));
 }
 
@@ -103,7 +103,7 @@ struct Mailbox {
   std::vector<nxrt_request_t *> requests;
 
   // The request forwarded last, or null if none is waiting.
-  nxrt_request_t *Take() {
+  nxrt_request_t *take() {
     std::lock_guard<std::mutex> lock(mu);
     if (requests.empty())
       return nullptr;
@@ -113,22 +113,22 @@ struct Mailbox {
   }
 };
 
-void Forward(void *user, nxrt_request_t *req) {
+void forward(void *user, nxrt_request_t *req) {
   auto *box = static_cast<Mailbox *>(user);
   std::lock_guard<std::mutex> lock(box->mu);
   box->requests.push_back(req);
 }
 
 TEST_F(NxrtBridge, HookForwardsToHostThreadThenBackToPull) {
-  RegisterBridge("add1");
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "add1");
+  registerBridge("add1");
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "add1");
   Mailbox box;
-  nxrt_bridge_set_hook(rt, Forward, &box);
+  nxrt_bridge_set_hook(rt, forward, &box);
   std::atomic<bool> stop{false};
   std::thread host([&] {
     while (!stop.load()) {
-      if (nxrt_request_t *req = box.Take()) {
-        AddOne(rt, req);
+      if (nxrt_request_t *req = box.take()) {
+        addOne(rt, req);
         nxrt_request_release(req);
       } else {
         std::this_thread::yield();
@@ -137,23 +137,23 @@ TEST_F(NxrtBridge, HookForwardsToHostThreadThenBackToPull) {
   });
   Tensor<float> x(NXRT_F32, {1}, {41});
   Tensor<float> y(NXRT_F32, {1});
-  Status s = RunOnce(site, &x.view, &y.view);
-  EXPECT_EQ(s, nullptr) << Message(s);
+  Status s = runOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << message(s);
   EXPECT_EQ(y.data[0], 42);
   stop.store(true);
   host.join();
 
   // Back to pull mode: nothing reaches the mailbox any more.
   nxrt_bridge_set_hook(rt, nullptr, nullptr);
-  Dispatcher d(rt, [&](nxrt_request_t *req) { AddOne(rt, req); });
-  Status s2 = RunOnce(site, &x.view, &y.view);
-  EXPECT_EQ(s2, nullptr) << Message(s2);
+  Dispatcher d(rt, [&](nxrt_request_t *req) { addOne(rt, req); });
+  Status s2 = runOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s2, nullptr) << message(s2);
   EXPECT_TRUE(box.requests.empty());
 }
 
 TEST_F(NxrtBridge, ReplyShapeMismatchFailsRunAndReplier) {
-  RegisterBridge("f");
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f", "s.mlir:2:9");
+  registerBridge("f");
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "f", "s.mlir:2:9");
   std::string replier;
   Tensor<float> x(NXRT_F32, {2});
   Tensor<float> y(NXRT_F32, {2}, {7, 7});
@@ -163,12 +163,12 @@ TEST_F(NxrtBridge, ReplyShapeMismatchFailsRunAndReplier) {
       Tensor<float> wrong(NXRT_F32, {3});
       Status s(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr,
                                  &wrong.view, 1));
-      replier = Message(s);
+      replier = message(s);
     });
-    s = RunOnce(site, &x.view, &y.view);
+    s = runOnce(site, &x.view, &y.view);
   } // joins the dispatcher, which sets `replier` after replying
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_INVALID_ARGUMENT);
-  EXPECT_EQ(Message(s),
+  EXPECT_EQ(message(s),
             "callback @f at s.mlir:2:9 failed: expected the elixir_call "
             "function to match the given output template (tensor<2xf32>), got "
             "(tensor<3xf32>)");
@@ -178,8 +178,8 @@ TEST_F(NxrtBridge, ReplyShapeMismatchFailsRunAndReplier) {
 }
 
 TEST_F(NxrtBridge, ReplyDtypeAndCountMismatch) {
-  RegisterBridge("f");
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f", "s.mlir:1:1");
+  registerBridge("f");
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "f", "s.mlir:1:1");
   Dispatcher d(rt, [&](nxrt_request_t *req) {
     Tensor<int32_t> a(NXRT_I32, {2});
     Tensor<int32_t> b(NXRT_I32, {2});
@@ -189,16 +189,16 @@ TEST_F(NxrtBridge, ReplyDtypeAndCountMismatch) {
   });
   Tensor<float> x(NXRT_F32, {2});
   Tensor<float> y(NXRT_F32, {2});
-  Status s = RunOnce(site, &x.view, &y.view);
-  EXPECT_EQ(Message(s), "callback @f at s.mlir:1:1 failed: expected the "
+  Status s = runOnce(site, &x.view, &y.view);
+  EXPECT_EQ(message(s), "callback @f at s.mlir:1:1 failed: expected the "
                         "elixir_call function to match the given output "
                         "template (tensor<2xf32>), got (tensor<2xi32>, "
                         "tensor<2xi32>)");
 }
 
 TEST_F(NxrtBridge, ErrorReplyFailsRunWithHostMessage) {
-  RegisterBridge("f");
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f", "e.mlir:4:4");
+  registerBridge("f");
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "f", "e.mlir:4:4");
   Dispatcher d(rt, [&](nxrt_request_t *req) {
     NXRT_EXPECT_OK(nxrt_bridge_reply(
         rt, nxrt_request_tag(req),
@@ -207,22 +207,22 @@ TEST_F(NxrtBridge, ErrorReplyFailsRunWithHostMessage) {
   });
   Tensor<float> x(NXRT_F32, {1});
   Tensor<float> y(NXRT_F32, {1});
-  Status s = RunOnce(site, &x.view, &y.view);
+  Status s = runOnce(site, &x.view, &y.view);
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_UNKNOWN);
-  EXPECT_EQ(Message(s),
+  EXPECT_EQ(message(s),
             "callback @f at e.mlir:4:4 failed: Elixir callback raised: oops");
 }
 
 TEST_F(NxrtBridge, CallbackTimeoutThenLateReplyIsDroppedSafely) {
-  RegisterBridge("slow", /*timeout_ms=*/50);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "slow", "t.mlir:3:1");
+  registerBridge("slow", /*timeoutMs=*/50);
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "slow", "t.mlir:3:1");
   Tensor<float> x(NXRT_F32, {4}, {1, 2, 3, 4});
   Tensor<float> y(NXRT_F32, {4});
   auto start = Clock::now();
-  Status s = RunOnce(site, &x.view, &y.view);
+  Status s = runOnce(site, &x.view, &y.view);
   auto elapsed = Clock::now() - start;
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_DEADLINE_EXCEEDED);
-  EXPECT_EQ(Message(s), "callback @slow at t.mlir:3:1 timed out after 50 ms");
+  EXPECT_EQ(message(s), "callback @slow at t.mlir:3:1 timed out after 50 ms");
   EXPECT_GE(elapsed, std::chrono::milliseconds(50));
   EXPECT_LT(elapsed, std::chrono::seconds(5));
 
@@ -230,7 +230,7 @@ TEST_F(NxrtBridge, CallbackTimeoutThenLateReplyIsDroppedSafely) {
   nxrt_request_t *req = nullptr;
   Status pulled(nxrt_bridge_pull(rt, 10, &req));
   EXPECT_EQ(nxrt_status_code(pulled.get()), NXRT_DEADLINE_EXCEEDED);
-  EXPECT_EQ(Message(pulled), "no bridge request within 10 ms");
+  EXPECT_EQ(message(pulled), "no bridge request within 10 ms");
   EXPECT_EQ(req, nullptr);
 
   // A host that holds a request past its deadline (captured through the
@@ -242,9 +242,9 @@ TEST_F(NxrtBridge, CallbackTimeoutThenLateReplyIsDroppedSafely) {
         *static_cast<nxrt_request_t **>(user) = req;
       },
       &held);
-  Status s2 = RunOnce(site, &x.view, &y.view);
+  Status s2 = runOnce(site, &x.view, &y.view);
   nxrt_bridge_set_hook(rt, nullptr, nullptr);
-  EXPECT_EQ(Message(s2), "callback @slow at t.mlir:3:1 timed out after 50 ms");
+  EXPECT_EQ(message(s2), "callback @slow at t.mlir:3:1 timed out after 50 ms");
   ASSERT_NE(held, nullptr);
   float buf[4];
   Status copy(nxrt_request_copy_arg(held, 0, buf, sizeof buf));
@@ -253,7 +253,7 @@ TEST_F(NxrtBridge, CallbackTimeoutThenLateReplyIsDroppedSafely) {
   uint64_t tag = nxrt_request_tag(held);
   Status reply(nxrt_bridge_reply(rt, tag, nullptr, &late.view, 1));
   EXPECT_EQ(nxrt_status_code(reply.get()), NXRT_NOT_FOUND);
-  EXPECT_EQ(Message(reply), "no pending bridge request with reply tag " +
+  EXPECT_EQ(message(reply), "no pending bridge request with reply tag " +
                                 std::to_string(tag) +
                                 " (never issued, already answered or timed "
                                 "out)");
@@ -263,43 +263,43 @@ TEST_F(NxrtBridge, CallbackTimeoutThenLateReplyIsDroppedSafely) {
   nxrt_request_release(held);
 
   // The next run works.
-  Dispatcher d(rt, [&](nxrt_request_t *r) { AddOne(rt, r); });
-  Status ok = RunOnce(site, &x.view, &y.view);
-  EXPECT_EQ(ok, nullptr) << Message(ok);
+  Dispatcher d(rt, [&](nxrt_request_t *r) { addOne(rt, r); });
+  Status ok = runOnce(site, &x.view, &y.view);
+  EXPECT_EQ(ok, nullptr) << message(ok);
   EXPECT_EQ(y.data, (std::vector<float>{2, 3, 4, 5}));
 }
 
 TEST_F(NxrtBridge, RunDeadlineBindsBeforeCallbackTimeout) {
-  RegisterBridge("slow", /*timeout_ms=*/10000);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "slow", "t.mlir:5:1");
+  registerBridge("slow", /*timeoutMs=*/10000);
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "slow", "t.mlir:5:1");
   Tensor<float> x(NXRT_F32, {1});
   Tensor<float> y(NXRT_F32, {1});
   auto start = Clock::now();
-  Status s = RunOnce(site, &x.view, &y.view, /*run_timeout_ms=*/40);
+  Status s = runOnce(site, &x.view, &y.view, /*runTimeoutMs=*/40);
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
   EXPECT_EQ(
-      Message(s),
+      message(s),
       "callback @slow at t.mlir:5:1 timed out after 40 ms (run deadline)");
 }
 
 TEST_F(NxrtBridge, DoubleAndUnknownRepliesAreRejected) {
-  RegisterBridge("f");
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f");
+  registerBridge("f");
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "f");
   std::string second;
   Tensor<float> x(NXRT_F32, {1}, {1});
   Tensor<float> y(NXRT_F32, {1});
   Status s;
   {
     Dispatcher d(rt, [&](nxrt_request_t *req) {
-      AddOne(rt, req);
+      addOne(rt, req);
       Tensor<float> again(NXRT_F32, {1}, {100});
       Status s(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr,
                                  &again.view, 1));
-      second = Message(s);
+      second = message(s);
     });
-    s = RunOnce(site, &x.view, &y.view);
+    s = runOnce(site, &x.view, &y.view);
   }
-  EXPECT_EQ(s, nullptr) << Message(s);
+  EXPECT_EQ(s, nullptr) << message(s);
   EXPECT_EQ(y.data[0], 2) << "the second reply must not write";
   EXPECT_NE(second.find("no pending bridge request with reply tag"),
             std::string::npos);
@@ -314,22 +314,22 @@ TEST_F(NxrtBridge, DoubleAndUnknownRepliesAreRejected) {
 }
 
 TEST_F(NxrtBridge, CloseFailsWaitersAndLaterCalls) {
-  RegisterBridge("f");
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f", "c.mlir:8:8");
+  registerBridge("f");
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "f", "c.mlir:8:8");
   Tensor<float> x(NXRT_F32, {1});
   Tensor<float> y(NXRT_F32, {1});
   std::thread closer([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
     nxrt_bridge_close(rt);
   });
-  Status s = RunOnce(site, &x.view, &y.view);
+  Status s = runOnce(site, &x.view, &y.view);
   closer.join();
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_UNAVAILABLE);
-  EXPECT_EQ(Message(s),
+  EXPECT_EQ(message(s),
             "callback @f at c.mlir:8:8 failed: bridge dispatcher closed");
 
-  Status again = RunOnce(site, &x.view, &y.view);
-  EXPECT_EQ(Message(again),
+  Status again = runOnce(site, &x.view, &y.view);
+  EXPECT_EQ(message(again),
             "callback @f at c.mlir:8:8 failed: bridge dispatcher closed");
   nxrt_request_t *req = nullptr;
   Status pulled(nxrt_bridge_pull(rt, 1000, &req));
@@ -352,10 +352,10 @@ TEST_F(NxrtBridge, CloseWakesBlockedPuller) {
 }
 
 TEST_F(NxrtBridge, IoCallbackThroughBridgeRepliesWithNothing) {
-  RegisterBridge("log");
-  nxrt_site_t *site = AddSite(NXRT_SITE_IO_CALLBACK, "log", "io.mlir:1:1");
+  registerBridge("log");
+  nxrt_site_t *site = addSite(NXRT_SITE_IO_CALLBACK, "log", "io.mlir:1:1");
   std::vector<int32_t> seen;
-  std::string bad_reply;
+  std::string badReply;
   auto d = std::make_unique<Dispatcher>(rt, [&](nxrt_request_t *req) {
     EXPECT_EQ(nxrt_request_kind(req), NXRT_SITE_IO_CALLBACK);
     EXPECT_EQ(nxrt_request_num_results(req), 0u);
@@ -366,58 +366,58 @@ TEST_F(NxrtBridge, IoCallbackThroughBridgeRepliesWithNothing) {
       Tensor<int32_t> extra(NXRT_I32, {1});
       Status s(nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr,
                                  &extra.view, 1));
-      bad_reply = Message(s);
+      badReply = message(s);
     } else {
       NXRT_EXPECT_OK(
           nxrt_bridge_reply(rt, nxrt_request_tag(req), nullptr, nullptr, 0));
     }
   });
   Tensor<int32_t> a(NXRT_I32, {3}, {7, 8, 9});
-  Status s = RunOnce(site, &a.view, &a.view);
-  EXPECT_EQ(s, nullptr) << Message(s);
+  Status s = runOnce(site, &a.view, &a.view);
+  EXPECT_EQ(s, nullptr) << message(s);
   EXPECT_EQ(seen, (std::vector<int32_t>{7, 8, 9}));
 
   a.data[0] = 0;
-  Status s2 = RunOnce(site, &a.view, nullptr);
-  d.reset(); // joins the dispatcher, which sets `bad_reply` after replying
-  EXPECT_EQ(bad_reply, "expected the io_callback function to match the given "
+  Status s2 = runOnce(site, &a.view, nullptr);
+  d.reset(); // joins the dispatcher, which sets `badReply` after replying
+  EXPECT_EQ(badReply, "expected the io_callback function to match the given "
                        "output template (), got (tensor<1xi32>)");
   EXPECT_EQ(nxrt_status_code(s2.get()), NXRT_INVALID_ARGUMENT);
 }
 
 TEST_F(NxrtBridge, CopyArgValidatesIndexAndCapacity) {
-  RegisterBridge("f");
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f");
-  std::string out_of_range, too_small;
+  registerBridge("f");
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "f");
+  std::string outOfRange, too_small;
   Dispatcher d(rt, [&](nxrt_request_t *req) {
     float buf[2];
     Status a(nxrt_request_copy_arg(req, 3, buf, sizeof buf));
-    out_of_range = Message(a);
+    outOfRange = message(a);
     Status b(nxrt_request_copy_arg(req, 0, buf, 4));
-    too_small = Message(b);
-    AddOne(rt, req);
+    too_small = message(b);
+    addOne(rt, req);
   });
   Tensor<float> x(NXRT_F32, {2});
   Tensor<float> y(NXRT_F32, {2});
-  Status s = RunOnce(site, &x.view, &y.view);
-  EXPECT_EQ(s, nullptr) << Message(s);
-  EXPECT_EQ(out_of_range,
+  Status s = runOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << message(s);
+  EXPECT_EQ(outOfRange,
             "argument 3 out of range: the request has 1 arguments");
   EXPECT_EQ(too_small, "destination holds 4 bytes, argument 0 needs 8");
 }
 
 TEST_F(NxrtBridge, MalformedViewsFailBeforeDispatch) {
-  RegisterBridge("f");
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f", "v.mlir:1:1");
+  registerBridge("f");
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "f", "v.mlir:1:1");
   int64_t dims[] = {-3};
   nxrt_tensor_t bad{NXRT_F32, 1, dims, nullptr};
   Tensor<float> y(NXRT_F32, {1});
-  Status s = RunOnce(site, &bad, &y.view);
-  EXPECT_EQ(Message(s), "callback @f at v.mlir:1:1 failed: argument 0 has "
+  Status s = runOnce(site, &bad, &y.view);
+  EXPECT_EQ(message(s), "callback @f at v.mlir:1:1 failed: argument 0 has "
                         "negative dimension -3 at 0");
 }
 
-double ThreadCpuMs() {
+double threadCpuMs() {
   timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
@@ -426,42 +426,42 @@ double ThreadCpuMs() {
 // Waiters spin only briefly, then park: neither an idle dispatcher nor a
 // compute thread waiting for a slow reply may burn a core.
 TEST_F(NxrtBridge, IdleWaitersParkInsteadOfSpinning) {
-  double puller_cpu = -1;
+  double pullerCpu = -1;
   std::thread puller([&] {
-    double start = ThreadCpuMs();
+    double start = threadCpuMs();
     nxrt_request_t *req = nullptr;
     nxrt_status_free(nxrt_bridge_pull(rt, 300, &req));
-    puller_cpu = ThreadCpuMs() - start;
+    pullerCpu = threadCpuMs() - start;
   });
   puller.join();
-  EXPECT_GE(puller_cpu, 0);
-  EXPECT_LT(puller_cpu, 60) << "ms of CPU while idle for 300 ms";
+  EXPECT_GE(pullerCpu, 0);
+  EXPECT_LT(pullerCpu, 60) << "ms of CPU while idle for 300 ms";
 
-  RegisterBridge("slow", /*timeout_ms=*/300);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "slow");
+  registerBridge("slow", /*timeoutMs=*/300);
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "slow");
   Tensor<float> x(NXRT_F32, {1});
   Tensor<float> y(NXRT_F32, {1});
-  double start = ThreadCpuMs();
-  Status s = RunOnce(site, &x.view, &y.view);
-  double caller_cpu = ThreadCpuMs() - start;
+  double start = threadCpuMs();
+  Status s = runOnce(site, &x.view, &y.view);
+  double callerCpu = threadCpuMs() - start;
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_DEADLINE_EXCEEDED);
-  EXPECT_LT(caller_cpu, 60) << "ms of CPU while waiting 300 ms for a reply";
+  EXPECT_LT(callerCpu, 60) << "ms of CPU while waiting 300 ms for a reply";
 }
 
 // Runs `n` round trips of `site` (x -> x + 1) in one run; they leave the
 // spin budgets at their largest (every wait answered while spinning).
-void WarmUp(nxrt_runtime_t *rt, nxrt_site_t *site, int n) {
+void warmUp(nxrt_runtime_t *rt, nxrt_site_t *site, int n) {
   Tensor<float> x(NXRT_F32, {1}, {1});
   Tensor<float> y(NXRT_F32, {1});
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   for (int i = 0; i < n; ++i)
     nxrt_status_free(nxrt_invoke(run, site, &x.view, 1, &y.view, 1));
   Status s(nxrt_run_end(run));
-  ASSERT_EQ(s, nullptr) << Message(s);
+  ASSERT_EQ(s, nullptr) << message(s);
   ASSERT_EQ(y.data[0], 2);
 }
 
-double ThreadCpuMs(std::thread &t) {
+double threadCpuMs(std::thread &t) {
   clockid_t clock;
   timespec ts{};
   if (pthread_getcpuclockid(t.native_handle(), &clock) ||
@@ -475,8 +475,8 @@ double ThreadCpuMs(std::thread &t) {
 // CPU (a parked thread uses none; the bound allows for sanitizer builds
 // and a loaded machine).
 TEST_F(NxrtBridge, IdleDispatcherAfterBurstUsesNoCpu) {
-  RegisterBridge("add1");
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "add1");
+  registerBridge("add1");
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "add1");
   std::thread dispatcher([&] {
     for (;;) {
       nxrt_request_t *req = nullptr;
@@ -484,47 +484,47 @@ TEST_F(NxrtBridge, IdleDispatcherAfterBurstUsesNoCpu) {
       if (nxrt_status_code(s.get()) == NXRT_CANCELLED)
         return;
       if (s == nullptr) {
-        AddOne(rt, req);
+        addOne(rt, req);
         nxrt_request_release(req);
       }
     }
   });
-  WarmUp(rt, site, 2000);
-  double before = ThreadCpuMs(dispatcher);
+  warmUp(rt, site, 2000);
+  double before = threadCpuMs(dispatcher);
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  double idle_ms = ThreadCpuMs(dispatcher) - before;
+  double idleMs = threadCpuMs(dispatcher) - before;
   nxrt_bridge_close(rt);
   dispatcher.join();
   EXPECT_GE(before, 0);
-  EXPECT_LT(idle_ms, 10) << "ms of CPU in 200 ms with nothing requested";
+  EXPECT_LT(idleMs, 10) << "ms of CPU in 200 ms with nothing requested";
 }
 
 // With the spin budgets warmed up, a call whose reply never comes still
 // returns at its deadline: spinning stops there, and so does parking.
 TEST_F(NxrtBridge, DeadlineHonouredAfterWarmUp) {
-  RegisterBridge("add1");
-  RegisterBridge("never", /*timeout_ms=*/2);
-  nxrt_site_t *add1 = AddSite(NXRT_SITE_ELIXIR_CALL, "add1");
-  nxrt_site_t *never = AddSite(NXRT_SITE_ELIXIR_CALL, "never", "n.mlir:1:2");
+  registerBridge("add1");
+  registerBridge("never", /*timeoutMs=*/2);
+  nxrt_site_t *add1 = addSite(NXRT_SITE_ELIXIR_CALL, "add1");
+  nxrt_site_t *never = addSite(NXRT_SITE_ELIXIR_CALL, "never", "n.mlir:1:2");
   Dispatcher d(rt, [&](nxrt_request_t *req) {
     // Requests for @never are held unanswered: the caller must time out.
     if (std::string(nxrt_request_name(req)) == "add1")
-      AddOne(rt, req);
+      addOne(rt, req);
   });
   Tensor<float> x(NXRT_F32, {1});
   Tensor<float> y(NXRT_F32, {1});
   for (int round = 0; round < 20; ++round) {
-    WarmUp(rt, add1, 200);
+    warmUp(rt, add1, 200);
     auto t0 = Clock::now();
-    Status s = RunOnce(never, &x.view, &y.view);
+    Status s = runOnce(never, &x.view, &y.view);
     double ms =
         std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-    EXPECT_EQ(Message(s), "callback @never at n.mlir:1:2 timed out after 2 ms");
+    EXPECT_EQ(message(s), "callback @never at n.mlir:1:2 timed out after 2 ms");
     EXPECT_GE(ms, 2);
     EXPECT_LT(ms, 500) << "a 2 ms callback timeout";
     // And with the run deadline binding first.
     t0 = Clock::now();
-    Status r = RunOnce(never, &x.view, &y.view, /*run_timeout_ms=*/1);
+    Status r = runOnce(never, &x.view, &y.view, /*runTimeoutMs=*/1);
     ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     EXPECT_EQ(nxrt_status_code(r.get()), NXRT_DEADLINE_EXCEEDED);
     EXPECT_LT(ms, 500) << "a 1 ms run deadline";
@@ -535,20 +535,20 @@ TEST_F(NxrtBridge, DeadlineHonouredAfterWarmUp) {
 // land while the caller spins, and after it parked (replies delayed past
 // any spin budget), all reach the right call.
 TEST_F(NxrtBridge, HookRepliesWhileSpinningAndAfterParking) {
-  RegisterBridge("add1");
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "add1");
+  registerBridge("add1");
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "add1");
   Mailbox box;
-  nxrt_bridge_set_hook(rt, Forward, &box);
+  nxrt_bridge_set_hook(rt, forward, &box);
   std::atomic<bool> stop{false};
   std::thread host([&] {
     for (int served = 0; !stop.load();) {
-      nxrt_request_t *req = box.Take();
+      nxrt_request_t *req = box.take();
       if (!req)
         continue;
       // Every eighth reply comes after the caller has parked.
       if (++served % 8 == 0)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      AddOne(rt, req);
+      addOne(rt, req);
       nxrt_request_release(req);
     }
   });
@@ -557,13 +557,13 @@ TEST_F(NxrtBridge, HookRepliesWhileSpinningAndAfterParking) {
     Tensor<float> x(NXRT_F32, {1}, {static_cast<float>(i)});
     Tensor<float> y(NXRT_F32, {1});
     Status s(nxrt_invoke(run, site, &x.view, 1, &y.view, 1));
-    EXPECT_EQ(s, nullptr) << Message(s);
+    EXPECT_EQ(s, nullptr) << message(s);
     EXPECT_EQ(y.data[0], i + 1);
     if (s != nullptr || y.data[0] != i + 1)
       break;
   }
   Status s(nxrt_run_end(run));
-  EXPECT_EQ(s, nullptr) << Message(s);
+  EXPECT_EQ(s, nullptr) << message(s);
   stop.store(true);
   host.join();
   nxrt_bridge_set_hook(rt, nullptr, nullptr);
@@ -575,8 +575,8 @@ TEST_F(NxrtBridge, HookRepliesWhileSpinningAndAfterParking) {
 // moved on from (each call gets fresh values; TSan and ASan builds check the
 // memory side).
 TEST_F(NxrtBridge, RepliesRacingTheDeadline) {
-  RegisterBridge("racy", /*timeout_ms=*/1);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "racy", "t.mlir:9:1");
+  registerBridge("racy", /*timeoutMs=*/1);
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "racy", "t.mlir:9:1");
   std::atomic<int> refused{0}, copied{0};
   Dispatcher d(rt, [&](nxrt_request_t *req) {
     // Argument data is only safe to read through copy_arg once the deadline
@@ -597,34 +597,34 @@ TEST_F(NxrtBridge, RepliesRacingTheDeadline) {
       // and the write: refused either way, with a message saying which.
       std::string tag = std::to_string(nxrt_request_tag(req));
       if (nxrt_status_code(reply.get()) == NXRT_NOT_FOUND)
-        EXPECT_EQ(Message(reply),
+        EXPECT_EQ(message(reply),
                   "no pending bridge request with reply tag " + tag +
                       " (never issued, already answered or timed out)");
       else
-        EXPECT_EQ(Message(reply), "bridge request with reply tag " + tag +
+        EXPECT_EQ(message(reply), "bridge request with reply tag " + tag +
                                       " already timed out");
       ++refused;
     }
   });
-  int replied = 0, timed_out = 0;
+  int replied = 0, timedOut = 0;
   for (int i = 0; i < 200; ++i) {
     float v = static_cast<float>(i * 10);
     Tensor<float> x(NXRT_F32, {4}, {v, v + 1, v + 2, v + 3});
     Tensor<float> y(NXRT_F32, {4}, {-1, -1, -1, -1});
-    Status s = RunOnce(site, &x.view, &y.view);
+    Status s = runOnce(site, &x.view, &y.view);
     if (s == nullptr) {
       ++replied;
       EXPECT_EQ(y.data, x.data);
     } else {
-      ++timed_out;
-      EXPECT_EQ(Message(s),
+      ++timedOut;
+      EXPECT_EQ(message(s),
                 "callback @racy at t.mlir:9:1 timed out after 1 ms");
       // An expired call's outputs are never written.
       EXPECT_EQ(y.data, (std::vector<float>{-1, -1, -1, -1}));
     }
   }
-  EXPECT_EQ(replied + timed_out, 200);
-  EXPECT_GT(timed_out, 0);
+  EXPECT_EQ(replied + timedOut, 200);
+  EXPECT_GT(timedOut, 0);
   EXPECT_GT(refused.load(), 0);
   EXPECT_GT(copied.load(), 0);
 }
@@ -633,20 +633,20 @@ TEST_F(NxrtBridge, RepliesRacingTheDeadline) {
 // leaves it answerable from another thread: the thread's own reference to
 // it (its reply hint) goes at thread exit, not the request.
 TEST_F(NxrtBridge, PullerThatExitsBeforeReplyingLeavesRequestAnswerable) {
-  RegisterBridge("handoff");
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "handoff");
+  registerBridge("handoff");
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "handoff");
   Tensor<float> x(NXRT_F32, {1}, {7});
   Tensor<float> y(NXRT_F32, {1});
   std::thread caller(
-      [&] { EXPECT_EQ(RunOnce(site, &x.view, &y.view), nullptr); });
+      [&] { EXPECT_EQ(runOnce(site, &x.view, &y.view), nullptr); });
   nxrt_request_t *req = nullptr;
   std::thread puller([&] {
     Status pulled(nxrt_bridge_pull(rt, 5000, &req));
-    EXPECT_EQ(pulled, nullptr) << Message(pulled);
+    EXPECT_EQ(pulled, nullptr) << message(pulled);
   });
   puller.join();
   ASSERT_NE(req, nullptr);
-  AddOne(rt, req);
+  addOne(rt, req);
   nxrt_request_release(req);
   caller.join();
   EXPECT_EQ(y.data[0], 8);
@@ -655,8 +655,8 @@ TEST_F(NxrtBridge, PullerThatExitsBeforeReplyingLeavesRequestAnswerable) {
 // Requests wait for a puller in call order: the first in the mailbox, the
 // rest queued behind it; a puller must take them oldest first.
 TEST_F(NxrtBridge, PullsComeInCallOrder) {
-  RegisterBridge("ordered");
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "ordered", "o.mlir:1:1");
+  registerBridge("ordered");
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "ordered", "o.mlir:1:1");
   constexpr int kCallers = 4;
   std::vector<std::unique_ptr<Tensor<float>>> xs, ys;
   std::vector<std::thread> callers;
@@ -670,21 +670,21 @@ TEST_F(NxrtBridge, PullsComeInCallOrder) {
   // call order is known.
   for (int i = 0; i < kCallers; ++i) {
     callers.emplace_back([&, i] {
-      EXPECT_EQ(RunOnce(site, &xs[i]->view, &ys[i]->view), nullptr);
+      EXPECT_EQ(runOnce(site, &xs[i]->view, &ys[i]->view), nullptr);
     });
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   std::vector<float> order;
-  uint64_t last_tag = 0;
+  uint64_t lastTag = 0;
   for (int i = 0; i < kCallers; ++i) {
     nxrt_request_t *req = nullptr;
     Status pulled(nxrt_bridge_pull(rt, 5000, &req));
-    ASSERT_EQ(pulled, nullptr) << Message(pulled);
-    EXPECT_GT(nxrt_request_tag(req), last_tag);
-    last_tag = nxrt_request_tag(req);
+    ASSERT_EQ(pulled, nullptr) << message(pulled);
+    EXPECT_GT(nxrt_request_tag(req), lastTag);
+    lastTag = nxrt_request_tag(req);
     order.push_back(
         *static_cast<const float *>(nxrt_request_arg(req, 0)->data));
-    AddOne(rt, req);
+    addOne(rt, req);
     nxrt_request_release(req);
   }
   for (std::thread &t : callers)
@@ -698,8 +698,8 @@ TEST_F(NxrtBridge, PullsComeInCallOrder) {
 // on the heap; recycled requests keep that storage and must never mix the
 // views of one call with another's.
 TEST_F(NxrtBridge, ManyArgumentsAndResultsAcrossCalls) {
-  RegisterBridge("wide");
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "wide", "w.mlir:2:2");
+  registerBridge("wide");
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "wide", "w.mlir:2:2");
   Dispatcher d(rt, [&](nxrt_request_t *req) {
     // Result j = sum of the arguments + j, each of the result's shape.
     size_t nargs = nxrt_request_num_args(req);
@@ -723,24 +723,24 @@ TEST_F(NxrtBridge, ManyArgumentsAndResultsAcrossCalls) {
     for (size_t nargs : {1u, 5u, 0u, 3u}) {
       size_t nresults = nargs == 5 ? 4 : 1 + nargs % 2;
       std::vector<std::unique_ptr<Tensor<float>>> args, results;
-      std::vector<nxrt_tensor_t> arg_views, result_views;
+      std::vector<nxrt_tensor_t> argViews, resultViews;
       float want = 0;
       for (size_t i = 0; i < nargs; ++i) {
         args.push_back(std::make_unique<Tensor<float>>(
             NXRT_F32, std::vector<int64_t>{}, std::vector<float>{float(i + 1)}));
-        arg_views.push_back(args.back()->view);
+        argViews.push_back(args.back()->view);
         want += float(i + 1);
       }
       for (size_t j = 0; j < nresults; ++j) {
         results.push_back(std::make_unique<Tensor<float>>(
             NXRT_F32, std::vector<int64_t>{int64_t(j + 1)}));
-        result_views.push_back(results.back()->view);
+        resultViews.push_back(results.back()->view);
       }
       nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
-      nxrt_status_free(nxrt_invoke(run, site, arg_views.data(), nargs,
-                                   result_views.data(), nresults));
+      nxrt_status_free(nxrt_invoke(run, site, argViews.data(), nargs,
+                                   resultViews.data(), nresults));
       Status s(nxrt_run_end(run));
-      ASSERT_EQ(s, nullptr) << Message(s);
+      ASSERT_EQ(s, nullptr) << message(s);
       for (size_t j = 0; j < nresults; ++j)
         EXPECT_EQ(results[j]->data, std::vector<float>(j + 1, want + float(j)))
             << "round " << round << ", " << nargs << " args, result " << j;

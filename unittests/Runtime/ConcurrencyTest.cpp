@@ -37,7 +37,7 @@ struct Ledger {
     for (size_t i = 0; i < n; ++i)
       seen[i].store(0);
   }
-  nxrt_status_t *Record(int64_t id) {
+  nxrt_status_t *record(int64_t id) {
     if (id < 0 || static_cast<size_t>(id) >= size)
       return nxrt_status_create(NXRT_OUT_OF_RANGE, "bad id");
     if (seen[id].fetch_add(1) != 0)
@@ -49,19 +49,19 @@ struct Ledger {
 };
 
 // Inline handler: records the id and returns id * 2.
-nxrt_status_t *InlineDouble(void *user, const nxrt_call_t *call) {
+nxrt_status_t *inlineDouble(void *user, const nxrt_call_t *call) {
   int64_t id = *static_cast<const int64_t *>(call->args[0].data);
   *static_cast<int64_t *>(call->results[0].data) = id * 2;
-  return static_cast<Ledger *>(user)->Record(id);
+  return static_cast<Ledger *>(user)->record(id);
 }
 
 TEST_F(NxrtConcurrency, StressInlineAndBridgeNothingLostOrDuplicated) {
   const size_t total = size_t(kThreads) * kCallsPerThread;
   Ledger ledger(total);
-  RegisterInline("inline", InlineDouble, &ledger);
-  RegisterBridge("bridge", /*timeout_ms=*/60000);
-  nxrt_site_t *inline_site = AddSite(NXRT_SITE_ELIXIR_CALL, "inline");
-  nxrt_site_t *bridge_site = AddSite(NXRT_SITE_ELIXIR_CALL, "bridge");
+  registerInline("inline", inlineDouble, &ledger);
+  registerBridge("bridge", /*timeoutMs=*/60000);
+  nxrt_site_t *inlineSite = addSite(NXRT_SITE_ELIXIR_CALL, "inline");
+  nxrt_site_t *bridgeSite = addSite(NXRT_SITE_ELIXIR_CALL, "bridge");
 
   // Two dispatcher threads serve bridge calls: id -> id * 2.
   Dispatcher dispatcher(
@@ -69,7 +69,7 @@ TEST_F(NxrtConcurrency, StressInlineAndBridgeNothingLostOrDuplicated) {
       [&](nxrt_request_t *req) {
         int64_t id =
             *static_cast<const int64_t *>(nxrt_request_arg(req, 0)->data);
-        nxrt_status_t *bad = ledger.Record(id);
+        nxrt_status_t *bad = ledger.record(id);
         int64_t out = id * 2;
         nxrt_tensor_t result = *nxrt_request_result_template(req, 0);
         result.data = &out;
@@ -98,7 +98,7 @@ TEST_F(NxrtConcurrency, StressInlineAndBridgeNothingLostOrDuplicated) {
         // Threads differ in their mix, so both modes overlap in time.
         bool bridge = (i + t) % 2 == 0;
         nxrt_status_t *s =
-            nxrt_invoke(run, bridge ? bridge_site : inline_site, &x, 1, &y, 1);
+            nxrt_invoke(run, bridge ? bridgeSite : inlineSite, &x, 1, &y, 1);
         if (s) {
           failed++;
           ADD_FAILURE() << nxrt_status_message(s);
@@ -125,8 +125,8 @@ TEST_F(NxrtConcurrency, StressInlineAndBridgeNothingLostOrDuplicated) {
 
 TEST_F(NxrtConcurrency, BridgeCallsAreInFlightTogether) {
   constexpr int kCallers = 4;
-  RegisterBridge("gather", 60000);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "gather");
+  registerBridge("gather", 60000);
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "gather");
   std::vector<std::thread> callers;
   std::atomic<int> ok{0};
   for (int t = 0; t < kCallers; ++t)
@@ -162,7 +162,7 @@ TEST_F(NxrtConcurrency, BridgeCallsAreInFlightTogether) {
   EXPECT_EQ(ok.load(), kCallers);
 }
 
-nxrt_status_t *FailOdd(void *, const nxrt_call_t *call) {
+nxrt_status_t *failOdd(void *, const nxrt_call_t *call) {
   int64_t v = *static_cast<const int64_t *>(call->args[0].data);
   if (v % 2)
     return nxrt_status_create(NXRT_INVALID_ARGUMENT, "odd");
@@ -170,8 +170,8 @@ nxrt_status_t *FailOdd(void *, const nxrt_call_t *call) {
 }
 
 TEST_F(NxrtConcurrency, FailingRunsDoNotAffectConcurrentRuns) {
-  RegisterInline("f", FailOdd);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f", "r.mlir:1:1");
+  registerInline("f", failOdd);
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "f", "r.mlir:1:1");
   std::atomic<int> good{0}, bad{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t)
@@ -201,34 +201,34 @@ TEST_F(NxrtConcurrency, FailingRunsDoNotAffectConcurrentRuns) {
 // program with an inline callback.
 struct Reentrant {
   nxrt_runtime_t *rt;
-  nxrt_site_t *bridge_site = nullptr;
-  nxrt_site_t *leaf_site = nullptr;
+  nxrt_site_t *bridgeSite = nullptr;
+  nxrt_site_t *leafSite = nullptr;
   std::atomic<int> leaves{0};
 };
 
-nxrt_status_t *Leaf(void *user, const nxrt_call_t *call) {
+nxrt_status_t *leaf(void *user, const nxrt_call_t *call) {
   static_cast<Reentrant *>(user)->leaves++;
   *static_cast<int64_t *>(call->results[0].data) =
       *static_cast<const int64_t *>(call->args[0].data) + 1;
   return nullptr;
 }
 
-nxrt_status_t *Outer(void *user, const nxrt_call_t *call) {
+nxrt_status_t *outer(void *user, const nxrt_call_t *call) {
   auto *r = static_cast<Reentrant *>(user);
   nxrt_run_t *run = nxrt_run_begin(r->rt, nullptr);
   nxrt_tensor_t x = call->args[0];
-  nxrt_status_free(nxrt_invoke(run, r->bridge_site, &x, 1, call->results, 1));
+  nxrt_status_free(nxrt_invoke(run, r->bridgeSite, &x, 1, call->results, 1));
   return nxrt_run_end(run);
 }
 
 TEST_F(NxrtConcurrency, ReentrantNestedRunsAcrossModes) {
   Reentrant r{rt};
-  RegisterInline("outer", Outer, &r);
-  RegisterInline("leaf", Leaf, &r);
-  RegisterBridge("middle", 60000);
-  nxrt_site_t *outer = AddSite(NXRT_SITE_ELIXIR_CALL, "outer");
-  r.bridge_site = AddSite(NXRT_SITE_ELIXIR_CALL, "middle");
-  r.leaf_site = AddSite(NXRT_SITE_ELIXIR_CALL, "leaf");
+  registerInline("outer", outer, &r);
+  registerInline("leaf", leaf, &r);
+  registerBridge("middle", 60000);
+  nxrt_site_t *outer = addSite(NXRT_SITE_ELIXIR_CALL, "outer");
+  r.bridgeSite = addSite(NXRT_SITE_ELIXIR_CALL, "middle");
+  r.leafSite = addSite(NXRT_SITE_ELIXIR_CALL, "leaf");
 
   Dispatcher dispatcher(
       rt,
@@ -240,7 +240,7 @@ TEST_F(NxrtConcurrency, ReentrantNestedRunsAcrossModes) {
         nxrt_tensor_t x{NXRT_I64, 0, nullptr, &in};
         nxrt_tensor_t y{NXRT_I64, 0, nullptr, &out};
         nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
-        nxrt_status_free(nxrt_invoke(run, r.leaf_site, &x, 1, &y, 1));
+        nxrt_status_free(nxrt_invoke(run, r.leafSite, &x, 1, &y, 1));
         nxrt_status_t *s = nxrt_run_end(run);
         out *= 10;
         nxrt_tensor_t result{NXRT_I64, 0, nullptr, &out};

@@ -24,21 +24,21 @@ class Dispatcher {
 public:
   Dispatcher(nxrt_runtime_t *rt, std::function<void(nxrt_request_t *)> serve,
              int threads = 1)
-      : rt_(rt), serve_(std::move(serve)) {
+      : rt(rt), serve(std::move(serve)) {
     for (int i = 0; i < threads; ++i)
-      threads_.emplace_back([this] { Loop(); });
+      pullers.emplace_back([this] { loop(); });
   }
   ~Dispatcher() {
-    stop_.store(true);
-    for (auto &t : threads_)
+    stop.store(true);
+    for (auto &t : pullers)
       t.join();
   }
 
 private:
-  void Loop() {
-    while (!stop_.load()) {
+  void loop() {
+    while (!stop.load()) {
       nxrt_request_t *req = nullptr;
-      nxrt_status_t *s = nxrt_bridge_pull(rt_, 20, &req);
+      nxrt_status_t *s = nxrt_bridge_pull(rt, 20, &req);
       if (s) {
         bool cancelled = nxrt_status_code(s) == NXRT_CANCELLED;
         nxrt_status_free(s);
@@ -46,19 +46,19 @@ private:
           return;
         continue;
       }
-      serve_(req);
+      serve(req);
       nxrt_request_release(req);
     }
   }
 
-  nxrt_runtime_t *rt_;
-  std::function<void(nxrt_request_t *)> serve_;
-  std::atomic<bool> stop_{false};
-  std::vector<std::thread> threads_;
+  nxrt_runtime_t *rt;
+  std::function<void(nxrt_request_t *)> serve;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> pullers;
 };
 
 // Serves "add one" on f32 tensors: result[i] = arg[i] + 1, same shape.
-inline void AddOne(nxrt_runtime_t *rt, nxrt_request_t *req) {
+inline void addOne(nxrt_runtime_t *rt, nxrt_request_t *req) {
   const nxrt_tensor_t *x = nxrt_request_arg(req, 0);
   size_t n = nxrt_tensor_byte_size(x) / sizeof(float);
   std::vector<float> out(n);

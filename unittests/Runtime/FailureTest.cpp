@@ -26,13 +26,13 @@ namespace {
 
 class NxrtFailure : public RuntimeTest {};
 
-nxrt_status_t *Fails(void *, const nxrt_call_t *) {
+nxrt_status_t *fails(void *, const nxrt_call_t *) {
   return nxrt_status_create(NXRT_INTERNAL, "boom");
 }
 
 TEST_F(NxrtFailure, RunFailedFollowsTheFirstFailure) {
-  RegisterInline("f", Fails);
-  nxrt_site_t *site = AddSite(NXRT_SITE_IO_CALLBACK, "f", "m.mlir:2:3");
+  registerInline("f", fails);
+  nxrt_site_t *site = addSite(NXRT_SITE_IO_CALLBACK, "f", "m.mlir:2:3");
   EXPECT_EQ(nxrt_run_failed(nullptr), 0);
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   EXPECT_EQ(nxrt_run_failed(run), 0);
@@ -42,12 +42,12 @@ TEST_F(NxrtFailure, RunFailedFollowsTheFirstFailure) {
   // Compiled code's failure path takes and frees the status.
   nxrt_invoke_failed(run, status);
   Status end(nxrt_run_end(run));
-  EXPECT_EQ(Message(end), "callback @f at m.mlir:2:3 failed: boom");
+  EXPECT_EQ(message(end), "callback @f at m.mlir:2:3 failed: boom");
 }
 
 TEST_F(NxrtFailure, FailedRunFreesWhatCompiledCodeStillHeld) {
-  RegisterInline("f", Fails);
-  nxrt_site_t *site = AddSite(NXRT_SITE_IO_CALLBACK, "f");
+  registerInline("f", fails);
+  nxrt_site_t *site = addSite(NXRT_SITE_IO_CALLBACK, "f");
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   void *kept = _mlir_memref_to_llvm_alloc(256);
   void *aligned = _mlir_memref_to_llvm_aligned_alloc(64, 100);
@@ -66,8 +66,8 @@ TEST_F(NxrtFailure, FailedRunFreesWhatCompiledCodeStillHeld) {
 }
 
 TEST_F(NxrtFailure, FailedRunFreesManyBuffersFreedInAnyOrder) {
-  RegisterInline("f", Fails);
-  nxrt_site_t *site = AddSite(NXRT_SITE_IO_CALLBACK, "f");
+  registerInline("f", fails);
+  nxrt_site_t *site = addSite(NXRT_SITE_IO_CALLBACK, "f");
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   // Enough to grow the record several times and leave erased slots behind;
   // every other buffer is freed by "compiled code", oldest first and then
@@ -117,8 +117,8 @@ TEST_F(NxrtFailure, NestedRunKeepsItsOwnAllocations) {
   void *outerBuffer = _mlir_memref_to_llvm_alloc(8);
   nxrt_run_t *inner = nxrt_run_begin(rt, nullptr);
   void *innerBuffer = _mlir_memref_to_llvm_alloc(8);
-  RegisterInline("f", Fails);
-  nxrt_site_t *site = AddSite(NXRT_SITE_IO_CALLBACK, "f");
+  registerInline("f", fails);
+  nxrt_site_t *site = addSite(NXRT_SITE_IO_CALLBACK, "f");
   nxrt_invoke_failed(inner, nxrt_invoke(inner, site, nullptr, 0, nullptr, 0));
   // The inner run frees its buffer only; the outer one's stays valid.
   Status innerEnd(nxrt_run_end(inner));
@@ -133,8 +133,8 @@ TEST_F(NxrtFailure, NestedRunKeepsItsOwnAllocations) {
 using NxrtFailureDeathTest = NxrtFailure;
 
 TEST_F(NxrtFailureDeathTest, FailureOutsideARunAborts) {
-  RegisterInline("f", Fails);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f", "m.mlir:4:5");
+  registerInline("f", fails);
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "f", "m.mlir:4:5");
   EXPECT_DEATH(nxrt_invoke_failed(
                    nullptr, nxrt_invoke(nullptr, site, nullptr, 0, nullptr, 0)),
                "nxrt: fatal: callback @f at m.mlir:4:5 invoked outside a run "

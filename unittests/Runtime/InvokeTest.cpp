@@ -19,8 +19,8 @@ namespace {
 class NxrtInvoke : public RuntimeTest {};
 
 struct Seen {
-  const void *arg_data = nullptr;
-  void *result_data = nullptr;
+  const void *argData = nullptr;
+  void *resultData = nullptr;
   size_t nargs = 0, nresults = 0;
   std::string name, location;
   int64_t scale = 0;
@@ -29,11 +29,11 @@ struct Seen {
 };
 
 // y = x * scale, scale from static_args; records what it saw.
-nxrt_status_t *Scale(void *user, const nxrt_call_t *call) {
+nxrt_status_t *scale(void *user, const nxrt_call_t *call) {
   auto *seen = static_cast<Seen *>(user);
   seen->calls++;
-  seen->arg_data = call->args[0].data;
-  seen->result_data = call->results[0].data;
+  seen->argData = call->args[0].data;
+  seen->resultData = call->results[0].data;
   seen->nargs = call->nargs;
   seen->nresults = call->nresults;
   seen->name = call->name;
@@ -48,28 +48,28 @@ nxrt_status_t *Scale(void *user, const nxrt_call_t *call) {
   return nullptr;
 }
 
-nxrt_status_t *Fails(void *user, const nxrt_call_t *) {
+nxrt_status_t *fails(void *user, const nxrt_call_t *) {
   ++*static_cast<int *>(user);
   return nxrt_status_create(NXRT_INTERNAL, "boom");
 }
 
-nxrt_status_t *Count(void *user, const nxrt_call_t *) {
+nxrt_status_t *count(void *user, const nxrt_call_t *) {
   ++*static_cast<int *>(user);
   return nullptr;
 }
 
 TEST_F(NxrtInvoke, InlineIsZeroCopyAndSeesStaticArgs) {
   Seen seen;
-  RegisterInline("scale", Scale, &seen);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "scale", "model.mlir:3:7",
-                              Attrs().I64("scale", 3).Encode());
+  registerInline("scale", scale, &seen);
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "scale", "model.mlir:3:7",
+                              Attrs().i64("scale", 3).encode());
   Tensor<float> x(NXRT_F32, {4}, {1, 2, 3, 4});
   Tensor<float> y(NXRT_F32, {4});
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   NXRT_ASSERT_OK(nxrt_invoke(run, site, &x.view, 1, &y.view, 1));
   NXRT_EXPECT_OK(nxrt_run_end(run));
-  EXPECT_EQ(seen.arg_data, x.data.data());
-  EXPECT_EQ(seen.result_data, y.data.data());
+  EXPECT_EQ(seen.argData, x.data.data());
+  EXPECT_EQ(seen.resultData, y.data.data());
   EXPECT_EQ(seen.name, "scale");
   EXPECT_EQ(seen.location, "model.mlir:3:7");
   EXPECT_EQ(seen.run, run);
@@ -78,9 +78,9 @@ TEST_F(NxrtInvoke, InlineIsZeroCopyAndSeesStaticArgs) {
 
 TEST_F(NxrtInvoke, CustomCallTargetGetsAttributes) {
   Seen seen;
-  NXRT_ASSERT_OK(nxrt_register_custom_call(rt, "my_scale", Scale, &seen));
-  nxrt_site_t *site = AddSite(NXRT_SITE_CUSTOM_CALL, "my_scale", "k.mlir:9:1",
-                              Attrs().I64("scale", -2).Encode());
+  NXRT_ASSERT_OK(nxrt_register_custom_call(rt, "my_scale", scale, &seen));
+  nxrt_site_t *site = addSite(NXRT_SITE_CUSTOM_CALL, "my_scale", "k.mlir:9:1",
+                              Attrs().i64("scale", -2).encode());
   Tensor<float> x(NXRT_F32, {2}, {1, 5});
   Tensor<float> y(NXRT_F32, {2});
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
@@ -91,24 +91,24 @@ TEST_F(NxrtInvoke, CustomCallTargetGetsAttributes) {
 
 TEST_F(NxrtInvoke, HandlerErrorFailsRunAndSkipsLaterCallbacks) {
   int failed = 0, later = 0;
-  RegisterInline("bad", Fails, &failed);
-  RegisterInline("later", Count, &later);
-  nxrt_site_t *bad = AddSite(NXRT_SITE_ELIXIR_CALL, "bad", "m.mlir:12:5");
-  nxrt_site_t *next = AddSite(NXRT_SITE_ELIXIR_CALL, "later", "m.mlir:13:5");
+  registerInline("bad", fails, &failed);
+  registerInline("later", count, &later);
+  nxrt_site_t *bad = addSite(NXRT_SITE_ELIXIR_CALL, "bad", "m.mlir:12:5");
+  nxrt_site_t *next = addSite(NXRT_SITE_ELIXIR_CALL, "later", "m.mlir:13:5");
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   Status s(nxrt_invoke(run, bad, nullptr, 0, nullptr, 0));
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_INTERNAL);
-  EXPECT_EQ(Message(s), "callback @bad at m.mlir:12:5 failed: boom");
+  EXPECT_EQ(message(s), "callback @bad at m.mlir:12:5 failed: boom");
   Status skipped(nxrt_invoke(run, next, nullptr, 0, nullptr, 0));
   EXPECT_EQ(nxrt_status_code(skipped.get()), NXRT_ABORTED);
-  EXPECT_EQ(Message(skipped),
+  EXPECT_EQ(message(skipped),
             "callback @later at m.mlir:13:5 skipped: the run already failed");
   EXPECT_EQ(later, 0);
   Status mid(nxrt_run_status(run));
-  EXPECT_EQ(Message(mid), "callback @bad at m.mlir:12:5 failed: boom");
+  EXPECT_EQ(message(mid), "callback @bad at m.mlir:12:5 failed: boom");
   Status end(nxrt_run_end(run));
   EXPECT_EQ(nxrt_status_code(end.get()), NXRT_INTERNAL);
-  EXPECT_EQ(Message(end), "callback @bad at m.mlir:12:5 failed: boom");
+  EXPECT_EQ(message(end), "callback @bad at m.mlir:12:5 failed: boom");
 
   // The next run is unaffected.
   run = nxrt_run_begin(rt, nullptr);
@@ -119,22 +119,22 @@ TEST_F(NxrtInvoke, HandlerErrorFailsRunAndSkipsLaterCallbacks) {
 }
 
 TEST_F(NxrtInvoke, UnknownCallbackFailsAtInvocationThenResolvesLate) {
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "late", "m.mlir:4:2");
-  nxrt_site_t *target = AddSite(NXRT_SITE_CUSTOM_CALL, "nope", "m.mlir:5:2");
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "late", "m.mlir:4:2");
+  nxrt_site_t *target = addSite(NXRT_SITE_CUSTOM_CALL, "nope", "m.mlir:5:2");
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   Status s(nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_NOT_FOUND);
-  EXPECT_EQ(Message(s), "unknown callback @late at m.mlir:4:2");
+  EXPECT_EQ(message(s), "unknown callback @late at m.mlir:4:2");
   Status end(nxrt_run_end(run));
-  EXPECT_EQ(Message(end), "unknown callback @late at m.mlir:4:2");
+  EXPECT_EQ(message(end), "unknown callback @late at m.mlir:4:2");
 
   run = nxrt_run_begin(rt, nullptr);
   Status t(nxrt_invoke(run, target, nullptr, 0, nullptr, 0));
-  EXPECT_EQ(Message(t), "unknown custom-call target @nope at m.mlir:5:2");
+  EXPECT_EQ(message(t), "unknown custom-call target @nope at m.mlir:5:2");
   nxrt_status_free(nxrt_run_end(run));
 
   int calls = 0;
-  RegisterInline("late", Count, &calls);
+  registerInline("late", count, &calls);
   run = nxrt_run_begin(rt, nullptr);
   NXRT_EXPECT_OK(nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
   NXRT_EXPECT_OK(nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
@@ -143,23 +143,23 @@ TEST_F(NxrtInvoke, UnknownCallbackFailsAtInvocationThenResolvesLate) {
 }
 
 TEST_F(NxrtInvoke, UnknownSiteIdFailsRun) {
-  AddSite(NXRT_SITE_ELIXIR_CALL, "f");
+  addSite(NXRT_SITE_ELIXIR_CALL, "f");
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   Status s(
       nxrt_invoke(run, nxrt_program_site(program, 42), nullptr, 0, nullptr, 0));
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_NOT_FOUND);
-  EXPECT_EQ(Message(s), "unknown call site (null site)");
+  EXPECT_EQ(message(s), "unknown call site (null site)");
   Status end(nxrt_run_end(run));
-  EXPECT_EQ(Message(end), "unknown call site (null site)");
+  EXPECT_EQ(message(end), "unknown call site (null site)");
 }
 
 TEST_F(NxrtInvoke, InvokeWithoutRunIsAnError) {
   int calls = 0;
-  RegisterInline("f", Count, &calls);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f");
+  registerInline("f", count, &calls);
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "f");
   Status s(nxrt_invoke(nullptr, site, nullptr, 0, nullptr, 0));
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_FAILED_PRECONDITION);
-  EXPECT_EQ(Message(s), "callback @f at test.mlir:1:1 invoked outside a run "
+  EXPECT_EQ(message(s), "callback @f at test.mlir:1:1 invoked outside a run "
                         "(call nxrt_run_begin first)");
   EXPECT_EQ(calls, 0);
   Status e1(nxrt_run_end(nullptr));
@@ -170,7 +170,7 @@ TEST_F(NxrtInvoke, InvokeWithoutRunIsAnError) {
 
 TEST_F(NxrtInvoke, OptionalIoCallbackWithoutHandlerDoesNothing) {
   nxrt_site_t *site =
-      AddSite(NXRT_SITE_OPTIONAL_IO_CALLBACK, "hook", "m.mlir:5:6");
+      addSite(NXRT_SITE_OPTIONAL_IO_CALLBACK, "hook", "m.mlir:5:6");
   ASSERT_NE(site, nullptr);
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   EXPECT_EQ(nxrt_invoke(run, site, nullptr, 0, nullptr, 0), nullptr);
@@ -179,30 +179,30 @@ TEST_F(NxrtInvoke, OptionalIoCallbackWithoutHandlerDoesNothing) {
 
   // Once bound, it runs like any io_callback, failures included.
   int calls = 0;
-  RegisterInline("hook", Fails, &calls);
+  registerInline("hook", fails, &calls);
   run = nxrt_run_begin(rt, nullptr);
   Status s(nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
   EXPECT_EQ(calls, 1);
-  EXPECT_EQ(Message(s), "callback @hook at m.mlir:5:6 failed: boom");
+  EXPECT_EQ(message(s), "callback @hook at m.mlir:5:6 failed: boom");
   Status failed(nxrt_run_end(run));
   EXPECT_NE(failed.get(), nullptr);
 }
 
 TEST_F(NxrtInvoke, SiteFromAnotherRuntimeIsRejected) {
   int calls = 0;
-  RegisterInline("f", Count, &calls);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "f", "m.mlir:1:1");
+  registerInline("f", count, &calls);
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "f", "m.mlir:1:1");
   nxrt_runtime_t *other = nxrt_runtime_create();
   nxrt_run_t *run = nxrt_run_begin(other, nullptr);
   Status s(nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
-  EXPECT_EQ(Message(s), "callback @f at m.mlir:1:1 failed: the site belongs to "
+  EXPECT_EQ(message(s), "callback @f at m.mlir:1:1 failed: the site belongs to "
                         "a different runtime than the run");
   nxrt_status_free(nxrt_run_end(run));
   nxrt_runtime_destroy(other);
   EXPECT_EQ(calls, 0);
 }
 
-nxrt_status_t *Sleep30(void *user, const nxrt_call_t *) {
+nxrt_status_t *sleep30(void *user, const nxrt_call_t *) {
   ++*static_cast<int *>(user);
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
   return nullptr;
@@ -210,8 +210,8 @@ nxrt_status_t *Sleep30(void *user, const nxrt_call_t *) {
 
 TEST_F(NxrtInvoke, RunDeadlineStopsLaterInlineCallbacks) {
   int calls = 0;
-  RegisterInline("slow", Sleep30, &calls);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "slow", "d.mlir:2:2");
+  registerInline("slow", sleep30, &calls);
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "slow", "d.mlir:2:2");
   nxrt_run_options_t opts{20};
   nxrt_run_t *run = nxrt_run_begin(rt, &opts);
   // Inline callbacks cannot be interrupted; the deadline is checked before
@@ -220,7 +220,7 @@ TEST_F(NxrtInvoke, RunDeadlineStopsLaterInlineCallbacks) {
   Status s(nxrt_invoke(run, site, nullptr, 0, nullptr, 0));
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_DEADLINE_EXCEEDED);
   EXPECT_EQ(
-      Message(s),
+      message(s),
       "callback @slow at d.mlir:2:2 timed out after 20 ms (run deadline)");
   nxrt_status_free(nxrt_run_end(run));
   EXPECT_EQ(calls, 1);
@@ -229,26 +229,26 @@ TEST_F(NxrtInvoke, RunDeadlineStopsLaterInlineCallbacks) {
 struct Nested {
   nxrt_runtime_t *rt;
   nxrt_site_t *inner;
-  nxrt_run_t *outer_seen = nullptr;
-  nxrt_run_t *inner_seen = nullptr;
-  int inner_calls = 0;
-  bool fail_inner = false;
+  nxrt_run_t *outerSeen = nullptr;
+  nxrt_run_t *innerSeen = nullptr;
+  int innerCalls = 0;
+  bool failInner = false;
 };
 
-nxrt_status_t *InnerCallback(void *user, const nxrt_call_t *call) {
+nxrt_status_t *innerCallback(void *user, const nxrt_call_t *call) {
   auto *n = static_cast<Nested *>(user);
-  n->inner_calls++;
-  n->inner_seen = nxrt_run_current();
-  if (n->fail_inner)
+  n->innerCalls++;
+  n->innerSeen = nxrt_run_current();
+  if (n->failInner)
     return nxrt_status_create(NXRT_INVALID_ARGUMENT, "inner failed");
   return nullptr;
 }
 
 // A callback that runs "compiled code" itself: begins a nested run on the
 // same thread and invokes another site.
-nxrt_status_t *OuterCallback(void *user, const nxrt_call_t *call) {
+nxrt_status_t *outerCallback(void *user, const nxrt_call_t *call) {
   auto *n = static_cast<Nested *>(user);
-  n->outer_seen = nxrt_run_current();
+  n->outerSeen = nxrt_run_current();
   nxrt_run_t *run = nxrt_run_begin(n->rt, nullptr);
   nxrt_status_free(
       nxrt_invoke(nxrt_run_current(), n->inner, nullptr, 0, nullptr, 0));
@@ -260,29 +260,29 @@ nxrt_status_t *OuterCallback(void *user, const nxrt_call_t *call) {
 
 TEST_F(NxrtInvoke, CallbackMayStartNestedRun) {
   Nested n{rt, nullptr};
-  RegisterInline("outer", OuterCallback, &n);
-  RegisterInline("inner", InnerCallback, &n);
-  nxrt_site_t *outer = AddSite(NXRT_SITE_ELIXIR_CALL, "outer", "o.mlir:1:1");
-  n.inner = AddSite(NXRT_SITE_ELIXIR_CALL, "inner", "i.mlir:2:2");
+  registerInline("outer", outerCallback, &n);
+  registerInline("inner", innerCallback, &n);
+  nxrt_site_t *outer = addSite(NXRT_SITE_ELIXIR_CALL, "outer", "o.mlir:1:1");
+  n.inner = addSite(NXRT_SITE_ELIXIR_CALL, "inner", "i.mlir:2:2");
 
   EXPECT_EQ(nxrt_run_current(), nullptr);
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   EXPECT_EQ(nxrt_run_current(), run);
   NXRT_EXPECT_OK(nxrt_invoke(run, outer, nullptr, 0, nullptr, 0));
-  EXPECT_EQ(n.outer_seen, run);
-  EXPECT_NE(n.inner_seen, run);
-  EXPECT_NE(n.inner_seen, nullptr);
+  EXPECT_EQ(n.outerSeen, run);
+  EXPECT_NE(n.innerSeen, run);
+  EXPECT_NE(n.innerSeen, nullptr);
   NXRT_EXPECT_OK(nxrt_run_end(run));
   EXPECT_EQ(nxrt_run_current(), nullptr);
 
   // A failing nested run fails only through the outer callback's status.
-  n.fail_inner = true;
+  n.failInner = true;
   run = nxrt_run_begin(rt, nullptr);
   Status s(nxrt_invoke(run, outer, nullptr, 0, nullptr, 0));
-  EXPECT_EQ(Message(s), "callback @outer at o.mlir:1:1 failed: callback "
+  EXPECT_EQ(message(s), "callback @outer at o.mlir:1:1 failed: callback "
                         "@inner at i.mlir:2:2 failed: inner failed");
   nxrt_status_free(nxrt_run_end(run));
-  EXPECT_EQ(n.inner_calls, 2);
+  EXPECT_EQ(n.innerCalls, 2);
 }
 
 TEST_F(NxrtInvoke, RunEndOutOfOrderKeepsStackConsistent) {
@@ -309,7 +309,7 @@ struct IoSeen {
   size_t nresults = 99;
 };
 
-nxrt_status_t *Observe(void *user, const nxrt_call_t *call) {
+nxrt_status_t *observe(void *user, const nxrt_call_t *call) {
   auto *seen = static_cast<IoSeen *>(user);
   for (size_t i = 0; i < call->nargs; ++i)
     seen->data.push_back(call->args[i].data);
@@ -319,8 +319,8 @@ nxrt_status_t *Observe(void *user, const nxrt_call_t *call) {
 
 TEST_F(NxrtInvoke, IoCallbackIsPassthrough) {
   IoSeen seen;
-  RegisterInline("log", Observe, &seen);
-  nxrt_site_t *site = AddSite(NXRT_SITE_IO_CALLBACK, "log", "io.mlir:3:3");
+  registerInline("log", observe, &seen);
+  nxrt_site_t *site = addSite(NXRT_SITE_IO_CALLBACK, "log", "io.mlir:3:3");
   Tensor<int32_t> a(NXRT_I32, {3}, {1, 2, 3});
   Tensor<double> b(NXRT_F64, {}, {4.5});
   nxrt_tensor_t args[] = {a.view, b.view};
@@ -339,7 +339,7 @@ TEST_F(NxrtInvoke, IoCallbackIsPassthrough) {
   nxrt_tensor_t distinct[] = {copy.view, b.view};
   run = nxrt_run_begin(rt, nullptr);
   Status s(nxrt_invoke(run, site, args, 2, distinct, 2));
-  EXPECT_EQ(Message(s), "callback @log at io.mlir:3:3 failed: io_callback "
+  EXPECT_EQ(message(s), "callback @log at io.mlir:3:3 failed: io_callback "
                         "results must alias its operands one to one");
   nxrt_status_free(nxrt_run_end(run));
   EXPECT_EQ(seen.data.size(), 4u);

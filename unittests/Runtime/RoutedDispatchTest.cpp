@@ -26,22 +26,22 @@ namespace {
 
 struct Seen {
   std::thread::id thread;
-  const void *arg_data = nullptr;
+  const void *argData = nullptr;
   nxrt_run_t *run = nullptr;
-  bool run_is_current = false;
+  bool runIsCurrent = false;
   std::string name, location, label;
   size_t nresults = 0;
   int calls = 0;
 };
 
 // y = 2 x (f32), or nothing for io_callbacks; records what it saw.
-nxrt_status_t *Double(void *user, const nxrt_call_t *call) {
+nxrt_status_t *doubleIt(void *user, const nxrt_call_t *call) {
   auto *seen = static_cast<Seen *>(user);
   seen->calls++;
   seen->thread = std::this_thread::get_id();
-  seen->arg_data = call->args[0].data;
+  seen->argData = call->args[0].data;
   seen->run = call->run;
-  seen->run_is_current = nxrt_run_current() == call->run;
+  seen->runIsCurrent = nxrt_run_current() == call->run;
   seen->name = call->name;
   seen->location = call->location;
   seen->nresults = call->nresults;
@@ -59,7 +59,7 @@ nxrt_status_t *Double(void *user, const nxrt_call_t *call) {
   return nullptr;
 }
 
-nxrt_status_t *Fails(void *, const nxrt_call_t *) {
+nxrt_status_t *fails(void *, const nxrt_call_t *) {
   return nxrt_status_create(NXRT_INTERNAL, "boom");
 }
 
@@ -71,7 +71,7 @@ struct OwnHook {
   std::mutex mutex;
   std::vector<std::string> names;
 };
-void ServeOwn(void *user, nxrt_request_t *req) {
+void serveOwn(void *user, nxrt_request_t *req) {
   auto *hook = static_cast<OwnHook *>(user);
   std::string name = nxrt_request_name(req);
   {
@@ -79,7 +79,7 @@ void ServeOwn(void *user, nxrt_request_t *req) {
     hook->names.push_back(name);
   }
   if (name == "remote")
-    AddOne(hook->rt, req);
+    addOne(hook->rt, req);
   else
     nxrt_status_free(nxrt_bridge_reply(
         hook->rt, nxrt_request_tag(req),
@@ -92,41 +92,41 @@ void ServeOwn(void *user, nxrt_request_t *req) {
 
 class NxrtRoutedDispatch : public RuntimeTest {
 protected:
-  Status RunOnce(nxrt_site_t *site, nxrt_tensor_t *x, nxrt_tensor_t *y,
+  Status runOnce(nxrt_site_t *site, nxrt_tensor_t *x, nxrt_tensor_t *y,
                  size_t nresults = 1) {
     nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
     nxrt_status_free(nxrt_invoke(run, site, x, 1, y, nresults));
     return Status(nxrt_run_end(run));
   }
-  void Route(int64_t timeout_ms = 0) {
+  void route(int64_t timeoutMs = 0) {
     NXRT_ASSERT_OK(nxrt_runtime_set_callback_dispatch(
-        rt, NXRT_DISPATCH_BRIDGE, timeout_ms));
+        rt, NXRT_DISPATCH_BRIDGE, timeoutMs));
   }
-  static void Serve(nxrt_request_t *req) {
+  static void serve(nxrt_request_t *req) {
     NXRT_EXPECT_OK(nxrt_request_serve(req));
   }
 };
 
 TEST_F(NxrtRoutedDispatch, InlineHandlerRunsOnTheDispatcherThread) {
   Seen seen;
-  RegisterInline("double", Double, &seen);
-  Route();
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "double", "m.mlir:4:2",
-                              Attrs().Str("label", "twice").Encode());
+  registerInline("double", doubleIt, &seen);
+  route();
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "double", "m.mlir:4:2",
+                              Attrs().str("label", "twice").encode());
   Tensor<float> x(NXRT_F32, {3}, {1, 2, 3});
   Tensor<float> y(NXRT_F32, {3});
   {
-    Dispatcher d(rt, Serve);
-    Status s = RunOnce(site, &x.view, &y.view);
-    EXPECT_EQ(s, nullptr) << Message(s);
+    Dispatcher d(rt, serve);
+    Status s = runOnce(site, &x.view, &y.view);
+    EXPECT_EQ(s, nullptr) << message(s);
   }
   EXPECT_EQ(y.data, (std::vector<float>{2, 4, 6}));
   EXPECT_EQ(seen.calls, 1);
   EXPECT_NE(seen.thread, std::this_thread::get_id());
   // The handler read a copy, in a run of its own that was current.
-  EXPECT_NE(seen.arg_data, x.view.data);
+  EXPECT_NE(seen.argData, x.view.data);
   EXPECT_NE(seen.run, nullptr);
-  EXPECT_TRUE(seen.run_is_current);
+  EXPECT_TRUE(seen.runIsCurrent);
   EXPECT_EQ(seen.name, "double");
   EXPECT_EQ(seen.location, "m.mlir:4:2");
   EXPECT_EQ(seen.label, "twice");
@@ -134,58 +134,58 @@ TEST_F(NxrtRoutedDispatch, InlineHandlerRunsOnTheDispatcherThread) {
 
 TEST_F(NxrtRoutedDispatch, InlineUnlessRoutedAndOnlyForLaterRuns) {
   Seen seen;
-  RegisterInline("double", Double, &seen);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "double");
+  registerInline("double", doubleIt, &seen);
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "double");
   Tensor<float> x(NXRT_F32, {2}, {1, 2});
   Tensor<float> y(NXRT_F32, {2});
-  Dispatcher d(rt, Serve);
+  Dispatcher d(rt, serve);
 
-  Status s = RunOnce(site, &x.view, &y.view);
-  EXPECT_EQ(s, nullptr) << Message(s);
+  Status s = runOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << message(s);
   EXPECT_EQ(seen.thread, std::this_thread::get_id());
-  EXPECT_EQ(seen.arg_data, x.view.data);
+  EXPECT_EQ(seen.argData, x.view.data);
 
   // A run begun before routing keeps calling inline.
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
-  Route();
+  route();
   seen.thread = {};
   NXRT_EXPECT_OK(nxrt_invoke(run, site, &x.view, 1, &y.view, 1));
   NXRT_EXPECT_OK(nxrt_run_end(run));
   EXPECT_EQ(seen.thread, std::this_thread::get_id());
 
-  s = RunOnce(site, &x.view, &y.view);
-  EXPECT_EQ(s, nullptr) << Message(s);
+  s = runOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << message(s);
   EXPECT_NE(seen.thread, std::this_thread::get_id());
 
   NXRT_ASSERT_OK(
       nxrt_runtime_set_callback_dispatch(rt, NXRT_DISPATCH_INLINE, 0));
-  s = RunOnce(site, &x.view, &y.view);
-  EXPECT_EQ(s, nullptr) << Message(s);
+  s = runOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << message(s);
   EXPECT_EQ(seen.thread, std::this_thread::get_id());
   EXPECT_EQ(seen.calls, 4);
 }
 
 TEST_F(NxrtRoutedDispatch, HandlerFailureNamesTheSite) {
-  RegisterInline("fails", Fails);
-  Route();
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "fails", "m.mlir:9:1");
+  registerInline("fails", fails);
+  route();
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "fails", "m.mlir:9:1");
   Tensor<float> x(NXRT_F32, {1}, {1});
   Tensor<float> y(NXRT_F32, {1});
-  Dispatcher d(rt, Serve);
-  Status s = RunOnce(site, &x.view, &y.view);
+  Dispatcher d(rt, serve);
+  Status s = runOnce(site, &x.view, &y.view);
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_INTERNAL);
-  EXPECT_EQ(Message(s), "callback @fails at m.mlir:9:1 failed: boom");
+  EXPECT_EQ(message(s), "callback @fails at m.mlir:9:1 failed: boom");
 }
 
 TEST_F(NxrtRoutedDispatch, IoCallbackGetsNoResults) {
   Seen seen;
-  RegisterInline("log", Double, &seen);
-  Route();
-  nxrt_site_t *site = AddSite(NXRT_SITE_IO_CALLBACK, "log");
+  registerInline("log", doubleIt, &seen);
+  route();
+  nxrt_site_t *site = addSite(NXRT_SITE_IO_CALLBACK, "log");
   Tensor<float> x(NXRT_F32, {2}, {5, 6});
-  Dispatcher d(rt, Serve);
-  Status s = RunOnce(site, &x.view, &x.view);
-  EXPECT_EQ(s, nullptr) << Message(s);
+  Dispatcher d(rt, serve);
+  Status s = runOnce(site, &x.view, &x.view);
+  EXPECT_EQ(s, nullptr) << message(s);
   EXPECT_EQ(seen.calls, 1);
   EXPECT_EQ(seen.nresults, 0u);
   EXPECT_EQ(x.data, (std::vector<float>{5, 6}));
@@ -193,26 +193,26 @@ TEST_F(NxrtRoutedDispatch, IoCallbackGetsNoResults) {
 
 TEST_F(NxrtRoutedDispatch, CustomCallTargetsStayInline) {
   Seen seen;
-  NXRT_ASSERT_OK(nxrt_register_custom_call(rt, "kernel", Double, &seen));
-  Route();
-  nxrt_site_t *site = AddSite(NXRT_SITE_CUSTOM_CALL, "kernel");
+  NXRT_ASSERT_OK(nxrt_register_custom_call(rt, "kernel", doubleIt, &seen));
+  route();
+  nxrt_site_t *site = addSite(NXRT_SITE_CUSTOM_CALL, "kernel");
   Tensor<float> x(NXRT_F32, {2}, {1, 2});
   Tensor<float> y(NXRT_F32, {2});
   // No dispatcher: a routed call would wait forever.
-  Status s = RunOnce(site, &x.view, &y.view);
-  EXPECT_EQ(s, nullptr) << Message(s);
+  Status s = runOnce(site, &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << message(s);
   EXPECT_EQ(seen.thread, std::this_thread::get_id());
   EXPECT_EQ(y.data, (std::vector<float>{2, 4}));
 }
 
 TEST_F(NxrtRoutedDispatch, TimeoutBoundsEachCallAndExpiredRequestsAreNotRun) {
   Seen seen;
-  RegisterInline("double", Double, &seen);
+  registerInline("double", doubleIt, &seen);
   // Routed requests reach only pullers, so a puller must take this one
   // while it is pending: the timeout leaves it ample time to wake up, even
   // on a loaded machine under a sanitizer.
-  Route(/*timeout_ms=*/200);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "double", "m.mlir:2:2");
+  route(/*timeoutMs=*/200);
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "double", "m.mlir:2:2");
   Tensor<float> x(NXRT_F32, {1}, {1});
   Tensor<float> y(NXRT_F32, {1});
   // Holds the request unanswered past the call's timeout.
@@ -224,10 +224,10 @@ TEST_F(NxrtRoutedDispatch, TimeoutBoundsEachCallAndExpiredRequestsAreNotRun) {
   });
   while (!pulling.load())
     std::this_thread::yield();
-  Status s = RunOnce(site, &x.view, &y.view);
+  Status s = runOnce(site, &x.view, &y.view);
   puller.join();
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_DEADLINE_EXCEEDED);
-  EXPECT_EQ(Message(s),
+  EXPECT_EQ(message(s),
             "callback @double at m.mlir:2:2 timed out after 200 ms");
   ASSERT_NE(kept, nullptr);
   Status late(nxrt_request_serve(kept));
@@ -237,9 +237,9 @@ TEST_F(NxrtRoutedDispatch, TimeoutBoundsEachCallAndExpiredRequestsAreNotRun) {
 }
 
 TEST_F(NxrtRoutedDispatch, BridgeBoundCallbackHasNoHandlerToServe) {
-  RegisterBridge("remote");
-  Route();
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "remote");
+  registerBridge("remote");
+  route();
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "remote");
   Tensor<float> x(NXRT_F32, {2}, {1, 2});
   Tensor<float> y(NXRT_F32, {2});
   std::string why;
@@ -247,12 +247,12 @@ TEST_F(NxrtRoutedDispatch, BridgeBoundCallbackHasNoHandlerToServe) {
     Dispatcher d(rt, [&](nxrt_request_t *req) {
       Status s(nxrt_request_serve(req));
       EXPECT_EQ(nxrt_status_code(s.get()), NXRT_FAILED_PRECONDITION);
-      why = Message(s);
+      why = message(s);
       // Still pending: the caller answers it.
-      AddOne(rt, req);
+      addOne(rt, req);
     });
-    Status s = RunOnce(site, &x.view, &y.view);
-    EXPECT_EQ(s, nullptr) << Message(s);
+    Status s = runOnce(site, &x.view, &y.view);
+    EXPECT_EQ(s, nullptr) << message(s);
   }
   EXPECT_EQ(y.data, (std::vector<float>{2, 3}));
   EXPECT_NE(why.find("callback @remote is bound for bridge dispatch and has "
@@ -266,14 +266,14 @@ TEST_F(NxrtRoutedDispatch, BridgeBoundCallbackHasNoHandlerToServe) {
 // hook sees only the callback bound BRIDGE (issue 29).
 TEST_F(NxrtRoutedDispatch, RoutedRequestsGoToThePullQueueNotTheHook) {
   Seen seen;
-  RegisterInline("double", Double, &seen);
-  RegisterBridge("remote");
+  registerInline("double", doubleIt, &seen);
+  registerBridge("remote");
   OwnHook hook;
   hook.rt = rt;
-  nxrt_bridge_set_hook(rt, ServeOwn, &hook);
-  Route();
-  nxrt_site_t *local = AddSite(NXRT_SITE_ELIXIR_CALL, "double", "m.mlir:3:5");
-  nxrt_site_t *remote = AddSite(NXRT_SITE_ELIXIR_CALL, "remote", "m.mlir:4:5");
+  nxrt_bridge_set_hook(rt, serveOwn, &hook);
+  route();
+  nxrt_site_t *local = addSite(NXRT_SITE_ELIXIR_CALL, "double", "m.mlir:3:5");
+  nxrt_site_t *remote = addSite(NXRT_SITE_ELIXIR_CALL, "remote", "m.mlir:4:5");
   Tensor<float> x(NXRT_F32, {2}, {3, 4});
   Tensor<float> doubled(NXRT_F32, {2});
   Tensor<float> added(NXRT_F32, {2});
@@ -281,13 +281,13 @@ TEST_F(NxrtRoutedDispatch, RoutedRequestsGoToThePullQueueNotTheHook) {
   {
     Dispatcher d(rt, [&](nxrt_request_t *req) {
       pulled.push_back(nxrt_request_name(req));
-      Serve(req);
+      serve(req);
     });
     nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
     nxrt_status_free(nxrt_invoke(run, local, &x.view, 1, &doubled.view, 1));
     nxrt_status_free(nxrt_invoke(run, remote, &x.view, 1, &added.view, 1));
     Status s(nxrt_run_end(run));
-    EXPECT_EQ(s, nullptr) << Message(s);
+    EXPECT_EQ(s, nullptr) << message(s);
   }
   EXPECT_EQ(doubled.data, (std::vector<float>{6, 8}));
   EXPECT_EQ(added.data, (std::vector<float>{4, 5}));
@@ -301,17 +301,17 @@ TEST_F(NxrtRoutedDispatch, RoutedRequestsGoToThePullQueueNotTheHook) {
 TEST_F(NxrtRoutedDispatch, ManyThreadsManyDispatchers) {
   std::atomic<int> calls{0};
   struct Counter {
-    static nxrt_status_t *Fn(void *user, const nxrt_call_t *call) {
+    static nxrt_status_t *fn(void *user, const nxrt_call_t *call) {
       static_cast<std::atomic<int> *>(user)->fetch_add(1);
       const float *x = static_cast<const float *>(call->args[0].data);
       *static_cast<float *>(call->results[0].data) = *x + 1;
       return nullptr;
     }
   };
-  RegisterInline("inc", Counter::Fn, &calls);
-  Route();
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "inc");
-  Dispatcher d(rt, Serve, /*threads=*/3);
+  registerInline("inc", Counter::fn, &calls);
+  route();
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "inc");
+  Dispatcher d(rt, serve, /*threads=*/3);
   std::vector<std::thread> threads;
   std::atomic<int> wrong{0};
   for (int t = 0; t < 4; ++t)
@@ -319,7 +319,7 @@ TEST_F(NxrtRoutedDispatch, ManyThreadsManyDispatchers) {
       for (int i = 0; i < 200; ++i) {
         Tensor<float> x(NXRT_F32, {1}, {static_cast<float>(t * 1000 + i)});
         Tensor<float> y(NXRT_F32, {1});
-        Status s = RunOnce(site, &x.view, &y.view);
+        Status s = runOnce(site, &x.view, &y.view);
         if (s || y.data[0] != x.data[0] + 1)
           wrong.fetch_add(1);
       }
@@ -334,12 +334,12 @@ TEST_F(NxrtRoutedDispatch, ArgumentErrors) {
   Status bad(nxrt_runtime_set_callback_dispatch(
       rt, static_cast<nxrt_dispatch_mode_t>(7), 0));
   EXPECT_EQ(nxrt_status_code(bad.get()), NXRT_INVALID_ARGUMENT);
-  EXPECT_EQ(Message(bad), "unknown dispatch mode 7");
-  Status null_rt(
+  EXPECT_EQ(message(bad), "unknown dispatch mode 7");
+  Status nullRt(
       nxrt_runtime_set_callback_dispatch(nullptr, NXRT_DISPATCH_BRIDGE, 0));
-  EXPECT_EQ(nxrt_status_code(null_rt.get()), NXRT_INVALID_ARGUMENT);
-  Status null_req(nxrt_request_serve(nullptr));
-  EXPECT_EQ(nxrt_status_code(null_req.get()), NXRT_INVALID_ARGUMENT);
+  EXPECT_EQ(nxrt_status_code(nullRt.get()), NXRT_INVALID_ARGUMENT);
+  Status nullReq(nxrt_request_serve(nullptr));
+  EXPECT_EQ(nxrt_status_code(nullReq.get()), NXRT_INVALID_ARGUMENT);
 }
 
 } // namespace

@@ -17,7 +17,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-std::vector<uint8_t> Handle(const char *name) {
+std::vector<uint8_t> handleBytesOf(const char *name) {
   std::vector<uint8_t> bytes(nxrt_stream_handle_encode(name, nullptr, 0));
   EXPECT_EQ(nxrt_stream_handle_encode(name, bytes.data(), bytes.size()),
             bytes.size());
@@ -25,14 +25,14 @@ std::vector<uint8_t> Handle(const char *name) {
 }
 
 TEST(NxrtStreamHandle, EncodingIsTheDocumentedLayout) {
-  std::vector<uint8_t> h = Handle("s1");
+  std::vector<uint8_t> h = handleBytesOf("s1");
   std::vector<uint8_t> want = {'N', 'X', 'S', 'H', 1, 0,   0,
                                0,   2,   0,   0,   0, 's', '1'};
   EXPECT_EQ(h, want);
   EXPECT_EQ(nxrt_stream_handle_encode("", nullptr, 0), 0u);
   EXPECT_EQ(nxrt_stream_handle_encode(nullptr, nullptr, 0), 0u);
-  std::string too_long(NXRT_STREAM_NAME_MAX + 1, 'x');
-  EXPECT_EQ(nxrt_stream_handle_encode(too_long.c_str(), nullptr, 0), 0u);
+  std::string tooLong(NXRT_STREAM_NAME_MAX + 1, 'x');
+  EXPECT_EQ(nxrt_stream_handle_encode(tooLong.c_str(), nullptr, 0), 0u);
   uint8_t small[4] = {9, 9, 9, 9};
   EXPECT_EQ(nxrt_stream_handle_encode("abc", small, sizeof small), 15u);
   EXPECT_EQ(small[0], 9) << "nothing written when the buffer is too small";
@@ -43,11 +43,11 @@ protected:
   void SetUp() override {
     RuntimeTest::SetUp();
     NXRT_ASSERT_OK(nxrt_stream_open(rt, "s", &stream));
-    handle_bytes = Handle("s");
-    handle_dims[0] = static_cast<int64_t>(handle_bytes.size());
-    handle = {NXRT_U8, 1, handle_dims, handle_bytes.data()};
-    outfeed = AddSite(NXRT_SITE_OUTFEED, nullptr, "feed.mlir:1:1");
-    infeed = AddSite(NXRT_SITE_INFEED, nullptr, "feed.mlir:2:1");
+    handleBytes = handleBytesOf("s");
+    handleDims[0] = static_cast<int64_t>(handleBytes.size());
+    handle = {NXRT_U8, 1, handleDims, handleBytes.data()};
+    outfeed = addSite(NXRT_SITE_OUTFEED, nullptr, "feed.mlir:1:1");
+    infeed = addSite(NXRT_SITE_INFEED, nullptr, "feed.mlir:2:1");
   }
   void TearDown() override {
     nxrt_stream_destroy(stream);
@@ -55,33 +55,33 @@ protected:
   }
 
   // Runs one infeed; payload results in `out`, tag in/out as u64.
-  Status Infeed(nxrt_site_t *site, uint64_t tag_in, uint64_t *tag_out,
-                std::vector<nxrt_tensor_t> out, int64_t run_timeout_ms = 0,
-                nxrt_tensor_t *handle_override = nullptr) {
+  Status runInfeed(nxrt_site_t *site, uint64_t tagIn, uint64_t *tagOut,
+                std::vector<nxrt_tensor_t> out, int64_t runTimeoutMs = 0,
+                nxrt_tensor_t *handleOverride = nullptr) {
     Tensor<uint8_t> tag(NXRT_U8, {8});
     Tensor<uint8_t> next(NXRT_U8, {8});
     for (int k = 0; k < 8; ++k)
-      tag.data[k] = static_cast<uint8_t>(tag_in >> (8 * k));
-    nxrt_tensor_t args[] = {handle_override ? *handle_override : handle,
+      tag.data[k] = static_cast<uint8_t>(tagIn >> (8 * k));
+    nxrt_tensor_t args[] = {handleOverride ? *handleOverride : handle,
                             tag.view};
     out.insert(out.begin(), next.view);
-    nxrt_run_options_t opts{run_timeout_ms};
+    nxrt_run_options_t opts{runTimeoutMs};
     nxrt_run_t *run = nxrt_run_begin(rt, &opts);
     nxrt_status_free(nxrt_invoke(run, site, args, 2, out.data(), out.size()));
     Status s(nxrt_run_end(run));
-    if (tag_out) {
-      *tag_out = 0;
+    if (tagOut) {
+      *tagOut = 0;
       for (int k = 0; k < 8; ++k)
-        *tag_out |= uint64_t(next.data[k]) << (8 * k);
+        *tagOut |= uint64_t(next.data[k]) << (8 * k);
     }
     return s;
   }
 
-  Status Outfeed(std::vector<nxrt_tensor_t> payload,
+  Status runOutfeed(std::vector<nxrt_tensor_t> payload,
                  nxrt_tensor_t *flag = nullptr,
-                 nxrt_tensor_t *handle_override = nullptr) {
+                 nxrt_tensor_t *handleOverride = nullptr) {
     payload.insert(payload.begin(),
-                   handle_override ? *handle_override : handle);
+                   handleOverride ? *handleOverride : handle);
     nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
     nxrt_status_free(nxrt_invoke(run, outfeed, payload.data(), payload.size(),
                                  flag, flag ? 1 : 0));
@@ -89,8 +89,8 @@ protected:
   }
 
   nxrt_stream_t *stream = nullptr;
-  std::vector<uint8_t> handle_bytes;
-  int64_t handle_dims[1];
+  std::vector<uint8_t> handleBytes;
+  int64_t handleDims[1];
   nxrt_tensor_t handle;
   nxrt_site_t *outfeed = nullptr;
   nxrt_site_t *infeed = nullptr;
@@ -100,10 +100,10 @@ TEST_F(NxrtStreams, OpenTwiceAndReopenAfterClose) {
   nxrt_stream_t *dup = nullptr;
   Status s(nxrt_stream_open(rt, "s", &dup));
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_ALREADY_EXISTS);
-  EXPECT_EQ(Message(s), "stream 's' is already open");
+  EXPECT_EQ(message(s), "stream 's' is already open");
   EXPECT_EQ(dup, nullptr);
   Status empty(nxrt_stream_open(rt, "", &dup));
-  EXPECT_EQ(Message(empty), "stream name is empty");
+  EXPECT_EQ(message(empty), "stream name is empty");
 
   nxrt_stream_close(stream);
   nxrt_stream_close(stream); // idempotent
@@ -117,8 +117,8 @@ TEST_F(NxrtStreams, OutfeedCopiesPayloadAndSetsFlag) {
   Tensor<float> a(NXRT_F32, {2, 2}, {1, 2, 3, 4});
   Tensor<int64_t> b(NXRT_I64, {}, {7});
   Tensor<uint8_t> flag(NXRT_U8, {}, {0});
-  Status s = Outfeed({a.view, b.view}, &flag.view);
-  ASSERT_EQ(s, nullptr) << Message(s);
+  Status s = runOutfeed({a.view, b.view}, &flag.view);
+  ASSERT_EQ(s, nullptr) << message(s);
   EXPECT_EQ(flag.data[0], 1);
   a.data[0] = -1; // the program reuses its buffer
   EXPECT_EQ(nxrt_stream_outfeed_size(stream), 1u);
@@ -141,8 +141,8 @@ TEST_F(NxrtStreams, OutfeedCopiesPayloadAndSetsFlag) {
 TEST_F(NxrtStreams, OutfeedRejectsOddResults) {
   Tensor<float> a(NXRT_F32, {1});
   Tensor<float> notflag(NXRT_F32, {2});
-  Status s = Outfeed({a.view}, &notflag.view);
-  EXPECT_EQ(Message(s), "outfeed at feed.mlir:1:1 failed: expected no results "
+  Status s = runOutfeed({a.view}, &notflag.view);
+  EXPECT_EQ(message(s), "outfeed at feed.mlir:1:1 failed: expected no results "
                         "or one tensor<ui8>/tensor<i1> flag, got "
                         "(tensor<2xf32>)");
 }
@@ -153,18 +153,18 @@ TEST_F(NxrtStreams, PopOutfeedTimesOutAndDrainsAfterClose) {
   Status s(nxrt_stream_pop_outfeed(stream, 30, &v));
   EXPECT_GE(Clock::now() - start, std::chrono::milliseconds(30));
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_DEADLINE_EXCEEDED);
-  EXPECT_EQ(Message(s), "no outfeed value on stream 's' within 30 ms");
+  EXPECT_EQ(message(s), "no outfeed value on stream 's' within 30 ms");
 
   Tensor<float> a(NXRT_F32, {1}, {5});
-  ASSERT_EQ(Outfeed({a.view}), nullptr);
+  ASSERT_EQ(runOutfeed({a.view}), nullptr);
   nxrt_stream_close(stream);
   NXRT_ASSERT_OK(nxrt_stream_pop_outfeed(stream, 0, &v));
   nxrt_value_free(v);
   Status drained(nxrt_stream_pop_outfeed(stream, 0, &v));
   EXPECT_EQ(nxrt_status_code(drained.get()), NXRT_FAILED_PRECONDITION);
-  EXPECT_EQ(Message(drained), "stream 's' was closed");
+  EXPECT_EQ(message(drained), "stream 's' was closed");
   Status push(nxrt_stream_push_infeed(stream, &a.view, 1));
-  EXPECT_EQ(Message(push), "stream 's' is closed");
+  EXPECT_EQ(message(push), "stream 's' is closed");
 }
 
 TEST_F(NxrtStreams, CloseWakesBlockedOutfeedPop) {
@@ -175,7 +175,7 @@ TEST_F(NxrtStreams, CloseWakesBlockedOutfeedPop) {
   nxrt_value_t *v = nullptr;
   Status s(nxrt_stream_pop_outfeed(stream, 0, &v));
   closer.join();
-  EXPECT_EQ(Message(s), "stream 's' was closed");
+  EXPECT_EQ(message(s), "stream 's' was closed");
 }
 
 TEST_F(NxrtStreams, InfeedsConsumeInOrderAndThreadTheTag) {
@@ -186,12 +186,12 @@ TEST_F(NxrtStreams, InfeedsConsumeInOrderAndThreadTheTag) {
   EXPECT_EQ(nxrt_stream_infeed_size(stream), 2u);
   Tensor<float> out(NXRT_F32, {2});
   uint64_t tag = 0;
-  Status s1 = Infeed(infeed, 0, &tag, {out.view});
-  ASSERT_EQ(s1, nullptr) << Message(s1);
+  Status s1 = runInfeed(infeed, 0, &tag, {out.view});
+  ASSERT_EQ(s1, nullptr) << message(s1);
   EXPECT_EQ(out.data, (std::vector<float>{10, 11}));
   EXPECT_EQ(tag, 1u);
-  Status s2 = Infeed(infeed, tag, &tag, {out.view});
-  ASSERT_EQ(s2, nullptr) << Message(s2);
+  Status s2 = runInfeed(infeed, tag, &tag, {out.view});
+  ASSERT_EQ(s2, nullptr) << message(s2);
   EXPECT_EQ(out.data, (std::vector<float>{20, 21}));
   EXPECT_EQ(tag, 2u);
   EXPECT_EQ(nxrt_stream_infeed_size(stream), 0u);
@@ -204,9 +204,9 @@ TEST_F(NxrtStreams, InfeedBlocksUntilValueArrives) {
     nxrt_status_free(nxrt_stream_push_infeed(stream, &x.view, 1));
   });
   Tensor<int32_t> out(NXRT_I32, {});
-  Status s = Infeed(infeed, 41, nullptr, {out.view});
+  Status s = runInfeed(infeed, 41, nullptr, {out.view});
   pusher.join();
-  EXPECT_EQ(s, nullptr) << Message(s);
+  EXPECT_EQ(s, nullptr) << message(s);
   EXPECT_EQ(out.data[0], 99);
 }
 
@@ -214,27 +214,27 @@ TEST_F(NxrtStreams, InfeedPayloadMismatchFailsAndConsumes) {
   Tensor<float> x(NXRT_F32, {3});
   NXRT_ASSERT_OK(nxrt_stream_push_infeed(stream, &x.view, 1));
   Tensor<float> out(NXRT_F32, {2});
-  Status s = Infeed(infeed, 0, nullptr, {out.view});
+  Status s = runInfeed(infeed, 0, nullptr, {out.view});
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_INVALID_ARGUMENT);
-  EXPECT_EQ(Message(s), "infeed at feed.mlir:2:1 failed: expected the infeed "
+  EXPECT_EQ(message(s), "infeed at feed.mlir:2:1 failed: expected the infeed "
                         "value from stream 's' to match (tensor<2xf32>), got "
                         "(tensor<3xf32>)");
   EXPECT_EQ(nxrt_stream_infeed_size(stream), 0u);
 }
 
 TEST_F(NxrtStreams, InfeedTimeoutFromAttributeAndRunDeadline) {
-  nxrt_site_t *bounded = AddSite(NXRT_SITE_INFEED, nullptr, "feed.mlir:9:9",
-                                 Attrs().I64("timeout_ms", 30).Encode());
+  nxrt_site_t *bounded = addSite(NXRT_SITE_INFEED, nullptr, "feed.mlir:9:9",
+                                 Attrs().i64("timeout_ms", 30).encode());
   Tensor<float> out(NXRT_F32, {1});
   auto start = Clock::now();
-  Status s = Infeed(bounded, 0, nullptr, {out.view});
+  Status s = runInfeed(bounded, 0, nullptr, {out.view});
   EXPECT_GE(Clock::now() - start, std::chrono::milliseconds(30));
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_DEADLINE_EXCEEDED);
-  EXPECT_EQ(Message(s), "infeed at feed.mlir:9:9 timed out after 30 ms "
+  EXPECT_EQ(message(s), "infeed at feed.mlir:9:9 timed out after 30 ms "
                         "waiting for stream 's'");
 
-  Status r = Infeed(infeed, 0, nullptr, {out.view}, /*run_timeout_ms=*/25);
-  EXPECT_EQ(Message(r), "infeed at feed.mlir:2:1 timed out after 25 ms (run "
+  Status r = runInfeed(infeed, 0, nullptr, {out.view}, /*runTimeoutMs=*/25);
+  EXPECT_EQ(message(r), "infeed at feed.mlir:2:1 timed out after 25 ms (run "
                         "deadline) waiting for stream 's'");
 }
 
@@ -246,16 +246,16 @@ TEST_F(NxrtStreams, StreamClosedMidRunWakesBlockedInfeed) {
   });
   Tensor<float> out(NXRT_F32, {1});
   auto start = Clock::now();
-  Status s = Infeed(infeed, 0, nullptr, {out.view});
+  Status s = runInfeed(infeed, 0, nullptr, {out.view});
   closer.join();
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_FAILED_PRECONDITION);
-  EXPECT_EQ(Message(s),
+  EXPECT_EQ(message(s),
             "infeed at feed.mlir:2:1 failed: stream 's' was closed");
 
   // Once closed the name is gone: both directions report a missing stream.
-  Status o = Outfeed({out.view});
-  EXPECT_EQ(Message(o), "outfeed at feed.mlir:1:1 failed: no stream named 's'");
+  Status o = runOutfeed({out.view});
+  EXPECT_EQ(message(o), "outfeed at feed.mlir:1:1 failed: no stream named 's'");
 }
 
 TEST_F(NxrtStreams, EndedInfeedServesQueuedValuesThenFailsAtOnce) {
@@ -267,25 +267,25 @@ TEST_F(NxrtStreams, EndedInfeedServesQueuedValuesThenFailsAtOnce) {
 
   Status push(nxrt_stream_push_infeed(stream, &x.view, 1));
   EXPECT_EQ(nxrt_status_code(push.get()), NXRT_FAILED_PRECONDITION);
-  EXPECT_EQ(Message(push), "the infeed of stream 's' was ended");
+  EXPECT_EQ(message(push), "the infeed of stream 's' was ended");
   EXPECT_EQ(nxrt_stream_infeed_size(stream), 1u);
 
   Tensor<float> out(NXRT_F32, {1});
-  Status first = Infeed(infeed, 0, nullptr, {out.view});
-  ASSERT_EQ(first, nullptr) << Message(first);
+  Status first = runInfeed(infeed, 0, nullptr, {out.view});
+  ASSERT_EQ(first, nullptr) << message(first);
   EXPECT_EQ(out.data[0], 7);
 
   // No deadline at all: only the end of the infeed can stop the wait.
   auto start = Clock::now();
-  Status past = Infeed(infeed, 1, nullptr, {out.view});
+  Status past = runInfeed(infeed, 1, nullptr, {out.view});
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
   EXPECT_EQ(nxrt_status_code(past.get()), NXRT_OUT_OF_RANGE);
-  EXPECT_EQ(Message(past), "infeed at feed.mlir:2:1 failed: no more infeed "
+  EXPECT_EQ(message(past), "infeed at feed.mlir:2:1 failed: no more infeed "
                            "values on stream 's': the host ended its infeed "
                            "after 1 value(s)");
 
   // The outfeed side and the name are untouched.
-  ASSERT_EQ(Outfeed({x.view}), nullptr);
+  ASSERT_EQ(runOutfeed({x.view}), nullptr);
   nxrt_value_t *v = nullptr;
   NXRT_ASSERT_OK(nxrt_stream_pop_outfeed(stream, 100, &v));
   nxrt_value_free(v);
@@ -296,7 +296,7 @@ TEST_F(NxrtStreams, EndedInfeedServesQueuedValuesThenFailsAtOnce) {
   // Closing still wins over the end of the infeed.
   nxrt_stream_close(stream);
   Status closed(nxrt_stream_push_infeed(stream, &x.view, 1));
-  EXPECT_EQ(Message(closed), "stream 's' is closed");
+  EXPECT_EQ(message(closed), "stream 's' is closed");
 }
 
 TEST_F(NxrtStreams, EndingTheInfeedWakesBlockedInfeeds) {
@@ -310,7 +310,7 @@ TEST_F(NxrtStreams, EndingTheInfeedWakesBlockedInfeeds) {
   for (Status &s : statuses)
     readers.emplace_back([&] {
       Tensor<float> out(NXRT_F32, {1});
-      s = Infeed(infeed, 0, nullptr, {out.view});
+      s = runInfeed(infeed, 0, nullptr, {out.view});
     });
   auto start = Clock::now();
   for (std::thread &t : readers)
@@ -319,43 +319,43 @@ TEST_F(NxrtStreams, EndingTheInfeedWakesBlockedInfeeds) {
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
   for (Status &s : statuses) {
     EXPECT_EQ(nxrt_status_code(s.get()), NXRT_OUT_OF_RANGE);
-    EXPECT_EQ(Message(s), "infeed at feed.mlir:2:1 failed: no more infeed "
+    EXPECT_EQ(message(s), "infeed at feed.mlir:2:1 failed: no more infeed "
                           "values on stream 's': the host ended its infeed "
                           "after 0 value(s)");
   }
 }
 
 TEST_F(NxrtStreams, MissingStreamFailsRun) {
-  std::vector<uint8_t> bytes = Handle("nope");
+  std::vector<uint8_t> bytes = handleBytesOf("nope");
   int64_t dims[] = {static_cast<int64_t>(bytes.size())};
   nxrt_tensor_t other{NXRT_U8, 1, dims, bytes.data()};
   Tensor<float> out(NXRT_F32, {1});
-  Status s = Infeed(infeed, 0, nullptr, {out.view}, 0, &other);
+  Status s = runInfeed(infeed, 0, nullptr, {out.view}, 0, &other);
   EXPECT_EQ(nxrt_status_code(s.get()), NXRT_NOT_FOUND);
-  EXPECT_EQ(Message(s),
+  EXPECT_EQ(message(s),
             "infeed at feed.mlir:2:1 failed: no stream named 'nope'");
-  Status o = Outfeed({out.view}, nullptr, &other);
-  EXPECT_EQ(Message(o),
+  Status o = runOutfeed({out.view}, nullptr, &other);
+  EXPECT_EQ(message(o),
             "outfeed at feed.mlir:1:1 failed: no stream named 'nope'");
 }
 
 TEST_F(NxrtStreams, BadTagOperandsAreRejected) {
-  Tensor<uint8_t> short_tag(NXRT_U8, {4});
+  Tensor<uint8_t> shortTag(NXRT_U8, {4});
   Tensor<uint8_t> next(NXRT_U8, {8});
-  nxrt_tensor_t args[] = {handle, short_tag.view};
+  nxrt_tensor_t args[] = {handle, shortTag.view};
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
   Status s(nxrt_invoke(run, infeed, args, 2, &next.view, 1));
-  EXPECT_EQ(Message(s), "infeed at feed.mlir:2:1 failed: expected operands "
+  EXPECT_EQ(message(s), "infeed at feed.mlir:2:1 failed: expected operands "
                         "(stream handle, tensor<8xui8> tag), got "
                         "(tensor<13xui8>, tensor<4xui8>)");
   nxrt_status_free(nxrt_run_end(run));
 
   Tensor<uint8_t> tag(NXRT_U8, {8});
-  Tensor<float> not_tag(NXRT_F32, {8});
+  Tensor<float> notTag(NXRT_F32, {8});
   nxrt_tensor_t args2[] = {handle, tag.view};
   run = nxrt_run_begin(rt, nullptr);
-  Status s2(nxrt_invoke(run, infeed, args2, 2, &not_tag.view, 1));
-  EXPECT_EQ(Message(s2), "infeed at feed.mlir:2:1 failed: expected the first "
+  Status s2(nxrt_invoke(run, infeed, args2, 2, &notTag.view, 1));
+  EXPECT_EQ(message(s2), "infeed at feed.mlir:2:1 failed: expected the first "
                          "result to be the tensor<8xui8> next tag, got "
                          "(tensor<8xf32>)");
   nxrt_status_free(nxrt_run_end(run));
@@ -367,7 +367,7 @@ TEST_F(NxrtStreams, MalformedHandlesAreRejected) {
     nxrt_dtype_t dtype;
     const char *message;
   };
-  std::vector<uint8_t> good = Handle("s");
+  std::vector<uint8_t> good = handleBytesOf("s");
   auto with = [&](size_t i, uint8_t v) {
     std::vector<uint8_t> b = good;
     b[i] = v;
@@ -400,15 +400,15 @@ TEST_F(NxrtStreams, MalformedHandlesAreRejected) {
     int64_t dims[] = {static_cast<int64_t>(c.bytes.size())};
     nxrt_tensor_t h{c.dtype, 1, dims, c.bytes.data()};
     Tensor<float> x(NXRT_F32, {1});
-    Status s = Outfeed({x.view}, nullptr, &h);
-    EXPECT_EQ(Message(s),
+    Status s = runOutfeed({x.view}, nullptr, &h);
+    EXPECT_EQ(message(s),
               std::string("outfeed at feed.mlir:1:1 failed: ") + c.message);
   }
 }
 
 TEST_F(NxrtStreams, RandomHandleBytesNeverCrash) {
   std::mt19937 rng(7);
-  std::vector<uint8_t> good = Handle("stream-ü");
+  std::vector<uint8_t> good = handleBytesOf("stream-ü");
   int accepted = 0;
   for (int iter = 0; iter < 5000; ++iter) {
     std::vector<uint8_t> bytes = good;
@@ -421,9 +421,9 @@ TEST_F(NxrtStreams, RandomHandleBytesNeverCrash) {
     int64_t dims[] = {static_cast<int64_t>(bytes.size())};
     nxrt_tensor_t h{NXRT_U8, 1, dims, exact.get()};
     Tensor<float> x(NXRT_F32, {1});
-    Status s = Outfeed({x.view}, nullptr, &h);
+    Status s = runOutfeed({x.view}, nullptr, &h);
     ASSERT_NE(s, nullptr) << "no such stream can be opened";
-    accepted += Message(s).find("no stream named") != std::string::npos;
+    accepted += message(s).find("no stream named") != std::string::npos;
   }
   EXPECT_GT(accepted, 0) << "some mutations keep a valid (unknown) name";
 }
@@ -432,7 +432,7 @@ TEST_F(NxrtStreams, PushAndPopArgumentErrors) {
   int64_t dims[] = {-1};
   nxrt_tensor_t bad{NXRT_F32, 1, dims, nullptr};
   Status s(nxrt_stream_push_infeed(stream, &bad, 1));
-  EXPECT_EQ(Message(s), "tensor 0 has negative dimension -1 at 0");
+  EXPECT_EQ(message(s), "tensor 0 has negative dimension -1 at 0");
   Status s2(nxrt_stream_push_infeed(nullptr, &bad, 1));
   EXPECT_EQ(nxrt_status_code(s2.get()), NXRT_INVALID_ARGUMENT);
   Status s3(nxrt_stream_pop_outfeed(stream, 1, nullptr));

@@ -34,7 +34,7 @@ struct StatusDeleter {
 };
 using Status = std::unique_ptr<nxrt_status_t, StatusDeleter>;
 
-inline std::string Message(const Status &s) {
+inline std::string message(const Status &s) {
   return nxrt_status_message(s.get());
 }
 
@@ -70,92 +70,92 @@ template <typename T> struct Tensor {
 // Encoder for the typed attribute format documented in nxrt.h.
 class Attrs {
 public:
-  Attrs &I64(const std::string &name, int64_t v) {
-    Key(name);
-    bytes_.push_back(NXRT_ATTR_I64);
-    Raw64(static_cast<uint64_t>(v));
+  Attrs &i64(const std::string &name, int64_t v) {
+    key(name);
+    bytes.push_back(NXRT_ATTR_I64);
+    raw64(static_cast<uint64_t>(v));
     return *this;
   }
-  Attrs &F64(const std::string &name, double v) {
-    Key(name);
-    bytes_.push_back(NXRT_ATTR_F64);
+  Attrs &f64(const std::string &name, double v) {
+    key(name);
+    bytes.push_back(NXRT_ATTR_F64);
     uint64_t bits;
     std::memcpy(&bits, &v, 8);
-    Raw64(bits);
+    raw64(bits);
     return *this;
   }
-  Attrs &Int(const std::string &name, nxrt_signedness_t signedness,
+  Attrs &integer(const std::string &name, nxrt_signedness_t signedness,
              uint8_t width, uint64_t bits) {
-    Key(name);
-    bytes_.push_back(NXRT_ATTR_INT);
-    bytes_.push_back(static_cast<uint8_t>(signedness));
-    bytes_.push_back(width);
-    Raw64(bits);
+    key(name);
+    bytes.push_back(NXRT_ATTR_INT);
+    bytes.push_back(static_cast<uint8_t>(signedness));
+    bytes.push_back(width);
+    raw64(bits);
     return *this;
   }
-  Attrs &Float(const std::string &name, nxrt_dtype_t dtype, double v) {
-    Key(name);
-    bytes_.push_back(NXRT_ATTR_FLOAT);
-    bytes_.push_back(static_cast<uint8_t>(dtype));
+  Attrs &floating(const std::string &name, nxrt_dtype_t dtype, double v) {
+    key(name);
+    bytes.push_back(NXRT_ATTR_FLOAT);
+    bytes.push_back(static_cast<uint8_t>(dtype));
     uint64_t bits;
     std::memcpy(&bits, &v, 8);
-    Raw64(bits);
+    raw64(bits);
     return *this;
   }
-  Attrs &Bool(const std::string &name, bool v) {
-    Key(name);
-    bytes_.push_back(NXRT_ATTR_BOOL);
-    bytes_.push_back(v);
+  Attrs &boolean(const std::string &name, bool v) {
+    key(name);
+    bytes.push_back(NXRT_ATTR_BOOL);
+    bytes.push_back(v);
     return *this;
   }
-  Attrs &Str(const std::string &name, const std::string &v) {
-    Key(name);
-    bytes_.push_back(NXRT_ATTR_STRING);
-    Raw32(v.size());
-    bytes_.insert(bytes_.end(), v.begin(), v.end());
+  Attrs &str(const std::string &name, const std::string &v) {
+    key(name);
+    bytes.push_back(NXRT_ATTR_STRING);
+    raw32(v.size());
+    bytes.insert(bytes.end(), v.begin(), v.end());
     return *this;
   }
-  Attrs &I64Array(const std::string &name, const std::vector<int64_t> &vs) {
-    Key(name);
-    bytes_.push_back(NXRT_ATTR_ARRAY);
-    Raw32(vs.size());
+  Attrs &i64Array(const std::string &name, const std::vector<int64_t> &vs) {
+    key(name);
+    bytes.push_back(NXRT_ATTR_ARRAY);
+    raw32(vs.size());
     for (int64_t v : vs) {
-      bytes_.push_back(NXRT_ATTR_I64);
-      Raw64(static_cast<uint64_t>(v));
+      bytes.push_back(NXRT_ATTR_I64);
+      raw64(static_cast<uint64_t>(v));
     }
     return *this;
   }
-  Attrs &Dict(const std::string &name, const Attrs &inner) {
-    Key(name);
-    std::vector<uint8_t> b = inner.Encode();
-    bytes_.insert(bytes_.end(), b.begin(), b.end());
+  Attrs &dict(const std::string &name, const Attrs &inner) {
+    key(name);
+    std::vector<uint8_t> b = inner.encode();
+    bytes.insert(bytes.end(), b.begin(), b.end());
     return *this;
   }
   // The full blob: a dict value.
-  std::vector<uint8_t> Encode() const {
+  std::vector<uint8_t> encode() const {
     std::vector<uint8_t> out{NXRT_ATTR_DICT};
     for (int k = 0; k < 4; ++k)
-      out.push_back(static_cast<uint8_t>(count_ >> (8 * k)));
-    out.insert(out.end(), bytes_.begin(), bytes_.end());
+      out.push_back(static_cast<uint8_t>(count >> (8 * k)));
+    out.insert(out.end(), bytes.begin(), bytes.end());
     return out;
   }
 
 private:
-  void Key(const std::string &name) {
-    ++count_;
-    Raw32(name.size());
-    bytes_.insert(bytes_.end(), name.begin(), name.end());
+  void key(const std::string &name) {
+    ++count;
+    raw32(name.size());
+    bytes.insert(bytes.end(), name.begin(), name.end());
   }
-  void Raw32(uint32_t v) {
+  void raw32(uint32_t v) {
     for (int k = 0; k < 4; ++k)
-      bytes_.push_back(static_cast<uint8_t>(v >> (8 * k)));
+      bytes.push_back(static_cast<uint8_t>(v >> (8 * k)));
   }
-  void Raw64(uint64_t v) {
+  void raw64(uint64_t v) {
     for (int k = 0; k < 8; ++k)
-      bytes_.push_back(static_cast<uint8_t>(v >> (8 * k)));
+      bytes.push_back(static_cast<uint8_t>(v >> (8 * k)));
   }
-  std::vector<uint8_t> bytes_;
-  uint32_t count_ = 0;
+  std::vector<uint8_t> bytes;
+  uint32_t count = 0;
 };
 
 // Runtime + program fixture for tests that invoke sites.
@@ -171,7 +171,7 @@ protected:
     nxrt_runtime_destroy(rt);
   }
 
-  nxrt_site_t *AddSite(nxrt_site_kind_t kind, const char *name,
+  nxrt_site_t *addSite(nxrt_site_kind_t kind, const char *name,
                        const char *loc = "test.mlir:1:1",
                        const std::vector<uint8_t> &attrs = {}) {
     nxrt_status_t *error = nullptr;
@@ -182,14 +182,14 @@ protected:
     return site;
   }
 
-  void RegisterInline(const char *name, nxrt_handler_fn fn,
+  void registerInline(const char *name, nxrt_handler_fn fn,
                       void *user = nullptr) {
     nxrt_callback_desc_t desc{NXRT_DISPATCH_INLINE, fn, user, 0};
     NXRT_ASSERT_OK(nxrt_register_callback(rt, name, &desc));
   }
-  void RegisterBridge(const char *name, int64_t timeout_ms = 0) {
+  void registerBridge(const char *name, int64_t timeoutMs = 0) {
     nxrt_callback_desc_t desc{NXRT_DISPATCH_BRIDGE, nullptr, nullptr,
-                              timeout_ms};
+                              timeoutMs};
     NXRT_ASSERT_OK(nxrt_register_callback(rt, name, &desc));
   }
 

@@ -27,7 +27,7 @@ namespace {
 struct Event {
   std::string name, location, what, dispatch;
   nxrt_site_kind_t kind;
-  int64_t duration_ns;
+  int64_t durationNs;
   nxrt_status_code_t code;
   nxrt_run_t *run;
 };
@@ -35,7 +35,7 @@ struct Event {
 struct Recorder {
   std::mutex mutex;
   std::vector<Event> events;
-  static void Record(void *user, const nxrt_trace_event_t *e) {
+  static void record(void *user, const nxrt_trace_event_t *e) {
     auto *self = static_cast<Recorder *>(user);
     std::lock_guard<std::mutex> lock(self->mutex);
     self->events.push_back({e->name, e->location, e->what, e->dispatch,
@@ -43,12 +43,12 @@ struct Recorder {
   }
 };
 
-nxrt_status_t *Sleeps2ms(void *, const nxrt_call_t *) {
+nxrt_status_t *sleeps2ms(void *, const nxrt_call_t *) {
   std::this_thread::sleep_for(std::chrono::milliseconds(2));
   return nullptr;
 }
 
-nxrt_status_t *Fails(void *, const nxrt_call_t *) {
+nxrt_status_t *fails(void *, const nxrt_call_t *) {
   return nxrt_status_create(NXRT_INTERNAL, "boom");
 }
 
@@ -59,37 +59,37 @@ protected:
     // The environment must not decide what these tests see.
     nxrt_runtime_set_trace_log(rt, 0);
   }
-  Status Invoke(nxrt_site_t *site, nxrt_tensor_t *args, size_t nargs,
+  Status invoke(nxrt_site_t *site, nxrt_tensor_t *args, size_t nargs,
                 nxrt_tensor_t *results, size_t nresults) {
     nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
-    last_run = run;
+    lastRun = run;
     nxrt_status_free(nxrt_invoke(run, site, args, nargs, results, nresults));
     return Status(nxrt_run_end(run));
   }
-  nxrt_run_t *last_run = nullptr;
+  nxrt_run_t *lastRun = nullptr;
   Recorder recorder;
 };
 
 TEST_F(NxrtTrace, EachCallIsReportedWithItsSiteDispatchDurationAndCode) {
-  RegisterInline("slow", Sleeps2ms);
-  RegisterInline("fails", Fails);
-  NXRT_ASSERT_OK(nxrt_register_custom_call(rt, "kernel", Sleeps2ms, nullptr));
-  nxrt_site_t *call = AddSite(NXRT_SITE_ELIXIR_CALL, "slow", "m.mlir:3:5");
-  nxrt_site_t *io = AddSite(NXRT_SITE_IO_CALLBACK, "slow", "m.mlir:4:5");
-  nxrt_site_t *target = AddSite(NXRT_SITE_CUSTOM_CALL, "kernel", "m.mlir:5:5");
-  nxrt_site_t *failing = AddSite(NXRT_SITE_ELIXIR_CALL, "fails", "m.mlir:6:5");
+  registerInline("slow", sleeps2ms);
+  registerInline("fails", fails);
+  NXRT_ASSERT_OK(nxrt_register_custom_call(rt, "kernel", sleeps2ms, nullptr));
+  nxrt_site_t *call = addSite(NXRT_SITE_ELIXIR_CALL, "slow", "m.mlir:3:5");
+  nxrt_site_t *io = addSite(NXRT_SITE_IO_CALLBACK, "slow", "m.mlir:4:5");
+  nxrt_site_t *target = addSite(NXRT_SITE_CUSTOM_CALL, "kernel", "m.mlir:5:5");
+  nxrt_site_t *failing = addSite(NXRT_SITE_ELIXIR_CALL, "fails", "m.mlir:6:5");
   nxrt_site_t *hook =
-      AddSite(NXRT_SITE_OPTIONAL_IO_CALLBACK, "nobody", "m.mlir:7:5");
-  nxrt_runtime_set_tracer(rt, Recorder::Record, &recorder);
+      addSite(NXRT_SITE_OPTIONAL_IO_CALLBACK, "nobody", "m.mlir:7:5");
+  nxrt_runtime_set_tracer(rt, Recorder::record, &recorder);
 
   Tensor<float> x(NXRT_F32, {2}, {1, 2});
   Tensor<float> y(NXRT_F32, {2});
-  EXPECT_EQ(Invoke(call, &x.view, 1, &y.view, 1), nullptr);
-  nxrt_run_t *first_run = last_run;
-  EXPECT_EQ(Invoke(io, &x.view, 1, &x.view, 1), nullptr);
-  EXPECT_EQ(Invoke(target, &x.view, 1, &y.view, 1), nullptr);
-  EXPECT_NE(Invoke(failing, &x.view, 1, &y.view, 1), nullptr);
-  EXPECT_EQ(Invoke(hook, &x.view, 1, &x.view, 1), nullptr);
+  EXPECT_EQ(invoke(call, &x.view, 1, &y.view, 1), nullptr);
+  nxrt_run_t *firstRun = lastRun;
+  EXPECT_EQ(invoke(io, &x.view, 1, &x.view, 1), nullptr);
+  EXPECT_EQ(invoke(target, &x.view, 1, &y.view, 1), nullptr);
+  EXPECT_NE(invoke(failing, &x.view, 1, &y.view, 1), nullptr);
+  EXPECT_EQ(invoke(hook, &x.view, 1, &x.view, 1), nullptr);
 
   ASSERT_EQ(recorder.events.size(), 5u);
   const Event &e0 = recorder.events[0];
@@ -98,15 +98,15 @@ TEST_F(NxrtTrace, EachCallIsReportedWithItsSiteDispatchDurationAndCode) {
   EXPECT_EQ(e0.what, "callback @slow at m.mlir:3:5");
   EXPECT_EQ(e0.kind, NXRT_SITE_ELIXIR_CALL);
   EXPECT_EQ(e0.dispatch, "inline");
-  EXPECT_GE(e0.duration_ns, 2000000);
+  EXPECT_GE(e0.durationNs, 2000000);
   EXPECT_EQ(e0.code, NXRT_OK);
-  EXPECT_EQ(e0.run, first_run);
+  EXPECT_EQ(e0.run, firstRun);
 
   EXPECT_EQ(recorder.events[1].kind, NXRT_SITE_IO_CALLBACK);
   EXPECT_EQ(recorder.events[1].location, "m.mlir:4:5");
   EXPECT_EQ(recorder.events[2].kind, NXRT_SITE_CUSTOM_CALL);
   EXPECT_EQ(recorder.events[2].what, "custom call @kernel at m.mlir:5:5");
-  EXPECT_GE(recorder.events[2].duration_ns, 2000000);
+  EXPECT_GE(recorder.events[2].durationNs, 2000000);
   EXPECT_EQ(recorder.events[3].name, "fails");
   EXPECT_EQ(recorder.events[3].code, NXRT_INTERNAL);
   EXPECT_EQ(recorder.events[4].kind, NXRT_SITE_OPTIONAL_IO_CALLBACK);
@@ -115,49 +115,49 @@ TEST_F(NxrtTrace, EachCallIsReportedWithItsSiteDispatchDurationAndCode) {
 }
 
 TEST_F(NxrtTrace, RoutedCallsAreTracedAsBridgeCalls) {
-  RegisterInline("slow", Sleeps2ms);
+  registerInline("slow", sleeps2ms);
   NXRT_ASSERT_OK(
       nxrt_runtime_set_callback_dispatch(rt, NXRT_DISPATCH_BRIDGE, 0));
-  nxrt_runtime_set_tracer(rt, Recorder::Record, &recorder);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "slow", "m.mlir:2:1");
+  nxrt_runtime_set_tracer(rt, Recorder::record, &recorder);
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "slow", "m.mlir:2:1");
   Tensor<float> x(NXRT_F32, {1}, {1});
   Tensor<float> y(NXRT_F32, {1});
   {
     Dispatcher d(rt, [](nxrt_request_t *req) {
       NXRT_EXPECT_OK(nxrt_request_serve(req));
     });
-    Status s = Invoke(site, &x.view, 1, &y.view, 1);
-    EXPECT_EQ(s, nullptr) << Message(s);
+    Status s = invoke(site, &x.view, 1, &y.view, 1);
+    EXPECT_EQ(s, nullptr) << message(s);
   }
   ASSERT_EQ(recorder.events.size(), 1u);
   EXPECT_EQ(recorder.events[0].dispatch, "bridge");
-  EXPECT_GE(recorder.events[0].duration_ns, 2000000);
+  EXPECT_GE(recorder.events[0].durationNs, 2000000);
 }
 
 TEST_F(NxrtTrace, OnlyRunsBegunAfterTheTracerIsSetAreTraced) {
-  RegisterInline("slow", Sleeps2ms);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "slow");
+  registerInline("slow", sleeps2ms);
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "slow");
   Tensor<float> x(NXRT_F32, {1}, {1});
   Tensor<float> y(NXRT_F32, {1});
 
   nxrt_run_t *before = nxrt_run_begin(rt, nullptr);
-  nxrt_runtime_set_tracer(rt, Recorder::Record, &recorder);
+  nxrt_runtime_set_tracer(rt, Recorder::record, &recorder);
   NXRT_EXPECT_OK(nxrt_invoke(before, site, &x.view, 1, &y.view, 1));
   NXRT_EXPECT_OK(nxrt_run_end(before));
   EXPECT_TRUE(recorder.events.empty());
 
-  EXPECT_EQ(Invoke(site, &x.view, 1, &y.view, 1), nullptr);
+  EXPECT_EQ(invoke(site, &x.view, 1, &y.view, 1), nullptr);
   EXPECT_EQ(recorder.events.size(), 1u);
 
   nxrt_runtime_set_tracer(rt, nullptr, nullptr);
-  EXPECT_EQ(Invoke(site, &x.view, 1, &y.view, 1), nullptr);
+  EXPECT_EQ(invoke(site, &x.view, 1, &y.view, 1), nullptr);
   EXPECT_EQ(recorder.events.size(), 1u);
 }
 
 TEST_F(NxrtTrace, CallsSkippedAfterAFailureAreNotTraced) {
-  RegisterInline("fails", Fails);
-  nxrt_runtime_set_tracer(rt, Recorder::Record, &recorder);
-  nxrt_site_t *site = AddSite(NXRT_SITE_ELIXIR_CALL, "fails");
+  registerInline("fails", fails);
+  nxrt_runtime_set_tracer(rt, Recorder::record, &recorder);
+  nxrt_site_t *site = addSite(NXRT_SITE_ELIXIR_CALL, "fails");
   Tensor<float> x(NXRT_F32, {1}, {1});
   Tensor<float> y(NXRT_F32, {1});
   nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
@@ -169,19 +169,19 @@ TEST_F(NxrtTrace, CallsSkippedAfterAFailureAreNotTraced) {
 }
 
 TEST_F(NxrtTrace, TheLogWritesOneLinePerCall) {
-  RegisterInline("slow", Sleeps2ms);
-  RegisterInline("fails", Fails);
-  nxrt_site_t *io = AddSite(NXRT_SITE_IO_CALLBACK, "slow", "m.mlir:4:9");
-  nxrt_site_t *failing = AddSite(NXRT_SITE_ELIXIR_CALL, "fails", "m.mlir:7:3");
+  registerInline("slow", sleeps2ms);
+  registerInline("fails", fails);
+  nxrt_site_t *io = addSite(NXRT_SITE_IO_CALLBACK, "slow", "m.mlir:4:9");
+  nxrt_site_t *failing = addSite(NXRT_SITE_ELIXIR_CALL, "fails", "m.mlir:7:3");
   Tensor<float> x(NXRT_F32, {1}, {1});
   Tensor<float> y(NXRT_F32, {1});
 
   nxrt_runtime_set_trace_log(rt, 1);
   testing::internal::CaptureStderr();
-  EXPECT_EQ(Invoke(io, &x.view, 1, &x.view, 1), nullptr);
-  EXPECT_NE(Invoke(failing, &x.view, 1, &y.view, 1), nullptr);
+  EXPECT_EQ(invoke(io, &x.view, 1, &x.view, 1), nullptr);
+  EXPECT_NE(invoke(failing, &x.view, 1, &y.view, 1), nullptr);
   nxrt_runtime_set_trace_log(rt, 0);
-  EXPECT_EQ(Invoke(io, &x.view, 1, &x.view, 1), nullptr);
+  EXPECT_EQ(invoke(io, &x.view, 1, &x.view, 1), nullptr);
   std::string log = testing::internal::GetCapturedStderr();
 
   std::regex want(
@@ -193,7 +193,7 @@ TEST_F(NxrtTrace, TheLogWritesOneLinePerCall) {
 }
 
 TEST(NxrtTraceEnvironment, NxrtTraceTurnsTheLogOnForNewRuntimes) {
-  nxrt_callback_desc_t desc{NXRT_DISPATCH_INLINE, Sleeps2ms, nullptr, 0};
+  nxrt_callback_desc_t desc{NXRT_DISPATCH_INLINE, sleeps2ms, nullptr, 0};
   for (const char *value : {"1", "0", ""}) {
     setenv("NXRT_TRACE", value, 1);
     nxrt_runtime_t *rt = nxrt_runtime_create();

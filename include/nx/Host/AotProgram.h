@@ -54,10 +54,10 @@ public:
   AotProgram &operator=(const AotProgram &) = delete;
 
   /// The entry points, in the object's order.
-  llvm::ArrayRef<EntrySignature> entries() const { return entries_; }
+  llvm::ArrayRef<EntrySignature> entries() const { return entrySignatures; }
   /// The nx.callback declarations' names.
-  llvm::ArrayRef<std::string> callbackNames() const { return callbacks_; }
-  nxrt_program_t *program() const { return program_; }
+  llvm::ArrayRef<std::string> callbackNames() const { return callbacks; }
+  nxrt_program_t *program() const { return programHandle; }
 
   /// Runs `entry` on `inputs` (see callEntry) once initialized.
   /// Thread-safe.
@@ -67,15 +67,15 @@ public:
 
 private:
   AotProgram() = default;
-  void *handle_ = nullptr;
-  nxrt_runtime_t *runtime_ = nullptr;
-  nxrt_program_t *program_ = nullptr;
-  std::vector<EntrySignature> entries_;
-  std::vector<PackedEntryFn> packed_;
-  std::vector<std::string> callbacks_;
-  nxrt_status_t *(*init_)(nxrt_program_t *) = nullptr;
-  bool initialized_ = false;
-  std::string path_, initSymbol_;
+  void *handle = nullptr;
+  nxrt_runtime_t *runtime = nullptr;
+  nxrt_program_t *programHandle = nullptr;
+  std::vector<EntrySignature> entrySignatures;
+  std::vector<PackedEntryFn> packed;
+  std::vector<std::string> callbacks;
+  nxrt_status_t *(*init)(nxrt_program_t *) = nullptr;
+  bool initialized = false;
+  std::string path, initSymbol;
 };
 
 } // namespace nxhost

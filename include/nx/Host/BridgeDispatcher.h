@@ -60,7 +60,7 @@ public:
 
 private:
   explicit BridgeDispatcher(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<Impl> impl;
 };
 
 } // namespace nxhost

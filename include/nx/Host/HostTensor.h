@@ -57,13 +57,13 @@ public:
 
   HostTensor clone() const;
 
-  nxrt_dtype_t dtype() const { return dtype_; }
-  llvm::ArrayRef<int64_t> shape() const { return shape_; }
-  int64_t rank() const { return static_cast<int64_t>(shape_.size()); }
+  nxrt_dtype_t dtype() const { return elementType; }
+  llvm::ArrayRef<int64_t> shape() const { return dims; }
+  int64_t rank() const { return static_cast<int64_t>(dims.size()); }
   int64_t numElements() const;
-  size_t byteSize() const { return size_; }
-  void *data() { return data_.get(); }
-  const void *data() const { return data_.get(); }
+  size_t byteSize() const { return numBytes; }
+  void *data() { return storage.get(); }
+  const void *data() const { return storage.get(); }
 
   /// A non-owning nxrt view of this tensor.
   nxrt_tensor_t view() const;
@@ -84,10 +84,10 @@ private:
   struct FreeDeleter {
     void operator()(void *p) const;
   };
-  nxrt_dtype_t dtype_ = NXRT_DTYPE_INVALID;
-  llvm::SmallVector<int64_t, 4> shape_;
-  size_t size_ = 0;
-  std::unique_ptr<uint8_t[], FreeDeleter> data_;
+  nxrt_dtype_t elementType = NXRT_DTYPE_INVALID;
+  llvm::SmallVector<int64_t, 4> dims;
+  size_t numBytes = 0;
+  std::unique_ptr<uint8_t[], FreeDeleter> storage;
 };
 
 /// Formats the values of an nxrt view like HostTensor::valuesString.

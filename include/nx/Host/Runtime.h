@@ -54,7 +54,7 @@ public:
   Runtime(const Runtime &) = delete;
   Runtime &operator=(const Runtime &) = delete;
 
-  nxrt_runtime_t *get() const { return runtime_; }
+  nxrt_runtime_t *get() const { return runtime; }
 
   /// dlopens `path` and calls its nx_register_callbacks with this runtime;
   /// its nx_release_callbacks, if it exports one, runs in the destructor.
@@ -69,9 +69,9 @@ public:
 
 private:
   Runtime() = default;
-  nxrt_runtime_t *runtime_ = nullptr;
-  std::vector<void *> libraries_;
-  std::vector<ReleaseCallbacksFn> releases_;
+  nxrt_runtime_t *runtime = nullptr;
+  std::vector<void *> libraries;
+  std::vector<ReleaseCallbacksFn> releases;
 };
 
 /// Converts an nxrt status to an llvm::Error (NULL -> success) and frees it.

@@ -175,14 +175,14 @@ public:
   ~Executable();
 
   /// Public functions with a body, in module order.
-  llvm::ArrayRef<EntrySignature> entries() const { return entries_; }
+  llvm::ArrayRef<EntrySignature> entries() const { return entrySignatures; }
   const EntrySignature *findEntry(llvm::StringRef name) const;
   /// Names of the module's nx.callback declarations.
-  llvm::ArrayRef<std::string> callbackNames() const { return callbacks_; }
-  nxrt_program_t *program() const { return program_; }
+  llvm::ArrayRef<std::string> callbackNames() const { return declaredCallbacks; }
+  nxrt_program_t *program() const { return programHandle; }
   /// With CompileOptions::separateStages: the stages compiled as their own
   /// units, in module order.
-  llvm::ArrayRef<std::unique_ptr<Executable>> stages() const { return stages_; }
+  llvm::ArrayRef<std::unique_ptr<Executable>> stages() const { return stageExecutables; }
 
   /// Runs `entry` on `inputs`: nxrt_run_begin on the calling thread, the
   /// compiled function, nxrt_run_end. Inputs are checked against the
@@ -211,20 +211,20 @@ private:
                            const SeparateStages &stages);
   /// Looks up the C interface of every supported entry point.
   llvm::Error resolveEntryPoints(const SeparateStages &stages);
-  /// Creates the program on runtime_ and runs __nx_init to add its sites.
+  /// Creates the program on runtimeHandle and runs __nx_init to add its sites.
   llvm::Error loadSites(const CompileOptions &options);
 
-  std::unique_ptr<MLIRContext> ownedContext_;
-  /// Where engine_ maps its code and data; outlives it.
-  std::unique_ptr<JitMemory> jitMemory_;
-  std::unique_ptr<ExecutionEngine> engine_;
-  nxrt_runtime_t *runtime_ = nullptr;
-  nxrt_program_t *program_ = nullptr;
-  std::vector<EntrySignature> entries_;
-  std::vector<void (*)(void **)> packed_;
-  std::vector<std::string> callbacks_;
-  /// Destroyed after engine_ (see the destructor): its code calls theirs.
-  std::vector<std::unique_ptr<Executable>> stages_;
+  std::unique_ptr<MLIRContext> ownedContext;
+  /// Where jitEngine maps its code and data; outlives it.
+  std::unique_ptr<JitMemory> jitMemory;
+  std::unique_ptr<ExecutionEngine> jitEngine;
+  nxrt_runtime_t *runtimeHandle = nullptr;
+  nxrt_program_t *programHandle = nullptr;
+  std::vector<EntrySignature> entrySignatures;
+  std::vector<void (*)(void **)> packedEntries;
+  std::vector<std::string> declaredCallbacks;
+  /// Destroyed after jitEngine (see the destructor): its code calls theirs.
+  std::vector<std::unique_ptr<Executable>> stageExecutables;
 };
 
 /// Registers the dialects, interfaces and LLVM IR translations a context

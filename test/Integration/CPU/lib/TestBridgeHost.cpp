@@ -108,8 +108,8 @@ void dispatch(Host *host) {
 }
 
 /// Runs on the compute thread: only queues the request.
-void hook(void *user_data, nxrt_request_t *request) {
-  auto *host = static_cast<Host *>(user_data);
+void hook(void *userData, nxrt_request_t *request) {
+  auto *host = static_cast<Host *>(userData);
   {
     std::lock_guard<std::mutex> lock(host->mutex);
     host->queue.push_back(request);
@@ -118,8 +118,8 @@ void hook(void *user_data, nxrt_request_t *request) {
   host->wake.notify_one();
 }
 
-nxrt_status_t *requests(void *user_data, const nxrt_call_t *call) {
-  auto *host = static_cast<Host *>(user_data);
+nxrt_status_t *requests(void *userData, const nxrt_call_t *call) {
+  auto *host = static_cast<Host *>(userData);
   if (call->nresults != 1 || call->results[0].dtype != NXRT_I64 ||
       call->results[0].rank != 0)
     return error(NXRT_INVALID_ARGUMENT,

@@ -277,8 +277,8 @@ nxrt_status_t *checkPositive(void *, const nxrt_call_t *call) {
   return nullptr;
 }
 
-nxrt_status_t *loopback(void *user_data, const nxrt_call_t *call) {
-  auto *stream = static_cast<nxrt_stream_t *>(user_data);
+nxrt_status_t *loopback(void *userData, const nxrt_call_t *call) {
+  auto *stream = static_cast<nxrt_stream_t *>(userData);
   return nxrt_stream_push_infeed(stream, call->args, call->nargs);
 }
 

@@ -73,8 +73,8 @@ nxrt_status_t *square(void *, const nxrt_call_t *call) {
   return unary("test.own.square", call, [](float x) { return x * x; });
 }
 
-nxrt_status_t *hookRequests(void *user_data, const nxrt_call_t *call) {
-  auto *library = static_cast<Library *>(user_data);
+nxrt_status_t *hookRequests(void *userData, const nxrt_call_t *call) {
+  auto *library = static_cast<Library *>(userData);
   if (call->nresults != 1 || call->results[0].dtype != NXRT_I64 ||
       call->results[0].rank != 0)
     return error(NXRT_INVALID_ARGUMENT,
@@ -106,8 +106,8 @@ nxrt_status_t *remote(const nxrt_request_t *request, std::vector<float> &out,
 /// Runs on the compute thread. Only the library's own callback is known
 /// here; anything else is refused, so a request routed here by mistake
 /// fails the program, naming the callback.
-void hook(void *user_data, nxrt_request_t *request) {
-  auto *library = static_cast<Library *>(user_data);
+void hook(void *userData, nxrt_request_t *request) {
+  auto *library = static_cast<Library *>(userData);
   library->hookRequests.fetch_add(1, std::memory_order_relaxed);
   const char *name = nxrt_request_name(request);
   std::vector<float> out;
