@@ -34,7 +34,7 @@ install(TARGETS nxrt EXPORT nxrtTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY ${NX_SOURCE_DIR}/include/nxrt
+install(DIRECTORY ${NX_SOURCE_DIR}/runtime/include/nxrt
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
 install(FILES ${NX_BINARY_DIR}/include/nxrt/nxrt_version.h
@@ -70,7 +70,7 @@ endif()
 set(NX_COMPILER_LIBRARIES
   NxSupport NxDialect NxBlockLowering NxTransforms NxDialectTransforms
   NxToCustomCall NxToLLVM NxLinalgToOpenMP NxLinalgToBlas NxLinalgToDnnl NxStableHLO
-  NxHooksToIoCallback NxPipelines NxRegistration NxHost NxRunner NxAot
+  NxHooksToIoCallback NxPipelines NxRegistration nxhost NxRunner NxAot
   NxMLIRCAPI NxCAPI)
 set(NX_EXPORTED_LIBRARIES)
 foreach(library ${NX_COMPILER_LIBRARIES})
@@ -104,6 +104,9 @@ install(DIRECTORY ${NX_SOURCE_DIR}/include/nx
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h" PATTERN "*.td" PATTERN "*.def"
   PATTERN "CMakeLists.txt" EXCLUDE)
+# nxhost's headers: nxhost is exported here, as NxRunner links it.
+install(DIRECTORY ${NX_SOURCE_DIR}/runtime/include/nxhost
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 if(EXISTS ${NX_SOURCE_DIR}/include/nx-c)
   install(DIRECTORY ${NX_SOURCE_DIR}/include/nx-c
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")

@@ -1,6 +1,7 @@
 // Every source file states its license (Apache-2.0 WITH LLVM-exception, as in
 // LICENSE) in an SPDX line near its top.
 // RUN: find %nx_src_root/include %nx_src_root/lib %nx_src_root/tools \
+// RUN:   %nx_src_root/runtime \
 // RUN:   %nx_src_root/unittests %nx_src_root/bench %nx_src_root/cmake \
 // RUN:   %nx_src_root/examples %nx_src_root/bindings/elixir/lib \
 // RUN:   %nx_src_root/bindings/elixir/c_src %nx_src_root/bindings/elixir/test \

@@ -20,8 +20,8 @@
 
 #include "nx/Support/ParseDiagnostics.h"
 #include "nx/Aot/AotCompiler.h"
-#include "nx/Host/AotProgram.h"
-#include "nx/Host/Version.h"
+#include "nxhost/AotProgram.h"
+#include "nxhost/Version.h"
 #include "nx/Runner/CompileFlags.h"
 
 

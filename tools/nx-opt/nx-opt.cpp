@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nx/Host/Version.h"
+#include "nxhost/Version.h"
 #include "nx/InitNx.h"
 #include "nx/Support/PassStatistics.h"
 

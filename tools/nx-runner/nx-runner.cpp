@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nx/Host/RunDriver.h"
-#include "nx/Host/Version.h"
+#include "nxhost/RunDriver.h"
+#include "nxhost/Version.h"
 #include "nx/Runner/CompileFlags.h"
 
 #include "mlir/IR/MLIRContext.h"

@@ -3,7 +3,7 @@ defmodule Mix.Tasks.Compile.NxNif do
   @moduledoc """
   Builds the NIF (c_src/*.c) with `cc` against libnxrt.
 
-  Headers come from `NX_INCLUDE_DIR` (default `../../include`), the library
+  Headers come from `NX_INCLUDE_DIR` (default `../../runtime/include`), the library
   from `NX_LIB_DIR` (default `../../build/lib`), both relative to this
   project; `CC` overrides the compiler. The NIF gets an rpath to the
   library's directory, so it loads without LD_LIBRARY_PATH. It is rebuilt
@@ -16,7 +16,7 @@ defmodule Mix.Tasks.Compile.NxNif do
   @impl true
   def run(_args) do
     root = Path.dirname(Mix.Project.project_file())
-    include = System.get_env("NX_INCLUDE_DIR", Path.join(root, "../../include")) |> Path.expand()
+    include = System.get_env("NX_INCLUDE_DIR", Path.join(root, "../../runtime/include")) |> Path.expand()
     lib = System.get_env("NX_LIB_DIR", Path.join(root, "../../build/lib")) |> Path.expand()
     sources = Path.wildcard(Path.join(root, "c_src/*.{c,h}"))
     output = Path.join([Mix.Project.app_path(), "priv", "nx_runtime_nif.so"])

@@ -24,8 +24,8 @@
 //
 // The MLIR-free parts (host tensors, the runtime and callback libraries, the
 // built-in nx.debug.* callbacks, bridge dispatch, calling entry points) are
-// NxHost's (include/nx/Host/), shared with nxrt-run; they are re-exported
-// here under their old names.
+// nxhost's (runtime/include/nxhost/), shared with nxrt-run; they are
+// re-exported here under their old names.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,11 +34,11 @@
 
 #include "nxrt/nxrt.h"
 
-#include "nx/Host/BridgeDispatcher.h"
-#include "nx/Host/DebugCallbacks.h"
-#include "nx/Host/EntryCall.h"
-#include "nx/Host/HostTensor.h"
-#include "nx/Host/Runtime.h"
+#include "nxhost/BridgeDispatcher.h"
+#include "nxhost/DebugCallbacks.h"
+#include "nxhost/EntryCall.h"
+#include "nxhost/HostTensor.h"
+#include "nxhost/HostRuntime.h"
 #include "nx/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -88,7 +88,7 @@ using nxhost::RegisterCallbacksFn;
 using nxhost::registerDebugCallbacks;
 using nxhost::ReleaseCallbacksFn;
 using nxhost::RunOptions;
-using nxhost::Runtime;
+using nxhost::HostRuntime;
 using nxhost::statusToError;
 using nxhost::TensorSpec;
 

@@ -9,7 +9,8 @@
 // Every symbol that code produced by convert-nx-to-llvm calls or defines, in
 // one place; the protocol they implement is described in docs/Design.md
 // ("Compiled code and the runtime"). Values of the runtime's enums come from
-// include/nxrt/nxrt.h itself (a C header) so the two cannot drift apart.
+// runtime/include/nxrt/nxrt.h itself (a C header) so the two cannot drift
+// apart.
 //
 //===----------------------------------------------------------------------===//
 

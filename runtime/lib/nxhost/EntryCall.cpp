@@ -1,0 +1,195 @@
+//===- EntryCall.cpp - call a compiled entry point on host tensors --------===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "nxhost/EntryCall.h"
+#include "nxhost/HostRuntime.h"
+
+#include "nxrt/nxrt_aot.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Twine.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace nxhost;
+using llvm::Expected;
+using llvm::StringRef;
+
+namespace {
+/// A memref descriptor as MLIR lays it out for a given rank:
+/// {T *allocated, T *aligned, i64 offset, i64 sizes[rank], i64 strides[rank]}
+/// All fields are 8 bytes, so a struct of descriptors is their concatenation.
+constexpr size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
+} // namespace
+
+static bool matchesSpec(const HostTensor &t, const TensorSpec &spec) {
+  if (t.dtype() != spec.dtype || t.rank() != (int64_t)spec.shape.size())
+    return false;
+  for (auto [have, want] : llvm::zip(t.shape(), spec.shape))
+    if (want >= 0 && have != want)
+      return false;
+  return true;
+}
+
+/// Copies a strided memref into a fresh dense tensor.
+static void copyStrided(HostTensor &dst, const uint8_t *base,
+                        const int64_t *strides, size_t elementSize) {
+  int64_t rank = dst.rank();
+  llvm::ArrayRef<int64_t> shape = dst.shape();
+  int64_t n = dst.numElements();
+  if (n == 0)
+    return;
+  // Dense row-major fast path.
+  bool dense = true;
+  int64_t expected = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (shape[d] != 1 && strides[d] != expected)
+      dense = false;
+    expected *= shape[d];
+  }
+  if (dense) {
+    std::memcpy(dst.data(), base, dst.byteSize());
+    return;
+  }
+  llvm::SmallVector<int64_t, 4> index(rank, 0);
+  uint8_t *out = static_cast<uint8_t *>(dst.data());
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      offset += index[d] * strides[d];
+    std::memcpy(out, base + offset * (int64_t)elementSize, elementSize);
+    out += elementSize;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+/// A dense row-major descriptor of `tensor`.
+static std::vector<int64_t> describe(const HostTensor &tensor) {
+  size_t rank = tensor.rank();
+  std::vector<int64_t> d(descriptorWords(rank), 0);
+  void *data = const_cast<void *>(tensor.data());
+  std::memcpy(&d[0], &data, sizeof(void *));
+  std::memcpy(&d[1], &data, sizeof(void *));
+  int64_t stride = 1;
+  for (size_t k = rank; k-- > 0;) {
+    d[3 + k] = tensor.shape()[k];
+    d[3 + rank + k] = stride;
+    stride *= tensor.shape()[k];
+  }
+  return d;
+}
+
+llvm::Error nxhost::noSuchEntryError(StringRef name,
+                                     llvm::ArrayRef<EntrySignature> entries) {
+  std::string available;
+  for (const EntrySignature &e : entries)
+    available += (available.empty() ? "@" : ", @") + e.name;
+  return llvm::createStringError("no public function @" + name +
+                                 " in the program (available: " +
+                                 (available.empty() ? "none" : available) +
+                                 ")");
+}
+
+Expected<std::vector<HostTensor>>
+nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
+                  llvm::ArrayRef<HostTensor> inputs, nxrt_runtime_t *runtime,
+                  const RunOptions &options) {
+  const std::string &entryName = sig.name;
+  if (!sig.unsupported.empty())
+    return llvm::createStringError("@" + entryName +
+                                   " cannot be run: " + sig.unsupported);
+  if (inputs.size() != sig.args.size())
+    return llvm::createStringError(
+        "@" + entryName + " takes " + llvm::Twine(sig.args.size()) +
+        " argument(s), got " + llvm::Twine(inputs.size()));
+  for (auto [i, input] : llvm::enumerate(inputs))
+    if (!matchesSpec(input, sig.args[i]))
+      return llvm::createStringError(
+          "argument #" + llvm::Twine(i) + " of @" + entryName + " has type " +
+          sig.args[i].type + ", got " + input.typeString());
+
+  // Compiled code may update its arguments in place (one-shot bufferization
+  // treats function arguments as writable), so every run works on its own
+  // copies: the caller's tensors stay untouched and may be shared by
+  // concurrent runs.
+  std::vector<HostTensor> copies;
+  copies.reserve(inputs.size());
+  for (const HostTensor &input : inputs)
+    copies.push_back(input.clone());
+
+  std::vector<std::vector<int64_t>> argDescs;
+  std::vector<void *> argDescPtrs;
+  argDescs.reserve(copies.size());
+  for (const HostTensor &input : copies) {
+    argDescs.push_back(describe(input));
+    argDescPtrs.push_back(argDescs.back().data());
+  }
+  // Result storage: one descriptor per result, concatenated.
+  size_t resultWords = 0;
+  for (const TensorSpec &r : sig.results)
+    resultWords += descriptorWords(r.shape.size());
+  std::vector<int64_t> resultStorage(resultWords, 0);
+  void *resultPtr = resultStorage.data();
+
+  llvm::SmallVector<void *, 8> packedArgs;
+  if (!sig.results.empty())
+    packedArgs.push_back(&resultPtr);
+  for (void *&p : argDescPtrs)
+    packedArgs.push_back(&p);
+
+  nxrt_run_options_t runOptions;
+  runOptions.timeout_ms = options.timeoutMs;
+  nxrt_run_t *run = nxrt_run_begin(runtime, &runOptions);
+  fn(packedArgs.data());
+  nxrt_status_t *status = nxrt_run_end(run);
+
+  // Collect the results, then free what the compiled code allocated (once,
+  // and never the arguments or constant globals, whose allocated pointer is
+  // MLIR's sentinel).
+  std::vector<HostTensor> results;
+  llvm::SmallPtrSet<void *, 8> toFree;
+  llvm::SmallPtrSet<const void *, 8> inputPtrs;
+  for (const HostTensor &input : copies)
+    inputPtrs.insert(input.data());
+  const int64_t *word = resultStorage.data();
+  for (const TensorSpec &spec : sig.results) {
+    size_t rank = spec.shape.size();
+    void *allocated, *aligned;
+    std::memcpy(&allocated, &word[0], sizeof(void *));
+    std::memcpy(&aligned, &word[1], sizeof(void *));
+    int64_t offset = word[2];
+    llvm::SmallVector<int64_t, 4> shape(word + 3, word + 3 + rank);
+    const int64_t *strides = word + 3 + rank;
+    word += descriptorWords(rank);
+    if (allocated &&
+        reinterpret_cast<uintptr_t>(allocated) != NXRT_AOT_CONSTANT_BUFFER &&
+        !inputPtrs.contains(allocated))
+      toFree.insert(allocated);
+    if (status)
+      continue;
+    HostTensor tensor(spec.dtype, shape);
+    size_t elementSize = nxrt_dtype_size(spec.dtype);
+    if (aligned)
+      copyStrided(tensor,
+                  static_cast<const uint8_t *>(aligned) +
+                      offset * (int64_t)elementSize,
+                  strides, elementSize);
+    results.push_back(std::move(tensor));
+  }
+  for (void *p : toFree)
+    std::free(p);
+  if (status)
+    return statusToError(status);
+  return results;
+}

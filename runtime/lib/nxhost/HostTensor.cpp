@@ -1,0 +1,110 @@
+//===- HostTensor.cpp - owning, dense host tensors ------------------------===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "nxhost/HostTensor.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace nxhost;
+using llvm::createStringError;
+using llvm::Expected;
+using llvm::StringRef;
+
+//===----------------------------------------------------------------------===//
+// HostTensor basics
+//===----------------------------------------------------------------------===//
+
+void HostTensor::FreeDeleter::operator()(void *p) const { std::free(p); }
+
+static bool computeByteSize(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape,
+                            size_t &bytes) {
+  size_t size = nxrt_dtype_size(dtype);
+  if (size == 0)
+    return false;
+  for (int64_t dim : shape) {
+    if (dim < 0)
+      return false;
+    if (dim != 0 && size > SIZE_MAX / static_cast<size_t>(dim))
+      return false;
+    size *= static_cast<size_t>(dim);
+  }
+  bytes = size;
+  return true;
+}
+
+HostTensor::HostTensor(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape)
+    : elementType(dtype), dims(shape.begin(), shape.end()) {
+  if (!computeByteSize(dtype, shape, numBytes)) {
+    elementType = NXRT_DTYPE_INVALID;
+    dims.clear();
+    numBytes = 0;
+    return;
+  }
+  size_t allocated = (numBytes + 63) / 64 * 64;
+  if (allocated == 0)
+    allocated = 64;
+  void *p = std::aligned_alloc(64, allocated);
+  if (!p) {
+    llvm::report_bad_alloc_error("out of memory for a host tensor");
+  }
+  std::memset(p, 0, allocated);
+  storage.reset(static_cast<uint8_t *>(p));
+}
+
+Expected<HostTensor> HostTensor::create(nxrt_dtype_t dtype,
+                                        llvm::ArrayRef<int64_t> shape) {
+  size_t bytes;
+  if (!computeByteSize(dtype, shape, bytes))
+    return llvm::createStringError("invalid tensor: dtype " +
+                     StringRef(nxrt_dtype_name(dtype)) + ", shape [" +
+                     llvm::join(llvm::map_range(shape,
+                                                [](int64_t d) {
+                                                  return std::to_string(d);
+                                                }),
+                                ", ") +
+                     "]");
+  return HostTensor(dtype, shape);
+}
+
+int64_t HostTensor::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : dims)
+    n *= d;
+  return n;
+}
+
+nxrt_tensor_t HostTensor::view() const {
+  nxrt_tensor_t v;
+  v.dtype = elementType;
+  v.rank = static_cast<int32_t>(dims.size());
+  v.dims = dims.data();
+  v.data = const_cast<uint8_t *>(storage.get());
+  return v;
+}
+
+HostTensor HostTensor::clone() const {
+  HostTensor copy(elementType, dims);
+  if (numBytes)
+    std::memcpy(copy.data(), data(), numBytes);
+  return copy;
+}
+
+bool HostTensor::operator==(const HostTensor &other) const {
+  return elementType == other.elementType && dims == other.dims &&
+         numBytes == other.numBytes &&
+         (numBytes == 0 || std::memcmp(data(), other.data(), numBytes) == 0);
+}
+
+std::string HostTensor::typeString() const { return formatType(view()); }
+std::string HostTensor::valuesString() const { return formatValues(view()); }
+std::string HostTensor::toString() const {
+  return typeString() + " = " + valuesString();
+}

@@ -1,0 +1,462 @@
+//===- RunDriver.cpp - inputs, streams, runs and their report -------------===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "nxhost/RunDriver.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+using namespace nxhost;
+
+int nxhost::reportError(llvm::StringRef tool, const llvm::Twine &message) {
+  llvm::errs().flush();
+  llvm::WithColor::error(llvm::errs(), tool) << message << "\n";
+  return 1;
+}
+
+llvm::Expected<HostSession> nxhost::createSession(const DriverOptions &opts) {
+  if (opts.computeThreads < 0)
+    return llvm::createStringError("--compute-threads must be at least 0, got " +
+                                   std::to_string(opts.computeThreads));
+  // Zero runs would succeed having run nothing.
+  if (opts.repeat == 0)
+    return llvm::createStringError("--repeat must be at least 1, got 0");
+  if (opts.threads == 0)
+    return llvm::createStringError("--threads must be at least 1, got 0");
+  if (opts.bridge && opts.dispatchThreads == 0)
+    return llvm::createStringError(
+        "--dispatch-threads must be at least 1 with --dispatch=bridge, got 0");
+  nxrt_set_compute_threads(opts.computeThreads);
+  // One runtime serves the program, the callback libraries and, in bridge
+  // mode, the dispatcher threads.
+  HostSession session;
+  session.runtime = HostRuntime::create();
+  if (opts.traceCallbacks)
+    nxrt_runtime_set_trace_log(session.runtime->get(), 1);
+  if (opts.timing) {
+    session.callbackTimes = std::make_unique<CallbackTimes>();
+    session.callbackTimes->attach(session.runtime->get());
+  }
+  if (opts.bridge) {
+    auto dispatcher =
+        BridgeDispatcher::create(session.runtime->get(), opts.dispatchThreads,
+                                 opts.callbackTimeoutMs, opts.tool);
+    if (!dispatcher)
+      return dispatcher.takeError();
+    session.dispatcher = std::move(*dispatcher);
+  } else {
+    // A library may bind a callback BRIDGE and install no hook; its calls
+    // would wait in the pull queue forever.
+    session.dispatcher = BridgeDispatcher::createForBridgeCallbacks(
+        session.runtime->get(), opts.tool);
+  }
+  for (const std::string &lib : opts.callbackLibraries)
+    if (auto err = session.runtime->loadCallbackLibrary(lib))
+      return std::move(err);
+  return session;
+}
+
+//===----------------------------------------------------------------------===//
+// Inputs
+//===----------------------------------------------------------------------===//
+
+static llvm::Expected<HostTensor> parseTensor(llvm::StringRef text) {
+  text = text.trim();
+  if (text.consume_front("@"))
+    return HostTensor::readNpy(text);
+  return HostTensor::parseLiteral(text);
+}
+
+/// Splits "a;b" at top-level ';' (a literal has none of its own).
+static llvm::SmallVector<llvm::StringRef> splitValues(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, ';', -1, /*KeepEmpty=*/false);
+  return parts;
+}
+
+llvm::Expected<ParsedInputs> nxhost::parseInputs(const DriverOptions &opts) {
+  ParsedInputs parsed;
+  for (auto [i, text] : llvm::enumerate(opts.inputs)) {
+    auto t = parseTensor(text);
+    if (!t)
+      return llvm::createStringError("--input #" + llvm::Twine(i) + ": " +
+                                     llvm::toString(t.takeError()));
+    parsed.args.push_back(std::move(*t));
+  }
+  for (const std::string &spec : opts.infeeds) {
+    auto [name, values] = llvm::StringRef(spec).split('=');
+    if (name.empty() || values.empty())
+      return llvm::createStringError(
+          "--infeed expects NAME=VALUE[;VALUE...], got '" + spec + "'");
+    std::vector<HostTensor> tensors;
+    for (llvm::StringRef v : splitValues(values)) {
+      auto t = parseTensor(v);
+      if (!t)
+        return llvm::createStringError("--infeed " + name + ": " +
+                                       llvm::toString(t.takeError()));
+      tensors.push_back(std::move(*t));
+    }
+    parsed.infeeds.emplace_back(name.str(), std::move(tensors));
+  }
+  return parsed;
+}
+
+//===----------------------------------------------------------------------===//
+// Streams
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The streams the flags opened (--stream, --outfeed, --infeed); closes them
+/// when destroyed. Only the runner holds their handles, so nothing but its
+/// --infeed values can ever feed them: once those are pushed, it ends their
+/// infeed, and a run reading past them fails at once instead of waiting
+/// forever.
+class StreamSet {
+public:
+  StreamSet(nxrt_runtime_t *runtime, const DriverOptions &opts)
+      : runtime(runtime), opts(opts) {}
+  StreamSet(const StreamSet &) = delete;
+  StreamSet &operator=(const StreamSet &) = delete;
+  ~StreamSet() {
+    for (auto &entry : streams)
+      nxrt_stream_destroy(entry.second.handle);
+  }
+
+  /// Opens the streams the flags name and pushes the infeed values.
+  llvm::Error
+  open(const std::vector<std::pair<std::string, std::vector<HostTensor>>>
+           &feeds) {
+    for (const std::string &name : opts.streams)
+      if (auto err = openStream(name))
+        return llvm::createStringError("--stream " + name + ": " +
+                                       llvm::toString(std::move(err)));
+    for (const std::string &name : opts.outfeeds) {
+      if (auto err = openStream(name))
+        return llvm::createStringError("--outfeed " + name + ": " +
+                                       llvm::toString(std::move(err)));
+      streams[name].printOutfeed = true;
+    }
+    for (const auto &[name, tensors] : feeds) {
+      if (auto err = openStream(name))
+        return llvm::createStringError("--infeed " + name + ": " +
+                                       llvm::toString(std::move(err)));
+      std::vector<nxrt_tensor_t> views;
+      for (const HostTensor &t : tensors)
+        views.push_back(t.view());
+      if (auto err = statusToError(nxrt_stream_push_infeed(
+              streams[name].handle, views.data(), views.size())))
+        return llvm::createStringError("--infeed " + name + ": " +
+                                       llvm::toString(std::move(err)));
+      ++streams[name].pushed;
+    }
+    for (auto &entry : streams)
+      nxrt_stream_end_infeed(entry.second.handle);
+    return llvm::Error::success();
+  }
+
+  /// For each stream that a failed run read past its last --infeed value
+  /// (`errors` holds the runs' messages), notes how to feed it.
+  void noteReadsPastEnd(llvm::ArrayRef<std::string> errors, unsigned runs) {
+    for (auto &[name, stream] : streams) {
+      // The runtime's message for such a read (nxrt_stream_end_infeed).
+      std::string past = "no more infeed values on stream '" + name + "'";
+      if (llvm::none_of(errors, [&](const std::string &error) {
+            return llvm::StringRef(error).contains(past);
+          }))
+        continue;
+      // After the --keep-going outcomes it refers to.
+      llvm::outs().flush();
+      llvm::raw_ostream &os = llvm::WithColor::note(llvm::errs(), opts.tool);
+      os << "only --infeed feeds stream '" << name << "' (" << stream.pushed
+         << " value(s) given): pass --infeed=" << name
+         << "=VALUE once for each value the program reads";
+      if (runs > 1)
+        os << ", in each of the " << runs << " runs";
+      os << "\n";
+    }
+  }
+
+  /// Prints every value the --outfeed streams hold, then warns about infeed
+  /// values no run consumed.
+  llvm::Error drain() {
+    for (auto &[name, stream] : streams) {
+      if (!stream.printOutfeed)
+        continue;
+      for (size_t k = 0; nxrt_stream_outfeed_size(stream.handle) > 0; ++k) {
+        nxrt_value_t *value = nullptr;
+        if (auto err = statusToError(
+                nxrt_stream_pop_outfeed(stream.handle, 1000, &value)))
+          return llvm::createStringError("outfeed " + name + ": " +
+                                         llvm::toString(std::move(err)));
+        printValue(name, k, value);
+        nxrt_value_free(value);
+      }
+    }
+    for (auto &[name, stream] : streams)
+      if (size_t left = nxrt_stream_infeed_size(stream.handle))
+        llvm::errs() << opts.tool << ": warning: " << left
+                     << " infeed value(s) left unconsumed in stream \"" << name
+                     << "\"\n";
+    return llvm::Error::success();
+  }
+
+private:
+  struct Stream {
+    nxrt_stream_t *handle = nullptr;
+    bool printOutfeed = false;
+    /// --infeed values pushed.
+    size_t pushed = 0;
+  };
+
+  llvm::Error openStream(const std::string &name) {
+    Stream &stream = streams[name];
+    if (stream.handle)
+      return llvm::Error::success();
+    return statusToError(
+        nxrt_stream_open(runtime, name.c_str(), &stream.handle));
+  }
+
+  static void printValue(llvm::StringRef name, size_t k,
+                         const nxrt_value_t *value) {
+    size_t n = nxrt_value_size(value);
+    if (n == 0)
+      llvm::outs() << "outfeed \"" << name << "\" #" << k << ": ()\n";
+    for (size_t j = 0; j < n; ++j) {
+      const nxrt_tensor_t *t = nxrt_value_tensor(value, j);
+      llvm::outs() << "outfeed \"" << name << "\" #" << k;
+      if (n > 1)
+        llvm::outs() << "." << j;
+      llvm::outs() << ": " << formatType(*t) << " = " << formatValues(*t)
+                   << "\n";
+    }
+  }
+
+  nxrt_runtime_t *runtime;
+  const DriverOptions &opts;
+  std::map<std::string, Stream> streams;
+};
+
+/// What --threads x --repeat runs of the entry point produced.
+struct RunSummary {
+  unsigned numThreads = 1;
+  unsigned numRepeats = 1;
+  /// The first run's results; every later run is compared with them.
+  std::optional<std::vector<HostTensor>> reference;
+  std::string firstError;
+  unsigned mismatches = 0;
+  /// --keep-going: each run's outcome, by thread and repeat.
+  std::vector<std::string> outcomes;
+  unsigned failedRuns = 0;
+  /// --timing: each run's wall time, by thread and repeat.
+  std::vector<double> seconds;
+
+  unsigned total() const { return numThreads * numRepeats; }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Runs
+//===----------------------------------------------------------------------===//
+
+/// Runs the entry point --threads x --repeat times.
+static RunSummary runAll(const DriverOptions &opts, const RunEntryFn &run,
+                         const std::vector<HostTensor> &args) {
+  RunSummary summary;
+  summary.numThreads = std::max(1u, opts.threads);
+  summary.numRepeats = std::max(1u, opts.repeat);
+  summary.outcomes.resize(summary.total());
+  summary.seconds.resize(summary.total());
+  RunOptions runOptions;
+  runOptions.timeoutMs = opts.timeoutMs;
+  std::mutex mutex;
+  auto worker = [&](unsigned thread) {
+    for (unsigned r = 0; r < summary.numRepeats; ++r) {
+      auto start = std::chrono::steady_clock::now();
+      auto results = run(args, runOptions);
+      std::chrono::duration<double> elapsed =
+          std::chrono::steady_clock::now() - start;
+      unsigned index = thread * summary.numRepeats + r;
+      std::lock_guard<std::mutex> lock(mutex);
+      summary.seconds[index] = elapsed.count();
+      if (opts.keepGoing) {
+        std::string &outcome = summary.outcomes[index];
+        if (!results) {
+          ++summary.failedRuns;
+          outcome = "error: " + llvm::toString(results.takeError()) + "\n";
+          continue;
+        }
+        outcome = "ok\n";
+        if (!opts.quiet)
+          for (auto [i, t] : llvm::enumerate(*results))
+            outcome +=
+                "  result #" + std::to_string(i) + ": " + t.toString() + "\n";
+        continue;
+      }
+      if (!results) {
+        std::string message = llvm::toString(results.takeError());
+        if (summary.firstError.empty())
+          summary.firstError = message;
+        return;
+      }
+      if (!summary.reference) {
+        summary.reference = std::move(*results);
+        continue;
+      }
+      bool same = summary.reference->size() == results->size();
+      for (size_t i = 0; same && i < results->size(); ++i)
+        same = (*summary.reference)[i] == (*results)[i];
+      if (!same)
+        ++summary.mismatches;
+    }
+  };
+  if (summary.numThreads == 1) {
+    worker(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < summary.numThreads; ++t)
+      pool.emplace_back(worker, t);
+    for (std::thread &t : pool)
+      t.join();
+  }
+  return summary;
+}
+
+/// "run 3" or "run 3 (thread 2)".
+static std::string runName(const RunSummary &summary, size_t index) {
+  std::string name = "run " + std::to_string(index + 1);
+  if (summary.numThreads > 1)
+    name += " (thread " + std::to_string(index / summary.numRepeats + 1) + ")";
+  return name;
+}
+
+/// --timing: each run's wall time, then each host call's counts and times.
+static void reportTimes(const RunSummary &summary,
+                        const CallbackTimes *callbackTimes) {
+  for (auto [index, seconds] : llvm::enumerate(summary.seconds))
+    llvm::errs() << runName(summary, index) << ": "
+                 << llvm::format("%.4f", seconds * 1e3) << " ms\n";
+  if (callbackTimes)
+    callbackTimes->print(llvm::errs());
+}
+
+/// Prints what the runs produced; fails when a run failed (unless
+/// --keep-going) or results differed.
+static llvm::Error reportRuns(const DriverOptions &opts,
+                              const RunSummary &summary) {
+  if (opts.keepGoing) {
+    for (auto [index, outcome] : llvm::enumerate(summary.outcomes))
+      llvm::outs() << runName(summary, index) << ": " << outcome;
+    llvm::outs() << (summary.total() - summary.failedRuns) << " of "
+                 << summary.total() << " runs succeeded\n";
+    return llvm::Error::success();
+  }
+  if (!summary.firstError.empty())
+    return llvm::createStringError(summary.firstError);
+  if (summary.mismatches)
+    return llvm::createStringError(
+        llvm::Twine(summary.mismatches) + " of " +
+        llvm::Twine(summary.total()) +
+        " runs produced results different from the first run");
+  if (!opts.quiet)
+    for (auto [i, r] : llvm::enumerate(*summary.reference))
+      llvm::outs() << "result #" << i << ": " << r.toString() << "\n";
+  if (summary.total() > 1)
+    llvm::outs() << "all " << summary.total() << " runs ("
+                 << summary.numThreads << " threads x " << summary.numRepeats
+                 << ") produced identical results\n";
+  return llvm::Error::success();
+}
+
+static llvm::Error writeOutputs(const DriverOptions &opts,
+                                const std::vector<HostTensor> &results) {
+  if (opts.outputs.size() > results.size())
+    return llvm::createStringError(llvm::Twine(opts.outputs.size()) +
+                                   " --output paths for " +
+                                   llvm::Twine(results.size()) + " result(s)");
+  for (auto [i, path] : llvm::enumerate(opts.outputs))
+    if (auto err = results[i].writeNpy(path))
+      return llvm::createStringError("--output #" + llvm::Twine(i) +
+                                     " (result #" + llvm::Twine(i) +
+                                     "): " + llvm::toString(std::move(err)));
+  return llvm::Error::success();
+}
+
+/// Checks each --output path before anything runs: a .npy file in an
+/// existing, writable directory.
+static llvm::Error checkOutputPaths(const DriverOptions &opts) {
+  for (auto [i, path] : llvm::enumerate(opts.outputs)) {
+    auto fail = [&, i = i](const llvm::Twine &why) {
+      return llvm::createStringError("--output #" + llvm::Twine(i) + ": '" +
+                                     path + "' " + why);
+    };
+    if (!llvm::StringRef(path).ends_with(".npy"))
+      return fail("is not a .npy path (results are written as NumPy .npy "
+                  "files)");
+    llvm::StringRef directory = llvm::sys::path::parent_path(path);
+    if (directory.empty())
+      directory = ".";
+    if (!llvm::sys::fs::is_directory(directory))
+      return fail("is in '" + directory + "', which is no directory");
+    if (llvm::sys::fs::access(directory, llvm::sys::fs::AccessMode::Write))
+      return fail("is in '" + directory + "', which is not writable");
+  }
+  return llvm::Error::success();
+}
+
+int nxhost::runAndReport(const DriverOptions &opts, const RunEntryFn &run,
+                         const HostSession &session,
+                         const ParsedInputs &parsed,
+                         llvm::function_ref<void(bool)> runsTimer) {
+  StreamSet streamSet(session.runtime->get(), opts);
+  if (auto err = streamSet.open(parsed.infeeds))
+    return reportError(opts.tool, llvm::toString(std::move(err)));
+  if (opts.keepGoing && !opts.outputs.empty())
+    return reportError(opts.tool,
+                       "--output cannot be combined with --keep-going, whose "
+                       "runs may produce different results");
+  if (auto err = checkOutputPaths(opts))
+    return reportError(opts.tool, llvm::toString(std::move(err)));
+  if (runsTimer)
+    runsTimer(true);
+  RunSummary summary = runAll(opts, run, parsed.args);
+  if (runsTimer)
+    runsTimer(false);
+  if (opts.timing)
+    reportTimes(summary, session.callbackTimes.get());
+  std::vector<std::string> errors = summary.outcomes;
+  errors.push_back(summary.firstError);
+  if (auto err = reportRuns(opts, summary)) {
+    int rc = reportError(opts.tool, llvm::toString(std::move(err)));
+    streamSet.noteReadsPastEnd(errors, summary.total());
+    return rc;
+  }
+  streamSet.noteReadsPastEnd(errors, summary.total());
+  if (opts.bridge)
+    llvm::outs() << "bridge: served " << session.dispatcher->numServed()
+                 << " callback request(s)\n";
+  if (auto err = streamSet.drain())
+    return reportError(opts.tool, llvm::toString(std::move(err)));
+  llvm::outs().flush();
+  if (opts.keepGoing)
+    return summary.failedRuns ? 1 : 0;
+  if (auto err = writeOutputs(opts, *summary.reference))
+    return reportError(opts.tool, llvm::toString(std::move(err)));
+  return 0;
+}
