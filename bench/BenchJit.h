@@ -36,8 +36,8 @@ namespace nx_bench {
 /// The descriptor of a dense row-major f32 buffer of `shape`, as compiled
 /// code's C interface takes it.
 template <int Rank>
-StridedMemRefType<float, Rank> describe(float *data,
-                                        const std::array<int64_t, Rank> &shape) {
+StridedMemRefType<float, Rank>
+describe(float *data, const std::array<int64_t, Rank> &shape) {
   StridedMemRefType<float, Rank> d{};
   d.basePtr = data;
   d.data = data;

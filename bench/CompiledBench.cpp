@@ -176,9 +176,10 @@ std::string loopModule(const std::string &type) {
   return s;
 }
 
-template <int Rank> using LoopFn =
-    void (*)(StridedMemRefType<float, Rank> *, StridedMemRefType<float, Rank> *,
-             StridedMemRefType<int64_t, 0> *);
+template <int Rank>
+using LoopFn = void (*)(StridedMemRefType<float, Rank> *,
+                        StridedMemRefType<float, Rank> *,
+                        StridedMemRefType<int64_t, 0> *);
 
 template <int Rank>
 StridedMemRefType<float, Rank> scalarDescriptor(float *data) {
@@ -233,9 +234,8 @@ void setLoopCounters(benchmark::State &state, int64_t iters) {
 
 template <int Rank> void runLoop(benchmark::State &state, bool callback) {
   static BenchRuntime runtime;
-  static JitModule module(loopModule(Rank == 0 ? "tensor<f32>"
-                                               : "tensor<1xf32>"),
-                          runtime.get());
+  static JitModule module(
+      loopModule(Rank == 0 ? "tensor<f32>" : "tensor<1xf32>"), runtime.get());
   auto fn = module.lookup<LoopFn<Rank>>(callback ? "callback" : "nocallback");
   int64_t iters = state.range(0);
   for (auto _ : state) {
@@ -261,9 +261,13 @@ void BM_Loop_1xf32_NoCallback(benchmark::State &state) {
 void BM_Loop_1xf32_Callback(benchmark::State &state) {
   runLoop<1>(state, true);
 }
-BENCHMARK(BM_Loop_Scalar_NoCallback)->Arg(1000000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Loop_Scalar_NoCallback)
+    ->Arg(1000000)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Loop_Scalar_Callback)->Arg(1000000)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Loop_1xf32_NoCallback)->Arg(1000000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Loop_1xf32_NoCallback)
+    ->Arg(1000000)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Loop_1xf32_Callback)->Arg(1000000)->Unit(benchmark::kMillisecond);
 
 /// The C baseline of the loops: acc + 1, n times, in one serial chain
@@ -368,7 +372,6 @@ private:
     });
   }
 
-
   nxrt_runtime_t *runtime;
   std::vector<double> gaps; // written by the dispatcher only
   std::thread dispatcher;
@@ -398,8 +401,7 @@ void BM_Loop_Scalar_Bridged(benchmark::State &state) {
     }
     if (pinned && pinned->ok()) {
       state.PauseTiming();
-      nx_bench::sampleBlock<nx_bench::PingPeer>(floor, 2000,
-                                                pinned->peerCpu());
+      nx_bench::sampleBlock<nx_bench::PingPeer>(floor, 2000, pinned->peerCpu());
       state.ResumeTiming();
     }
   }
@@ -608,8 +610,8 @@ void BM_CompileCallSites(benchmark::State &state) {
   std::string source = callSiteChain(state.range(0));
   nxrt_runtime_t *runtime = nxrt_runtime_create();
   for (auto _ : state) {
-    auto exe = runner::Executable::compileSource(source, "chain.mlir",
-                                                 runtime, {});
+    auto exe =
+        runner::Executable::compileSource(source, "chain.mlir", runtime, {});
     if (!exe) {
       state.SkipWithError(llvm::toString(exe.takeError()).c_str());
       break;
@@ -652,9 +654,8 @@ void registerCompileBenchmarks() {
       ->Arg(1000)
       ->Iterations(1)
       ->Unit(benchmark::kMillisecond);
-  for (auto [name, fn] :
-       {std::pair{"BM_CompileCallSites", BM_CompileCallSites},
-        std::pair{"BM_LowerCallSites", BM_LowerCallSites}}) {
+  for (auto [name, fn] : {std::pair{"BM_CompileCallSites", BM_CompileCallSites},
+                          std::pair{"BM_LowerCallSites", BM_LowerCallSites}}) {
     auto *b = benchmark::RegisterBenchmark(name, fn);
     b->Arg(500)->Arg(1000)->Arg(2000)->Iterations(1)->Unit(
         benchmark::kMillisecond);

@@ -118,8 +118,8 @@ void im2colConv(const float *x, const float *w, float *padded, float *patch,
                     padded + ((oh + kh) * pw + ow) * kC,
                     sizeof(float) * kK * kC);
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)(kH * kW),
-              (int)kF, (int)(kK * kK * kC), 1.0f, patch, (int)(kK * kK * kC),
-              w, (int)kF, 0.0f, y, (int)kF);
+              (int)kF, (int)(kK * kK * kC), 1.0f, patch, (int)(kK * kK * kC), w,
+              (int)kF, 0.0f, y, (int)kF);
   for (int64_t i = 0; i < kOutput; ++i)
     y[i] = std::max(y[i], 0.0f);
 }
@@ -139,8 +139,9 @@ using ConvFn = void (*)(StridedMemRefType<float, 4> *,
                         StridedMemRefType<float, 4> *);
 
 void setFlops(benchmark::State &state) {
-  state.counters["FLOPS"] = benchmark::Counter(
-      2.0 * kOutput * kK * kK * kC, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["FLOPS"] =
+      benchmark::Counter(2.0 * kOutput * kK * kK * kC,
+                         benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void BM_Conv_Nx(benchmark::State &state) {
@@ -166,7 +167,8 @@ void BM_Conv_Nx(benchmark::State &state) {
   StridedMemRefType<float, 4> first = call();
   for (int64_t i = 0; i < kOutput; ++i) {
     float a = first.data[i], e = expected.data[i];
-    if (!(std::fabs(a - e) <= 1e-4f * std::max({1.0f, std::fabs(a), std::fabs(e)}))) {
+    if (!(std::fabs(a - e) <=
+          1e-4f * std::max({1.0f, std::fabs(a), std::fabs(e)}))) {
       std::string message = "result #" + std::to_string(i) + " is " +
                             std::to_string(a) + ", expected " +
                             std::to_string(e);

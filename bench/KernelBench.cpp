@@ -56,8 +56,8 @@
 
 extern "C" void openblas_set_num_threads(int threads);
 
-using nx_bench::die;
 using nx_bench::describe;
+using nx_bench::die;
 using nx_bench::JitModule;
 using nx_bench::ScopedComputeThreads;
 using nx_bench::ScopedRun;

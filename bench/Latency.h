@@ -1,4 +1,5 @@
-//===- Latency.h - round-trip latency helpers for the benchmarks -*- C++ -*-===//
+//===- Latency.h - round-trip latency helpers for the benchmarks -*- C++
+//-*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -50,7 +51,8 @@ inline double microsSince(LatencyClock::time_point t0) {
 
 // A bridge dispatcher's loop: pulls requests from `rt` and hands each to
 // `serve`, which must reply and release it, until the bridge is closed.
-template <typename Serve> void pullUntilClosed(nxrt_runtime_t *rt, Serve serve) {
+template <typename Serve>
+void pullUntilClosed(nxrt_runtime_t *rt, Serve serve) {
   for (;;) {
     nxrt_request_t *req = nullptr;
     nxrt_status_t *s = nxrt_bridge_pull(rt, 0, &req);

@@ -148,11 +148,10 @@ nxrt_status_t *clip(void *, const nxrt_call_t *call) {
 nxrt_runtime_t *runtime() {
   static nxrt_runtime_t *instance = [] {
     nxrt_runtime_t *r = nxrt_runtime_create();
-    for (const char *name :
-         {"log_hidden", "log_logits", "log_block1", "log_block2",
-          "log_residual"}) {
-      nxrt_callback_desc_t desc{NXRT_DISPATCH_INLINE, &logActivations,
-                                nullptr, 0};
+    for (const char *name : {"log_hidden", "log_logits", "log_block1",
+                             "log_block2", "log_residual"}) {
+      nxrt_callback_desc_t desc{NXRT_DISPATCH_INLINE, &logActivations, nullptr,
+                                0};
       check(nxrt_register_callback(r, name, &desc));
     }
     nxrt_callback_desc_t desc{NXRT_DISPATCH_INLINE, &clip, nullptr, 0};
@@ -320,15 +319,14 @@ int registerModels() {
   for (const char *name : kModels)
     for (const std::string &file :
          {std::string(name), std::string(name) + "-callbacks"}) {
-      benchmark::RegisterBenchmark(("BM_Model/" + file).c_str(), runModel,
-                                   file)
+      benchmark::RegisterBenchmark(("BM_Model/" + file).c_str(), runModel, file)
           ->ArgName("threads")
           ->Arg(1)
           ->Arg(0)
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
-      benchmark::RegisterBenchmark(("BM_Compile/" + file).c_str(),
-                                   compileModel, file)
+      benchmark::RegisterBenchmark(("BM_Compile/" + file).c_str(), compileModel,
+                                   file)
           ->Unit(benchmark::kMillisecond)
           ->Iterations(3);
     }

@@ -41,8 +41,8 @@
 #include <cstring>
 #include <mutex>
 #include <pthread.h>
-#include <time.h>
 #include <thread>
+#include <time.h>
 #include <vector>
 
 #include "Latency.h"
@@ -131,7 +131,7 @@ public:
     check(nxrt_register_callback(rt, "add_one", &desc));
     program = nxrt_program_create(rt, "bench");
     site = nxrt_program_add_site(program, NXRT_SITE_ELIXIR_CALL, "add_one",
-                                  "bench.mlir:1:1", nullptr, 0, nullptr);
+                                 "bench.mlir:1:1", nullptr, 0, nullptr);
     dispatcherThread = std::thread(serveBridge, rt);
     run = nxrt_run_begin(rt, nullptr);
   }
@@ -362,7 +362,6 @@ void BM_BridgeIdleDispatcher(benchmark::State &state) {
   state.counters["idle_cpu_ms"] = idleMs / state.iterations();
 }
 BENCHMARK(BM_BridgeIdleDispatcher)->Iterations(3)->UseRealTime();
-
 
 // A handler that reads one byte of its argument, as a host function that
 // inspects a view would; the runtime must not touch the rest. Io_callbacks

@@ -82,8 +82,7 @@ void batchMatmul(benchmark::State &state, bool transposed,
                  bool transposedA = false) {
   constexpr int kBatch = 16, kM = 128, kK = 64, kN = 128;
   std::vector<float> a = randomValues(kBatch * kM * kK, 1),
-                     b = randomValues(kBatch * kK * kN, 2),
-                     c(kBatch * kM * kN);
+                     b = randomValues(kBatch * kK * kN, 2), c(kBatch * kM * kN);
   openblas_set_num_threads(threadsOf(state));
   for (auto _ : state) {
     for (int i = 0; i < kBatch; ++i)
@@ -205,7 +204,8 @@ void convolution(benchmark::State &state, ConvShape shape) {
   stream s(cpu);
   memory::dims src{shape.batch, shape.channels, shape.size, shape.size},
       dst{shape.batch, filters, out, out}, strides{shape.stride, shape.stride},
-      dilates{shape.dilation - 1, shape.dilation - 1}, pad{shape.pad, shape.pad};
+      dilates{shape.dilation - 1, shape.dilation - 1},
+      pad{shape.pad, shape.pad};
   memory::dims weights =
       shape.depthwise
           ? memory::dims{shape.channels, 1, 1, shape.kernel, shape.kernel}
@@ -227,9 +227,9 @@ void convolution(benchmark::State &state, ConvShape shape) {
   int64_t weightCount = 1;
   for (int64_t d : weights)
     weightCount *= d;
-  std::vector<float> x = randomValues(
-                         shape.batch * shape.channels * shape.size * shape.size,
-                         1),
+  std::vector<float> x = randomValues(shape.batch * shape.channels *
+                                          shape.size * shape.size,
+                                      1),
                      w = randomValues(weightCount, 2),
                      y(shape.batch * filters * out * out);
   memory userWeights({weights, dt::f32, userWeightsTag}, cpu, w.data());
@@ -277,8 +277,7 @@ void pooling(benchmark::State &state, dnnl::algorithm kind, int64_t kernel) {
 #endif
 
 /// Registers a baseline at 1 thread and, for the libraries, at all cores.
-template <typename Fn>
-void add(const std::string &op, Fn fn, bool threaded) {
+template <typename Fn> void add(const std::string &op, Fn fn, bool threaded) {
   auto *b = benchmark::RegisterBenchmark(("BM_Baseline/" + op).c_str(), fn)
                 ->ArgName("threads")
                 ->Arg(1)
@@ -289,11 +288,14 @@ void add(const std::string &op, Fn fn, bool threaded) {
 }
 
 int registerBaselines() {
-  add("batch-matmul",
+  add(
+      "batch-matmul",
       [](benchmark::State &s) { batchMatmul(s, /*transposed=*/false); }, true);
-  add("batch-matmul-transposed",
+  add(
+      "batch-matmul-transposed",
       [](benchmark::State &s) { batchMatmul(s, /*transposed=*/true); }, true);
-  add("batch-matmul-transposed-a",
+  add(
+      "batch-matmul-transposed-a",
       [](benchmark::State &s) {
         batchMatmul(s, /*transposed=*/false, /*transposedA=*/true);
       },
@@ -317,10 +319,12 @@ int registerBaselines() {
   add("depthwise-conv", conv({56, 128, 128, 3, 1, 1, 1, true, true}), true);
   add("depthwise-conv-strided", conv({56, 128, 128, 3, 2, 1, 1, true, false}),
       true);
-  add("max-pool",
+  add(
+      "max-pool",
       [](benchmark::State &s) { pooling(s, dnnl::algorithm::pooling_max, 2); },
       true);
-  add("avg-pool",
+  add(
+      "avg-pool",
       [](benchmark::State &s) {
         pooling(s, dnnl::algorithm::pooling_avg_exclude_padding, 3);
       },

@@ -1,4 +1,5 @@
-//===- SegmentCallbacksBench.cpp - nx-segment-callbacks vs canonicalize ----===//
+//===- SegmentCallbacksBench.cpp - nx-segment-callbacks vs canonicalize
+//----===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -53,7 +54,8 @@ std::string generateModule(int64_t numOps, int64_t numCallbacks) {
   int64_t callbacks = 0;
   for (int64_t i = 1; i < numOps; ++i) {
     seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    int64_t other = static_cast<int64_t>((seed >> 33) % static_cast<uint64_t>(i));
+    int64_t other =
+        static_cast<int64_t>((seed >> 33) % static_cast<uint64_t>(i));
     os << "  %v" << i << " = ";
     if (i % every == 0 && callbacks < numCallbacks) {
       ++callbacks;
@@ -85,8 +87,7 @@ public:
 
 /// Runs `pm` on a fresh clone of the module per iteration; cloning and
 /// destruction are not timed.
-void runPipeline(benchmark::State &state,
-                 void (*build)(mlir::PassManager &)) {
+void runPipeline(benchmark::State &state, void (*build)(mlir::PassManager &)) {
   Fixture fixture(state.range(0), state.range(1));
   if (!fixture.module) {
     state.SkipWithError("failed to parse the generated module");
@@ -134,7 +135,9 @@ void BM_Canonicalize(benchmark::State &state) {
 
 // {ops, callbacks}: 10x steps show the scaling, 100k/1k is the reference.
 #define NX_SIZES                                                               \
-  Args({10000, 100})->Args({100000, 1000})->Args({200000, 2000})               \
+  Args({10000, 100})                                                           \
+      ->Args({100000, 1000})                                                   \
+      ->Args({200000, 2000})                                                   \
       ->Unit(benchmark::kMillisecond)
 
 BENCHMARK(BM_SegmentCallbacksHost)->NX_SIZES;

@@ -1,4 +1,5 @@
-//===- InitNx.cpp - register nx dialects and passes ------------------------===//
+//===- InitNx.cpp - register nx dialects and passes
+//------------------------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

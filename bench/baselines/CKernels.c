@@ -54,8 +54,7 @@ float c_add_one_loop(float acc, int64_t n) {
   return acc;
 }
 
-void c_transpose_blocked(const float *x, float *y, int64_t rows,
-                         int64_t cols) {
+void c_transpose_blocked(const float *x, float *y, int64_t rows, int64_t cols) {
   enum { kBlock = 32 };
   for (int64_t i0 = 0; i0 < rows; i0 += kBlock)
     for (int64_t j0 = 0; j0 < cols; j0 += kBlock) {

@@ -55,7 +55,8 @@ using runtime_symbols::kMlirMemrefCopy;
 bool aot::isValidPrefix(StringRef prefix) {
   if (prefix.empty() || llvm::isDigit(prefix.front()))
     return false;
-  return llvm::all_of(prefix, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+  return llvm::all_of(prefix,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
 //===----------------------------------------------------------------------===//
@@ -96,12 +97,12 @@ createTargetMachine(StringRef cpu, unsigned optLevel) {
     return builder.takeError();
   if (cpu != "native") {
     std::string error;
-    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(
-        builder->getTargetTriple(), error);
+    const llvm::Target *target =
+        llvm::TargetRegistry::lookupTarget(builder->getTargetTriple(), error);
     if (!target)
       return llvm::createStringError(error);
-    std::unique_ptr<llvm::MCSubtargetInfo> info(target->createMCSubtargetInfo(
-        builder->getTargetTriple(), cpu, ""));
+    std::unique_ptr<llvm::MCSubtargetInfo> info(
+        target->createMCSubtargetInfo(builder->getTargetTriple(), cpu, ""));
     if (!info || !info->isCPUStringValid(cpu))
       return llvm::createStringError("unknown CPU '" + cpu + "' for " +
                                      builder->getTargetTriple().str());
@@ -166,9 +167,9 @@ private:
 
 llvm::Constant *ExportBuilder::string(StringRef text, const llvm::Twine &name) {
   auto *init = llvm::ConstantDataArray::getString(context, text);
-  auto *global = new llvm::GlobalVariable(
-      module, init->getType(), /*isConstant=*/true,
-      llvm::GlobalValue::PrivateLinkage, init, name);
+  auto *global =
+      new llvm::GlobalVariable(module, init->getType(), /*isConstant=*/true,
+                               llvm::GlobalValue::PrivateLinkage, init, name);
   global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
   global->setAlignment(llvm::Align(1));
   return global;
@@ -181,8 +182,7 @@ llvm::Constant *ExportBuilder::array(llvm::Type *type,
     return llvm::ConstantPointerNull::get(ptrType);
   auto *arrayType = llvm::ArrayType::get(type, elements.size());
   return new llvm::GlobalVariable(
-      module, arrayType, /*isConstant=*/true,
-      llvm::GlobalValue::PrivateLinkage,
+      module, arrayType, /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
       llvm::ConstantArray::get(arrayType, elements), name);
 }
 
@@ -235,15 +235,14 @@ llvm::Function *ExportBuilder::initFunction() {
     return init;
   }
   auto *type = llvm::FunctionType::get(ptrType, {ptrType}, false);
-  auto *init = llvm::Function::Create(
-      type, llvm::GlobalValue::ExternalLinkage, exported("nx_init"), module);
+  auto *init = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                      exported("nx_init"), module);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "", init));
   builder.CreateRet(llvm::ConstantPointerNull::get(ptrType));
   return init;
 }
 
-llvm::Error ExportBuilder::build(const AotObject &object,
-                                 StringRef programName,
+llvm::Error ExportBuilder::build(const AotObject &object, StringRef programName,
                                  llvm::ArrayRef<std::string> callbacks) {
   // No other definition is visible outside the object.
   for (llvm::GlobalValue &value : module.global_values())
@@ -268,8 +267,7 @@ llvm::Error ExportBuilder::build(const AotObject &object,
 
   // Every public function's C interface, then the described ones' records.
   llvm::StringMap<llvm::Function *> interfaces;
-  auto exportInterface =
-      [&](const runner::EntrySignature &sig) -> llvm::Error {
+  auto exportInterface = [&](const runner::EntrySignature &sig) -> llvm::Error {
     llvm::Function *function =
         module.getFunction((kCInterfacePrefix + sig.name).str());
     if (!function || function->isDeclaration())
@@ -318,17 +316,15 @@ llvm::Error ExportBuilder::build(const AotObject &object,
 
   // nxrt_aot_program_t.
   auto *programType = llvm::StructType::get(
-      context,
-      {i32, i32, ptrType, ptrType, i32, ptrType, i32, ptrType});
+      context, {i32, i32, ptrType, ptrType, i32, ptrType, i32, ptrType});
   auto *program = llvm::ConstantStruct::get(
-      programType,
-      {llvm::ConstantInt::get(i32, NXRT_AOT_ABI_VERSION),
-       llvm::ConstantInt::get(i32, NXRT_API_VERSION),
-       string(programName, "__nx_aot.name"), init,
-       llvm::ConstantInt::get(i32, entries.size()),
-       array(entryType, entries, "__nx_aot.entries"),
-       llvm::ConstantInt::get(i32, callbackNames.size()),
-       array(ptrType, callbackNames, "__nx_aot.callbacks")});
+      programType, {llvm::ConstantInt::get(i32, NXRT_AOT_ABI_VERSION),
+                    llvm::ConstantInt::get(i32, NXRT_API_VERSION),
+                    string(programName, "__nx_aot.name"), init,
+                    llvm::ConstantInt::get(i32, entries.size()),
+                    array(entryType, entries, "__nx_aot.entries"),
+                    llvm::ConstantInt::get(i32, callbackNames.size()),
+                    array(ptrType, callbackNames, "__nx_aot.callbacks")});
   if (module.getNamedValue(exported("program")))
     return llvm::createStringError("symbol " + exported("program") +
                                    " is defined twice");
@@ -354,8 +350,7 @@ Expected<AotObject> aot::compileAot(ModuleOp module,
   auto machine = createTargetMachine(options.cpu, compile.optLevel);
   if (!machine)
     return llvm::createStringError("cannot target CPU '" + options.cpu +
-                                   "': " +
-                                   llvm::toString(machine.takeError()));
+                                   "': " + llvm::toString(machine.takeError()));
 
   AotObject object;
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -421,8 +416,7 @@ Expected<AotObject> aot::compileAot(ModuleOp module,
     llvm::legacy::PassManager codegen;
     if ((*machine)->addPassesToEmitFile(codegen, buffer, nullptr,
                                         llvm::CodeGenFileType::ObjectFile))
-      return llvm::createStringError(
-          "the target cannot emit object files");
+      return llvm::createStringError("the target cannot emit object files");
     codegen.run(*llvmModule);
   }
   return object;

@@ -43,7 +43,7 @@ static CElement getCElement(nxrt_dtype_t dtype) {
 #define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width, ctype)                \
   case dtype:                                                                  \
     return {llvm::StringRef(#kind) == "Complex"                                \
-                ? "c" + std::to_string((bytes) * 8)                            \
+                ? "c" + std::to_string((bytes)*8)                              \
                 : std::string(mlir),                                           \
             #ctype};
 #include "nxrt/nxrt_dtypes.def"
@@ -67,7 +67,8 @@ std::string aot::emitCHeader(const AotObject &object, StringRef prefix) {
         "nx program.\n"
      << " * Call " << prefix
      << "_nx_init once (the object serves one nxrt program at a time), then\n"
-     << " * the entry points within a run (nxrt_run_begin / nxrt_run_end); see\n"
+     << " * the entry points within a run (nxrt_run_begin / nxrt_run_end); "
+        "see\n"
      << " * nxrt/nxrt_aot.h. */\n\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include \"nxrt/nxrt_aot.h\"\n\n#include <stdint.h>\n\n"
@@ -127,8 +128,7 @@ std::string aot::emitCHeader(const AotObject &object, StringRef prefix) {
       first = false;
     }
     for (auto [i, spec] : llvm::enumerate(sig.args)) {
-      os << (first ? "" : ", ") << descriptorName(prefix, spec) << " *arg"
-         << i;
+      os << (first ? "" : ", ") << descriptorName(prefix, spec) << " *arg" << i;
       first = false;
     }
     os << (first ? "void" : "") << ");\n\n";

@@ -1,4 +1,5 @@
-//===- Dialects.cpp - C API of the nx dialect ------------------------------===//
+//===- Dialects.cpp - C API of the nx dialect
+//------------------------------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

@@ -1,4 +1,5 @@
-//===- Passes.cpp - C API of the nx passes and pipelines -------------------===//
+//===- Passes.cpp - C API of the nx passes and pipelines
+//-------------------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -33,10 +34,9 @@ void mlirNxRegisterAllPasses(void) { registerNxPasses(); }
 
 void mlirNxRegisterPipelines(void) { registerNxPipelines(); }
 
-MlirLogicalResult mlirNxBuildLowerToCpuPipeline(MlirOpPassManager passManager,
-                                                MlirStringRef options,
-                                                MlirStringCallback errorCallback,
-                                                void *userData) {
+MlirLogicalResult mlirNxBuildLowerToCpuPipeline(
+    MlirOpPassManager passManager, MlirStringRef options,
+    MlirStringCallback errorCallback, void *userData) {
   LowerToCpuOptions pipelineOptions;
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);

@@ -19,8 +19,8 @@ cl::OptionCategory &mlir::nx::runner::compileFlagsCategory() {
 // nx-lower-to-cpu's options, as flags named as the pipeline names them
 // (`lower-blocks` is `--lower-blocks`); the vector width comes from the
 // machine compiled for.
-#define NX_LOWER_TO_CPU_OPTION(type, field, flag, value, description)           \
-  static cl::opt<type> field##Flag(flag, cl::desc(description),               \
+#define NX_LOWER_TO_CPU_OPTION(type, field, flag, value, description)          \
+  static cl::opt<type> field##Flag(flag, cl::desc(description),                \
                                    cl::init(CompileOptions().field),           \
                                    cl::cat(compileFlagsCategory()));
 #define NX_LOWER_TO_CPU_TARGET_OPTION(type, field, flag, value, description)
@@ -30,14 +30,13 @@ static cl::opt<bool> passStatistics(
     cl::desc("Print to stderr the statistics of nx-lower-to-cpu's passes "
              "(as mlir-opt's --mlir-pass-statistics)"),
     cl::init(false), cl::cat(compileFlagsCategory()));
-static cl::opt<unsigned> optLevel(
-    "O", cl::desc("LLVM optimization and code generation level (0-3)"),
-    cl::Prefix, cl::init(CompileOptions().optLevel),
-    cl::cat(compileFlagsCategory()));
+static cl::opt<unsigned>
+    optLevel("O", cl::desc("LLVM optimization and code generation level (0-3)"),
+             cl::Prefix, cl::init(CompileOptions().optLevel),
+             cl::cat(compileFlagsCategory()));
 
 static cl::opt<ProgressMode> progress(
-    "progress",
-    cl::desc("Show each compile phase as it starts, on stderr"),
+    "progress", cl::desc("Show each compile phase as it starts, on stderr"),
     cl::values(clEnumValN(ProgressMode::Auto, "auto",
                           "on a terminal, as one status line that is erased "
                           "when the compile ends (default)"),
@@ -54,7 +53,7 @@ llvm::Expected<CompileOptions> mlir::nx::runner::readCompileFlags() {
     return llvm::createStringError("-O must be 0 to 3, got " +
                                    llvm::Twine(optLevel.getValue()));
   CompileOptions options;
-#define NX_LOWER_TO_CPU_OPTION(type, field, flag, value, description)           \
+#define NX_LOWER_TO_CPU_OPTION(type, field, flag, value, description)          \
   options.field = field##Flag;
 #define NX_LOWER_TO_CPU_TARGET_OPTION(type, field, flag, value, description)
 #include "nx/Pipelines/LowerToCpuOptions.def"

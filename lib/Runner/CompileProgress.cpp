@@ -17,8 +17,8 @@ CompileProgress::CompileProgress(llvm::StringRef tool, ProgressMode mode,
                                  llvm::raw_fd_ostream &os)
     : tool(tool.str()), os(os) {
   bool terminal = os.is_displayed();
-  enabled = mode == ProgressMode::Always ||
-            (mode == ProgressMode::Auto && terminal);
+  enabled =
+      mode == ProgressMode::Always || (mode == ProgressMode::Auto && terminal);
   inPlace = enabled && terminal;
 }
 

@@ -1,4 +1,5 @@
-//===- Executable.cpp - lower, JIT and run nx programs ---------------------===//
+//===- Executable.cpp - lower, JIT and run nx programs
+//---------------------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -6,14 +7,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nx/Runner/Runner.h"
 #include "nx/Runner/CompileProgress.h"
 #include "nx/Runner/JitMemory.h"
+#include "nx/Runner/Runner.h"
 #include "nx/Runner/RuntimeSymbolMap.h"
 
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
-#include "nx/Dialect/Nx/IR/RuntimeTypes.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
+#include "nx/Dialect/Nx/IR/RuntimeTypes.h"
 #include "nx/InitNx.h"
 #include "nx/Pipelines/Pipelines.h"
 #include "nx/Support/ParseDiagnostics.h"
@@ -246,7 +247,7 @@ static Expected<OwningOpRef<ModuleOp>> extractStage(ModuleOp module,
   pm.addPass(createSymbolDCEPass());
   if (failed(pm.run(*result)))
     return llvm::createStringError("cannot extract stage @" + stage + ": " +
-                     diagnostics.take());
+                                   diagnostics.take());
   return result;
 }
 
@@ -270,8 +271,8 @@ static void generateHostGlueWithoutOptimization(llvm::Module &module) {
     if (calls < kGlueHostCalls ||
         function->hasFnAttribute(llvm::Attribute::AlwaysInline))
       continue;
-    llvm::SmallVector<std::pair<const llvm::BasicBlock *,
-                                const llvm::BasicBlock *>>
+    llvm::SmallVector<
+        std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>>
         backEdges;
     llvm::FindFunctionBackedges(*function, backEdges);
     if (!backEdges.empty())
@@ -347,7 +348,7 @@ nx::runner::translateForJit(Operation *module, llvm::LLVMContext &context) {
 }
 
 TimingScope nx::runner::startPhase(const CompileOptions &options,
-                                  StringRef name) {
+                                   StringRef name) {
   if (options.progress)
     options.progress->phase(name);
   return options.timing ? options.timing->nest(name) : TimingScope();
@@ -366,7 +367,7 @@ llvm::Error nx::runner::lowerToCpu(ModuleOp module,
     nx::enablePassStatistics(pm);
   }
   nx::LowerToCpuOptions pipelineOptions;
-#define NX_LOWER_TO_CPU_OPTION(type, field, flag, value, description)           \
+#define NX_LOWER_TO_CPU_OPTION(type, field, flag, value, description)          \
   pipelineOptions.field = options.field;
 #include "nx/Pipelines/LowerToCpuOptions.def"
   nx::buildLowerToCpuPipeline(pm, pipelineOptions);
@@ -447,9 +448,9 @@ llvm::Error Executable::compileSeparateStages(ModuleOp lowered,
     stageOptions.loweredIR = options.loweredIR ? &stages.loweredIR[i] : nullptr;
     auto unit = compile(**stageModule, runtimeHandle, stageOptions);
     if (!unit)
-      return llvm::createStringError("compiling stage @" + name +
-                                     " separately failed: " +
-                                     llvm::toString(unit.takeError()));
+      return llvm::createStringError(
+          "compiling stage @" + name +
+          " separately failed: " + llvm::toString(unit.takeError()));
     auto address = (*unit)->jitEngine->lookup(name);
     if (!address)
       return llvm::createStringError(
@@ -544,7 +545,8 @@ llvm::Error Executable::resolveEntryPoints(const SeparateStages &stages) {
 
 llvm::Error Executable::loadSites(const CompileOptions &options) {
   TimingScope loadTiming = startPhase(options, "load (__nx_init)");
-  programHandle = nxrt_program_create(runtimeHandle, options.programName.c_str());
+  programHandle =
+      nxrt_program_create(runtimeHandle, options.programName.c_str());
   auto init = jitEngine->lookup(runtime_symbols::kInitFunction);
   if (!init) {
     llvm::consumeError(init.takeError());
@@ -579,8 +581,9 @@ Executable::compileSource(StringRef source, StringRef bufferName,
     module = parseSourceString<ModuleOp>(source, config, bufferName);
     if (!module) {
       std::string text = diagnostics.take();
-      return llvm::createStringError("cannot parse '" + bufferName + "'" +
-                       (text.empty() ? llvm::Twine("") : ":\n" + text));
+      return llvm::createStringError(
+          "cannot parse '" + bufferName + "'" +
+          (text.empty() ? llvm::Twine("") : ":\n" + text));
     }
   }
   auto exe = compile(*module, runtime, options);
@@ -597,7 +600,7 @@ Executable::compileFile(StringRef path, nxrt_runtime_t *runtime,
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
   if (!buffer)
     return llvm::createStringError("cannot read '" + path +
-                     "': " + buffer.getError().message());
+                                   "': " + buffer.getError().message());
   return compileSource((*buffer)->getBuffer(), path, runtime, options);
 }
 
@@ -610,6 +613,7 @@ Executable::run(StringRef entryName, llvm::ArrayRef<HostTensor> inputs,
                 const RunOptions &options) const {
   for (auto [i, e] : llvm::enumerate(entrySignatures))
     if (e.name == entryName)
-      return nxhost::callEntry(e, packedEntries[i], inputs, runtimeHandle, options);
+      return nxhost::callEntry(e, packedEntries[i], inputs, runtimeHandle,
+                               options);
   return nxhost::noSuchEntryError(entryName, entrySignatures);
 }

@@ -1,4 +1,5 @@
-//===- PassStatistics.cpp - pass statistics on any LLVM build --------------===//
+//===- PassStatistics.cpp - pass statistics on any LLVM build
+//--------------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

@@ -32,7 +32,8 @@ static std::optional<int64_t> knownSize(Value value, int64_t dim) {
     Operation *producer = value.getDefiningOp();
     if (auto tensorCast = dyn_cast_if_present<tensor::CastOp>(producer)) {
       value = tensorCast.getSource();
-    } else if (auto memrefCast = dyn_cast_if_present<memref::CastOp>(producer)) {
+    } else if (auto memrefCast =
+                   dyn_cast_if_present<memref::CastOp>(producer)) {
       value = memrefCast.getSource();
     } else if (auto empty = dyn_cast_if_present<tensor::EmptyOp>(producer)) {
       return getConstantIntValue(empty.getMixedSizes()[dim]);
@@ -139,8 +140,8 @@ static LogicalResult verifyAccesses(linalg::LinalgOp op) {
   unsigned numLoops = op.getNumLoops();
   SmallVector<std::optional<int64_t>> loopSizes(numLoops);
   SmallVector<unsigned> sizedBy(numLoops);
-  auto shapedOperands = llvm::make_filter_range(
-      op->getOpOperands(), [](OpOperand &operand) {
+  auto shapedOperands =
+      llvm::make_filter_range(op->getOpOperands(), [](OpOperand &operand) {
         return isa<ShapedType>(operand.get().getType());
       });
 
@@ -162,8 +163,8 @@ static LogicalResult verifyAccesses(linalg::LinalgOp op) {
       } else if (*loopSizes[position] != *size) {
         return op->emitOpError()
                << "has loop " << position << " run " << *loopSizes[position]
-               << " times by operand #" << sizedBy[position] << " but "
-               << *size << " times by operand #" << operand.getOperandNumber();
+               << " times by operand #" << sizedBy[position] << " but " << *size
+               << " times by operand #" << operand.getOperandNumber();
       }
     }
   }

@@ -144,8 +144,7 @@ static std::optional<Convolution> matchConvolution(linalg::LinalgOp op) {
       conv.layout == ConvLayout::NhwcHwcf
           ? SmallVector<ReassociationIndices>{{0, 1, 2}, {3}}
           : SmallVector<ReassociationIndices>{{0}, {1, 2, 3}};
-  if (!memref::CollapseShapeOp::isGuaranteedCollapsible(types[1],
-                                                        filterGroups))
+  if (!memref::CollapseShapeOp::isGuaranteedCollapsible(types[1], filterGroups))
     return std::nullopt;
   // The pointwise NCHW product reads each image as a [C, H*W] matrix.
   if (conv.layout == ConvLayout::NchwFchw && conv.isPointwise() &&
@@ -156,10 +155,9 @@ static std::optional<Convolution> matchConvolution(linalg::LinalgOp op) {
 
 /// Builds `body` inside loops over [0, trip * step) by step, one per entry;
 /// a loop of one trip is none, its induction variable the constant 0.
-static void
-buildBlockLoops(OpBuilder &builder, Location loc, ArrayRef<int64_t> trips,
-                ArrayRef<int64_t> steps,
-                function_ref<void(ArrayRef<OpFoldResult>)> body) {
+static void buildBlockLoops(OpBuilder &builder, Location loc,
+                            ArrayRef<int64_t> trips, ArrayRef<int64_t> steps,
+                            function_ref<void(ArrayRef<OpFoldResult>)> body) {
   OpBuilder::InsertionGuard guard(builder);
   SmallVector<OpFoldResult> ivs;
   for (auto [trip, step] : llvm::zip_equal(trips, steps)) {
@@ -209,10 +207,10 @@ static Value buildFilterMatrix(OpBuilder &builder, Location loc,
     Value rows = memref::CollapseShapeOp::create(
         builder, loc, conv.filter,
         ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
-    AffineMap transpose = AffineMap::getPermutationMap(
-        ArrayRef<unsigned>{1, 0}, builder.getContext());
+    AffineMap transpose = AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0},
+                                                       builder.getContext());
     return memref::TransposeOp::create(builder, loc, rows,
-                                     AffineMapAttr::get(transpose));
+                                       AffineMapAttr::get(transpose));
   }
   case ConvLayout::NchwFchw:
     return memref::CollapseShapeOp::create(
@@ -235,8 +233,8 @@ static void buildCopy(OpBuilder &builder, Location loc, Value source,
 }
 
 /// NHWC: out[N*OH*OW, F] += patch[N*OH*OW, K] x filter[K, F].
-static bool lowerNhwc(OpBuilder &builder, Location loc,
-                      const Convolution &conv, int64_t rowBlock) {
+static bool lowerNhwc(OpBuilder &builder, Location loc, const Convolution &conv,
+                      int64_t rowBlock) {
   auto inputType = cast<MemRefType>(conv.input.getType());
   Type element = inputType.getElementType();
   SmallVector<OpFoldResult> ones(4, builder.getIndexAttr(1));
@@ -268,8 +266,8 @@ static bool lowerNhwc(OpBuilder &builder, Location loc,
                                         builder.getI64IntegerAttr(64));
   Value patch6 = memref::ExpandShapeOp::create(
       builder, loc,
-      ArrayRef<int64_t>{imagesPerBlock, rowsPerBlock, conv.ow, conv.kh,
-                        conv.kw, conv.c},
+      ArrayRef<int64_t>{imagesPerBlock, rowsPerBlock, conv.ow, conv.kh, conv.kw,
+                        conv.c},
       patch, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
   Value filter = buildFilterMatrix(builder, loc, conv);
 
@@ -278,11 +276,11 @@ static bool lowerNhwc(OpBuilder &builder, Location loc,
   MLIRContext *context = builder.getContext();
   AffineExpr oh, n, ow, kh, kw, c;
   bindDims(context, oh, n, ow, kh, kw, c);
-  AffineMap inputMap = AffineMap::get(
-      6, 0,
-      {n, oh * conv.strideH + kh * conv.dilationH,
-       ow * conv.strideW + kw * conv.dilationW, c},
-      context);
+  AffineMap inputMap =
+      AffineMap::get(6, 0,
+                     {n, oh * conv.strideH + kh * conv.dilationH,
+                      ow * conv.strideW + kw * conv.dilationW, c},
+                     context);
   AffineMap patchMap = AffineMap::get(6, 0, {n, oh, ow, kh, kw, c}, context);
   int64_t inputRows =
       (rowsPerBlock - 1) * conv.strideH + (conv.kh - 1) * conv.dilationH + 1;
@@ -317,8 +315,8 @@ static bool lowerNhwc(OpBuilder &builder, Location loc,
 }
 
 /// NCHW, per image: out[F, OH*OW] += filter[F, K] x patch[K, OH*OW].
-static bool lowerNchw(OpBuilder &builder, Location loc,
-                      const Convolution &conv, int64_t rowBlock) {
+static bool lowerNchw(OpBuilder &builder, Location loc, const Convolution &conv,
+                      int64_t rowBlock) {
   auto inputType = cast<MemRefType>(conv.input.getType());
   auto outputType = cast<MemRefType>(conv.output.getType());
   Type element = inputType.getElementType();
@@ -332,8 +330,8 @@ static bool lowerNchw(OpBuilder &builder, Location loc,
   bool pointwise = conv.isPointwise();
   int64_t rowsPerBlock =
       pointwise ? conv.oh
-                : largestDivisorAtMost(conv.oh,
-                                       std::max<int64_t>(rowBlock / conv.ow, 1));
+                : largestDivisorAtMost(
+                      conv.oh, std::max<int64_t>(rowBlock / conv.ow, 1));
   int64_t k = conv.c * conv.kh * conv.kw;
   Value patch, patch5;
   if (!pointwise) {
@@ -347,11 +345,11 @@ static bool lowerNchw(OpBuilder &builder, Location loc,
   }
   AffineExpr c, kh, kw, oh, ow;
   bindDims(context, c, kh, kw, oh, ow);
-  AffineMap inputMap = AffineMap::get(
-      5, 0,
-      {c, oh * conv.strideH + kh * conv.dilationH,
-       ow * conv.strideW + kw * conv.dilationW},
-      context);
+  AffineMap inputMap =
+      AffineMap::get(5, 0,
+                     {c, oh * conv.strideH + kh * conv.dilationH,
+                      ow * conv.strideW + kw * conv.dilationW},
+                     context);
   AffineMap patchMap = AffineMap::getMultiDimIdentityMap(5, context);
   int64_t inputRows =
       (rowsPerBlock - 1) * conv.strideH + (conv.kh - 1) * conv.dilationH + 1;
@@ -366,9 +364,8 @@ static bool lowerNchw(OpBuilder &builder, Location loc,
                                           index(inputRows), index(conv.w)};
         auto rowsType = memref::SubViewOp::inferRankReducedResultType(
             {conv.c, inputRows, conv.w}, inputType, inOffsets, inSizes, ones);
-        Value rows = memref::SubViewOp::create(builder, loc, rowsType,
-                                               conv.input, inOffsets, inSizes,
-                                               ones);
+        Value rows = memref::SubViewOp::create(
+            builder, loc, rowsType, conv.input, inOffsets, inSizes, ones);
         Value matrix;
         if (pointwise) {
           matrix = memref::CollapseShapeOp::create(
@@ -383,9 +380,8 @@ static bool lowerNchw(OpBuilder &builder, Location loc,
         auto blockType = memref::SubViewOp::inferRankReducedResultType(
             {conv.f, rowsPerBlock, conv.ow}, outputType, outOffsets, outSizes,
             ones);
-        Value block = memref::SubViewOp::create(builder, loc, blockType,
-                                                conv.output, outOffsets,
-                                                outSizes, ones);
+        Value block = memref::SubViewOp::create(
+            builder, loc, blockType, conv.output, outOffsets, outSizes, ones);
         Value output = memref::CollapseShapeOp::create(
             builder, loc, block, ArrayRef<ReassociationIndices>{{0}, {1, 2}});
         linalg::MatmulOp::create(builder, loc, ValueRange{filter, matrix},
@@ -415,8 +411,9 @@ struct ConvolutionsToGemmPass
     int64_t rows = std::max<int64_t>(rowBlock, 1);
     for (auto &[op, conv] : convolutions) {
       OpBuilder builder(op);
-      bool im2col = conv.isNhwc() ? lowerNhwc(builder, op->getLoc(), conv, rows)
-                                  : lowerNchw(builder, op->getLoc(), conv, rows);
+      bool im2col = conv.isNhwc()
+                        ? lowerNhwc(builder, op->getLoc(), conv, rows)
+                        : lowerNchw(builder, op->getLoc(), conv, rows);
       op->erase();
       nx::addStatistic(numConvolutions);
       if (im2col)

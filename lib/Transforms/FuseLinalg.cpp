@@ -65,8 +65,7 @@ struct FuseLinalgPass : nx::impl::FuseLinalgPassBase<FuseLinalgPass> {
     MLIRContext *context = &getContext();
     linalg::ControlFusionFn fuseControl = [](OpOperand *operand) {
       Operation *producer = operand->get().getDefiningOp();
-      return producer && producer->hasOneUse() &&
-             readsEachElementOnce(operand);
+      return producer && producer->hasOneUse() && readsEachElementOnce(operand);
     };
     linalg::ControlFusionFn reshapeControl = [](OpOperand *operand) {
       Operation *producer = operand->get().getDefiningOp();
@@ -80,8 +79,7 @@ struct FuseLinalgPass : nx::impl::FuseLinalgPassBase<FuseLinalgPass> {
 
     RewritePatternSet patterns(context);
     linalg::populateElementwiseOpsFusionPatterns(patterns, fuseControl);
-    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
-                                                      reshapeControl);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, reshapeControl);
     tensor::populateBubbleUpExpandShapePatterns(patterns);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);

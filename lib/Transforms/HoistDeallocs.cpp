@@ -14,8 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "FreshAllocation.h"
-#include "nx/Transforms/Passes.h"
 #include "nx/Support/PassStatistics.h"
+#include "nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

@@ -15,9 +15,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nx/Transforms/Passes.h"
-#include "nx/Support/PieceMarker.h"
 #include "nx/Support/PassStatistics.h"
+#include "nx/Support/PieceMarker.h"
+#include "nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"

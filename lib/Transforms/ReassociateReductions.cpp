@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nx/Transforms/Passes.h"
 #include "nx/Support/PassStatistics.h"
+#include "nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -44,10 +44,10 @@ struct ReassociateReductionsPass
           auto fastMath = dyn_cast<arith::ArithFastMathInterface>(user);
           if (!fastMath || user->getBlock() != body)
             continue;
-          arith::FastMathFlags flags = fastMath.getFastMathFlagsAttr()
-                                           ? fastMath.getFastMathFlagsAttr()
-                                                 .getValue()
-                                           : arith::FastMathFlags::none;
+          arith::FastMathFlags flags =
+              fastMath.getFastMathFlagsAttr()
+                  ? fastMath.getFastMathFlagsAttr().getValue()
+                  : arith::FastMathFlags::none;
           // A maximum or minimum of +0 and -0 may be either: IEEE's
           // ordered zeros cost x86 a blend per step (LLVM's lowering of
           // llvm.maximum), more than the comparison itself.

@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nx/Transforms/Passes.h"
 #include "nx/Support/PassStatistics.h"
+#include "nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

@@ -15,8 +15,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "FreshAllocation.h"
-#include "nx/Transforms/Passes.h"
 #include "nx/Support/PassStatistics.h"
+#include "nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

@@ -20,10 +20,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "FreshAllocation.h"
+#include "nx/Support/PassStatistics.h"
+#include "nx/Support/PieceMarker.h"
 #include "nx/Transforms/Outlining.h"
 #include "nx/Transforms/Passes.h"
-#include "nx/Support/PieceMarker.h"
-#include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

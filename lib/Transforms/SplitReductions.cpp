@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nx/Transforms/Passes.h"
 #include "nx/Support/PassStatistics.h"
+#include "nx/Transforms/Passes.h"
 
 #include "VectorShape.h"
 

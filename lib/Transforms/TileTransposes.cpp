@@ -55,16 +55,14 @@ getTransposedLoops(linalg::LinalgOp op, int64_t tileSize) {
     return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   auto longEnough = [&](unsigned loop) {
-    return !ShapedType::isDynamic(ranges[loop]) &&
-           ranges[loop] >= tileSize;
+    return !ShapedType::isDynamic(ranges[loop]) && ranges[loop] >= tileSize;
   };
   for (OpOperand *input : op.getDpsInputOperands()) {
     if (!isa<MemRefType>(input->get().getType()))
       continue;
     std::optional<unsigned> read =
         innermostLoop(op.getMatchingIndexingMap(input));
-    if (read && *read != *written && longEnough(*read) &&
-        longEnough(*written))
+    if (read && *read != *written && longEnough(*read) && longEnough(*written))
       return std::make_pair(*read, *written);
   }
   return std::nullopt;
@@ -78,9 +76,8 @@ struct TileTransposesPass
 
   void runOnOperation() override {
     if (tileSize < 1) {
-      getOperation()->emitError()
-          << "tile-size must be at least 1, got "
-          << static_cast<int64_t>(tileSize);
+      getOperation()->emitError() << "tile-size must be at least 1, got "
+                                  << static_cast<int64_t>(tileSize);
       return signalPassFailure();
     }
     // Blocks are subviews at static offsets: an op whose known sizes put an

@@ -78,8 +78,7 @@ static bool isWindowCopy(linalg::LinalgOp op) {
   unsigned innermost = op.getNumLoops() - 1;
   for (AffineMap map : op.getIndexingMapsArray()) {
     if (map.getNumResults() == 0 ||
-        map.getResults().back() !=
-            getAffineDimExpr(innermost, op.getContext()))
+        map.getResults().back() != getAffineDimExpr(innermost, op.getContext()))
       return false;
     for (AffineExpr result : map.getResults().drop_back())
       if (result.isFunctionOfDim(innermost))
@@ -123,14 +122,14 @@ static LogicalResult vectorizeWindowCopyTile(RewriterBase &rewriter,
   Location loc = tile.getLoc();
   rewriter.setInsertionPoint(tile);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value padding = ub::PoisonOp::create(rewriter, loc,
-                                       sourceType.getElementType());
+  Value padding =
+      ub::PoisonOp::create(rewriter, loc, sourceType.getElementType());
   auto vectorType = VectorType::get({length}, sourceType.getElementType());
   SmallVector<Value> sourceIndices(sourceType.getRank(), zero);
   SmallVector<Value> targetIndices(targetType.getRank(), zero);
-  Value run = vector::TransferReadOp::create(
-      rewriter, loc, vectorType, source, sourceIndices, padding,
-      ArrayRef<bool>{true});
+  Value run = vector::TransferReadOp::create(rewriter, loc, vectorType, source,
+                                             sourceIndices, padding,
+                                             ArrayRef<bool>{true});
   vector::TransferWriteOp::create(rewriter, loc, run, target, targetIndices,
                                   ArrayRef<bool>{true});
   rewriter.eraseOp(tile);
@@ -175,10 +174,11 @@ static std::optional<unsigned> getTransposedLoop(linalg::LinalgOp op,
 /// contiguous loops and vectorizes each: a read of `lanes` rows of the
 /// input, a `vector.transpose` (lowered to shuffles) and a write of `lanes`
 /// rows of the output.
-static LogicalResult tileAndVectorizeTranspose(
-    RewriterBase &rewriter, linalg::LinalgOp op, unsigned transposedLoop,
-    int64_t lanes, const FrozenRewritePatternSet &tileFolding,
-    const FrozenRewritePatternSet &permutationLowering) {
+static LogicalResult
+tileAndVectorizeTranspose(RewriterBase &rewriter, linalg::LinalgOp op,
+                          unsigned transposedLoop, int64_t lanes,
+                          const FrozenRewritePatternSet &tileFolding,
+                          const FrozenRewritePatternSet &permutationLowering) {
   if (failed(linalg::vectorizeOpPrecondition(op)))
     return failure();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -197,9 +197,8 @@ static LogicalResult tileAndVectorizeTranspose(
   rewriter.eraseOp(op);
   // The tile loops, or the op itself when it is one tile: none of the
   // loops runs once, so folding leaves them in place.
-  Operation *root = tiled->loops.empty()
-                        ? tiled->tiledOps.front()
-                        : tiled->loops.front().getOperation();
+  Operation *root = tiled->loops.empty() ? tiled->tiledOps.front()
+                                         : tiled->loops.front().getOperation();
   SmallVector<Operation *> bodyOps;
   SmallVector<linalg::LinalgOp> tiles;
   root->walk([&](Operation *nested) {
@@ -353,11 +352,9 @@ static void moveNeighborsIntoTile(RewriterBase &rewriter,
 /// iteration; each tile, the 1-D form of the op, vectorizes into
 /// `lanes`-wide multiply-adds (maxima, minima, sums) whose accumulators the
 /// filter-row loop keeps in registers once hoisted.
-static LogicalResult
-tileAndVectorizeWindow(RewriterBase &rewriter, linalg::LinalgOp op,
-                       int64_t lanes,
-                       const FrozenRewritePatternSet &tileFolding,
-                       bool &movedNeighbors) {
+static LogicalResult tileAndVectorizeWindow(
+    RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
+    const FrozenRewritePatternSet &tileFolding, bool &movedNeighbors) {
   if (!isChannelWindow(op) || !op.hasPureBufferSemantics() ||
       op.hasDynamicShape())
     return failure();
@@ -425,9 +422,8 @@ tileAndVectorizeWindow(RewriterBase &rewriter, linalg::LinalgOp op,
   // loops runs once (an extent no larger than its tile is not tiled), so
   // folding leaves them in place. Only ops in there are rewritten: the
   // pass's other candidates may be elsewhere in the same function.
-  Operation *root = tiled->loops.empty()
-                        ? tiled->tiledOps.front()
-                        : tiled->loops.front().getOperation();
+  Operation *root = tiled->loops.empty() ? tiled->tiledOps.front()
+                                         : tiled->loops.front().getOperation();
   SmallVector<Operation *> bodyOps;
   root->walk([&](Operation *nested) { bodyOps.push_back(nested); });
   GreedyRewriteConfig config;
@@ -531,10 +527,9 @@ tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
   // asked of the whole op before tiling: with vector sizes covering its
   // static extents, as the check requires, and masks for dynamic ones.
   bool windowCopy = isWindowCopy(op) && !op.hasOnlyProjectedPermutations();
-  if (!windowCopy &&
-      failed(linalg::vectorizeOpPrecondition(op, op.hasDynamicShape()
-                                                     ? ArrayRef(wholeSizes)
-                                                     : ArrayRef<int64_t>())))
+  if (!windowCopy && failed(linalg::vectorizeOpPrecondition(
+                         op, op.hasDynamicShape() ? ArrayRef(wholeSizes)
+                                                  : ArrayRef<int64_t>())))
     return failure();
 
   if (llvm::all_of(tileSizes, [](int64_t size) { return size == 0; })) {
@@ -622,9 +617,9 @@ static bool accessedInLoopOnlyBy(Value base, Operation *loop,
     if (!loop->isAncestor(user) || user == read || user == write)
       continue;
     auto other = dyn_cast<VectorTransferOpInterface>(user);
-    if (!other || !vector::isDisjointTransferSet(
-                      writeTransfer, other,
-                      /*testDynamicValueUsingBounds=*/true))
+    if (!other ||
+        !vector::isDisjointTransferSet(writeTransfer, other,
+                                       /*testDynamicValueUsingBounds=*/true))
       return false;
   }
   return true;
@@ -675,8 +670,7 @@ static bool hoistOneAccumulator(RewriterBase &rewriter, Operation *root) {
     if (failed(grown))
       return WalkResult::interrupt();
     rewriter.modifyOpInPlace(write, [&] {
-      write.getValueToStoreMutable().assign(
-          (*grown)->getResults().back());
+      write.getValueToStoreMutable().assign((*grown)->getResults().back());
     });
     hoisted = true;
     return WalkResult::interrupt();
@@ -766,8 +760,8 @@ struct VectorizeLinalgPass
       if (!isChannelWindow(op))
         continue;
       WindowNeighbors neighbors = getWindowNeighbors(op);
-      for (Operation *neighbor : {neighbors.fill.getOperation(),
-                                  neighbors.epilogue.getOperation()})
+      for (Operation *neighbor :
+           {neighbors.fill.getOperation(), neighbors.epilogue.getOperation()})
         if (neighbor)
           waiting.insert(neighbor);
       windowNeighbors[op] = neighbors;

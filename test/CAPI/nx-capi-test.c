@@ -74,8 +74,8 @@ static void testDialectHandle(void) {
   fprintf(stderr, "namespace: %.*s\n", (int)ns.length, ns.data);
   MlirDialect nx = mlirDialectHandleLoadDialect(handle, ctx);
   fprintf(stderr, "loaded: %d\n", !mlirDialectIsNull(nx));
-  MlirDialect again = mlirContextGetOrLoadDialect(
-      ctx, mlirStringRefCreateFromCString("nx"));
+  MlirDialect again =
+      mlirContextGetOrLoadDialect(ctx, mlirStringRefCreateFromCString("nx"));
   fprintf(stderr, "same dialect: %d\n", mlirDialectEqual(nx, again));
   mlirContextDestroy(ctx);
 }
@@ -117,8 +117,7 @@ static void testCreatedPass(void) {
   MlirContext ctx = createContext();
   MlirModule module = parseProgram(ctx);
   MlirPassManager pm = mlirPassManagerCreate(ctx);
-  mlirPassManagerAddOwnedPass(pm,
-                              mlirCreateNxDialectNxAssignCallbackIdsPass());
+  mlirPassManagerAddOwnedPass(pm, mlirCreateNxDialectNxAssignCallbackIdsPass());
   MlirLogicalResult ran =
       mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
   fprintf(stderr, "created pass ran: %d\n", mlirLogicalResultIsSuccess(ran));
@@ -183,8 +182,7 @@ static void testErrors(void) {
   fprintf(stderr, "malformed pipeline:\n");
   MlirLogicalResult parsed = mlirParsePassPipeline(
       opm,
-      mlirStringRefCreateFromCString(
-          "builtin.module(nx-assign-callback-ids"),
+      mlirStringRefCreateFromCString("builtin.module(nx-assign-callback-ids"),
       printToStderr, NULL);
   fprintf(stderr, "\nmalformed pipeline parsed: %d\n",
           mlirLogicalResultIsSuccess(parsed));

@@ -18,12 +18,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nx/Support/ParseDiagnostics.h"
 #include "nx/Aot/AotCompiler.h"
+#include "nx/Runner/CompileFlags.h"
+#include "nx/Support/ParseDiagnostics.h"
 #include "nxhost/AotProgram.h"
 #include "nxhost/Version.h"
-#include "nx/Runner/CompileFlags.h"
-
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -51,8 +50,9 @@ static cl::OptionCategory category("nx-compile options");
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
                                       cl::init("-"), cl::cat(category));
 static cl::opt<std::string>
-    outputFile("o", cl::desc("Output: an object file (.o) or a shared object "
-                             "(.so)"),
+    outputFile("o",
+               cl::desc("Output: an object file (.o) or a shared object "
+                        "(.so)"),
                cl::value_desc("file"), cl::Required, cl::cat(category));
 static cl::opt<std::string>
     headerFile("emit-header",
@@ -78,13 +78,13 @@ static cl::opt<std::string> runtimeDir(
     cl::desc("Directory holding libnxrt.so to link against (default: "
              "../lib beside nx-compile)"),
     cl::cat(category));
-static cl::opt<bool> printLowered(
-    "print-lowered",
-    cl::desc("Print the lowered LLVM-dialect module to stdout"),
-    cl::init(false), cl::cat(category));
-static cl::opt<bool> timing(
-    "timing", cl::desc("Print to stderr how long each phase took"),
-    cl::init(false), cl::cat(category));
+static cl::opt<bool>
+    printLowered("print-lowered",
+                 cl::desc("Print the lowered LLVM-dialect module to stdout"),
+                 cl::init(false), cl::cat(category));
+static cl::opt<bool>
+    timing("timing", cl::desc("Print to stderr how long each phase took"),
+           cl::init(false), cl::cat(category));
 
 /// The compile's status line, erased before an error is printed.
 static runner::CompileProgress *activeProgress = nullptr;
@@ -134,30 +134,25 @@ static llvm::Error linkSharedObject(StringRef object, StringRef output,
   if (llvm::sys::fs::real_path(libDir, resolvedLibDir))
     resolvedLibDir = libDir;
   SmallVector<std::string> args = {
-      *program,
-      "-shared",
-      "-o",
-      output.str(),
-      object.str(),
-      "-Wl,-soname," + llvm::sys::path::filename(output).str(),
-      "-Wl,-z,defs",
-      "-Wl,-rpath,$ORIGIN:" + resolvedLibDir.str().str(),
-      "-L" + libDir,
-      "-lnxrt"};
+      *program,      "-shared",
+      "-o",          output.str(),
+      object.str(),  "-Wl,-soname," + llvm::sys::path::filename(output).str(),
+      "-Wl,-z,defs", "-Wl,-rpath,$ORIGIN:" + resolvedLibDir.str().str(),
+      "-L" + libDir, "-lnxrt"};
   if (usesOpenMP)
     args.push_back("-lomp");
   args.push_back("-lm");
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string error;
-  int rc = llvm::sys::ExecuteAndWait(*program, argRefs, std::nullopt, {}, 0,
-                                     0, &error);
+  int rc = llvm::sys::ExecuteAndWait(*program, argRefs, std::nullopt, {}, 0, 0,
+                                     &error);
   if (rc != 0) {
     std::string command;
     for (StringRef arg : argRefs)
       command += (command.empty() ? "" : " ") + arg.str();
-    return llvm::createStringError(
-        "linking failed" + (error.empty() ? "" : " (" + error + ")") +
-        ": " + command);
+    return llvm::createStringError("linking failed" +
+                                   (error.empty() ? "" : " (" + error + ")") +
+                                   ": " + command);
   }
   return llvm::Error::success();
 }
@@ -180,9 +175,9 @@ static int compileMain(const char *argv0) {
   bool shared = output.ends_with(".so");
   if (!shared && !output.ends_with(".o"))
     return fail("-o must name a .o or .so file, got '" + output + "'");
-  std::string symbolPrefix =
-      prefix.empty() ? nxhost::AotProgram::defaultPrefix(output)
-                    : prefix.getValue();
+  std::string symbolPrefix = prefix.empty()
+                                 ? nxhost::AotProgram::defaultPrefix(output)
+                                 : prefix.getValue();
   if (!aot::isValidPrefix(symbolPrefix))
     return fail("--prefix must be a C identifier, got '" + symbolPrefix + "'");
 
@@ -257,13 +252,12 @@ static int compileMain(const char *argv0) {
     llvm::FileRemover removeTemp(temp);
     if (auto err = writeFile(temp, object->objectFile))
       return fail(llvm::toString(std::move(err)));
-    if (auto err =
-            linkSharedObject(temp, output, object->usesOpenMP, argv0))
+    if (auto err = linkSharedObject(temp, output, object->usesOpenMP, argv0))
       return fail(llvm::toString(std::move(err)));
   }
   if (!headerFile.empty())
-    if (auto err = writeFile(headerFile,
-                             aot::emitCHeader(*object, symbolPrefix)))
+    if (auto err =
+            writeFile(headerFile, aot::emitCHeader(*object, symbolPrefix)))
       return fail(llvm::toString(std::move(err)));
   return 0;
 }

@@ -37,7 +37,8 @@ bool chance(Rng &rng, unsigned numerator, unsigned denominator) {
   return pick(rng, denominator) < numerator;
 }
 
-template <typename T, size_t N> const T &pickFrom(Rng &rng, const T (&items)[N]) {
+template <typename T, size_t N>
+const T &pickFrom(Rng &rng, const T (&items)[N]) {
   return items[pick(rng, N)];
 }
 
@@ -70,9 +71,8 @@ std::string toString(Int128 value) {
   if (value == 0)
     return "0";
   bool negative = value < 0;
-  UInt128 magnitude =
-      negative ? static_cast<UInt128>(-(value + 1)) + 1
-               : static_cast<UInt128>(value);
+  UInt128 magnitude = negative ? static_cast<UInt128>(-(value + 1)) + 1
+                               : static_cast<UInt128>(value);
   std::string digits;
   while (magnitude != 0) {
     digits.push_back(static_cast<char>('0' + magnitude % 10));
@@ -140,9 +140,13 @@ const char *const kBoundaryIntegers[] = {
 
 // The edges that break the most (DenseMap's empty and tombstone keys,
 // overflow), picked half of the time.
-const char *const kHotIntegers[] = {
-    "9223372036854775807", "-9223372036854775808", "-1", "0",
-    "9223372036854775806", "9223372036854775808", "18446744073709551615"};
+const char *const kHotIntegers[] = {"9223372036854775807",
+                                    "-9223372036854775808",
+                                    "-1",
+                                    "0",
+                                    "9223372036854775806",
+                                    "9223372036854775808",
+                                    "18446744073709551615"};
 
 const char *pickBoundary(Rng &rng) {
   return chance(rng, 1, 2) ? pickFrom(rng, kHotIntegers)
@@ -152,17 +156,29 @@ const char *pickBoundary(Rng &rng) {
 // Shape dimensions: mostly small ones (empty, odd, not a multiple of a
 // vector width) and dynamic ones; huge ones rarely, as most of what they
 // reach is upstream's overflow handling.
-const char *const kSmallDimensions[] = {"0",  "1",  "2",  "3",  "4",   "5",
-                                        "7",  "8",  "15", "16", "17",  "31",
+const char *const kSmallDimensions[] = {"0",  "1",  "2",  "3",   "4",    "5",
+                                        "7",  "8",  "15", "16",  "17",   "31",
                                         "32", "33", "64", "128", "1024", "?"};
-const char *const kHugeDimensions[] = {"2147483648", "4294967296",
-                                       "4611686018427387904",
-                                       "9223372036854775807"};
+const char *const kHugeDimensions[] = {
+    "2147483648", "4294967296", "4611686018427387904", "9223372036854775807"};
 
 // Pass options: a value a pass may reject, and the edges of int64_t.
-const char *const kOptionIntegers[] = {
-    "0", "1", "2", "3", "4", "5", "8", "16", "17", "64", "128", "256",
-    "512", "-1", "9223372036854775807", "-9223372036854775808"};
+const char *const kOptionIntegers[] = {"0",
+                                       "1",
+                                       "2",
+                                       "3",
+                                       "4",
+                                       "5",
+                                       "8",
+                                       "16",
+                                       "17",
+                                       "64",
+                                       "128",
+                                       "256",
+                                       "512",
+                                       "-1",
+                                       "9223372036854775807",
+                                       "-9223372036854775808"};
 
 // Symbols the compiler generates or calls: a user symbol of the same name
 // must be renamed, reported or left alone, never clobbered (see
@@ -200,24 +216,37 @@ const char *const kGeneratedSuffixes[] = {"_part0", "_part1", "_stage0",
                                           "_stage1"};
 
 // Names that print only quoted, or not at all.
-const char *const kOddSymbols[] = {"", "a b", "x::y", "0", "-", "@", "a\"b",
-                                   "__nx_site_9223372036854775807"};
+const char *const kOddSymbols[] = {
+    "", "a b", "x::y", "0", "-", "@", "a\"b", "__nx_site_9223372036854775807"};
 
-const char *const kTerminators[] = {
-    "return",        "func.return",   "nx.yield",     "scf.yield",
-    "scf.condition", "linalg.yield",  "tensor.yield", "affine.yield",
-    "llvm.return",   "llvm.br",       "llvm.cond_br", "cf.br",
-    "cf.cond_br",    "omp.yield",     "omp.terminator",
-    "stablehlo.return", "\"func.return\"", "\"nx.yield\"",
-    "\"stablehlo.return\"", "\"fuzz.end\""};
+const char *const kTerminators[] = {"return",
+                                    "func.return",
+                                    "nx.yield",
+                                    "scf.yield",
+                                    "scf.condition",
+                                    "linalg.yield",
+                                    "tensor.yield",
+                                    "affine.yield",
+                                    "llvm.return",
+                                    "llvm.br",
+                                    "llvm.cond_br",
+                                    "cf.br",
+                                    "cf.cond_br",
+                                    "omp.yield",
+                                    "omp.terminator",
+                                    "stablehlo.return",
+                                    "\"func.return\"",
+                                    "\"nx.yield\"",
+                                    "\"stablehlo.return\"",
+                                    "\"fuzz.end\""};
 
 const char *const kScalarTypes[] = {"f16", "bf16", "f32", "f64", "i1",
                                     "i8",  "i16",  "i32", "i64", "index"};
 
 // Element types a shaped type may get instead of its own.
-const char *const kElementTypes[] = {"f16", "bf16", "f32", "f64", "i1", "i8",
-                                     "i32", "i64",  "ui8", "index",
-                                     "complex<f32>"};
+const char *const kElementTypes[] = {"f16", "bf16",  "f32",         "f64",
+                                     "i1",  "i8",    "i32",         "i64",
+                                     "ui8", "index", "complex<f32>"};
 
 // Top-level ops for the snippet mutation; {F} is a function of the input,
 // {C} a callback, {N} a boundary integer.
@@ -457,12 +486,11 @@ Scan scan(std::string_view text) {
           ++m;
         }
         if (depth == 0) {
-          result.types.push_back(
-              {{i, m},
-               std::string(word),
-               std::string(text.substr(j + 1, k - j - 1)),
-               std::string(text.substr(k, m - 1 - k)),
-               nested});
+          result.types.push_back({{i, m},
+                                  std::string(word),
+                                  std::string(text.substr(j + 1, k - j - 1)),
+                                  std::string(text.substr(k, m - 1 - k)),
+                                  nested});
           for (Span dim : dims)
             result.integers.push_back({dim, /*dimension=*/true, 0});
         }
@@ -487,8 +515,8 @@ Scan scan(std::string_view text) {
         ++m;
       if (at(m) == '.' || at(m) == 'e' || at(m) == 'E') {
         // A float literal.
-        while (m < n && (isDigit(text[m]) || text[m] == '.' ||
-                         text[m] == 'e' || text[m] == 'E' ||
+        while (m < n && (isDigit(text[m]) || text[m] == '.' || text[m] == 'e' ||
+                         text[m] == 'E' ||
                          ((text[m] == '-' || text[m] == '+') &&
                           (text[m - 1] == 'e' || text[m - 1] == 'E'))))
           ++m;
@@ -496,13 +524,15 @@ Scan scan(std::string_view text) {
         continue;
       }
       // Not the result count of `%r:2 = ...`.
-      bool resultCount = i >= 2 && text[i - 1] == ':' && isIdentChar(text[i - 2]);
+      bool resultCount =
+          i >= 2 && text[i - 1] == ':' && isIdentChar(text[i - 2]);
       if (!resultCount) {
         size_t begin = i;
         if (i >= 1 && text[i - 1] == '-' &&
             (i < 2 || std::strchr(" \t\n=([,<:{", text[i - 2])))
           begin = i - 1;
-        bool dimension = at(m) == 'x' && (isAlpha(at(m + 1)) || at(m + 1) == '?');
+        bool dimension =
+            at(m) == 'x' && (isAlpha(at(m + 1)) || at(m + 1) == '?');
         result.integers.push_back(
             {{begin, m}, dimension, dimension ? 0 : getWidthAfter(text, m)});
       }
@@ -722,9 +752,8 @@ bool mutateInteger(std::string &text, Rng &rng) {
   const IntegerLiteral &literal = !values.empty() && chance(rng, 4, 5)
                                       ? pickFrom(rng, values)
                                       : pickFrom(rng, scanned.integers);
-  std::string_view original =
-      std::string_view(text).substr(literal.span.begin,
-                                    literal.span.end - literal.span.begin);
+  std::string_view original = std::string_view(text).substr(
+      literal.span.begin, literal.span.end - literal.span.begin);
   for (int attempt = 0; attempt < 4; ++attempt) {
     std::string value = pickBoundaryFor(literal, original, rng);
     if (value != original) {
@@ -761,14 +790,15 @@ bool mutateSymbol(std::string &text, Rng &rng) {
     break;
   case 5: {
     // The name a pass will give a piece or stage of another function.
-    const std::vector<std::string> &bases = functions.empty() ? others : functions;
+    const std::vector<std::string> &bases =
+        functions.empty() ? others : functions;
     to = (bases.empty() ? from : pickFrom(rng, bases)) +
          pickFrom(rng, kGeneratedSuffixes);
     break;
   }
   case 6:
-    to = "_mlir_ciface_" +
-         (functions.empty() ? from : pickFrom(rng, functions));
+    to =
+        "_mlir_ciface_" + (functions.empty() ? from : pickFrom(rng, functions));
     break;
   default:
     to = pickFrom(rng, kOddSymbols);
@@ -850,8 +880,8 @@ bool mutateTerminator(std::string &text, Rng &rng) {
   case 1:
     // An unregistered op in its place, with its operands when it has them.
     if (plain && !operands.empty()) {
-      replacement = indent + "\"fuzz.end\"(" + operands + ") : (" + types +
-                    ") -> ()";
+      replacement =
+          indent + "\"fuzz.end\"(" + operands + ") : (" + types + ") -> ()";
       break;
     }
     [[fallthrough]];
@@ -860,7 +890,8 @@ bool mutateTerminator(std::string &text, Rng &rng) {
     break;
   case 3:
     // An op after the terminator.
-    replacement = std::string(full) + "\n" + indent + "\"fuzz.op\"() : () -> ()";
+    replacement =
+        std::string(full) + "\n" + indent + "\"fuzz.op\"() : () -> ()";
     break;
   default: {
     // The first returned value goes through an unregistered op first.
@@ -919,8 +950,8 @@ bool mutateType(std::string &text, Rng &rng) {
   if (scanned.types.empty())
     return false;
   const TypeUse &chosen = pickFrom(rng, scanned.types);
-  std::string from = text.substr(chosen.span.begin,
-                                 chosen.span.end - chosen.span.begin);
+  std::string from =
+      text.substr(chosen.span.begin, chosen.span.end - chosen.span.begin);
   std::string to;
   bool includeNested = false;
   if (chosen.shape.empty()) {
@@ -931,7 +962,7 @@ bool mutateType(std::string &text, Rng &rng) {
       includeNested = true;
     } else {
       const char *shapes[] = {"vector<8x", "vector<4x4x", "tensor<16x16x",
-                              "tensor<?x", "tensor<", "memref<4x"};
+                              "tensor<?x", "tensor<",     "memref<4x"};
       to = std::string(pickFrom(rng, shapes)) + from + ">";
     }
   } else {
@@ -1017,8 +1048,8 @@ getCallbacks(const std::string &text) {
     lineBegin = lineBegin == std::string::npos ? 0 : lineBegin + 1;
     size_t lineEnd = text.find('\n', use.span.end);
     std::string_view line = std::string_view(text).substr(
-        lineBegin, lineEnd == std::string::npos ? std::string::npos
-                                                : lineEnd - lineBegin);
+        lineBegin,
+        lineEnd == std::string::npos ? std::string::npos : lineEnd - lineBegin);
     if (!startsWith(trimmed(line), "nx.callback"))
       continue;
     std::string id;
@@ -1050,7 +1081,7 @@ std::string getCallbackIdsEntry(const std::string &text, Rng &rng) {
     size_t odd = pick(rng, declared.size());
     std::string entry = "nx.callback_ids = {";
     for (size_t k = 0; k < declared.size(); ++k) {
-      std::string id = k == odd ? pickBoundary(rng)
+      std::string id = k == odd                     ? pickBoundary(rng)
                        : declared[k].second.empty() ? std::to_string(k)
                                                     : declared[k].second;
       entry += (k ? ", " : "") + formatSymbol(declared[k].first).substr(1) +
@@ -1062,8 +1093,7 @@ std::string getCallbackIdsEntry(const std::string &text, Rng &rng) {
   case 0:
     return "nx.callback_ids = {}";
   case 1:
-    return "nx.callback_ids = " + std::string(pickBoundary(rng)) +
-           " : i64";
+    return "nx.callback_ids = " + std::string(pickBoundary(rng)) + " : i64";
   case 2:
     return "nx.callback_ids = {\"\" = 0 : i64}";
   default: {
@@ -1228,7 +1258,8 @@ std::vector<std::string> getValuesBefore(std::string_view text,
     std::string_view line = lineText(text, layout.lines[l]);
     std::string_view body = trimmed(line);
     size_t equals = body.find(" = ");
-    bool results = !body.empty() && body[0] == '%' && equals != std::string_view::npos;
+    bool results =
+        !body.empty() && body[0] == '%' && equals != std::string_view::npos;
     for (size_t i = 0; i < line.size(); ++i) {
       if (line[i] != '%')
         continue;
@@ -1240,15 +1271,16 @@ std::vector<std::string> getValuesBefore(std::string_view text,
         continue;
       size_t offset = static_cast<size_t>(line.data() + i - body.data());
       bool isResult = results && offset < equals;
-      if (isResult && j < line.size() && line[j] == ':' && j + 1 < line.size() &&
-          isDigit(line[j + 1])) {
+      if (isResult && j < line.size() && line[j] == ':' &&
+          j + 1 < line.size() && isDigit(line[j + 1])) {
         int count = 0;
-        for (size_t k = j + 1; k < line.size() && isDigit(line[k]) && count < 64; ++k)
+        for (size_t k = j + 1;
+             k < line.size() && isDigit(line[k]) && count < 64; ++k)
           count = count * 10 + (line[k] - '0');
         for (int k = 0; k < count && k < 8; ++k)
           values.push_back(name + "#" + std::to_string(k));
-      } else if (isResult ||
-                 (j + 1 < line.size() && line[j] == ':' && line[j + 1] == ' ')) {
+      } else if (isResult || (j + 1 < line.size() && line[j] == ':' &&
+                              line[j + 1] == ' ')) {
         values.push_back(name);
       }
       i = j;
@@ -1262,10 +1294,10 @@ bool spliceTopLevel(std::string &text, const std::string &other, Rng &rng) {
   if (layout.topOps.empty())
     return false;
   auto [first, last] = pickFrom(rng, layout.topOps);
-  std::string op = other.substr(layout.lines[first].begin,
-                                layout.lines[last].end -
-                                    layout.lines[first].begin) +
-                   "\n";
+  std::string op =
+      other.substr(layout.lines[first].begin,
+                   layout.lines[last].end - layout.lines[first].begin) +
+      "\n";
   std::string ops = getDefinitionsFor(op, other, text) + op;
   insertTopLevel(text, ops, rng);
   return true;
@@ -1277,9 +1309,10 @@ bool spliceOpLine(std::string &text, const std::string &other, Rng &rng) {
   for (size_t l = 0; l < from.lines.size(); ++l) {
     const Line &line = from.lines[l];
     std::string_view body = trimmed(lineText(other, line));
-    if (line.depthBefore <= from.topDepth || line.depthAfter != line.depthBefore ||
-        body.empty() || body[0] == '}' || body[0] == '^' ||
-        startsWith(body, "//") || body.find('^') != std::string_view::npos)
+    if (line.depthBefore <= from.topDepth ||
+        line.depthAfter != line.depthBefore || body.empty() || body[0] == '}' ||
+        body[0] == '^' || startsWith(body, "//") ||
+        body.find('^') != std::string_view::npos)
       continue;
     bool terminator = false;
     for (std::string_view t : kTerminators)
@@ -1297,7 +1330,8 @@ bool spliceOpLine(std::string &text, const std::string &other, Rng &rng) {
   }
   if (sources.empty() || targets.empty())
     return false;
-  std::string_view source = trimmed(lineText(other, from.lines[pickFrom(rng, sources)]));
+  std::string_view source =
+      trimmed(lineText(other, from.lines[pickFrom(rng, sources)]));
   size_t target = pickFrom(rng, targets);
   size_t owner = 0;
   for (auto [first, last] : into.topOps)
@@ -1309,7 +1343,8 @@ bool spliceOpLine(std::string &text, const std::string &other, Rng &rng) {
   std::string fresh = "%fuzz";
   while (text.find(fresh) != std::string::npos)
     fresh += "_";
-  size_t equals = source[0] == '%' ? source.find(" = ") : std::string_view::npos;
+  size_t equals =
+      source[0] == '%' ? source.find(" = ") : std::string_view::npos;
   std::map<std::string, std::string> renamed;
   std::string op;
   int freshCount = 0;
@@ -1547,8 +1582,8 @@ bool Mutator::apply(Kind kind, std::string &input, Rng &rng) const {
   // The other mutations change the module text (and, for integers, the
   // options of the override line, which scanning includes).
   Input parts(input);
-  std::string text = kind == Kind::Integer ? parts.override + parts.body
-                                           : parts.body;
+  std::string text =
+      kind == Kind::Integer ? parts.override + parts.body : parts.body;
   bool changed = false;
   switch (kind) {
   case Kind::Integer:
@@ -1597,9 +1632,9 @@ bool Mutator::mutate(std::string &input, size_t maxSize, uint32_t seed) const {
   Rng rng(seed);
   // Module text mutations more often than selector and pipeline changes.
   static const Kind kWeighted[] = {
-      Kind::Integer,   Kind::Integer,   Kind::Integer,  Kind::Symbol,
+      Kind::Integer,   Kind::Integer,    Kind::Integer,    Kind::Symbol,
       Kind::Symbol,    Kind::Terminator, Kind::Terminator, Kind::Selector,
-      Kind::Pipeline,  Kind::Type,      Kind::Type,     Kind::Snippet,
+      Kind::Pipeline,  Kind::Type,       Kind::Type,       Kind::Snippet,
       Kind::Attribute, Kind::Duplicate};
   for (int attempt = 0; attempt < 4; ++attempt) {
     Kind kind = pickFrom(rng, kWeighted);
@@ -1614,8 +1649,7 @@ bool Mutator::mutate(std::string &input, size_t maxSize, uint32_t seed) const {
 }
 
 bool Mutator::crossOver(const std::string &input, const std::string &other,
-                        std::string &out, size_t maxSize,
-                        uint32_t seed) const {
+                        std::string &out, size_t maxSize, uint32_t seed) const {
   if (input.empty() || other.empty())
     return false;
   Rng rng(seed);

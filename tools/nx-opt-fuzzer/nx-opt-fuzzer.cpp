@@ -297,8 +297,8 @@ static bool hasBoundaryInteger(Operation *op) {
 static void recordShapes(ModuleOp module, size_t pipelineSlot) {
   module->walk([&](Operation *op) {
     Block *block = op->getBlock();
-    bool endsBlockUnterminated = block && &block->back() == op &&
-                                 !op->hasTrait<OpTrait::IsTerminator>();
+    bool endsBlockUnterminated =
+        block && &block->back() == op && !op->hasTrait<OpTrait::IsTerminator>();
     llvm::hash_code key = llvm::hash_combine(
         pipelineSlot, op->getName().getStringRef(), getTypeClass(op),
         endsBlockUnterminated, getSymbolClass(op), hasBoundaryInteger(op));
@@ -490,8 +490,7 @@ static bool printsAndParsesBack(ModuleOp module, std::string &printed,
   culprit = module;
   std::pair<unsigned, unsigned> latest = {0, 0};
   for (auto [op, position] : positions) {
-    std::pair<unsigned, unsigned> start = {position.first,
-                                           position.second + 1};
+    std::pair<unsigned, unsigned> start = {position.first, position.second + 1};
     if (errorAt && start <= *errorAt && start >= latest) {
       latest = start;
       culprit = op;
@@ -502,8 +501,7 @@ static bool printsAndParsesBack(ModuleOp module, std::string &printed,
 
 // Structure-aware mutations (Mutator.h) half of the time, libFuzzer's own
 // (bytes, dictionary words) otherwise; both stack over a run's mutations.
-extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size,
-                                   size_t maxSize);
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
 
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
                                           size_t maxSize, unsigned int seed) {
@@ -517,11 +515,9 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
   return input.size();
 }
 
-extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1,
-                                            size_t size1,
-                                            const uint8_t *data2,
-                                            size_t size2, uint8_t *out,
-                                            size_t maxOutSize,
+extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1,
+                                            const uint8_t *data2, size_t size2,
+                                            uint8_t *out, size_t maxOutSize,
                                             unsigned int seed) {
   // libFuzzer picks between the mutator and this one evenly; splicing a
   // third of those times leaves most steps to the mutator.

@@ -1,4 +1,5 @@
-//===- nx-opt.cpp - nx optimizer driver ------------------------------------===//
+//===- nx-opt.cpp - nx optimizer driver
+//------------------------------------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -11,9 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nxhost/Version.h"
 #include "nx/InitNx.h"
 #include "nx/Support/PassStatistics.h"
+#include "nxhost/Version.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -49,7 +50,8 @@ int main(int argc, char **argv) {
   // This LLVM may keep no pass statistics (see PassStatistics.h): then
   // --mlir-pass-statistics prints nx's own report instead of upstream's
   // empty one.
-  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
   if (mlir::nx::takeOverPassStatisticsOption()) {
     config.setPassPipelineSetupFn(
         [setup = config](mlir::PassManager &pm) -> mlir::LogicalResult {

@@ -1,4 +1,5 @@
-//===- NxPlugin.cpp - nx as an mlir-opt plugin -----------------------------===//
+//===- NxPlugin.cpp - nx as an mlir-opt plugin
+//-----------------------------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

@@ -17,9 +17,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nx/Runner/CompileFlags.h"
 #include "nxhost/RunDriver.h"
 #include "nxhost/Version.h"
-#include "nx/Runner/CompileFlags.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/Timing.h"
@@ -55,9 +55,10 @@ static cl::opt<bool> separateStages(
     cl::desc("Compile and JIT every nx.device function (a segmented "
              "program's stages) as its own unit, like a device executable"),
     cl::init(false), cl::cat(category));
-static cl::opt<bool> printLowered(
-    "print-lowered", cl::desc("Print the lowered LLVM-dialect module and exit"),
-    cl::init(false), cl::cat(category));
+static cl::opt<bool>
+    printLowered("print-lowered",
+                 cl::desc("Print the lowered LLVM-dialect module and exit"),
+                 cl::init(false), cl::cat(category));
 static constexpr llvm::StringLiteral kTool = "nx-runner";
 
 static int fail(const llvm::Twine &message) {

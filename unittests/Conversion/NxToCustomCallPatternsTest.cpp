@@ -100,8 +100,9 @@ TEST_F(NxToCustomCallPatternsTest, RuntimeCallbacksTakeTheServerFirst) {
   for (CustomCallOp call : calls) {
     EXPECT_EQ(call.getCallTargetName(), kRuntimeCallbackTarget);
     auto server = call.getInputs().front().getType();
-    EXPECT_EQ(server, RankedTensorType::get(
-                          {8}, IntegerType::get(&context, 8, IntegerType::Unsigned)));
+    EXPECT_EQ(server,
+              RankedTensorType::get(
+                  {8}, IntegerType::get(&context, 8, IntegerType::Unsigned)));
   }
   // No token: the io_callback's argument is the elixir_call's result.
   EXPECT_EQ(calls[1].getInputs()[1], calls[0]->getResult(0));

@@ -114,8 +114,8 @@ TEST_F(BlockLoweringTest, BuiltinsSkipWhatTheyCannotRun) {
 }
 
 TEST_F(BlockLoweringTest, ConfigBecomesBackendConfigEntries) {
-  DictionaryAttr config = b.getDictionaryAttr(
-      {b.getNamedAttr("mode", b.getStringAttr("reduced"))});
+  DictionaryAttr config =
+      b.getDictionaryAttr({b.getNamedAttr("mode", b.getStringAttr("reduced"))});
   std::optional<CustomCallSpec> spec =
       lower(kQRBlockKind, b.getF32Type(), "host", config);
   ASSERT_TRUE(spec);
@@ -201,8 +201,7 @@ TEST_F(BlockLoweringTest, ConcurrentRegistrationAndLookup) {
   for (std::thread &thread : threads)
     thread.join();
   for (int t = 0; t < 4; ++t)
-    EXPECT_FALSE(
-        registry.contains("Test.Unit.Concurrent" + std::to_string(t)));
+    EXPECT_FALSE(registry.contains("Test.Unit.Concurrent" + std::to_string(t)));
 }
 
 } // namespace

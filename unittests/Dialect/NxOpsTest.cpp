@@ -8,6 +8,7 @@
 
 #include "nx/Dialect/Nx/IR/NxOps.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -15,7 +16,6 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "gtest/gtest.h"
@@ -41,7 +41,8 @@ protected:
   }
 
   RankedTensorType tensor(ArrayRef<int64_t> shape, Type element = {}) {
-    return RankedTensorType::get(shape, element ? element : builder.getF32Type());
+    return RankedTensorType::get(shape,
+                                 element ? element : builder.getF32Type());
   }
 
   CallbackOp callback(StringRef name, TypeRange inputs, TypeRange results) {
@@ -108,9 +109,10 @@ TEST_F(NxOpsTest, CallbackBuilderAndVerifier) {
   EXPECT_FALSE(cb.getId().has_value());
   EXPECT_TRUE(verifies());
 
-  callback("dyn", {RankedTensorType::get({ShapedType::kDynamic},
-                                         builder.getF32Type())},
-           {});
+  callback(
+      "dyn",
+      {RankedTensorType::get({ShapedType::kDynamic}, builder.getF32Type())},
+      {});
   EXPECT_FALSE(verifies());
   ASSERT_EQ(diagnostics.size(), 1u);
   EXPECT_EQ(diagnostics[0], "'nx.callback' op input #0 must have a static "
@@ -122,7 +124,8 @@ TEST_F(NxOpsTest, HostTensorTypeRules) {
   EXPECT_TRUE(isHostTensorType(tensor({}, builder.getI1Type())));
   EXPECT_TRUE(isHostTensorType(
       tensor({2}, IntegerType::get(&context, 16, IntegerType::Unsigned))));
-  EXPECT_TRUE(isHostTensorType(tensor({2}, ComplexType::get(builder.getF64Type()))));
+  EXPECT_TRUE(
+      isHostTensorType(tensor({2}, ComplexType::get(builder.getF64Type()))));
   EXPECT_FALSE(isHostTensorType(builder.getF32Type()));
   EXPECT_FALSE(isHostTensorType(tensor({2}, builder.getIndexType())));
   EXPECT_FALSE(isHostTensorType(
@@ -130,7 +133,8 @@ TEST_F(NxOpsTest, HostTensorTypeRules) {
   EXPECT_FALSE(isHostTensorType(tensor({ShapedType::kDynamic})));
   // 2^62 f32 elements need 2^64 bytes.
   EXPECT_FALSE(isHostTensorType(tensor({int64_t(1) << 62})));
-  EXPECT_TRUE(isHostTensorType(tensor({int64_t(1) << 60}, builder.getI8Type())));
+  EXPECT_TRUE(
+      isHostTensorType(tensor({int64_t(1) << 60}, builder.getI8Type())));
   EXPECT_EQ(getHostElementByteSize(builder.getI1Type()), 1);
   EXPECT_EQ(getHostElementByteSize(builder.getBF16Type()), 2);
   EXPECT_EQ(getHostElementByteSize(ComplexType::get(builder.getF64Type())), 16);
@@ -190,8 +194,9 @@ TEST_F(NxOpsTest, IoCallbackRejectsCalleeWithResults) {
                        func.getArguments(), false, DictionaryAttr(), false);
   EXPECT_FALSE(verifies());
   ASSERT_EQ(diagnostics.size(), 1u);
-  EXPECT_EQ(diagnostics[0],
-            "'nx.io_callback' op expects callback @f to have no results, got 1");
+  EXPECT_EQ(
+      diagnostics[0],
+      "'nx.io_callback' op expects callback @f to have no results, got 1");
 }
 
 TEST_F(NxOpsTest, BlockEffectsAreThoseOfItsRegion) {
@@ -231,12 +236,12 @@ TEST_F(NxOpsTest, YieldIsReturnLike) {
 
 TEST_F(NxOpsTest, StreamsAreNeverDead) {
   func::FuncOp func = function("use", {tensor({2})});
-  auto outfeed = OutfeedOp::create(builder, builder.getUnknownLoc(),
-                                   func.getArguments(),
-                                   builder.getStringAttr("s"));
-  auto infeed = InfeedOp::create(builder, builder.getUnknownLoc(),
-                                 TypeRange{tensor({2})},
-                                 builder.getStringAttr("s"));
+  auto outfeed =
+      OutfeedOp::create(builder, builder.getUnknownLoc(), func.getArguments(),
+                        builder.getStringAttr("s"));
+  auto infeed =
+      InfeedOp::create(builder, builder.getUnknownLoc(), TypeRange{tensor({2})},
+                       builder.getStringAttr("s"));
   EXPECT_TRUE(verifies());
   EXPECT_FALSE(wouldOpBeTriviallyDead(outfeed));
   EXPECT_FALSE(wouldOpBeTriviallyDead(infeed));

@@ -78,8 +78,8 @@ void nx_type_string(char *buf, size_t len, nxrt_dtype_t dtype, int32_t rank,
  * and dims point into the term (dims into `dims_storage`, enif_alloc'ed and
  * freed by the caller with enif_free). Returns NULL, or a message naming
  * what is wrong. */
-const char *nx_get_tensor(ErlNifEnv *env, ERL_NIF_TERM term,
-                          nxrt_tensor_t *out, int64_t **dims_storage);
+const char *nx_get_tensor(ErlNifEnv *env, ERL_NIF_TERM term, nxrt_tensor_t *out,
+                          int64_t **dims_storage);
 /* A list of tensor terms read into views (arrays enif_alloc'ed; release
  * with nx_free_tensors). Returns NULL or a message. */
 const char *nx_get_tensors(ErlNifEnv *env, ERL_NIF_TERM list,

@@ -378,8 +378,7 @@ ERL_NIF_TERM nx_run(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) {
     memcpy(&allocated, &word[0], sizeof(void *));
     if (!status)
       terms[r] = result_term(env, entry->results[r].dtype, rank, word);
-    if (allocated &&
-        (uintptr_t)allocated != NXRT_AOT_CONSTANT_BUFFER &&
+    if (allocated && (uintptr_t)allocated != NXRT_AOT_CONSTANT_BUFFER &&
         !contains(copies, n, allocated) && !contains(to_free, nfree, allocated))
       to_free[nfree++] = allocated;
     word += descriptor_words(rank);

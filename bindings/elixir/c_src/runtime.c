@@ -54,9 +54,9 @@ static const char *call_message(ErlNifEnv *env, nxrt_request_t *request,
       nxrt_status_free(status);
       return "the call expired before its arguments were copied";
     }
-    ERL_NIF_TERM tensor = enif_make_tuple3(
-        env, data, nx_make_dtype(env, view->dtype),
-        nx_make_shape(env, view->rank, view->dims));
+    ERL_NIF_TERM tensor =
+        enif_make_tuple3(env, data, nx_make_dtype(env, view->dtype),
+                         nx_make_shape(env, view->rank, view->dims));
     args = enif_make_list_cell(env, tensor, args);
   }
   size_t nresults = nxrt_request_num_results(request);
@@ -76,14 +76,13 @@ static const char *call_message(ErlNifEnv *env, nxrt_request_t *request,
          strlen(name));
   memcpy(enif_make_new_binary(env, strlen(location), &location_term), location,
          strlen(location));
-  ERL_NIF_TERM items[] = {
-      nx_atom(env, "nx_call"),
-      enif_make_uint64(env, nxrt_request_tag(request)),
-      name_term,
-      args,
-      nx_make_attrs(env, nxrt_request_attrs(request)),
-      location_term,
-      templates};
+  ERL_NIF_TERM items[] = {nx_atom(env, "nx_call"),
+                          enif_make_uint64(env, nxrt_request_tag(request)),
+                          name_term,
+                          args,
+                          nx_make_attrs(env, nxrt_request_attrs(request)),
+                          location_term,
+                          templates};
   *out = enif_make_tuple_from_array(env, items, 7);
   return NULL;
 }
@@ -212,14 +211,13 @@ static ERL_NIF_TERM make_binary(ErlNifEnv *env, const char *s) {
 static void trace_hook(void *user_data, const nxrt_trace_event_t *event) {
   nx_runtime_res *rt = user_data;
   ErlNifEnv *msg_env = enif_alloc_env();
-  ERL_NIF_TERM items[] = {
-      nx_atom(msg_env, "nx_trace"),
-      make_binary(msg_env, event->name),
-      make_binary(msg_env, event->location),
-      nx_atom(msg_env, nxrt_site_kind_name(event->kind)),
-      nx_atom(msg_env, event->dispatch),
-      enif_make_int64(msg_env, event->duration_ns),
-      nx_atom(msg_env, nx_code_name(event->code))};
+  ERL_NIF_TERM items[] = {nx_atom(msg_env, "nx_trace"),
+                          make_binary(msg_env, event->name),
+                          make_binary(msg_env, event->location),
+                          nx_atom(msg_env, nxrt_site_kind_name(event->kind)),
+                          nx_atom(msg_env, event->dispatch),
+                          enif_make_int64(msg_env, event->duration_ns),
+                          nx_atom(msg_env, nx_code_name(event->code))};
   /* A dispatcher that is gone has nobody to tell. */
   (void)enif_send(nx_current_env, &rt->dispatcher, msg_env,
                   enif_make_tuple_from_array(msg_env, items, 7));

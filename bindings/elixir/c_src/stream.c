@@ -93,13 +93,14 @@ ERL_NIF_TERM nx_pop_outfeed(ErlNifEnv *env, int argc,
       !enif_get_int64(env, argv[1], &timeout_ms))
     return enif_make_badarg(env);
   nxrt_value_t *value = NULL;
-  nxrt_status_t *status = nxrt_stream_pop_outfeed(s->stream, timeout_ms, &value);
+  nxrt_status_t *status =
+      nxrt_stream_pop_outfeed(s->stream, timeout_ms, &value);
   if (status)
     return nx_status_error(env, status);
   ERL_NIF_TERM list = enif_make_list(env, 0);
   for (size_t i = nxrt_value_size(value); i-- > 0;)
-    list = enif_make_list_cell(env, nx_make_tensor(env, nxrt_value_tensor(value, i)),
-                               list);
+    list = enif_make_list_cell(
+        env, nx_make_tensor(env, nxrt_value_tensor(value, i)), list);
   nxrt_value_free(value);
   return nx_ok(env, list);
 }

@@ -29,13 +29,23 @@ ERL_NIF_TERM nx_ok(ErlNifEnv *env, ERL_NIF_TERM value) {
 }
 
 const char *nx_code_name(nxrt_status_code_t code) {
-  static const char *const names[] = {
-      "ok",        "cancelled",           "unknown",
-      "invalid_argument", "deadline_exceeded", "not_found",
-      "already_exists",   "permission_denied", "resource_exhausted",
-      "failed_precondition", "aborted",        "out_of_range",
-      "unimplemented",    "internal",          "unavailable",
-      "data_loss",        "unauthenticated"};
+  static const char *const names[] = {"ok",
+                                      "cancelled",
+                                      "unknown",
+                                      "invalid_argument",
+                                      "deadline_exceeded",
+                                      "not_found",
+                                      "already_exists",
+                                      "permission_denied",
+                                      "resource_exhausted",
+                                      "failed_precondition",
+                                      "aborted",
+                                      "out_of_range",
+                                      "unimplemented",
+                                      "internal",
+                                      "unavailable",
+                                      "data_loss",
+                                      "unauthenticated"};
   if ((unsigned)code < sizeof(names) / sizeof(names[0]))
     return names[code];
   return "unknown";
@@ -51,9 +61,9 @@ static ERL_NIF_TERM make_string(ErlNifEnv *env, const char *s, size_t len) {
 
 static ERL_NIF_TERM error_term(ErlNifEnv *env, nxrt_status_code_t code,
                                const char *message) {
-  ERL_NIF_TERM reason = enif_make_tuple2(
-      env, nx_atom(env, nx_code_name(code)),
-      make_string(env, message, strlen(message)));
+  ERL_NIF_TERM reason =
+      enif_make_tuple2(env, nx_atom(env, nx_code_name(code)),
+                       make_string(env, message, strlen(message)));
   return enif_make_tuple2(env, nx_atom(env, "error"), reason);
 }
 
@@ -88,7 +98,7 @@ static const struct {
   int bits;
 } dtype_names[] = {
 #define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width, ctype)                \
-  {dtype, NX_KIND_##kind(width), (bytes) * 8},
+  {dtype, NX_KIND_##kind(width), (bytes)*8},
 #include "nxrt/nxrt_dtypes.def"
 };
 #define NUM_DTYPES (sizeof(dtype_names) / sizeof(dtype_names[0]))
@@ -135,8 +145,8 @@ void nx_type_string(char *buf, size_t len, nxrt_dtype_t dtype, int32_t rank,
   nxrt_tensor_type_string(&type, buf, len);
 }
 
-const char *nx_get_tensor(ErlNifEnv *env, ERL_NIF_TERM term,
-                          nxrt_tensor_t *out, int64_t **dims_storage) {
+const char *nx_get_tensor(ErlNifEnv *env, ERL_NIF_TERM term, nxrt_tensor_t *out,
+                          int64_t **dims_storage) {
   int arity, rank;
   const ERL_NIF_TERM *items, *dims;
   ErlNifBinary data;
@@ -252,8 +262,8 @@ static ERL_NIF_TERM make_attr(ErlNifEnv *env, const nxrt_attr_t *attr) {
     nxrt_status_free(nxrt_attr_array_size(attr, &n));
     ERL_NIF_TERM list = enif_make_list(env, 0);
     for (size_t i = n; i-- > 0;)
-      list = enif_make_list_cell(env, make_attr(env, nxrt_attr_array_at(attr, i)),
-                                 list);
+      list = enif_make_list_cell(
+          env, make_attr(env, nxrt_attr_array_at(attr, i)), list);
     return list;
   }
   case NXRT_ATTR_DICT: {
@@ -272,8 +282,8 @@ ERL_NIF_TERM nx_make_attrs(ErlNifEnv *env, const nxrt_attrs_t *attrs) {
   for (size_t i = 0; i < n; ++i) {
     const char *name = nxrt_attrs_name_at(attrs, i);
     ERL_NIF_TERM key = make_string(env, name, strlen(name));
-    enif_make_map_put(env, map, key, make_attr(env, nxrt_attrs_value_at(attrs, i)),
-                      &map);
+    enif_make_map_put(env, map, key,
+                      make_attr(env, nxrt_attrs_value_at(attrs, i)), &map);
   }
   return map;
 }

@@ -18,8 +18,8 @@ namespace mlir::nx {
 
 /// nx-lower-to-cpu's options, one per entry of LowerToCpuOptions.def.
 struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
-#define NX_LOWER_TO_CPU_OPTION(type, field, flag, value, description)           \
-  PassOptions::Option<type> field{*this, flag, llvm::cl::desc(description),   \
+#define NX_LOWER_TO_CPU_OPTION(type, field, flag, value, description)          \
+  PassOptions::Option<type> field{*this, flag, llvm::cl::desc(description),    \
                                   llvm::cl::init(value)};
 #include "nx/Pipelines/LowerToCpuOptions.def"
 };

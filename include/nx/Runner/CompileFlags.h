@@ -1,4 +1,5 @@
-//===- CompileFlags.h - the compilers' shared command-line flags -*- C++ -*-===//
+//===- CompileFlags.h - the compilers' shared command-line flags -*- C++
+//-*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -8,7 +9,8 @@
 //
 // The nx-lower-to-cpu and code generation flags that nx-runner (JIT) and
 // nx-compile (ahead of time) both take, defined once so they mean the same in
-// both: --lower-blocks, --blas, --dnnl, --parallel, --vectorize, --strict-reductions,
+// both: --lower-blocks, --blas, --dnnl, --parallel, --vectorize,
+// --strict-reductions,
 // --libm-math, --max-function-ops, --pass-statistics, -O and --progress.
 //
 //===----------------------------------------------------------------------===//

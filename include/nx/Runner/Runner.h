@@ -34,12 +34,12 @@
 
 #include "nxrt/nxrt.h"
 
+#include "nx/Transforms/Passes.h"
 #include "nxhost/BridgeDispatcher.h"
 #include "nxhost/DebugCallbacks.h"
 #include "nxhost/EntryCall.h"
-#include "nxhost/HostTensor.h"
 #include "nxhost/HostRuntime.h"
-#include "nx/Transforms/Passes.h"
+#include "nxhost/HostTensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -81,6 +81,7 @@ using nxhost::BridgeDispatcher;
 using nxhost::EntrySignature;
 using nxhost::formatType;
 using nxhost::formatValues;
+using nxhost::HostRuntime;
 using nxhost::HostTensor;
 using nxhost::kRegisterCallbacksSymbol;
 using nxhost::kReleaseCallbacksSymbol;
@@ -88,7 +89,6 @@ using nxhost::RegisterCallbacksFn;
 using nxhost::registerDebugCallbacks;
 using nxhost::ReleaseCallbacksFn;
 using nxhost::RunOptions;
-using nxhost::HostRuntime;
 using nxhost::statusToError;
 using nxhost::TensorSpec;
 
@@ -102,7 +102,7 @@ struct CompileOptions {
   /// nx-lower-to-cpu's options (LowerToCpuOptions.def), with its defaults;
   /// the runners take each as a flag, except vectorBits, which comes from
   /// the machine compiled for (0: the host's).
-#define NX_LOWER_TO_CPU_OPTION(type, field, flag, value, description)           \
+#define NX_LOWER_TO_CPU_OPTION(type, field, flag, value, description)          \
   type field = value;
 #include "nx/Pipelines/LowerToCpuOptions.def"
   /// LLVM IR optimization and code generation level (0-3).
@@ -178,11 +178,15 @@ public:
   llvm::ArrayRef<EntrySignature> entries() const { return entrySignatures; }
   const EntrySignature *findEntry(llvm::StringRef name) const;
   /// Names of the module's nx.callback declarations.
-  llvm::ArrayRef<std::string> callbackNames() const { return declaredCallbacks; }
+  llvm::ArrayRef<std::string> callbackNames() const {
+    return declaredCallbacks;
+  }
   nxrt_program_t *program() const { return programHandle; }
   /// With CompileOptions::separateStages: the stages compiled as their own
   /// units, in module order.
-  llvm::ArrayRef<std::unique_ptr<Executable>> stages() const { return stageExecutables; }
+  llvm::ArrayRef<std::unique_ptr<Executable>> stages() const {
+    return stageExecutables;
+  }
 
   /// Runs `entry` on `inputs`: nxrt_run_begin on the calling thread, the
   /// compiled function, nxrt_run_end. Inputs are checked against the

@@ -1,4 +1,5 @@
-//===- EnumPassOptions.h - one clear error for a bad enum option -*- C++ -*-===//
+//===- EnumPassOptions.h - one clear error for a bad enum option -*- C++
+//-*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

@@ -1,4 +1,5 @@
-//===- ParseDiagnostics.h - parse errors worded for tools without flags -*- C++ -*-===//
+//===- ParseDiagnostics.h - parse errors worded for tools without flags -*- C++
+//-*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

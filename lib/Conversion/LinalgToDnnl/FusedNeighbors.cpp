@@ -65,8 +65,7 @@ bool leavesSourceAlone(Operation *op, Value source, Operation *copy,
   SmallVector<MemoryEffects::EffectInstance> instances;
   effects.getEffects(instances);
   for (const MemoryEffects::EffectInstance &effect : instances) {
-    if (isa<MemoryEffects::Allocate, MemoryEffects::Read>(
-            effect.getEffect()))
+    if (isa<MemoryEffects::Allocate, MemoryEffects::Read>(effect.getEffect()))
       continue;
     Value target = effect.getValue();
     if (!target)
@@ -193,8 +192,7 @@ nx::dnnl::findZeroPad(linalg::LinalgOp op, int rowDim, int columnDim) {
 }
 
 std::optional<nx::dnnl::Epilogue>
-nx::dnnl::findEpilogue(linalg::LinalgOp op, int channelDim,
-                       bool accumulating) {
+nx::dnnl::findEpilogue(linalg::LinalgOp op, int channelDim, bool accumulating) {
   Value output = op->getOperand(2);
   Value outputRoot = getRootBuffer(output);
   // The next op that may touch memory, past deallocations of other buffers
@@ -215,8 +213,8 @@ nx::dnnl::findEpilogue(linalg::LinalgOp op, int channelDim,
   SmallVector<Value> resultArguments;
   Epilogue epilogue{generic, nullptr, false};
   Value biasArgument;
-  AffineMap channelMap = AffineMap::get(
-      4, 0, getAffineDimExpr(channelDim, op.getContext()));
+  AffineMap channelMap =
+      AffineMap::get(4, 0, getAffineDimExpr(channelDim, op.getContext()));
   for (OpOperand &operand : generic->getOpOperands()) {
     AffineMap map = generic.getMatchingIndexingMap(&operand);
     BlockArgument argument = generic.getMatchingBlockArgument(&operand);
@@ -227,8 +225,7 @@ nx::dnnl::findEpilogue(linalg::LinalgOp op, int channelDim,
     auto type = dyn_cast<MemRefType>(operand.get().getType());
     if (epilogue.bias || generic.isDpsInit(&operand) || !type ||
         type.getRank() != 1 || !type.getElementType().isF32() ||
-        map != channelMap ||
-        getRootBuffer(operand.get()) == outputRoot ||
+        map != channelMap || getRootBuffer(operand.get()) == outputRoot ||
         !DominanceInfo(op).properlyDominates(operand.get(), op))
       return std::nullopt;
     epilogue.bias = operand.get();

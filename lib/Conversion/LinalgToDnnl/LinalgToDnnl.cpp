@@ -269,8 +269,8 @@ struct ConvertLinalgToDnnlPass
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingOps)
         .enableFolding(false);
-    if (failed(applyOpPatternsGreedily(convolutions, std::move(patterns),
-                                       config)))
+    if (failed(
+            applyOpPatternsGreedily(convolutions, std::move(patterns), config)))
       return signalPassFailure();
     nx::addStatistic(numConvolutions, convolutions.size());
     nx::addStatistic(numFoldedPads, pads);

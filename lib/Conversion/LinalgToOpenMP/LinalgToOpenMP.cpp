@@ -374,12 +374,12 @@ LinalgToOpenMPLoops::rewriteNest(linalg::LinalgOp op, linalg::LinalgOp epilogue,
 
 LogicalResult nx::declareNumThreadsFunction(ModuleOp module, StringRef name) {
   MLIRContext *context = module.getContext();
-  auto type =
-      FunctionType::get(context, {}, {IntegerType::get(context, 32)});
+  auto type = FunctionType::get(context, {}, {IntegerType::get(context, 32)});
   Operation *symbol = SymbolTable::lookupSymbolIn(module, name);
   if (!symbol) {
     auto builder = OpBuilder::atBlockBegin(module.getBody());
-    auto declaration = func::FuncOp::create(builder, module.getLoc(), name, type);
+    auto declaration =
+        func::FuncOp::create(builder, module.getLoc(), name, type);
     declaration.setPrivate();
     return success();
   }

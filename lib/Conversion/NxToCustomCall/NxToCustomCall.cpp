@@ -43,9 +43,9 @@ using namespace mlir::nx;
 static SmallVector<int64_t> packWords(ArrayRef<uint8_t> bytes) {
   SmallVector<int64_t> words((bytes.size() + 7) / 8, 0);
   for (auto [i, byte] : llvm::enumerate(bytes))
-    words[i / 8] = static_cast<int64_t>(static_cast<uint64_t>(words[i / 8]) |
-                                        (static_cast<uint64_t>(byte)
-                                         << (8 * (i % 8))));
+    words[i / 8] =
+        static_cast<int64_t>(static_cast<uint64_t>(words[i / 8]) |
+                             (static_cast<uint64_t>(byte) << (8 * (i % 8))));
   return words;
 }
 
@@ -54,10 +54,9 @@ static void appendWords(Builder &b, SmallVectorImpl<NamedAttribute> &config,
                         StringRef name, ArrayRef<uint8_t> bytes) {
   config.emplace_back(b.getStringAttr(name),
                       b.getDenseI64ArrayAttr(packWords(bytes)));
-  config.emplace_back(
-      b.getStringAttr((name + "_size").str()),
-      b.getIntegerAttr(b.getIntegerType(64, /*isSigned=*/false),
-                       static_cast<uint64_t>(bytes.size())));
+  config.emplace_back(b.getStringAttr((name + "_size").str()),
+                      b.getIntegerAttr(b.getIntegerType(64, /*isSigned=*/false),
+                                       static_cast<uint64_t>(bytes.size())));
 }
 
 /// One `#nx.output_operand_alias` per pair (result i, operand i), i < n,
@@ -94,8 +93,8 @@ static Value convertElementType(OpBuilder &b, Location loc, Value value,
     if (fromFloat.getWidth() > toFloat.getWidth())
       return arith::TruncFOp::create(b, loc, target, value);
     // Same width, different format (f16 <-> bf16): go through f32.
-    Value wide = arith::ExtFOp::create(b, loc, type.clone(b.getF32Type()),
-                                       value);
+    Value wide =
+        arith::ExtFOp::create(b, loc, type.clone(b.getF32Type()), value);
     return arith::TruncFOp::create(b, loc, target, wide);
   }
   bool signlessFrom = fromInt && fromInt.isSignless();
@@ -226,9 +225,9 @@ static LogicalResult checkStream(Operation *op, StringAttr stream,
            << "has no stream; set its stream attribute or the stream-name "
               "option of convert-nx-to-custom-call";
   if (!encodeStreamHandle(name))
-    return op->emitOpError() << "has a stream name of " << name.size()
-                             << " bytes, expected at most "
-                             << NXRT_STREAM_NAME_MAX;
+    return op->emitOpError()
+           << "has a stream name of " << name.size()
+           << " bytes, expected at most " << NXRT_STREAM_NAME_MAX;
   return success();
 }
 
@@ -752,7 +751,8 @@ private:
     for (Operation *op : blocks) {
       // Counted here, from the answer the pattern acts on, so that the
       // pattern itself stays free of side effects.
-      bool native = lookupBlockLowering(cast<BlockOp>(op), platform).has_value();
+      bool native =
+          lookupBlockLowering(cast<BlockOp>(op), platform).has_value();
       rewriter.setInsertionPoint(op);
       if (failed(applicator.matchAndRewrite(op, rewriter))) {
         allLowered = false;

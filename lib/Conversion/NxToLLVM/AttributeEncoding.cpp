@@ -1,4 +1,5 @@
-//===- AttributeEncoding.cpp - typed attributes for the runtime ------------===//
+//===- AttributeEncoding.cpp - typed attributes for the runtime
+//------------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -76,17 +77,18 @@ public:
         // Elements are stored in host byte order, i1 as one byte.
         unsigned bytes = std::max(1u, width / 8);
         APInt value(std::max(8u, width), 0);
-        llvm::LoadIntFromMemory(
-            value, reinterpret_cast<const uint8_t *>(raw.data()) + index * bytes,
-            bytes);
+        llvm::LoadIntFromMemory(value,
+                                reinterpret_cast<const uint8_t *>(raw.data()) +
+                                    index * bytes,
+                                bytes);
         value = value.trunc(width);
         LogicalResult encoded =
             isa<FloatType>(elementType)
-                ? encodeFloat(elementType,
-                              APFloat(cast<FloatType>(elementType)
-                                          .getFloatSemantics(),
-                                      value),
-                              path)
+                ? encodeFloat(
+                      elementType,
+                      APFloat(cast<FloatType>(elementType).getFloatSemantics(),
+                              value),
+                      path)
                 : encodeInteger(elementType, value);
         if (failed(encoded))
           return failure();
@@ -104,17 +106,16 @@ public:
         return success();
       }
       if (!elementType.isIntOrIndex())
-        return emitError(loc) << "cannot pass attribute '" << path << "' = "
-                              << attr
-                              << " to the host: its elements are not "
-                                 "integers or floats";
+        return emitError(loc)
+               << "cannot pass attribute '" << path << "' = " << attr
+               << " to the host: its elements are not "
+                  "integers or floats";
       for (const APInt &value : elements.getValues<APInt>())
         if (failed(encodeInteger(elementType, value)))
           return failure();
       return success();
     }
-    return emitError(loc) << "cannot pass attribute '" << path << "' = "
-                          << attr
+    return emitError(loc) << "cannot pass attribute '" << path << "' = " << attr
                           << " to the host: expected an integer, float, "
                              "string, symbol, array or dictionary";
   }
@@ -141,8 +142,9 @@ private:
     }
     tag(NXRT_ATTR_INT);
     bytes.push_back(static_cast<char>(isUnsigned ? NXRT_UNSIGNED
-                                      : type.isSignedInteger() ? NXRT_SIGNED
-                                                               : NXRT_SIGNLESS));
+                                      : type.isSignedInteger()
+                                          ? NXRT_SIGNED
+                                          : NXRT_SIGNLESS));
     bytes.push_back(static_cast<char>(value.getBitWidth()));
     append<uint64_t>(word);
     return success();
@@ -157,10 +159,10 @@ private:
                          : type.isBF16() ? NXRT_BF16
                                          : NXRT_DTYPE_INVALID;
     if (dtype == NXRT_DTYPE_INVALID)
-      return emitError(loc) << "cannot pass attribute '" << path
-                            << "' of type " << type
-                            << " to the host: floats must be f16, bf16, f32 "
-                               "or f64";
+      return emitError(loc)
+             << "cannot pass attribute '" << path << "' of type " << type
+             << " to the host: floats must be f16, bf16, f32 "
+                "or f64";
     double wide = value.convertToDouble();
     if (dtype == NXRT_F64)
       return f64(wide);

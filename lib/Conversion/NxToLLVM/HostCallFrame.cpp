@@ -89,8 +89,8 @@ static std::optional<FrameOps> findFrame(Block &entry, StringRef runCurrent,
   auto next = [&]() -> Operation * {
     return it == entry.end() ? nullptr : &*it++;
   };
-  auto matchArray = [&](Type elementType) -> std::pair<LLVM::ConstantOp,
-                                                   LLVM::AllocaOp> {
+  auto matchArray =
+      [&](Type elementType) -> std::pair<LLVM::ConstantOp, LLVM::AllocaOp> {
     auto size = dyn_cast_if_present<LLVM::ConstantOp>(next());
     auto op = dyn_cast_if_present<LLVM::AllocaOp>(next());
     if (!size || !op || op.getArraySize() != size.getResult() ||
@@ -118,9 +118,8 @@ static void ensureCapacity(RewriterBase &rewriter, LLVM::ConstantOp size,
   auto current = cast<IntegerAttr>(size.getValue()).getInt();
   if (static_cast<int64_t>(count) <= current)
     return;
-  rewriter.modifyOpInPlace(size, [&] {
-    size.setValueAttr(rewriter.getI64IntegerAttr(count));
-  });
+  rewriter.modifyOpInPlace(
+      size, [&] { size.setValueAttr(rewriter.getI64IntegerAttr(count)); });
 }
 
 FailureOr<HostCallFrame>
@@ -154,8 +153,7 @@ nx::getOrCreateHostCallFrame(RewriterBase &rewriter, Operation *call,
           size, LLVM::AllocaOp::create(rewriter, loc, ptr, elementType, size));
     };
     frame.emplace();
-    frame->run =
-        LLVM::CallOp::create(rewriter, loc, *runCurrent, ValueRange());
+    frame->run = LLVM::CallOp::create(rewriter, loc, *runCurrent, ValueRange());
     frame->statusSlot = makeArray(ptr, 1).second;
     std::tie(frame->numArgs, frame->argViews) =
         makeArray(viewType, numArgViews);

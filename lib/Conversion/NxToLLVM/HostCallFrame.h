@@ -72,9 +72,10 @@ LogicalResult checkCanStop(FunctionOpInterface func, Location loc,
 
 /// The frame of the function whose body holds `call`, made on first use,
 /// with view arrays of at least `numArgViews` and `numResultViews` entries.
-FailureOr<HostCallFrame> getOrCreateHostCallFrame(
-    RewriterBase &rewriter, Operation *call, size_t numArgViews,
-    size_t numResultViews, const LLVMTypeConverter &converter);
+FailureOr<HostCallFrame>
+getOrCreateHostCallFrame(RewriterBase &rewriter, Operation *call,
+                         size_t numArgViews, size_t numResultViews,
+                         const LLVMTypeConverter &converter);
 
 /// After `after`, stores `status` in the frame's slot, splits the block and
 /// branches to the frame's exit when `failed` (an i1) holds. Splitting moves

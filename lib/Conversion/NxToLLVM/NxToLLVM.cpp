@@ -1,4 +1,5 @@
-//===- NxToLLVM.cpp - nx.invoke to libnxrt calls ---------------------------===//
+//===- NxToLLVM.cpp - nx.invoke to libnxrt calls
+//---------------------------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -48,9 +49,12 @@ using namespace mlir::nx;
 namespace symbols = mlir::nx::runtime_symbols;
 
 // InvokeKind mirrors nxrt_site_kind_t value for value.
-static_assert(static_cast<int>(InvokeKind::ElixirCall) == NXRT_SITE_ELIXIR_CALL);
-static_assert(static_cast<int>(InvokeKind::IoCallback) == NXRT_SITE_IO_CALLBACK);
-static_assert(static_cast<int>(InvokeKind::CustomCall) == NXRT_SITE_CUSTOM_CALL);
+static_assert(static_cast<int>(InvokeKind::ElixirCall) ==
+              NXRT_SITE_ELIXIR_CALL);
+static_assert(static_cast<int>(InvokeKind::IoCallback) ==
+              NXRT_SITE_IO_CALLBACK);
+static_assert(static_cast<int>(InvokeKind::CustomCall) ==
+              NXRT_SITE_CUSTOM_CALL);
 static_assert(static_cast<int>(InvokeKind::Outfeed) == NXRT_SITE_OUTFEED);
 static_assert(static_cast<int>(InvokeKind::Infeed) == NXRT_SITE_INFEED);
 static_assert(static_cast<int>(InvokeKind::OptionalIoCallback) ==
@@ -80,9 +84,9 @@ static bool isStreamKind(InvokeKind kind) {
 /// fits a handle, and a place in a function's body. Reports at the op.
 static LogicalResult checkInvokeSite(InvokeOp op) {
   if (isStreamKind(op.getKind()) && !encodeStreamHandle(op.getName()))
-    return op.emitOpError() << "names stream '" << op.getName()
-                            << "', which is longer than "
-                            << NXRT_STREAM_NAME_MAX << " bytes";
+    return op.emitOpError()
+           << "names stream '" << op.getName() << "', which is longer than "
+           << NXRT_STREAM_NAME_MAX << " bytes";
   if (!op->getParentOfType<FunctionOpInterface>())
     return op.emitOpError() << "must be inside a function";
   return checkInFunctionBody(op);
@@ -151,15 +155,14 @@ struct InvokeOpLowering final : ConvertOpToLLVMPattern<InvokeOp> {
 
     // The runtime records a failure in the run (the host reads it when the
     // run ends); compiled code stops: the results were not written.
-    Value status = LLVM::CallOp::create(
-                       rewriter, loc, *invoke,
-                       ValueRange{frame->run, recordAccess.site(),
-                                  frame->argViews,
-                                  createI64(rewriter, loc, types.args.size()),
-                                  frame->resultViews,
-                                  createI64(rewriter, loc,
-                                            types.results.size())})
-                       .getResult();
+    Value status =
+        LLVM::CallOp::create(
+            rewriter, loc, *invoke,
+            ValueRange{frame->run, recordAccess.site(), frame->argViews,
+                       createI64(rewriter, loc, types.args.size()),
+                       frame->resultViews,
+                       createI64(rewriter, loc, types.results.size())})
+            .getResult();
     Value null = LLVM::ZeroOp::create(rewriter, loc, status.getType());
     Value failed = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
                                         status, null);
@@ -186,9 +189,9 @@ private:
     }
     /// The site handle __nx_init stored in the record.
     Value site() const {
-      Value field = LLVM::GEPOp::create(
-          rewriter, loc, ptrType, recordType, address,
-          ArrayRef<LLVM::GEPArg>{0, kSiteRecordSiteField});
+      Value field =
+          LLVM::GEPOp::create(rewriter, loc, ptrType, recordType, address,
+                              ArrayRef<LLVM::GEPArg>{0, kSiteRecordSiteField});
       return LLVM::LoadOp::create(rewriter, loc, ptrType, field);
     }
 
@@ -217,9 +220,12 @@ private:
         encodeHostAttributes(op.getAttrs(), op.getLoc());
     if (failed(attrs))
       return failure();
-    SiteDescription site{op.getKind(),          op.getName().str(),
-                         formatLocation(op.getLoc()), std::move(*attrs),
-                         {},                    std::nullopt};
+    SiteDescription site{op.getKind(),
+                         op.getName().str(),
+                         formatLocation(op.getLoc()),
+                         std::move(*attrs),
+                         {},
+                         std::nullopt};
     if (isStreamKind(op.getKind()))
       site.streamHandle = encodeStreamHandle(op.getName());
     return site;
@@ -371,8 +377,7 @@ struct NxToLLVMDialectInterface final : ConvertToLLVMPatternInterface {
                  UnbufferizedHostOpLowering<IoCallbackOp>,
                  UnbufferizedHostOpLowering<CustomCallOp>,
                  UnbufferizedHostOpLowering<InfeedOp>,
-                 UnbufferizedHostOpLowering<OutfeedOp>>(
-        patterns.getContext());
+                 UnbufferizedHostOpLowering<OutfeedOp>>(patterns.getContext());
     // Lowering the callbacks drops the module's ids for them: the module is
     // modified in place and must stay legal.
     target.addLegalOp<ModuleOp>();
@@ -428,9 +433,9 @@ static LogicalResult invokeTensorFreeHostCalls(ModuleOp module) {
 /// `llvm.readnone` (libm's, from convert-math-to-libm: a function without
 /// effects cannot fail a run); llvm.func declarations are the C runtime's
 /// and libc's, which do not.
-static LogicalResult
-stopAfterFailedCalls(ModuleOp module, ArrayRef<Operation *> stopping,
-                     const LLVMTypeConverter &converter) {
+static LogicalResult stopAfterFailedCalls(ModuleOp module,
+                                          ArrayRef<Operation *> stopping,
+                                          const LLVMTypeConverter &converter) {
   SymbolTable symbols(module);
   llvm::DenseMap<Operation *, SmallVector<Operation *>> callsOf;
   llvm::SetVector<Operation *> mayStop(stopping.begin(), stopping.end());
@@ -554,8 +559,8 @@ struct ConvertNxToLLVMPass final
     // split moves cost nothing extra.
     ConversionConfig config;
     config.allowPatternRollback = false;
-    if (failed(applyPartialConversion(ops, target, std::move(patterns),
-                                      config)))
+    if (failed(
+            applyPartialConversion(ops, target, std::move(patterns), config)))
       return signalPassFailure();
     if (failed(stopAfterFailedCalls(module, stopping.getArrayRef(), converter)))
       return signalPassFailure();

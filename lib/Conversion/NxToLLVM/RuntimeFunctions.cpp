@@ -19,9 +19,8 @@ namespace symbols = mlir::nx::runtime_symbols;
 
 /// The libnxrt functions compiled code calls.
 static constexpr StringLiteral kRuntimeFunctions[] = {
-    symbols::kRunCurrent,   symbols::kInvoke,
-    symbols::kRunFailed,    symbols::kInvokeFailed,
-    symbols::kProgramAddSites,
+    symbols::kRunCurrent, symbols::kInvoke, symbols::kRunFailed,
+    symbols::kInvokeFailed, symbols::kProgramAddSites,
     // Declared later by finalize-memref-to-llvm{use-generic-functions},
     // which would rename its declaration around a clash.
     symbols::kGenericAlloc, symbols::kGenericAlignedAlloc,

@@ -1,4 +1,5 @@
-//===- RuntimeFunctions.h - libnxrt functions compiled code calls -*- C++ -*-===//
+//===- RuntimeFunctions.h - libnxrt functions compiled code calls -*- C++
+//-*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

@@ -82,8 +82,7 @@ FailureOr<LLVM::GlobalOp> nx::getOrCreateSiteList(RewriterBase &rewriter,
                                                   ModuleOp module) {
   // Created at the module's start, so that finding it (a scan of the
   // module's ops) stays cheap for every site.
-  Operation *existing =
-      SymbolTable::lookupSymbolIn(module, symbols::kSiteList);
+  Operation *existing = SymbolTable::lookupSymbolIn(module, symbols::kSiteList);
   if (auto list = dyn_cast_if_present<LLVM::GlobalOp>(existing)) {
     if (failed(getNewSiteIndex(list)))
       return failure();
@@ -105,18 +104,17 @@ FailureOr<LLVM::GlobalOp> nx::getOrCreateSiteList(RewriterBase &rewriter,
   Location loc = module.getLoc();
   Type ptr = LLVM::LLVMPointerType::get(context);
   rewriter.setInsertionPointToStart(module.getBody());
-  auto list = LLVM::GlobalOp::create(
-      rewriter, loc, ptr, /*isConstant=*/true, LLVM::Linkage::Internal,
-      symbols::kSiteList, /*value=*/Attribute(),
-      /*alignment=*/alignof(void *));
+  auto list = LLVM::GlobalOp::create(rewriter, loc, ptr, /*isConstant=*/true,
+                                     LLVM::Linkage::Internal,
+                                     symbols::kSiteList, /*value=*/Attribute(),
+                                     /*alignment=*/alignof(void *));
   rewriter.createBlock(&list.getInitializerRegion());
   LLVM::ReturnOp::create(rewriter, loc,
                          LLVM::ZeroOp::create(rewriter, loc, ptr).getResult());
 
   rewriter.setInsertionPointToEnd(module.getBody());
-  auto init = LLVM::LLVMFuncOp::create(
-      rewriter, loc, symbols::kInitFunction,
-      LLVM::LLVMFunctionType::get(ptr, {ptr}));
+  auto init = LLVM::LLVMFuncOp::create(rewriter, loc, symbols::kInitFunction,
+                                       LLVM::LLVMFunctionType::get(ptr, {ptr}));
   Block *entry = rewriter.createBlock(&init.getBody(), {}, {ptr}, {loc});
   Value firstRecord = LLVM::LoadOp::create(
       rewriter, loc, ptr, LLVM::AddressOfOp::create(rewriter, loc, list));
@@ -151,9 +149,8 @@ struct SiteBytes {
   }
 
   int64_t appendWords(ArrayRef<int64_t> words) {
-    int64_t offset =
-        append(std::string(words.size() * sizeof(int64_t), '\0'),
-               /*aligned=*/true);
+    int64_t offset = append(std::string(words.size() * sizeof(int64_t), '\0'),
+                            /*aligned=*/true);
     for (auto [index, word] : llvm::enumerate(words))
       setWord(offset + index * sizeof(int64_t), word);
     return offset;
@@ -169,8 +166,8 @@ struct SiteBytes {
 } // namespace
 
 FailureOr<SiteRecord> nx::prependSiteRecord(RewriterBase &rewriter,
-                                           ModuleOp module,
-                                           const SiteDescription &site) {
+                                            ModuleOp module,
+                                            const SiteDescription &site) {
   FailureOr<LLVM::GlobalOp> list = getOrCreateSiteList(rewriter, module);
   if (failed(list))
     return failure();
@@ -211,8 +208,8 @@ FailureOr<SiteRecord> nx::prependSiteRecord(RewriterBase &rewriter,
   MLIRContext *context = module.getContext();
   Location loc = module.getLoc();
   Type ptr = LLVM::LLVMPointerType::get(context);
-  auto bytesType =
-      LLVM::LLVMArrayType::get(IntegerType::get(context, 8), bytes.bytes.size());
+  auto bytesType = LLVM::LLVMArrayType::get(IntegerType::get(context, 8),
+                                            bytes.bytes.size());
   auto recordType =
       LLVM::LLVMStructType::getLiteral(context, {ptr, ptr, bytesType});
   // New globals go at the module's end, out of the way of the lookups.
@@ -231,10 +228,10 @@ FailureOr<SiteRecord> nx::prependSiteRecord(RewriterBase &rewriter,
                                   nextAddress.getGlobalName())
             .getResult(),
         ArrayRef<int64_t>{0});
-  Value data = LLVM::ConstantOp::create(
-      rewriter, loc, bytesType, StringAttr::get(context, bytes.bytes));
-  record = LLVM::InsertValueOp::create(rewriter, loc, record, data,
-                                       ArrayRef<int64_t>{kSiteRecordBytesField});
+  Value data = LLVM::ConstantOp::create(rewriter, loc, bytesType,
+                                        StringAttr::get(context, bytes.bytes));
+  record = LLVM::InsertValueOp::create(
+      rewriter, loc, record, data, ArrayRef<int64_t>{kSiteRecordBytesField});
   LLVM::ReturnOp::create(rewriter, loc, record);
 
   // The list now starts with the new record.

@@ -67,8 +67,7 @@ FailureOr<LLVM::GlobalOp> getOrCreateSiteList(RewriterBase &rewriter,
                                               ModuleOp module);
 
 /// Adds the record of `site` at the front of the list.
-FailureOr<SiteRecord> prependSiteRecord(RewriterBase &rewriter,
-                                        ModuleOp module,
+FailureOr<SiteRecord> prependSiteRecord(RewriterBase &rewriter, ModuleOp module,
                                         const SiteDescription &site);
 
 } // namespace mlir::nx

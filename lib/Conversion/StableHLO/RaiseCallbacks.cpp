@@ -209,8 +209,9 @@ recognize(ModuleOp module, CustomCallOp call, ArrayRef<std::string> jaxNames) {
                 (target == kExlaRuntimeCallback && lastResult == firstResult);
     // EXLA's io_call: its results pass its arguments through, as many as
     // num_aliased_data_outputs says.
-    auto aliased = config ? config.getAs<IntegerAttr>("num_aliased_data_outputs")
-                          : nullptr;
+    auto aliased = config
+                       ? config.getAs<IntegerAttr>("num_aliased_data_outputs")
+                       : nullptr;
     if (target == kExlaRuntimeCallback && aliased &&
         aliased.getValue().getZExtValue() != 0) {
       uint64_t count = aliased.getValue().getZExtValue();
@@ -343,8 +344,8 @@ static FailureOr<bool> raiseStreamCall(CustomCallOp call) {
       if (failed(verifyHostTensorType(emitError, value.getType(),
                                       "infeed result #" + Twine(index + 1))))
         return failure();
-    auto infeed = InfeedOp::create(builder, call.getLoc(),
-                                   payload.getTypes(), name);
+    auto infeed =
+        InfeedOp::create(builder, call.getLoc(), payload.getTypes(), name);
     payload.replaceAllUsesWith(infeed.getResults());
     call->getResult(0).replaceAllUsesWith(call->getOperand(1));
   }

@@ -21,8 +21,8 @@
 #include "nxhost/BridgeDispatcher.h"
 #include "nxhost/CallbackTimes.h"
 #include "nxhost/EntryCall.h"
-#include "nxhost/HostTensor.h"
 #include "nxhost/HostRuntime.h"
+#include "nxhost/HostTensor.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/Twine.h"

@@ -61,9 +61,9 @@ AotProgram::load(StringRef path, StringRef prefix, nxrt_runtime_t *runtime) {
         "(pass it as --prefix)");
   if (aot->abi_version != NXRT_AOT_ABI_VERSION)
     return llvm::createStringError(
-        "'" + path + "' has AOT ABI version " +
-        llvm::Twine(aot->abi_version) + ", this host reads version " +
-        llvm::Twine(NXRT_AOT_ABI_VERSION) + ": recompile it with nx-compile");
+        "'" + path + "' has AOT ABI version " + llvm::Twine(aot->abi_version) +
+        ", this host reads version " + llvm::Twine(NXRT_AOT_ABI_VERSION) +
+        ": recompile it with nx-compile");
   if (aot->api_version != nxrt_api_version())
     return llvm::createStringError(
         "'" + path + "' was compiled against libnxrt API version " +
@@ -104,8 +104,8 @@ llvm::Error AotProgram::initialize() {
   if (init)
     if (auto err = statusToError(init(programHandle)))
       return llvm::createStringError("loading '" + path + "' failed (" +
-                                     initSymbol + "): " +
-                                     llvm::toString(std::move(err)));
+                                     initSymbol +
+                                     "): " + llvm::toString(std::move(err)));
   initialized = true;
   return llvm::Error::success();
 }

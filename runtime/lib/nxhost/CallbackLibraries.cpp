@@ -51,14 +51,15 @@ llvm::Error HostRuntime::loadCallbackLibrary(llvm::StringRef path) {
   if (!handle) {
     const char *why = dlerror();
     return llvm::createStringError("cannot load callback library '" + path +
-                     "': " + (why ? why : "unknown error"));
+                                   "': " + (why ? why : "unknown error"));
   }
   libraries.push_back(handle);
   dlerror();
   void *symbol = dlsym(handle, kRegisterCallbacksSymbol.data());
   if (!symbol)
-    return llvm::createStringError("callback library '" + path + "' does not export " +
-                     kRegisterCallbacksSymbol);
+    return llvm::createStringError("callback library '" + path +
+                                   "' does not export " +
+                                   kRegisterCallbacksSymbol);
   auto fn = reinterpret_cast<RegisterCallbacksFn>(symbol);
   // Recorded before registering: a registration that fails half way may
   // already hold resources.
@@ -68,7 +69,8 @@ llvm::Error HostRuntime::loadCallbackLibrary(llvm::StringRef path) {
     std::string message = nxrt_status_message(status);
     nxrt_status_free(status);
     return llvm::createStringError("callback library '" + path +
-                     "': " + kRegisterCallbacksSymbol + " failed: " + message);
+                                   "': " + kRegisterCallbacksSymbol +
+                                   " failed: " + message);
   }
   return llvm::Error::success();
 }

@@ -39,8 +39,8 @@ void CallbackTimes::print(llvm::raw_ostream &os) const {
   if (totals.empty())
     return;
   os << "host calls:\n"
-     << llvm::format("  %8s %12s %12s  %s\n", "calls", "total (ms)",
-                     "max (ms)", "callback");
+     << llvm::format("  %8s %12s %12s  %s\n", "calls", "total (ms)", "max (ms)",
+                     "callback");
   for (const auto &[key, t] : totals) {
     os << llvm::format("  %8llu %12.4f %12.4f  ",
                        static_cast<unsigned long long>(t.calls),

@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "nxhost/DebugCallbacks.h"
-#include "nxhost/HostTensor.h"
 #include "nxhost/HostRuntime.h"
+#include "nxhost/HostTensor.h"
 
 #include "Elements.h"
 
@@ -48,8 +48,9 @@ static nxrt_status_t *copyArgsToResults(const nxrt_call_t *call) {
     ok = sameType(call->args[i], call->results[i]);
   if (!ok)
     return fail(NXRT_INVALID_ARGUMENT,
-                std::string(call->name) + " returns its arguments, so its "
-                "results must have their types: got arguments " +
+                std::string(call->name) +
+                    " returns its arguments, so its "
+                    "results must have their types: got arguments " +
                     typeList(call->args, call->nargs) + " and results " +
                     typeList(call->results, call->nresults));
   for (size_t i = 0; i < call->nargs; ++i)
@@ -114,14 +115,15 @@ static bool loadDouble(const nxrt_tensor_t &t, size_t i, double &re,
                        double &im) {
   const uint8_t *p =
       static_cast<const uint8_t *>(t.data) + i * nxrt_dtype_size(t.dtype);
-  return visitElement(t.dtype, p, [&](ElementKind kind, int width,
-                                      const auto &parts) {
-    bool half = width == 16 &&
-                (kind == ElementKind::Float || kind == ElementKind::BFloat);
-    re = half ? halfToFloat(kind, static_cast<uint16_t>(parts[0]))
-              : static_cast<double>(parts.front());
-    im = kind == ElementKind::Complex ? static_cast<double>(parts.back()) : 0;
-  });
+  return visitElement(
+      t.dtype, p, [&](ElementKind kind, int width, const auto &parts) {
+        bool half = width == 16 &&
+                    (kind == ElementKind::Float || kind == ElementKind::BFloat);
+        re = half ? halfToFloat(kind, static_cast<uint16_t>(parts[0]))
+                  : static_cast<double>(parts.front());
+        im = kind == ElementKind::Complex ? static_cast<double>(parts.back())
+                                          : 0;
+      });
 }
 
 static nxrt_status_t *debugAssertClose(void *, const nxrt_call_t *call) {
@@ -144,8 +146,8 @@ static nxrt_status_t *debugAssertClose(void *, const nxrt_call_t *call) {
     loadDouble(a, i, ar, ai);
     loadDouble(b, i, br, bi);
     double diff = std::hypot(ar - br, ai - bi);
-    bool close = diff <= atol + rtol * std::hypot(br, bi) ||
-                 (ar == br && ai == bi);
+    bool close =
+        diff <= atol + rtol * std::hypot(br, bi) || (ar == br && ai == bi);
     if (!close) {
       // Index as a multi-index for readability.
       std::string index;
@@ -167,9 +169,8 @@ static nxrt_status_t *debugAssertClose(void *, const nxrt_call_t *call) {
   return copyArgsToResults(call);
 }
 
-llvm::Error
-nxhost::registerDebugCallbacks(nxrt_runtime_t *runtime,
-                                         llvm::ArrayRef<std::string> names) {
+llvm::Error nxhost::registerDebugCallbacks(nxrt_runtime_t *runtime,
+                                           llvm::ArrayRef<std::string> names) {
   struct Entry {
     const char *name;
     nxrt_handler_fn fn;

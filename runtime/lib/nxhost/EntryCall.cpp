@@ -95,10 +95,9 @@ llvm::Error nxhost::noSuchEntryError(StringRef name,
   std::string available;
   for (const EntrySignature &e : entries)
     available += (available.empty() ? "@" : ", @") + e.name;
-  return llvm::createStringError("no public function @" + name +
-                                 " in the program (available: " +
-                                 (available.empty() ? "none" : available) +
-                                 ")");
+  return llvm::createStringError(
+      "no public function @" + name + " in the program (available: " +
+      (available.empty() ? "none" : available) + ")");
 }
 
 Expected<std::vector<HostTensor>>

@@ -63,14 +63,13 @@ Expected<HostTensor> HostTensor::create(nxrt_dtype_t dtype,
                                         llvm::ArrayRef<int64_t> shape) {
   size_t bytes;
   if (!computeByteSize(dtype, shape, bytes))
-    return llvm::createStringError("invalid tensor: dtype " +
-                     StringRef(nxrt_dtype_name(dtype)) + ", shape [" +
-                     llvm::join(llvm::map_range(shape,
-                                                [](int64_t d) {
-                                                  return std::to_string(d);
-                                                }),
-                                ", ") +
-                     "]");
+    return llvm::createStringError(
+        "invalid tensor: dtype " + StringRef(nxrt_dtype_name(dtype)) +
+        ", shape [" +
+        llvm::join(
+            llvm::map_range(shape, [](int64_t d) { return std::to_string(d); }),
+            ", ") +
+        "]");
   return HostTensor(dtype, shape);
 }
 

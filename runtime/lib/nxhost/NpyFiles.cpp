@@ -100,10 +100,11 @@ Expected<HostTensor> HostTensor::readNpy(StringRef path) {
                                               /*RequiresNullTerminator=*/false);
   if (!bufferOr)
     return llvm::createStringError("cannot read '" + path +
-                     "': " + bufferOr.getError().message());
+                                   "': " + bufferOr.getError().message());
   StringRef bytes = (*bufferOr)->getBuffer();
   auto bad = [&](const llvm::Twine &why) {
-    return llvm::createStringError("'" + path + "' is not a valid .npy file: " + why);
+    return llvm::createStringError("'" + path +
+                                   "' is not a valid .npy file: " + why);
   };
   if (bytes.size() < 10 || !bytes.starts_with("\x93NUMPY"))
     return bad("bad magic");
@@ -131,10 +132,11 @@ Expected<HostTensor> HostTensor::readNpy(StringRef path) {
   StringRef d = descr->trim("'\"");
   nxrt_dtype_t dtype = npyDType(d);
   if (dtype == NXRT_DTYPE_INVALID)
-    return llvm::createStringError("'" + path + "': unsupported .npy dtype '" + d + "'");
+    return llvm::createStringError("'" + path + "': unsupported .npy dtype '" +
+                                   d + "'");
   if (*fortran != "False")
-    return llvm::createStringError("'" + path +
-                     "': Fortran-order .npy files are not supported");
+    return llvm::createStringError(
+        "'" + path + "': Fortran-order .npy files are not supported");
   StringRef s = *shapeText;
   if (!s.consume_front("(") || !s.consume_back(")"))
     return bad("malformed shape '" + *shapeText + "'");
@@ -156,7 +158,8 @@ Expected<HostTensor> HostTensor::readNpy(StringRef path) {
   size_t dataStart = headerStart + headerLen;
   if (bytes.size() - dataStart != tensor->byteSize())
     return bad("expected " + llvm::Twine(tensor->byteSize()) +
-               " bytes of data, found " + llvm::Twine(bytes.size() - dataStart));
+               " bytes of data, found " +
+               llvm::Twine(bytes.size() - dataStart));
   if (tensor->byteSize())
     std::memcpy(tensor->data(), bytes.data() + dataStart, tensor->byteSize());
   if (dtype == NXRT_PRED) {
@@ -170,8 +173,9 @@ Expected<HostTensor> HostTensor::readNpy(StringRef path) {
 llvm::Error HostTensor::writeNpy(StringRef path) const {
   const char *descr = npyDescr(elementType);
   if (!descr)
-    return llvm::createStringError("cannot write a " + llvm::Twine(nxrt_dtype_name(elementType)) +
-                     " tensor to .npy (no NumPy dtype)");
+    return llvm::createStringError("cannot write a " +
+                                   llvm::Twine(nxrt_dtype_name(elementType)) +
+                                   " tensor to .npy (no NumPy dtype)");
   std::string header = "{'descr': '" + std::string(descr) +
                        "', 'fortran_order': False, 'shape': (";
   // "()", "(4,)", "(2, 3)".
@@ -187,7 +191,8 @@ llvm::Error HostTensor::writeNpy(StringRef path) const {
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
   if (ec)
-    return llvm::createStringError("cannot write '" + path + "': " + ec.message());
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + ec.message());
   os << "\x93NUMPY" << '\x01' << '\x00';
   char len[2];
   llvm::support::endian::write16le(len, static_cast<uint16_t>(header.size()));
@@ -197,6 +202,7 @@ llvm::Error HostTensor::writeNpy(StringRef path) const {
     os.write(reinterpret_cast<const char *>(data()), numBytes);
   os.close();
   if (os.has_error())
-    return llvm::createStringError("cannot write '" + path + "': " + os.error().message());
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + os.error().message());
   return llvm::Error::success();
 }

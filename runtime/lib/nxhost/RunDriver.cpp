@@ -31,8 +31,9 @@ int nxhost::reportError(llvm::StringRef tool, const llvm::Twine &message) {
 
 llvm::Expected<HostSession> nxhost::createSession(const DriverOptions &opts) {
   if (opts.computeThreads < 0)
-    return llvm::createStringError("--compute-threads must be at least 0, got " +
-                                   std::to_string(opts.computeThreads));
+    return llvm::createStringError(
+        "--compute-threads must be at least 0, got " +
+        std::to_string(opts.computeThreads));
   // Zero runs would succeed having run nothing.
   if (opts.repeat == 0)
     return llvm::createStringError("--repeat must be at least 1, got 0");
@@ -378,8 +379,8 @@ static llvm::Error reportRuns(const DriverOptions &opts,
     for (auto [i, r] : llvm::enumerate(*summary.reference))
       llvm::outs() << "result #" << i << ": " << r.toString() << "\n";
   if (summary.total() > 1)
-    llvm::outs() << "all " << summary.total() << " runs ("
-                 << summary.numThreads << " threads x " << summary.numRepeats
+    llvm::outs() << "all " << summary.total() << " runs (" << summary.numThreads
+                 << " threads x " << summary.numRepeats
                  << ") produced identical results\n";
   return llvm::Error::success();
 }
@@ -421,8 +422,7 @@ static llvm::Error checkOutputPaths(const DriverOptions &opts) {
 }
 
 int nxhost::runAndReport(const DriverOptions &opts, const RunEntryFn &run,
-                         const HostSession &session,
-                         const ParsedInputs &parsed,
+                         const HostSession &session, const ParsedInputs &parsed,
                          llvm::function_ref<void(bool)> runsTimer) {
   StreamSet streamSet(session.runtime->get(), opts);
   if (auto err = streamSet.open(parsed.infeeds))

@@ -62,12 +62,12 @@ struct RunFlags {
       "dispatch-threads", cl::desc("Dispatcher threads in bridge mode"),
       cl::init(2), cl::cat(runFlagsCategory())};
   cl::opt<int64_t> timeoutMs{"timeout-ms",
-                             cl::desc("Deadline of each run (ms)"),
-                             cl::init(0), cl::cat(runFlagsCategory())};
+                             cl::desc("Deadline of each run (ms)"), cl::init(0),
+                             cl::cat(runFlagsCategory())};
   cl::opt<int64_t> callbackTimeoutMs{
       "callback-timeout-ms",
-      cl::desc("Reply timeout of each bridge callback call (ms)"),
-      cl::init(0), cl::cat(runFlagsCategory())};
+      cl::desc("Reply timeout of each bridge callback call (ms)"), cl::init(0),
+      cl::cat(runFlagsCategory())};
   // See renameThreadsFlag.
   cl::opt<unsigned> threads{
       "run-threads",
@@ -129,9 +129,8 @@ DriverOptions nxhost::readRunFlags(llvm::StringRef tool) {
   options.entry = flags.entry;
   options.inputs = flags.inputs;
   for (const std::string &output : flags.outputs)
-    options.outputs.push_back(llvm::StringRef(output).starts_with("@")
-                                  ? output.substr(1)
-                                  : output);
+    options.outputs.push_back(
+        llvm::StringRef(output).starts_with("@") ? output.substr(1) : output);
   options.callbackLibraries = flags.callbackLibs;
   options.infeeds = flags.infeeds;
   options.outfeeds = flags.outfeeds;

@@ -35,8 +35,7 @@ std::string nxhost::formatType(const nxrt_tensor_t &view) {
   return type;
 }
 
-template <typename T>
-static void appendFloat(std::string &out, T value) {
+template <typename T> static void appendFloat(std::string &out, T value) {
   char buffer[64];
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof(buffer), value);
   if (ec != std::errc()) {
@@ -48,41 +47,42 @@ static void appendFloat(std::string &out, T value) {
 
 static void appendElement(std::string &out, nxrt_dtype_t dtype,
                           const uint8_t *p) {
-  bool known = visitElement(dtype, p, [&](ElementKind kind, int width,
-                                          const auto &parts) {
-    switch (kind) {
-    case ElementKind::Int:
-      if (width == 1) {
-        out += parts[0] ? "true" : "false";
-        return;
-      }
-      out += std::to_string(parts[0]);
-      return;
-    case ElementKind::UInt:
-      out += std::to_string(parts[0]);
-      return;
-    case ElementKind::Float:
-    case ElementKind::BFloat:
-      if (width == 16)
-        appendFloat(out, halfToFloat(kind, static_cast<uint16_t>(parts[0])));
-      else
-        appendFloat(out, parts[0]);
-      return;
-    case ElementKind::Complex:
-      out += "(";
-      appendFloat(out, parts.front());
-      out += ", ";
-      appendFloat(out, parts.back());
-      out += ")";
-      return;
-    }
-  });
+  bool known = visitElement(
+      dtype, p, [&](ElementKind kind, int width, const auto &parts) {
+        switch (kind) {
+        case ElementKind::Int:
+          if (width == 1) {
+            out += parts[0] ? "true" : "false";
+            return;
+          }
+          out += std::to_string(parts[0]);
+          return;
+        case ElementKind::UInt:
+          out += std::to_string(parts[0]);
+          return;
+        case ElementKind::Float:
+        case ElementKind::BFloat:
+          if (width == 16)
+            appendFloat(out,
+                        halfToFloat(kind, static_cast<uint16_t>(parts[0])));
+          else
+            appendFloat(out, parts[0]);
+          return;
+        case ElementKind::Complex:
+          out += "(";
+          appendFloat(out, parts.front());
+          out += ", ";
+          appendFloat(out, parts.back());
+          out += ")";
+          return;
+        }
+      });
   if (!known)
     out += "?";
 }
 
-static void formatDim(std::string &out, const nxrt_tensor_t &view,
-                      int32_t dim, const uint8_t *&p, size_t elementSize) {
+static void formatDim(std::string &out, const nxrt_tensor_t &view, int32_t dim,
+                      const uint8_t *&p, size_t elementSize) {
   if (dim == view.rank) {
     appendElement(out, view.dtype, p);
     p += elementSize;

@@ -41,7 +41,7 @@ using llvm::StringRef;
 static nxrt_dtype_t elementDType(StringRef name) {
   if (name.starts_with("si"))
     name = name.drop_front();
-#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width, ctype)                       \
+#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width, ctype)                \
   if (name == mlir)                                                            \
     return dtype;
 #include "nxrt/nxrt_dtypes.def"
@@ -250,9 +250,10 @@ private:
         value = llvm::APFloat::getNaN(semantics, negative);
       } else {
         bool wellFormed = !magnitude.empty() && llvm::isDigit(magnitude[0]);
-        auto status = wellFormed ? value.convertFromString(
-                                       token, llvm::APFloat::rmNearestTiesToEven)
-                                 : llvm::createStringError("not a number");
+        auto status = wellFormed
+                          ? value.convertFromString(
+                                token, llvm::APFloat::rmNearestTiesToEven)
+                          : llvm::createStringError("not a number");
         if (!status) {
           llvm::consumeError(status.takeError());
           pos = start;
@@ -291,8 +292,8 @@ private:
     uint64_t unsignedMax = bits == 64 ? ~0ull : (1ull << bits) - 1;
     // Signless: from the signed minimum to the unsigned maximum.
     uint64_t negativeMax = bits == 1 ? 0 : 1ull << (bits - 1);
-    bool inRange = negative ? !isUnsigned && value <= negativeMax
-                            : value <= unsignedMax;
+    bool inRange =
+        negative ? !isUnsigned && value <= negativeMax : value <= unsignedMax;
     if (!inRange) {
       pos = start;
       return error("integer " + token + " does not fit in " +
@@ -367,7 +368,8 @@ Expected<HostTensor> HostTensor::parseLiteral(StringRef text) {
     if (std::optional<std::string> converted = fromIreeForm(text)) {
       if (converted->empty())
         return llvm::createStringError(
-            "'" + text + "' has a number of values that is neither 1 nor "
+            "'" + text +
+            "' has a number of values that is neither 1 nor "
             "the shape's element count");
       return parseLiteral(*converted);
     }

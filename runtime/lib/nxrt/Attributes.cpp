@@ -98,18 +98,17 @@ public:
     if (!byte(signedness) || !byte(width) || !u64(bits))
       return error("truncated int");
     if (signedness > NXRT_UNSIGNED)
-      return error(absl::StrFormat("int signedness is %u, expected 0-2",
-                                   signedness),
-                   at);
+      return error(
+          absl::StrFormat("int signedness is %u, expected 0-2", signedness),
+          at);
     if (width < 1 || width > 64)
       return error(absl::StrFormat("int width is %u, expected 1-64", width),
                    at);
     // The value must be the extension of a `width`-bit value.
     if (width < 64) {
       uint64_t high = bits >> (width - (signedness == NXRT_UNSIGNED ? 0 : 1));
-      uint64_t ones = ~uint64_t(0) >> (width - (signedness == NXRT_UNSIGNED
-                                                    ? 0
-                                                    : 1));
+      uint64_t ones =
+          ~uint64_t(0) >> (width - (signedness == NXRT_UNSIGNED ? 0 : 1));
       if (high != 0 && (signedness == NXRT_UNSIGNED || high != ones))
         return error(absl::StrFormat("int value 0x%x does not fit its %u-bit "
                                      "type",
@@ -138,10 +137,10 @@ public:
                                    dtype),
                    at);
     if (!fitsFloat(value, static_cast<nxrt_dtype_t>(dtype)))
-      return error(absl::StrFormat("float value %g is not a %s", value,
-                                   nxrt_dtype_name(
-                                       static_cast<nxrt_dtype_t>(dtype))),
-                   at);
+      return error(
+          absl::StrFormat("float value %g is not a %s", value,
+                          nxrt_dtype_name(static_cast<nxrt_dtype_t>(dtype))),
+          at);
     out.kind = NXRT_ATTR_FLOAT;
     out.floatDtype = static_cast<nxrt_dtype_t>(dtype);
     out.f = value;
@@ -180,8 +179,9 @@ public:
       return error("truncated dict length");
     // An entry takes at least 4 (name length) + 1 (name) + 2 bytes.
     if (n > (len - offset) / 7)
-      return error(absl::StrFormat(
-          "dict of %u entries exceeds the %u remaining bytes", n, len - offset));
+      return error(
+          absl::StrFormat("dict of %u entries exceeds the %u remaining bytes",
+                          n, len - offset));
     out.entries.resize(n);
     for (uint32_t k = 0; k < n; ++k) {
       size_t at = offset;
@@ -349,9 +349,9 @@ namespace {
 // The typed reads, shared by the by-value and by-name accessors; `name`
 // (optional) only names the attribute in errors.
 absl::Status readI64(const nxrt_attr *attr, int64_t *out, const char *name) {
-  if (!attr || (attr->kind != NXRT_ATTR_I64 &&
-                (attr->kind != NXRT_ATTR_INT ||
-                 attr->signedness == NXRT_UNSIGNED)))
+  if (!attr ||
+      (attr->kind != NXRT_ATTR_I64 &&
+       (attr->kind != NXRT_ATTR_INT || attr->signedness == NXRT_UNSIGNED)))
     return typeError(attr,
                      attr && attr->kind == NXRT_ATTR_INT
                          ? "a signless or signed integer (read unsigned "
@@ -363,8 +363,7 @@ absl::Status readI64(const nxrt_attr *attr, int64_t *out, const char *name) {
 }
 
 absl::Status readU64(const nxrt_attr *attr, uint64_t *out, const char *name) {
-  if (!attr || attr->kind != NXRT_ATTR_INT ||
-      attr->signedness != NXRT_UNSIGNED)
+  if (!attr || attr->kind != NXRT_ATTR_INT || attr->signedness != NXRT_UNSIGNED)
     return typeError(attr, "an unsigned integer", name);
   *out = static_cast<uint64_t>(attr->i);
   return absl::OkStatus();
@@ -378,10 +377,9 @@ absl::Status readF64(const nxrt_attr *attr, double *out, const char *name) {
 }
 
 absl::Status readF32(const nxrt_attr *attr, float *out, const char *name) {
-  if (!attr || attr->kind != NXRT_ATTR_FLOAT ||
-      attr->floatDtype == NXRT_F64)
-    return typeError(attr,
-                     "f32, f16 or bf16 (read f64 with nxrt_attr_f64)", name);
+  if (!attr || attr->kind != NXRT_ATTR_FLOAT || attr->floatDtype == NXRT_F64)
+    return typeError(attr, "f32, f16 or bf16 (read f64 with nxrt_attr_f64)",
+                     name);
   *out = static_cast<float>(attr->f);
   return absl::OkStatus();
 }

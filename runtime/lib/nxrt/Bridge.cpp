@@ -121,9 +121,9 @@ Bridge::~Bridge() { close(); }
 
 absl::Status Bridge::call(const nxrt_site &site, const Handler &handler,
                           absl::Duration timeout, absl::Time runDeadline,
-                          absl::Duration runTimeout,
-                          const nxrt_tensor_t *args, size_t nargs,
-                          nxrt_tensor_t *results, size_t nresults) {
+                          absl::Duration runTimeout, const nxrt_tensor_t *args,
+                          size_t nargs, nxrt_tensor_t *results,
+                          size_t nresults) {
   nxrt_request *req = nxrt_request::make();
   req->site = &site;
   req->handler = &handler;
@@ -139,10 +139,9 @@ absl::Status Bridge::call(const nxrt_site &site, const Handler &handler,
   // request is out, the clock made round trips slower, not faster.)
   int64_t nowNs = absl::GetCurrentTimeNanos();
   req->issuedNs.store(nowNs, std::memory_order_relaxed);
-  absl::Time callbackDeadline =
-      timeout == absl::InfiniteDuration()
-          ? absl::InfiniteFuture()
-          : absl::FromUnixNanos(nowNs) + timeout;
+  absl::Time callbackDeadline = timeout == absl::InfiniteDuration()
+                                    ? absl::InfiniteFuture()
+                                    : absl::FromUnixNanos(nowNs) + timeout;
   bool runBinds = runDeadline < callbackDeadline;
   absl::Time deadline = runBinds ? runDeadline : callbackDeadline;
   // Only callbacks bound BRIDGE go to the hook. One bound INLINE is here
@@ -171,7 +170,7 @@ absl::Status Bridge::call(const nxrt_site &site, const Handler &handler,
       if (!hook) {
         nxrt_request *empty = nullptr;
         if (head || !mailbox.compare_exchange_strong(
-                         empty, req, std::memory_order_seq_cst)) {
+                        empty, req, std::memory_order_seq_cst)) {
           (tail ? tail->next : head) = req;
           tail = req;
           queued.fetch_add(1, std::memory_order_seq_cst);
@@ -213,9 +212,9 @@ absl::Status Bridge::call(const nxrt_site &site, const Handler &handler,
   if (expired)
     result = absl::DeadlineExceededError(
         runBinds ? absl::StrFormat("%s timed out after %d ms (run deadline)",
-                                    site.what, ms(runTimeout))
-                  : absl::StrFormat("%s timed out after %d ms", site.what,
-                                    ms(timeout)));
+                                   site.what, ms(runTimeout))
+                 : absl::StrFormat("%s timed out after %d ms", site.what,
+                                   ms(timeout)));
   else if (req->replyCode != 0)
     result = site.failed(absl::Status(
         static_cast<absl::StatusCode>(req->replyCode), req->replyMessage));
@@ -239,7 +238,7 @@ bool Bridge::awaitReply(nxrt_request *req, absl::Time deadline,
                         int64_t startNs) {
   noteCpu(callerCpu);
   if (replySpin.spin([req] { return req->replied(); }, startNs, deadline,
-                       pullerCpu.load(std::memory_order_relaxed)))
+                     pullerCpu.load(std::memory_order_relaxed)))
     return false;
   // Pairs with Complete's store-then-check: either we see kReplied below or
   // the replier sees `parked` and wakes us (a futex wait on a state that
@@ -298,7 +297,7 @@ absl::Status Bridge::pull(absl::Duration timeout, nxrt_request_t **out) {
     noteCpu(pullerCpu);
     int64_t startNs = absl::GetCurrentTimeNanos();
     bool parked = !pullSpin.spin(hasWork, startNs, deadline,
-                                   callerCpu.load(std::memory_order_relaxed));
+                                 callerCpu.load(std::memory_order_relaxed));
     if (parked) {
       // Pairs with Call's post-then-check: either hasWork() below sees
       // the request or the pusher sees us counted and bumps workSeq
@@ -326,7 +325,7 @@ absl::Status Bridge::pull(absl::Duration timeout, nxrt_request_t **out) {
       __builtin_prefetch(reinterpret_cast<const char *>(req) + 64, 0);
     }
     if (req && !mailbox.compare_exchange_strong(req, nullptr,
-                                                 std::memory_order_acquire))
+                                                std::memory_order_acquire))
       req = nullptr; // Another puller took it.
     if (!req && queued.load(std::memory_order_acquire) > 0) {
       SpinLockHolder lock(&queueLock);
@@ -345,11 +344,10 @@ absl::Status Bridge::pull(absl::Duration timeout, nxrt_request_t **out) {
     // this thread took to wake up for it: on a VM whose idle vCPUs halt
     // the wake-up alone takes longer than any spin budget.
     if (parked)
-      pullSpin.parked(req ? std::max<int64_t>(
-                                  0, req->issuedNs.load(
-                                         std::memory_order_relaxed) -
-                                         startNs)
-                            : absl::GetCurrentTimeNanos() - startNs);
+      pullSpin.parked(
+          req ? std::max<int64_t>(
+                    0, req->issuedNs.load(std::memory_order_relaxed) - startNs)
+              : absl::GetCurrentTimeNanos() - startNs);
     if (!req) {
       if (absl::Now() >= deadline)
         return absl::DeadlineExceededError(

@@ -31,8 +31,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
-#include "absl/types/span.h"
 #include "absl/time/time.h"
+#include "absl/types/span.h"
 #include "nxrt/nxrt.h"
 
 // Laid out for the round trip, which moves whole cache lines between the
@@ -167,9 +167,8 @@ public:
   // pull queue. The returned error carries the full message.
   absl::Status call(const nxrt_site &site, const Handler &handler,
                     absl::Duration timeout, absl::Time runDeadline,
-                    absl::Duration runTimeout,
-                    const nxrt_tensor_t *args, size_t nargs,
-                    nxrt_tensor_t *results, size_t nresults);
+                    absl::Duration runTimeout, const nxrt_tensor_t *args,
+                    size_t nargs, nxrt_tensor_t *results, size_t nresults);
 
   absl::Status pull(absl::Duration timeout, nxrt_request_t **out);
   absl::Status reply(uint64_t tag, absl::Status status,
@@ -211,8 +210,8 @@ private:
   // The tag of the last answered call whose entry is still in pendingByTag
   // (0: none); see the end of Call.
   std::atomic<uint64_t> answeredTag{0};
-  absl::flat_hash_map<uint64_t, nxrt_request *> pendingByTag
-      ABSL_GUARDED_BY(queueLock);
+  absl::flat_hash_map<uint64_t, nxrt_request *>
+      pendingByTag ABSL_GUARDED_BY(queueLock);
 
   // Parking: pullers sleep on workSeq (a futex word bumped for each
   // wake-up), counted in parkedPullers so that pushers wake only when

@@ -64,9 +64,7 @@ struct ConvSizes {
                     kernelH, kernelW, outH, outW, strideH, strideW, dilationH,
                     dilationW, padTop, padLeft, flags);
   }
-  bool operator==(const ConvSizes &other) const {
-    return tie() == other.tie();
-  }
+  bool operator==(const ConvSizes &other) const { return tie() == other.tie(); }
   template <typename H> friend H AbslHashValue(H state, const ConvSizes &s) {
     return H::combine(std::move(state), s.tie());
   }
@@ -168,18 +166,18 @@ std::shared_ptr<const ConvPlan> makePlan(const ConvKey &key) {
                             normalizeStrides(filterDims, filterStrides));
     memory::desc anyFilter(filterDims, dt::f32, memory::format_tag::any);
     memory::desc bias({groups * outChannels}, dt::f32, memory::format_tag::a);
-    memory::dims strides{strideH, strideW}, dilations{dilationH - 1,
-                                                      dilationW - 1};
+    memory::dims strides{strideH, strideW},
+        dilations{dilationH - 1, dilationW - 1};
     memory::dims before{padTop, padLeft}, after{padBottom, padRight};
-    auto desc = key.bias
-                    ? convolution_forward::desc(
-                          prop_kind::forward_inference,
-                          algorithm::convolution_direct, input, anyFilter, bias,
-                          output, strides, dilations, before, after)
-                    : convolution_forward::desc(
-                          prop_kind::forward_inference,
-                          algorithm::convolution_direct, input, anyFilter,
-                          output, strides, dilations, before, after);
+    auto desc =
+        key.bias ? convolution_forward::desc(prop_kind::forward_inference,
+                                             algorithm::convolution_direct,
+                                             input, anyFilter, bias, output,
+                                             strides, dilations, before, after)
+                 : convolution_forward::desc(prop_kind::forward_inference,
+                                             algorithm::convolution_direct,
+                                             input, anyFilter, output, strides,
+                                             dilations, before, after);
     // oneDNN adds the bias before its post-ops: acc + bias + out.
     post_ops postOps;
     if (flags & NXRT_CONV2D_ACCUMULATE)
@@ -496,15 +494,14 @@ void nxrt_conv2d_f32(int64_t batch, int64_t groups, int64_t inChannels,
                      int64_t filterW, const float *bias, int64_t biasC,
                      float *output, int64_t outputN, int64_t outputC,
                      int64_t outputH, int64_t outputW) {
-  if (batch <= 0 || groups <= 0 || outChannels <= 0 || outH <= 0 ||
-      outW <= 0)
+  if (batch <= 0 || groups <= 0 || outChannels <= 0 || outH <= 0 || outW <= 0)
     return;
   flags &= NXRT_CONV2D_ACCUMULATE | NXRT_CONV2D_RELU;
   // Inside a parallel region oneDNN would run serially anyway.
   int threads = omp_in_parallel() ? 1 : nxrt_compute_threads();
-  ConvKey key{{batch, groups, inChannels, outChannels, height, width,
-               kernelH, kernelW, outH, outW, strideH, strideW, dilationH,
-               dilationW, padTop, padLeft, flags},
+  ConvKey key{{batch, groups, inChannels, outChannels, height, width, kernelH,
+               kernelW, outH, outW, strideH, strideW, dilationH, dilationW,
+               padTop, padLeft, flags},
               {inputN, inputC, inputH, inputW},
               {filterG, filterO, filterI, filterH, filterW},
               {outputN, outputC, outputH, outputW},
@@ -518,8 +515,7 @@ void nxrt_conv2d_f32(int64_t batch, int64_t groups, int64_t inChannels,
     convolveWithLoops(key, input, filter, bias, biasC, output);
     return;
   }
-  const float *denseBiasValues =
-      denseBias(bias, biasC, groups * outChannels);
+  const float *denseBiasValues = denseBias(bias, biasC, groups * outChannels);
   // oneDNN's kernels fix their thread count when they are made: the team's
   // size must be set before.
   OpenMPThreads team(threads);

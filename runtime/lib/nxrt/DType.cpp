@@ -89,7 +89,7 @@ uint32_t nxrt_api_version(void) { return NXRT_API_VERSION; }
 
 size_t nxrt_dtype_size(nxrt_dtype_t dtype) {
   switch (dtype) {
-#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width, ctype)                        \
+#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width, ctype)                \
   case dtype:                                                                  \
     return bytes;
 #include "nxrt/nxrt_dtypes.def"
@@ -100,7 +100,7 @@ size_t nxrt_dtype_size(nxrt_dtype_t dtype) {
 
 const char *nxrt_dtype_name(nxrt_dtype_t dtype) {
   switch (dtype) {
-#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width, ctype)                        \
+#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width, ctype)                \
   case dtype:                                                                  \
     return mlir;
 #include "nxrt/nxrt_dtypes.def"

@@ -87,8 +87,8 @@ absl::Status runInfeed(StreamTable &streams, const nxrt_site &site,
   }
 
   absl::Time siteDeadline = site.infeedTimeout == absl::InfiniteDuration()
-                                 ? absl::InfiniteFuture()
-                                 : absl::Now() + site.infeedTimeout;
+                                ? absl::InfiniteFuture()
+                                : absl::Now() + site.infeedTimeout;
   bool runBinds = runDeadline < siteDeadline;
   auto value = (*stream)->popInfeed(runBinds ? runDeadline : siteDeadline);
   if (!value.ok()) {

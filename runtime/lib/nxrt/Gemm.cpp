@@ -133,8 +133,8 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// The range [begin, end) of `total` units that part `part` of `parts`
 /// computes: equal shares, rounded up to multiples of `granule`.
-std::pair<int64_t, int64_t> shareOf(int64_t part, int64_t parts,
-                                    int64_t total, int64_t granule) {
+std::pair<int64_t, int64_t> shareOf(int64_t part, int64_t parts, int64_t total,
+                                    int64_t granule) {
   int64_t share = ceilDiv(ceilDiv(total, parts), granule) * granule;
   int64_t begin = std::min(total, part * share);
   return {begin, std::min(total, begin + share)};
@@ -145,8 +145,8 @@ std::pair<int64_t, int64_t> shareOf(int64_t part, int64_t parts,
 /// when there are too few rows for every part to get a granule, the
 /// columns are cut instead. Parts never write the same element of C.
 template <typename T>
-void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m,
-              int64_t n, int64_t k, const T *a, int64_t batchA, int64_t aRows,
+void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
+              int64_t k, const T *a, int64_t batchA, int64_t aRows,
               int64_t aCols, const T *b, int64_t batchB, int64_t bRows,
               int64_t bCols, T *c, int64_t batchC, int64_t cRows,
               int64_t cCols) {
@@ -158,12 +158,11 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m,
     openblas_set_num_threads(1);
 #endif
   });
-  if (batch <= 0 || m <= 0 || n <= 0 || parts <= 0 || part < 0 ||
-      part >= parts)
+  if (batch <= 0 || m <= 0 || n <= 0 || parts <= 0 || part < 0 || part >= parts)
     return;
   if (parts == 1) {
-    gemmSerial(batch, m, n, k, a, batchA, aRows, aCols, b, batchB, bRows,
-               bCols, c, batchC, cRows, cCols);
+    gemmSerial(batch, m, n, k, a, batchA, aRows, aCols, b, batchB, bRows, bCols,
+               c, batchC, cRows, cCols);
     return;
   }
   // Rows past int64_t (no buffer holds that many): the first part
@@ -222,10 +221,10 @@ int nxrt_compute_threads(void) {
 void nxrt_gemm_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
                    const float *a, int64_t batchStrideA, int64_t aRows,
                    int64_t aCols, const float *b, int64_t batchStrideB,
-                   int64_t bRows, int64_t bCols, float *c,
-                   int64_t batchStrideC, int64_t cRows, int64_t cCols) {
-  gemmPart(0, 1, batch, m, n, k, a, batchStrideA, aRows, aCols, b,
-           batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols);
+                   int64_t bRows, int64_t bCols, float *c, int64_t batchStrideC,
+                   int64_t cRows, int64_t cCols) {
+  gemmPart(0, 1, batch, m, n, k, a, batchStrideA, aRows, aCols, b, batchStrideB,
+           bRows, bCols, c, batchStrideC, cRows, cCols);
 }
 
 void nxrt_gemm_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
@@ -233,8 +232,8 @@ void nxrt_gemm_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
                    int64_t aCols, const double *b, int64_t batchStrideB,
                    int64_t bRows, int64_t bCols, double *c,
                    int64_t batchStrideC, int64_t cRows, int64_t cCols) {
-  gemmPart(0, 1, batch, m, n, k, a, batchStrideA, aRows, aCols, b,
-           batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols);
+  gemmPart(0, 1, batch, m, n, k, a, batchStrideA, aRows, aCols, b, batchStrideB,
+           bRows, bCols, c, batchStrideC, cRows, cCols);
 }
 
 void nxrt_gemm_part_f32(int64_t part, int64_t parts, int64_t batch, int64_t m,
@@ -250,10 +249,9 @@ void nxrt_gemm_part_f32(int64_t part, int64_t parts, int64_t batch, int64_t m,
 void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch, int64_t m,
                         int64_t n, int64_t k, const double *a,
                         int64_t batchStrideA, int64_t aRows, int64_t aCols,
-                        const double *b, int64_t batchStrideB,
-                        int64_t bRows, int64_t bCols, double *c,
-                        int64_t batchStrideC, int64_t cRows,
-                        int64_t cCols) {
+                        const double *b, int64_t batchStrideB, int64_t bRows,
+                        int64_t bCols, double *c, int64_t batchStrideC,
+                        int64_t cRows, int64_t cCols) {
   gemmPart(part, parts, batch, m, n, k, a, batchStrideA, aRows, aCols, b,
            batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols);
 }

@@ -87,11 +87,10 @@ invokeSlow(nxrt_run &run, nxrt_site &site, const nxrt::Handler *h,
   default:
     // A callback bound BRIDGE, or one bound INLINE that the run routes
     // through the bridge (nxrt_runtime_set_callback_dispatch).
-    status = rt.bridge.call(site, *h,
-                            h->mode == NXRT_DISPATCH_BRIDGE ? h->timeout
-                                                            : run.routedTimeout,
-                            run.deadline, run.timeout, args, nargs, results,
-                            nresults);
+    status = rt.bridge.call(
+        site, *h,
+        h->mode == NXRT_DISPATCH_BRIDGE ? h->timeout : run.routedTimeout,
+        run.deadline, run.timeout, args, nargs, results, nresults);
     break;
   }
   if (ABSL_PREDICT_TRUE(status.ok()))

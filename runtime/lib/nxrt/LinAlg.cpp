@@ -104,7 +104,7 @@ template <typename T> absl::StatusOr<Batched> matrices(const nxrt_tensor_t &t) {
 // The results the handler will write, for comparison with what compiled
 // code preallocated.
 std::string expectedResultTypes(const std::vector<std::vector<int64_t>> &dims,
-                 nxrt_dtype_t dtype) {
+                                nxrt_dtype_t dtype) {
   std::vector<nxrt_tensor_t> views;
   for (const auto &d : dims)
     views.push_back({dtype, static_cast<int32_t>(d.size()), d.data(), nullptr});

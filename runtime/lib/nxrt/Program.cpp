@@ -20,8 +20,7 @@ absl::Status nxrt_site::failed(const absl::Status &status) const {
 
 namespace {
 
-absl::Status configure(nxrt_site &site, const uint8_t *attrs,
-                       size_t attrsLen) {
+absl::Status configure(nxrt_site &site, const uint8_t *attrs, size_t attrsLen) {
   if (site.kind == NXRT_SITE_OPTIONAL_IO_CALLBACK) {
     site.kind = NXRT_SITE_IO_CALLBACK;
     site.optional = true;
@@ -120,9 +119,9 @@ nxrt_status_t *nxrt_program_add_sites(nxrt_program_t *program,
     return nxrt::toC(absl::InvalidArgumentError("program is null"));
   for (nxrt_site_record_t *record = first; record; record = record->next) {
     const char *bytes = reinterpret_cast<const char *>(record + 1);
-    const char *location =
-        record->location_offset >= 0 ? bytes + record->location_offset
-                                     : "<unknown>";
+    const char *location = record->location_offset >= 0
+                               ? bytes + record->location_offset
+                               : "<unknown>";
     // nxrt_program_add_site checks the kind; here only that it fits.
     if (record->kind < 0 || record->kind > INT32_MAX ||
         record->name_offset < 0 || record->location_offset < 0 ||
@@ -130,8 +129,8 @@ nxrt_status_t *nxrt_program_add_sites(nxrt_program_t *program,
       return nxrt::toC(absl::InvalidArgumentError(absl::StrFormat(
           "malformed site record at %s: kind %d, offsets %d %d %d, %d "
           "attribute bytes",
-          location, record->kind, record->name_offset,
-          record->location_offset, record->attrs_offset, record->attrs_len)));
+          location, record->kind, record->name_offset, record->location_offset,
+          record->attrs_offset, record->attrs_len)));
     nxrt_status_t *error = nullptr;
     record->site = nxrt_program_add_site(
         program, static_cast<nxrt_site_kind_t>(record->kind),

@@ -88,9 +88,8 @@ nxrt_status_t *nxrt_request_copy_arg(const nxrt_request_t *request, size_t i,
         request->numArgs)));
   size_t bytes = nxrt_tensor_byte_size(&request->args()[i]);
   if (dstLen < bytes || (bytes && !dst))
-    return nxrt::toC(absl::InvalidArgumentError(
-        absl::StrFormat("destination holds %d bytes, argument %d needs %d",
-                        dstLen, i, bytes)));
+    return nxrt::toC(absl::InvalidArgumentError(absl::StrFormat(
+        "destination holds %d bytes, argument %d needs %d", dstLen, i, bytes)));
   // Registered as a reader first: the compute thread does not return to
   // compiled code (which may then reuse or free the program's buffers) while
   // a reader that saw the request pending is copying.
@@ -138,7 +137,7 @@ nxrt_status_t *nxrt_request_serve(nxrt_request_t *request) {
   std::vector<Scratch> storage;
   storage.reserve(request->numArgs + request->numResults);
   absl::InlinedVector<nxrt_tensor_t, 2> args(request->args().begin(),
-                                            request->args().end());
+                                             request->args().end());
   for (size_t i = 0; i < args.size(); ++i) {
     size_t bytes = nxrt_tensor_byte_size(&args[i]);
     args[i].data = storage.emplace_back(bytes).data();
@@ -147,20 +146,16 @@ nxrt_status_t *nxrt_request_serve(nxrt_request_t *request) {
       return st;
   }
   absl::InlinedVector<nxrt_tensor_t, 2> results(request->templates().begin(),
-                                               request->templates().end());
+                                                request->templates().end());
   for (nxrt_tensor_t &r : results)
     r.data = storage.emplace_back(nxrt_tensor_byte_size(&r)).data();
 
   const nxrt_site &site = *request->site;
   nxrt_run_t *run = nxrt_run_begin(site.runtime, nullptr);
-  nxrt_call_t call{args.data(),
-                   args.size(),
-                   results.data(),
-                   results.size(),
-                   site.attrs.get(),
-                   handler.name.c_str(),
-                   site.location.c_str(),
-                   run};
+  nxrt_call_t call{args.data(),           args.size(),
+                   results.data(),        results.size(),
+                   site.attrs.get(),      handler.name.c_str(),
+                   site.location.c_str(), run};
   absl::Status outcome = nxrt::fromC(handler.fn(handler.userData, &call));
   // The handler's own status is the answer; a failure it left in the run
   // without returning it is not the program's.

@@ -57,8 +57,7 @@ static void keepBuffersInHeap() {
   std::call_once(once, [] {
     const char *tunables = getenv("GLIBC_TUNABLES");
     auto tuned = [&](const char *variable, const char *tunable) {
-      return getenv(variable) ||
-             (tunables && std::strstr(tunables, tunable));
+      return getenv(variable) || (tunables && std::strstr(tunables, tunable));
     };
     if (!tuned("MALLOC_MMAP_THRESHOLD_", "mmap_threshold"))
       mallopt(M_MMAP_THRESHOLD, 32 << 20);
@@ -95,8 +94,8 @@ nxrt_status_t *nxrt_register_custom_call(nxrt_runtime_t *runtime,
 }
 
 nxrt_status_t *nxrt_runtime_set_callback_dispatch(nxrt_runtime_t *runtime,
-                                                   nxrt_dispatch_mode_t mode,
-                                                   int64_t timeoutMs) {
+                                                  nxrt_dispatch_mode_t mode,
+                                                  int64_t timeoutMs) {
   if (!runtime)
     return nxrt::toC(absl::InvalidArgumentError("runtime is null"));
   if (mode != NXRT_DISPATCH_INLINE && mode != NXRT_DISPATCH_BRIDGE)
@@ -105,7 +104,7 @@ nxrt_status_t *nxrt_runtime_set_callback_dispatch(nxrt_runtime_t *runtime,
   // The timeout first: a run that sees the new mode sees its timeout.
   runtime->routedTimeoutMs.store(timeoutMs, std::memory_order_release);
   runtime->routeCallbacks.store(mode == NXRT_DISPATCH_BRIDGE,
-                                 std::memory_order_release);
+                                std::memory_order_release);
   return nullptr;
 }
 

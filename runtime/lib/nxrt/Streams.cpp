@@ -172,7 +172,7 @@ void StreamTable::remove(const Stream *stream) {
 namespace {
 absl::Time deadlineAfterMs(int64_t timeoutMs) {
   return timeoutMs > 0 ? absl::Now() + absl::Milliseconds(timeoutMs)
-                        : absl::InfiniteFuture();
+                       : absl::InfiniteFuture();
 }
 } // namespace
 
@@ -219,8 +219,8 @@ nxrt_status_t *nxrt_stream_push_infeed(nxrt_stream_t *stream,
   return nxrt::toC(stream->stream->pushInfeed(*std::move(value)));
 }
 
-nxrt_status_t *nxrt_stream_pop_outfeed(nxrt_stream_t *stream,
-                                       int64_t timeoutMs, nxrt_value_t **out) {
+nxrt_status_t *nxrt_stream_pop_outfeed(nxrt_stream_t *stream, int64_t timeoutMs,
+                                       nxrt_value_t **out) {
   if (!stream || !out)
     return nxrt::toC(absl::InvalidArgumentError("null stream or out"));
   *out = nullptr;

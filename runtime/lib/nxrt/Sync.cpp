@@ -85,8 +85,8 @@ void futexWait(const std::atomic<int> &word, int expected,
   }
   // FUTEX_WAIT's timeout is relative, on CLOCK_MONOTONIC. EAGAIN (the word
   // changed already), EINTR and ETIMEDOUT all mean: recheck.
-  syscall(SYS_futex, reinterpret_cast<const int *>(&word),
-          FUTEX_WAIT_PRIVATE, expected, timeout, nullptr, 0);
+  syscall(SYS_futex, reinterpret_cast<const int *>(&word), FUTEX_WAIT_PRIVATE,
+          expected, timeout, nullptr, 0);
 #else
   MutexLock lock(&LotMutex());
   while (word.load(std::memory_order_seq_cst) == expected)
@@ -126,15 +126,14 @@ bool machineOverloaded(int64_t nowNs) {
   std::atomic<int64_t> &nextSampleNs = sample.nextNs;
   std::atomic<int> &overloadedSamples = sample.overloaded;
   int64_t next = nextSampleNs.load(std::memory_order_relaxed);
-  if (nowNs >= next &&
-      nextSampleNs.compare_exchange_strong(next, nowNs + 1000000,
-                                             std::memory_order_relaxed)) {
+  if (nowNs >= next && nextSampleNs.compare_exchange_strong(
+                           next, nowNs + 1000000, std::memory_order_relaxed)) {
     int runnable = runnableThreads();
     bool over = cpus > 0 && runnable > cpus;
     overloadedSamples.store(
-        over ? std::min(overloadedSamples.load(std::memory_order_relaxed) + 1,
-                        2)
-             : 0,
+        over
+            ? std::min(overloadedSamples.load(std::memory_order_relaxed) + 1, 2)
+            : 0,
         std::memory_order_relaxed);
   }
   return overloadedSamples.load(std::memory_order_relaxed) >= 2;

@@ -185,8 +185,7 @@ private:
 // lists and, in abseil as distributions build it, deadlock detection on
 // every lock. Data is never protected by these calls, only by the atomics
 // the callers check, so ThreadSanitizer needs no annotations for them.
-void futexWait(const std::atomic<int> &word, int expected,
-               absl::Time deadline);
+void futexWait(const std::atomic<int> &word, int expected, absl::Time deadline);
 void futexWake(const std::atomic<int> &word, int count);
 
 // Whether the machine has more runnable threads than CPUs right now, from
@@ -274,10 +273,9 @@ public:
     // Racy read-modify-write on purpose: concurrent waiters only need an
     // approximate shared estimate.
     budgetNs.store(waitedNs <= maxNs
-                         ? std::clamp(waitedNs + waitedNs / 4, minNs,
-                                      maxNs)
-                         : std::max(minNs, budget / 2),
-                     std::memory_order_relaxed);
+                       ? std::clamp(waitedNs + waitedNs / 4, minNs, maxNs)
+                       : std::max(minNs, budget / 2),
+                   std::memory_order_relaxed);
   }
 
 private:

@@ -48,7 +48,8 @@ std::string formatDuration(int64_t ns) {
 }
 
 void writeLogLine(const nxrt_trace_event_t &event) {
-  bool stream = event.kind == NXRT_SITE_OUTFEED || event.kind == NXRT_SITE_INFEED;
+  bool stream =
+      event.kind == NXRT_SITE_OUTFEED || event.kind == NXRT_SITE_INFEED;
   std::string line =
       stream ? absl::StrFormat("nxrt: trace: %s at %s",
                                nxrt_site_kind_name(event.kind), event.location)

@@ -19,10 +19,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "nxhost/AotProgram.h"
-#include "nxhost/Version.h"
 #include "nxhost/DebugCallbacks.h"
 #include "nxhost/RunDriver.h"
-
+#include "nxhost/Version.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
@@ -38,21 +37,20 @@ static constexpr llvm::StringLiteral kTool = "nxrt-run";
 
 static cl::OptionCategory category("nxrt-run options");
 
-static cl::opt<std::string> objectFile(cl::Positional,
-                                       cl::desc("<object.so>"),
+static cl::opt<std::string> objectFile(cl::Positional, cl::desc("<object.so>"),
                                        cl::cat(category));
-static cl::opt<std::string> prefix(
-    "prefix",
-    cl::desc("Symbol prefix the object was compiled with (nx-compile "
-             "--prefix); default: the file's stem as a C identifier "
-             "(my-net.so -> my_net)"),
-    cl::cat(category));
-static cl::opt<bool> timing(
-    "timing",
-    cl::desc("Print to stderr how long loading the object, its init "
-             "(<prefix>_nx_init) and each run took, and each callback's "
-             "calls, total and longest time"),
-    cl::init(false), cl::cat(category));
+static cl::opt<std::string>
+    prefix("prefix",
+           cl::desc("Symbol prefix the object was compiled with (nx-compile "
+                    "--prefix); default: the file's stem as a C identifier "
+                    "(my-net.so -> my_net)"),
+           cl::cat(category));
+static cl::opt<bool>
+    timing("timing",
+           cl::desc("Print to stderr how long loading the object, its init "
+                    "(<prefix>_nx_init) and each run took, and each callback's "
+                    "calls, total and longest time"),
+           cl::init(false), cl::cat(category));
 
 namespace {
 /// Wall-clock phases printed with --timing.

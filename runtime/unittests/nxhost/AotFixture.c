@@ -5,9 +5,9 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *
  * Stands in for nx-compile's output (nxrt/nxrt_aot.h) in the tests of
- * nxrt-run and AotProgram. Built several times (runtime/unittests/nxhost/CMakeLists):
- * FIXTURE_PREFIX names the symbols, FIXTURE_ABI_VERSION and
- * FIXTURE_API_VERSION what P_program claims.
+ * nxrt-run and AotProgram. Built several times
+ *(runtime/unittests/nxhost/CMakeLists): FIXTURE_PREFIX names the symbols,
+ *FIXTURE_ABI_VERSION and FIXTURE_API_VERSION what P_program claims.
  *
  *   add_one(tensor<4xf32>) -> tensor<4xf32>            x + 1
  *   split(tensor<2xi64>) -> (tensor<i64>, tensor<i64>) both elements
@@ -92,8 +92,7 @@ static void split_packed(void **args) {
 void SYM(shout)(desc1_t *result, desc1_t *x) {
   nxrt_run_t *run = nxrt_run_current();
   int64_t dims[1] = {2};
-  nxrt_tensor_t arg = {NXRT_F32, 1, dims,
-                       (float *)x->aligned + x->offset};
+  nxrt_tensor_t arg = {NXRT_F32, 1, dims, (float *)x->aligned + x->offset};
   nxrt_status_t *status = nxrt_invoke(run, print_site, &arg, 1, NULL, 0);
   if (status) {
     nxrt_invoke_failed(run, status);
@@ -110,9 +109,9 @@ static void shout_packed(void **args) {
 
 nxrt_status_t *SYM(nx_init)(nxrt_program_t *program) {
   nxrt_status_t *error = NULL;
-  print_site = nxrt_program_add_site(program, NXRT_SITE_IO_CALLBACK,
-                                     "nx.debug.print", "fixture.mlir:3:5",
-                                     NULL, 0, &error);
+  print_site =
+      nxrt_program_add_site(program, NXRT_SITE_IO_CALLBACK, "nx.debug.print",
+                            "fixture.mlir:3:5", NULL, 0, &error);
   return error;
 }
 
@@ -124,10 +123,8 @@ static const nxrt_aot_tensor_type_t f32x2 = {NXRT_F32, 1, dims2,
                                              "tensor<2xf32>"};
 static const nxrt_aot_tensor_type_t i64x2 = {NXRT_I64, 1, dims2,
                                              "tensor<2xi64>"};
-static const nxrt_aot_tensor_type_t i64s[2] = {{NXRT_I64, 0, NULL,
-                                                "tensor<i64>"},
-                                               {NXRT_I64, 0, NULL,
-                                                "tensor<i64>"}};
+static const nxrt_aot_tensor_type_t i64s[2] = {
+    {NXRT_I64, 0, NULL, "tensor<i64>"}, {NXRT_I64, 0, NULL, "tensor<i64>"}};
 
 static const nxrt_aot_entry_t entries[3] = {
     {"add_one", (void *)SYM(add_one), add_one_packed, 1, 1, &f32x4, &f32x4},
@@ -136,6 +133,11 @@ static const nxrt_aot_entry_t entries[3] = {
 };
 static const char *const callbacks[1] = {"nx.debug.print"};
 
-const nxrt_aot_program_t SYM(program) = {
-    FIXTURE_ABI_VERSION, FIXTURE_API_VERSION, "fixture.mlir", SYM(nx_init),
-    3, entries, 1, callbacks};
+const nxrt_aot_program_t SYM(program) = {FIXTURE_ABI_VERSION,
+                                         FIXTURE_API_VERSION,
+                                         "fixture.mlir",
+                                         SYM(nx_init),
+                                         3,
+                                         entries,
+                                         1,
+                                         callbacks};

@@ -34,12 +34,13 @@ std::string error(llvm::StringRef text) {
 }
 
 TEST(TensorLiteralParser, RoundTripsWhatTheRunnersPrint) {
-  for (const char *text : {"[1, 2.5, -3, 0.1]:tensor<4xf32>",
-                           "[[1, 2, 3], [4, 5, 6]]:tensor<2x3xi32>",
-                           "7:tensor<i64>", "[true, false]:tensor<2xi1>",
-                           "[(1, -2), (0.5, 3)]:tensor<2xcomplex<f32>>",
-                           "[255, 0]:tensor<2xui8>", "[]:tensor<0xf64>",
-                           "[1.5, -2]:tensor<2xbf16>", "[-0.25]:tensor<1xf16>"}) {
+  for (const char *text :
+       {"[1, 2.5, -3, 0.1]:tensor<4xf32>",
+        "[[1, 2, 3], [4, 5, 6]]:tensor<2x3xi32>", "7:tensor<i64>",
+        "[true, false]:tensor<2xi1>",
+        "[(1, -2), (0.5, 3)]:tensor<2xcomplex<f32>>", "[255, 0]:tensor<2xui8>",
+        "[]:tensor<0xf64>", "[1.5, -2]:tensor<2xbf16>",
+        "[-0.25]:tensor<1xf16>"}) {
     HostTensor t = parse(text);
     EXPECT_EQ(t.valuesString() + ":" + t.typeString(), text);
   }
@@ -58,8 +59,8 @@ TEST(TensorLiteralParser, NumberSpellings) {
   EXPECT_EQ(parse("[1e3, -2.5E-1, 3.]:tensor<3xf64>").valuesString(),
             "[1000, -0.25, 3]");
   EXPECT_EQ(parse("[inf, -inf]:tensor<2xf32>").valuesString(), "[inf, -inf]");
-  EXPECT_TRUE(std::isnan(*static_cast<const float *>(
-      parse("nan:tensor<f32>").data())));
+  EXPECT_TRUE(
+      std::isnan(*static_cast<const float *>(parse("nan:tensor<f32>").data())));
   // A hexadecimal float is a bit pattern, as in MLIR.
   EXPECT_EQ(parse("0x3F800000:tensor<f32>").valuesString(), "1");
   EXPECT_EQ(parse("[1, 0]:tensor<2xi1>").valuesString(), "[true, false]");
@@ -87,9 +88,10 @@ TEST(TensorLiteralParser, ErrorsSayWhatWasExpectedAndWhere) {
   EXPECT_EQ(error("[1, 2, 3]:tensor<?xf32>"),
             "type 'tensor<?xf32>' is not a statically shaped ranked tensor "
             "type");
-  EXPECT_EQ(error("[1, 2, 3]:tensor<3xfoo>").rfind(
-                "invalid type 'tensor<3xfoo>': unknown element type 'foo'", 0),
-            0u);
+  EXPECT_EQ(
+      error("[1, 2, 3]:tensor<3xfoo>")
+          .rfind("invalid type 'tensor<3xfoo>': unknown element type 'foo'", 0),
+      0u);
   EXPECT_EQ(error("1:memref<f32>").rfind("invalid type 'memref<f32>'", 0), 0u);
   EXPECT_EQ(error("[1.5]:tensor<1xi32>"),
             "invalid value '[1.5]' for tensor<1xi32>: expected an integer, "

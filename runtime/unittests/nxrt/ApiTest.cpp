@@ -175,7 +175,7 @@ TEST(NxrtApi, RegistrationErrors) {
   EXPECT_EQ(nxrt_status_code(s2.get()), NXRT_INVALID_ARGUMENT);
 
   nxrt_callback_desc_t badMode{static_cast<nxrt_dispatch_mode_t>(7), noop,
-                                nullptr, 0};
+                               nullptr, 0};
   Status s3(nxrt_register_callback(rt, "i", &badMode));
   EXPECT_EQ(message(s3), "callback @i has invalid dispatch mode 7");
 
@@ -230,13 +230,8 @@ struct RecordWithBytes {
     size_t nameSize = std::strlen(name) + 1;
     std::memcpy(bytes, name, nameSize);
     std::memcpy(bytes + nameSize, location, std::strlen(location) + 1);
-    record = {next ? &next->record : nullptr,
-              nullptr,
-              kind,
-              0,
-              static_cast<int64_t>(nameSize),
-              0,
-              0};
+    record = {next ? &next->record : nullptr, nullptr, kind, 0,
+              static_cast<int64_t>(nameSize), 0,       0};
   }
 };
 static_assert(offsetof(RecordWithBytes, bytes) == sizeof(nxrt_site_record_t),

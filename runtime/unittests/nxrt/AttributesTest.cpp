@@ -160,9 +160,9 @@ TEST(NxrtAttrs, TypedIntegersAndFloatsReadBackTheirType) {
   EXPECT_EQ(i, -128);
   EXPECT_EQ(nxrt_attrs_get_i64(p.attrs, "odd", &i), nullptr);
   EXPECT_EQ(i, -4);
-  EXPECT_EQ(nxrt_attr_int_type(nxrt_attrs_find(p.attrs, "odd"), &width,
-                               &signedness),
-            nullptr);
+  EXPECT_EQ(
+      nxrt_attr_int_type(nxrt_attrs_find(p.attrs, "odd"), &width, &signedness),
+      nullptr);
   EXPECT_EQ(width, 3u);
   EXPECT_EQ(signedness, NXRT_SIGNLESS);
   // A plain i64 is a 64-bit signless integer.

@@ -238,7 +238,8 @@ TEST_F(NxrtBridge, CallbackTimeoutThenLateReplyIsDroppedSafely) {
   // reply and late argument copy fail cleanly.
   nxrt_request_t *held = nullptr;
   nxrt_bridge_set_hook(
-      rt, [](void *user, nxrt_request_t *req) {
+      rt,
+      [](void *user, nxrt_request_t *req) {
         *static_cast<nxrt_request_t **>(user) = req;
       },
       &held);
@@ -381,7 +382,7 @@ TEST_F(NxrtBridge, IoCallbackThroughBridgeRepliesWithNothing) {
   Status s2 = runOnce(site, &a.view, nullptr);
   d.reset(); // joins the dispatcher, which sets `badReply` after replying
   EXPECT_EQ(badReply, "expected the io_callback function to match the given "
-                       "output template (), got (tensor<1xi32>)");
+                      "output template (), got (tensor<1xi32>)");
   EXPECT_EQ(nxrt_status_code(s2.get()), NXRT_INVALID_ARGUMENT);
 }
 
@@ -401,8 +402,7 @@ TEST_F(NxrtBridge, CopyArgValidatesIndexAndCapacity) {
   Tensor<float> y(NXRT_F32, {2});
   Status s = runOnce(site, &x.view, &y.view);
   EXPECT_EQ(s, nullptr) << message(s);
-  EXPECT_EQ(outOfRange,
-            "argument 3 out of range: the request has 1 arguments");
+  EXPECT_EQ(outOfRange, "argument 3 out of range: the request has 1 arguments");
   EXPECT_EQ(too_small, "destination holds 4 bytes, argument 0 needs 8");
 }
 
@@ -663,8 +663,8 @@ TEST_F(NxrtBridge, PullsComeInCallOrder) {
   for (int i = 0; i < kCallers; ++i) {
     xs.push_back(std::make_unique<Tensor<float>>(
         NXRT_F32, std::vector<int64_t>{1}, std::vector<float>{float(i)}));
-    ys.push_back(std::make_unique<Tensor<float>>(NXRT_F32,
-                                                 std::vector<int64_t>{1}));
+    ys.push_back(
+        std::make_unique<Tensor<float>>(NXRT_F32, std::vector<int64_t>{1}));
   }
   // One caller at a time, each waiting until its request is posted, so the
   // call order is known.
@@ -726,8 +726,9 @@ TEST_F(NxrtBridge, ManyArgumentsAndResultsAcrossCalls) {
       std::vector<nxrt_tensor_t> argViews, resultViews;
       float want = 0;
       for (size_t i = 0; i < nargs; ++i) {
-        args.push_back(std::make_unique<Tensor<float>>(
-            NXRT_F32, std::vector<int64_t>{}, std::vector<float>{float(i + 1)}));
+        args.push_back(
+            std::make_unique<Tensor<float>>(NXRT_F32, std::vector<int64_t>{},
+                                            std::vector<float>{float(i + 1)}));
         argViews.push_back(args.back()->view);
         want += float(i + 1);
       }

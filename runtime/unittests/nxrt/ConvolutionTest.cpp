@@ -79,12 +79,10 @@ float relu(float value) {
   return std::isnan(value) || value > 0.0f ? value : 0.0f;
 }
 
-std::vector<float> reference(const Shape &s, const Strides &st,
-                             const Epilogue &epilogue,
-                             const std::vector<float> &in,
-                             const std::vector<float> &filter,
-                             const std::vector<float> &bias,
-                             std::vector<float> out) {
+std::vector<float>
+reference(const Shape &s, const Strides &st, const Epilogue &epilogue,
+          const std::vector<float> &in, const std::vector<float> &filter,
+          const std::vector<float> &bias, std::vector<float> out) {
   for (int64_t n = 0; n < s.batch; ++n)
     for (int64_t g = 0; g < s.groups; ++g)
       for (int64_t o = 0; o < s.outChannels; ++o)
@@ -95,8 +93,7 @@ std::vector<float> reference(const Shape &s, const Strides &st,
               for (int64_t ky = 0; ky < s.kernelH; ++ky)
                 for (int64_t kx = 0; kx < s.kernelW; ++kx) {
                   int64_t row = y * s.strideH + ky * s.dilationH - s.padTop;
-                  int64_t column =
-                      x * s.strideW + kx * s.dilationW - s.padLeft;
+                  int64_t column = x * s.strideW + kx * s.dilationW - s.padLeft;
                   if (row < 0 || row >= s.height || column < 0 ||
                       column >= s.width)
                     continue;
@@ -110,8 +107,8 @@ std::vector<float> reference(const Shape &s, const Strides &st,
             int64_t channel = g * s.outChannels + o;
             float &value = out[n * st.output[0] + channel * st.output[1] +
                                y * st.output[2] + x * st.output[3]];
-            value = (epilogue.flags & NXRT_CONV2D_ACCUMULATE) ? value + sum
-                                                              : sum;
+            value =
+                (epilogue.flags & NXRT_CONV2D_ACCUMULATE) ? value + sum : sum;
             if (epilogue.biasStride)
               value += bias[channel * epilogue.biasStride];
             if (epilogue.flags & NXRT_CONV2D_RELU)
@@ -143,8 +140,7 @@ void expectConvolution(const Shape &s, const Strides &st,
                                         {s.outH, st.output[2]},
                                         {s.outW, st.output[3]}}),
                                   3);
-  std::vector<float> bias =
-      values(span({{filters, epilogue.biasStride}}), 4);
+  std::vector<float> bias = values(span({{filters, epilogue.biasStride}}), 4);
   if (nanAt >= 0)
     in[nanAt] = std::numeric_limits<float>::quiet_NaN();
   std::vector<float> expected =
@@ -213,8 +209,7 @@ TEST_F(NxrtConv2d, BiasAndReluFollowTheSum) {
   expectConvolution(s, nhwc(s), {NXRT_CONV2D_RELU});
   expectConvolution(s, nhwc(s), {NXRT_CONV2D_RELU, 1});
   // Accumulating: relu(out + conv + bias).
-  expectConvolution(s, nhwc(s),
-                    {NXRT_CONV2D_ACCUMULATE | NXRT_CONV2D_RELU, 1});
+  expectConvolution(s, nhwc(s), {NXRT_CONV2D_ACCUMULATE | NXRT_CONV2D_RELU, 1});
   // A bias whose elements are not adjacent (a column of a matrix).
   expectConvolution(s, nhwc(s), {NXRT_CONV2D_RELU, 3});
 }
@@ -280,14 +275,13 @@ TEST_F(NxrtConv2d, AFilterChangedInPlaceIsReorderedAgain) {
   std::vector<float> filter = values(3 * 3 * 16 * 16, 2);
   auto convolve = [&](const std::vector<float> &weights) {
     std::vector<float> out(8 * 8 * 16, 0.0f);
-    nxrt_conv2d_f32(s.batch, s.groups, s.inChannels, s.outChannels, s.height,
-                    s.width, s.kernelH, s.kernelW, s.outH, s.outW, s.strideH,
-                    s.strideW, s.dilationH, s.dilationW, s.padTop, s.padLeft,
-                    0, in.data(), st.input[0], st.input[1], st.input[2],
-                    st.input[3], weights.data(), st.filter[0], st.filter[1],
-                    st.filter[2], st.filter[3], st.filter[4], nullptr, 0,
-                    out.data(), st.output[0], st.output[1], st.output[2],
-                    st.output[3]);
+    nxrt_conv2d_f32(
+        s.batch, s.groups, s.inChannels, s.outChannels, s.height, s.width,
+        s.kernelH, s.kernelW, s.outH, s.outW, s.strideH, s.strideW, s.dilationH,
+        s.dilationW, s.padTop, s.padLeft, 0, in.data(), st.input[0],
+        st.input[1], st.input[2], st.input[3], weights.data(), st.filter[0],
+        st.filter[1], st.filter[2], st.filter[3], st.filter[4], nullptr, 0,
+        out.data(), st.output[0], st.output[1], st.output[2], st.output[3]);
     return out;
   };
   auto expectReference = [&](const std::vector<float> &weights,

@@ -149,14 +149,12 @@ TEST_P(NxrtGemmParts, TogetherComputeTheWholeProduct) {
   auto b = iota<float>(p.batch * p.k * p.n, 0.25f);
   auto c = iota<float>(p.batch * p.m * p.n, 1.0f);
   View va{p.m * p.k, p.k, 1}, vb{p.k * p.n, p.n, 1};
-  View vc = p.columnMajorC ? View{p.m * p.n, 1, p.m}
-                           : View{p.m * p.n, p.n, 1};
+  View vc = p.columnMajorC ? View{p.m * p.n, 1, p.m} : View{p.m * p.n, p.n, 1};
   auto expected = reference(p.batch, p.m, p.n, p.k, a, va, b, vb, c, vc);
   for (int64_t part = p.parts - 1; part >= 0; --part)
     nxrt_gemm_part_f32(part, p.parts, p.batch, p.m, p.n, p.k, a.data(),
-                       va.batch, va.rows, va.cols, b.data(), vb.batch,
-                       vb.rows, vb.cols, c.data(), vc.batch, vc.rows,
-                       vc.cols);
+                       va.batch, va.rows, va.cols, b.data(), vb.batch, vb.rows,
+                       vb.cols, c.data(), vc.batch, vc.rows, vc.cols);
   expectNear(c, expected);
 }
 
@@ -182,7 +180,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(NxrtGemm, PartsRunConcurrently) {
   // As an OpenMP team runs them: each part on its own thread at once.
   int64_t batch = 4, m = 96, n = 64, k = 48, parts = 4;
-  auto a = iota<float>(batch * m * k, 0.5f), b = iota<float>(batch * k * n, 0.25f);
+  auto a = iota<float>(batch * m * k, 0.5f),
+       b = iota<float>(batch * k * n, 0.25f);
   auto c = iota<float>(batch * m * n, 1.0f);
   View va{m * k, k, 1}, vb{k * n, n, 1}, vc{m * n, n, 1};
   auto expected = reference(batch, m, n, k, a, va, b, vb, c, vc);
@@ -190,8 +189,8 @@ TEST(NxrtGemm, PartsRunConcurrently) {
   for (int64_t part = 0; part < parts; ++part)
     threads.emplace_back([&, part] {
       nxrt_gemm_part_f32(part, parts, batch, m, n, k, a.data(), va.batch,
-                         va.rows, va.cols, b.data(), vb.batch, vb.rows,
-                         vb.cols, c.data(), vc.batch, vc.rows, vc.cols);
+                         va.rows, va.cols, b.data(), vb.batch, vb.rows, vb.cols,
+                         c.data(), vc.batch, vc.rows, vc.cols);
     });
   for (std::thread &thread : threads)
     thread.join();
@@ -202,10 +201,10 @@ TEST(NxrtGemm, PartsOutOfRangeComputeNothing) {
   int64_t m = 4, n = 4, k = 4;
   auto a = iota<float>(m * k, 1.0f), b = iota<float>(k * n, 1.0f);
   std::vector<float> c(m * n, 3.0f);
-  for (auto [part, parts] : {std::pair<int64_t, int64_t>{-1, 2}, {2, 2},
-                             {0, 0}, {0, -1}})
-    nxrt_gemm_part_f32(part, parts, 1, m, n, k, a.data(), 0, k, 1, b.data(),
-                       0, n, 1, c.data(), 0, n, 1);
+  for (auto [part, parts] :
+       {std::pair<int64_t, int64_t>{-1, 2}, {2, 2}, {0, 0}, {0, -1}})
+    nxrt_gemm_part_f32(part, parts, 1, m, n, k, a.data(), 0, k, 1, b.data(), 0,
+                       n, 1, c.data(), 0, n, 1);
   expectNear(c, std::vector<float>(m * n, 3.0f));
 }
 
@@ -216,8 +215,8 @@ TEST(NxrtGemm, DoublePrecisionParts) {
   auto expected =
       reference(1, m, n, k, a, {0, k, 1}, b, {0, n, 1}, c, {0, n, 1});
   for (int64_t part = 0; part < parts; ++part)
-    nxrt_gemm_part_f64(part, parts, 1, m, n, k, a.data(), 0, k, 1, b.data(),
-                       0, n, 1, c.data(), 0, n, 1);
+    nxrt_gemm_part_f64(part, parts, 1, m, n, k, a.data(), 0, k, 1, b.data(), 0,
+                       n, 1, c.data(), 0, n, 1);
   for (size_t i = 0; i < c.size(); ++i)
     EXPECT_DOUBLE_EQ(c[i], expected[i]) << "element " << i;
 }

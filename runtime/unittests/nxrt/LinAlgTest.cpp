@@ -177,18 +177,18 @@ TYPED_TEST(NxrtLinAlg, Errors) {
   Tensor<T> q(dt, {4, 3});
   Tensor<T> r(dt, {3, 3});
 
-  Status badMode = this->call(qr, Attrs().str("mode", "full").encode(),
-                               &a.view, {q.view, r.view});
+  Status badMode = this->call(qr, Attrs().str("mode", "full").encode(), &a.view,
+                              {q.view, r.view});
   EXPECT_EQ(message(badMode),
             "custom call @" + name +
                 " at la.mlir:1:1 failed: unknown qr mode "
                 "'full', expected \"reduced\" or \"complete\"");
   Status modeType = this->call(qr, Attrs().boolean("mode", true).encode(),
-                                &a.view, {q.view, r.view});
+                               &a.view, {q.view, r.view});
   EXPECT_EQ(message(modeType), "custom call @" + name +
-                                    " at la.mlir:1:1 "
-                                    "failed: attribute 'mode' has type bool, "
-                                    "expected string");
+                                   " at la.mlir:1:1 "
+                                   "failed: attribute 'mode' has type bool, "
+                                   "expected string");
   Status shape = this->call(qr, Attrs().str("mode", "complete").encode(),
                             &a.view, {q.view, r.view});
   EXPECT_EQ(message(shape), "custom call @" + name +

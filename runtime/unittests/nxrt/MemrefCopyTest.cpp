@@ -17,8 +17,7 @@ namespace {
 
 /// A ranked descriptor of rank R plus the unranked one pointing to it, laid
 /// out as compiled code passes them.
-template <int R>
-struct Memref {
+template <int R> struct Memref {
   struct {
     void *allocated;
     void *aligned;

@@ -83,9 +83,9 @@ void serveOwn(void *user, nxrt_request_t *req) {
   else
     nxrt_status_free(nxrt_bridge_reply(
         hook->rt, nxrt_request_tag(req),
-        nxrt_status_create(NXRT_UNIMPLEMENTED,
-                           ("the hook serves only @remote, not @" + name)
-                               .c_str()),
+        nxrt_status_create(
+            NXRT_UNIMPLEMENTED,
+            ("the hook serves only @remote, not @" + name).c_str()),
         nullptr, 0));
   nxrt_request_release(req);
 }
@@ -99,8 +99,8 @@ protected:
     return Status(nxrt_run_end(run));
   }
   void route(int64_t timeoutMs = 0) {
-    NXRT_ASSERT_OK(nxrt_runtime_set_callback_dispatch(
-        rt, NXRT_DISPATCH_BRIDGE, timeoutMs));
+    NXRT_ASSERT_OK(nxrt_runtime_set_callback_dispatch(rt, NXRT_DISPATCH_BRIDGE,
+                                                      timeoutMs));
   }
   static void serve(nxrt_request_t *req) {
     NXRT_EXPECT_OK(nxrt_request_serve(req));

@@ -56,8 +56,8 @@ protected:
 
   // Runs one infeed; payload results in `out`, tag in/out as u64.
   Status runInfeed(nxrt_site_t *site, uint64_t tagIn, uint64_t *tagOut,
-                std::vector<nxrt_tensor_t> out, int64_t runTimeoutMs = 0,
-                nxrt_tensor_t *handleOverride = nullptr) {
+                   std::vector<nxrt_tensor_t> out, int64_t runTimeoutMs = 0,
+                   nxrt_tensor_t *handleOverride = nullptr) {
     Tensor<uint8_t> tag(NXRT_U8, {8});
     Tensor<uint8_t> next(NXRT_U8, {8});
     for (int k = 0; k < 8; ++k)
@@ -78,10 +78,9 @@ protected:
   }
 
   Status runOutfeed(std::vector<nxrt_tensor_t> payload,
-                 nxrt_tensor_t *flag = nullptr,
-                 nxrt_tensor_t *handleOverride = nullptr) {
-    payload.insert(payload.begin(),
-                   handleOverride ? *handleOverride : handle);
+                    nxrt_tensor_t *flag = nullptr,
+                    nxrt_tensor_t *handleOverride = nullptr) {
+    payload.insert(payload.begin(), handleOverride ? *handleOverride : handle);
     nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
     nxrt_status_free(nxrt_invoke(run, outfeed, payload.data(), payload.size(),
                                  flag, flag ? 1 : 0));

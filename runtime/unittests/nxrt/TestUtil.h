@@ -85,7 +85,7 @@ public:
     return *this;
   }
   Attrs &integer(const std::string &name, nxrt_signedness_t signedness,
-             uint8_t width, uint64_t bits) {
+                 uint8_t width, uint64_t bits) {
     key(name);
     bytes.push_back(NXRT_ATTR_INT);
     bytes.push_back(static_cast<uint8_t>(signedness));

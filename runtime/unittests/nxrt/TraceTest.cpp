@@ -38,8 +38,8 @@ struct Recorder {
   static void record(void *user, const nxrt_trace_event_t *e) {
     auto *self = static_cast<Recorder *>(user);
     std::lock_guard<std::mutex> lock(self->mutex);
-    self->events.push_back({e->name, e->location, e->what, e->dispatch,
-                            e->kind, e->duration_ns, e->code, e->run});
+    self->events.push_back({e->name, e->location, e->what, e->dispatch, e->kind,
+                            e->duration_ns, e->code, e->run});
   }
 };
 
@@ -184,11 +184,10 @@ TEST_F(NxrtTrace, TheLogWritesOneLinePerCall) {
   EXPECT_EQ(invoke(io, &x.view, 1, &x.view, 1), nullptr);
   std::string log = testing::internal::GetCapturedStderr();
 
-  std::regex want(
-      "nxrt: trace: io_callback @slow at m\\.mlir:4:9: inline, "
-      "[0-9.]+ ms\n"
-      "nxrt: trace: elixir_call @fails at m\\.mlir:7:3: inline, "
-      "[0-9.]+ (ns|us|ms), failed: INTERNAL\n");
+  std::regex want("nxrt: trace: io_callback @slow at m\\.mlir:4:9: inline, "
+                  "[0-9.]+ ms\n"
+                  "nxrt: trace: elixir_call @fails at m\\.mlir:7:3: inline, "
+                  "[0-9.]+ (ns|us|ms), failed: INTERNAL\n");
   EXPECT_TRUE(std::regex_match(log, want)) << log;
 }
 
@@ -201,9 +200,9 @@ TEST(NxrtTraceEnvironment, NxrtTraceTurnsTheLogOnForNewRuntimes) {
     NXRT_ASSERT_OK(nxrt_register_callback(rt, "slow", &desc));
     nxrt_program_t *program = nxrt_program_create(rt, "p");
     nxrt_status_t *error = nullptr;
-    nxrt_site_t *site = nxrt_program_add_site(
-        program, NXRT_SITE_IO_CALLBACK, "slow", "e.mlir:1:1", nullptr, 0,
-        &error);
+    nxrt_site_t *site =
+        nxrt_program_add_site(program, NXRT_SITE_IO_CALLBACK, "slow",
+                              "e.mlir:1:1", nullptr, 0, &error);
     ASSERT_EQ(error, nullptr);
     Tensor<float> x(NXRT_F32, {1}, {1});
     testing::internal::CaptureStderr();

@@ -9,10 +9,16 @@
 // RUN: not nx-opt %s "-convert-nx-to-custom-call=platform=gpu platform=cuda" 2>&1 | FileCheck %s --check-prefix=PLATFORM --implicit-check-not=error
 // RUN: not nx-opt %s "-convert-nx-to-custom-call=platform=cuda platform=gpu" 2>&1 | FileCheck %s --check-prefix=PLATFORM --implicit-check-not=error
 
+// A braced value is one value, spaces and '=' included: only the platform
+// outside the braces is an option of its own, and only it is checked.
+// RUN: nx-opt %s "-convert-nx-to-custom-call=callback-target={x platform=gpu} platform=cuda" | FileCheck %s --check-prefix=BRACED
+// RUN: not nx-opt %s "-pass-pipeline=builtin.module(convert-nx-to-custom-call{callback-target={x platform=gpu} platform=tpx})" 2>&1 | FileCheck %s --check-prefix=QUOTED --implicit-check-not=error
+
 // PLATFORM: error: convert-nx-to-custom-call: option 'platform' must be one of host, cuda, rocm, tpu, got 'gpu'
 // ENCODING: error: convert-nx-to-custom-call: option 'callback-id-encoding' must be one of backend-config, operand, got 'words'
 // QUOTED: error: convert-nx-to-custom-call: option 'platform' must be one of host, cuda, rocm, tpu, got 'tpx'
 
+// BRACED-LABEL: func.func @f
 module {
   func.func @f() {
     return

@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nx/InitNx.h"
 #include "nx/Dialect/Nx/IR/NxDialect.h"
+#include "nx/InitNx.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -42,8 +42,8 @@ int main() {
     return 1;
   mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
   if (mlir::failed(mlir::parsePassPipeline(
-          "nx-assign-callback-ids,convert-nx-to-custom-call",
-          pm, llvm::errs())) ||
+          "nx-assign-callback-ids,convert-nx-to-custom-call", pm,
+          llvm::errs())) ||
       mlir::failed(pm.run(*module)))
     return 1;
   module->print(llvm::outs());

@@ -104,7 +104,8 @@ public:
   /// Runs the implementation for `request.kind`: std::nullopt when there is
   /// none or it skips. The implementation runs without the registry lock
   /// held, so it may use the registry itself.
-  std::optional<CustomCallSpec> lookup(const BlockLoweringRequest &request) const;
+  std::optional<CustomCallSpec>
+  lookup(const BlockLoweringRequest &request) const;
 
   BlockLoweringRegistry(const BlockLoweringRegistry &) = delete;
   BlockLoweringRegistry &operator=(const BlockLoweringRegistry &) = delete;

@@ -38,9 +38,9 @@ void NxDialect::registerAttributes() {
 
 static ParseResult parseIndexList(AsmParser &parser,
                                   SmallVectorImpl<int64_t> &indices) {
-  return parser.parseCommaSeparatedList(
-      AsmParser::Delimiter::Square,
-      [&] { return parser.parseInteger(indices.emplace_back()); });
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+    return parser.parseInteger(indices.emplace_back());
+  });
 }
 
 Attribute OutputOperandAliasAttr::parse(AsmParser &parser, Type) {

@@ -109,15 +109,15 @@ static LogicalResult verifyCallbackAttrs(Operation *op, Attribute value) {
                            << value;
   for (NamedAttribute entry : entries) {
     StringRef key = entry.getName().getValue();
-    bool valid = (key == "ordered" || key == "optional")
-                     ? isa<BoolAttr>(entry.getValue())
-                     : key == "static_args" &&
-                           isa<DictionaryAttr>(entry.getValue());
+    bool valid =
+        (key == "ordered" || key == "optional")
+            ? isa<BoolAttr>(entry.getValue())
+            : key == "static_args" && isa<DictionaryAttr>(entry.getValue());
     if (!valid)
       return op->emitError()
              << "'" << name << "' takes bool 'ordered' and 'optional' and a "
-             << "dictionary 'static_args', got '" << key << "' = "
-             << entry.getValue();
+             << "dictionary 'static_args', got '" << key
+             << "' = " << entry.getValue();
   }
   return success();
 }
@@ -132,12 +132,13 @@ LogicalResult NxDialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() == getDeviceAttrName()) {
     auto device = dyn_cast<StringAttr>(attr.getValue());
     if (!device || device.getValue().empty())
-      return op->emitError() << "'" << getDeviceAttrName()
-                             << "' must be a non-empty string, got "
-                             << attr.getValue();
+      return op->emitError()
+             << "'" << getDeviceAttrName()
+             << "' must be a non-empty string, got " << attr.getValue();
     if (!symbolizePlatform(device.getValue()))
-      return op->emitError() << "'" << getDeviceAttrName() << "' must be one of "
-                             << kPlatformNames << ", got " << device;
+      return op->emitError()
+             << "'" << getDeviceAttrName() << "' must be one of "
+             << kPlatformNames << ", got " << device;
     return success();
   }
   // Unit markers of functions: the orchestrator nx-segment-callbacks
@@ -177,16 +178,16 @@ LogicalResult NxDialect::verifyOperationAttribute(Operation *op,
   for (NamedAttribute entry : ids) {
     auto id = dyn_cast<IntegerAttr>(entry.getValue());
     if (!id || !id.getType().isSignlessInteger(64) || id.getInt() < 0)
-      return op->emitError() << "'" << getCallbackIdsAttrName() << "' entry '"
-                             << entry.getName().getValue()
-                             << "' must be a non-negative i64, got "
-                             << entry.getValue();
+      return op->emitError()
+             << "'" << getCallbackIdsAttrName() << "' entry '"
+             << entry.getName().getValue()
+             << "' must be a non-negative i64, got " << entry.getValue();
     auto [it, inserted] = seen.try_emplace(id.getInt(), entry.getName());
     if (!inserted)
-      return op->emitError() << "'" << getCallbackIdsAttrName()
-                             << "' gives id " << id.getInt() << " to both '"
-                             << it->second.getValue() << "' and '"
-                             << entry.getName().getValue() << "'";
+      return op->emitError()
+             << "'" << getCallbackIdsAttrName() << "' gives id " << id.getInt()
+             << " to both '" << it->second.getValue() << "' and '"
+             << entry.getName().getValue() << "'";
     // The callback is declared, or recorded by nx-export-stablehlo.
     Attribute declaredId;
     if (auto callback = dyn_cast_or_null<CallbackOp>(
@@ -196,15 +197,14 @@ LogicalResult NxDialect::verifyOperationAttribute(Operation *op,
                  findExportedCallback(op, entry.getName().getValue()))
       declaredId = record.get("id");
     else
-      return op->emitError() << "'" << getCallbackIdsAttrName() << "' entry '"
-                             << entry.getName().getValue()
-                             << "' does not name an nx.callback";
+      return op->emitError()
+             << "'" << getCallbackIdsAttrName() << "' entry '"
+             << entry.getName().getValue() << "' does not name an nx.callback";
     if (declaredId != id)
-      return op->emitError() << "'" << getCallbackIdsAttrName()
-                             << "' gives @" << entry.getName().getValue()
-                             << " id " << id.getInt()
-                             << ", but the callback has id "
-                             << describeId(declaredId);
+      return op->emitError()
+             << "'" << getCallbackIdsAttrName() << "' gives @"
+             << entry.getName().getValue() << " id " << id.getInt()
+             << ", but the callback has id " << describeId(declaredId);
   }
   return success();
 }

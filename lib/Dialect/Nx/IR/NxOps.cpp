@@ -61,9 +61,9 @@ static void printParenTypeList(OpAsmPrinter &printer, Operation *,
 
 static ParseResult parseParenTypeList(OpAsmParser &parser,
                                       SmallVectorImpl<Type> &types) {
-  return parser.parseCommaSeparatedList(
-      AsmParser::Delimiter::Paren,
-      [&] { return parser.parseType(types.emplace_back()); });
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Paren, [&] {
+    return parser.parseType(types.emplace_back());
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -194,9 +194,8 @@ IoCallbackOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 }
 
 LogicalResult IoCallbackOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, ValueRange operands,
-    DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferredReturnTypes) {
+    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
+    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferredReturnTypes) {
   llvm::append_range(inferredReturnTypes, operands.getTypes());
   return success();
 }
@@ -318,8 +317,7 @@ LogicalResult CustomCallOp::verify() {
   if (operandLayouts &&
       (failed(verifyLayouts(*this, operandLayouts, getInputs().getTypes(),
                             "operand")) ||
-       failed(verifyLayouts(*this, resultLayouts, getResultTypes(),
-                            "result"))))
+       failed(verifyLayouts(*this, resultLayouts, getResultTypes(), "result"))))
     return failure();
 
   // StableHLO views several results as one tuple: an alias then selects its
@@ -351,12 +349,11 @@ LogicalResult CustomCallOp::verify() {
     } else {
       if (outputIndices.size() != 1 || outputIndices[0] < 0 ||
           outputIndices[0] >= getNumResults()) {
-        InFlightDiagnostic diag = emitOpError()
-                                  << "output_operand_alias #" << index
-                                  << " must select one of the "
-                                  << getNumResults()
-                                  << " results with output_tuple_indices = "
-                                     "[i], got [";
+        InFlightDiagnostic diag =
+            emitOpError() << "output_operand_alias #" << index
+                          << " must select one of the " << getNumResults()
+                          << " results with output_tuple_indices = "
+                             "[i], got [";
         llvm::interleaveComma(outputIndices, diag);
         return diag << "]";
       }
@@ -430,8 +427,7 @@ LogicalResult InvokeOp::verify() {
                        kind == InvokeKind::Outfeed;
   if (passesThrough && !getOutputs().empty())
     return emitOpError() << "of kind " << stringifyInvokeKind(kind)
-                         << " expects no outputs, got "
-                         << getOutputs().size();
+                         << " expects no outputs, got " << getOutputs().size();
   if (kind == InvokeKind::Infeed && !getInputs().empty())
     return emitOpError() << "of kind infeed expects no inputs, got "
                          << getInputs().size();

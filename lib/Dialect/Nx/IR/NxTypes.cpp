@@ -34,7 +34,7 @@ bool nx::isHostElementType(Type type) {
 
 int64_t nx::getHostElementByteSize(Type type) {
   switch (getRuntimeDType(type)) {
-#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width, ctype)                        \
+#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width, ctype)                \
   case dtype:                                                                  \
     return bytes;
 #include "nxrt/nxrt_dtypes.def"

@@ -1,4 +1,5 @@
-//===- AssignCallbackIds.cpp - dense callback ids --------------------------===//
+//===- AssignCallbackIds.cpp - dense callback ids
+//--------------------------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

@@ -1,4 +1,5 @@
-//===- BufferizableOpInterfaceImpl.cpp - bufferization of nx ops -----------===//
+//===- BufferizableOpInterfaceImpl.cpp - bufferization of nx ops
+//-----------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -228,8 +229,7 @@ struct CustomCallModel
   }
   bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand,
                                const AnalysisState &) const {
-    return getAliasedResult(cast<CustomCallOp>(op),
-                            operand.getOperandNumber())
+    return getAliasedResult(cast<CustomCallOp>(op), operand.getOperandNumber())
         .has_value();
   }
   AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,

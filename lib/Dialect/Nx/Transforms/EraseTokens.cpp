@@ -99,8 +99,8 @@ static FailureOr<bool> eraseTokens(func::FuncOp func, ModuleOp module) {
     for (auto [index, operand] : llvm::enumerate(call.getOperands()))
       if (!args.test(index))
         operands.push_back(operand);
-    auto replacement = func::CallOp::create(builder, call.getLoc(), func,
-                                            operands);
+    auto replacement =
+        func::CallOp::create(builder, call.getLoc(), func, operands);
     replacement->setDiscardableAttrs(call->getDiscardableAttrDictionary());
     unsigned next = 0;
     for (auto [index, result] : llvm::enumerate(call.getResults())) {

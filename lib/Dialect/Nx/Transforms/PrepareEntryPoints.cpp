@@ -1,4 +1,5 @@
-//===- PrepareEntryPoints.cpp - make public functions host-callable --------===//
+//===- PrepareEntryPoints.cpp - make public functions host-callable
+//--------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -49,9 +50,9 @@ struct PrepareEntryPointsPass final
       // The caller owns its inputs: never bufferize into them.
       for (auto [index, type] : llvm::enumerate(func.getArgumentTypes()))
         if (isa<TensorType>(type))
-          func.setArgAttr(index,
-                          bufferization::BufferizationDialect::kWritableAttrName,
-                          builder.getBoolAttr(false));
+          func.setArgAttr(
+              index, bufferization::BufferizationDialect::kWritableAttrName,
+              builder.getBoolAttr(false));
     }
   }
 };

@@ -1,4 +1,5 @@
-//===- SegmentCallbacks.cpp - split functions at host callbacks ------------===//
+//===- SegmentCallbacks.cpp - split functions at host callbacks
+//------------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -20,9 +21,9 @@
 
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
-#include "nx/Transforms/Outlining.h"
 #include "nx/Support/EnumPassOptions.h"
 #include "nx/Support/PassStatistics.h"
+#include "nx/Transforms/Outlining.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -190,12 +191,12 @@ LogicalResult FunctionSegmenter::collectHostOps() {
       Region *region = child->getParentRegion();
       Operation *parent = region->getParentOp();
       if (!region->hasOneBlock()) {
-        InFlightDiagnostic diag =
-            op->emitOpError() << "cannot be segmented inside a region of '"
-                              << parent->getName() << "' with "
-                              << region->getBlocks().size()
-                              << " blocks; nx-segment-callbacks needs "
-                                 "structured control flow (scf)";
+        InFlightDiagnostic diag = op->emitOpError()
+                                  << "cannot be segmented inside a region of '"
+                                  << parent->getName() << "' with "
+                                  << region->getBlocks().size()
+                                  << " blocks; nx-segment-callbacks needs "
+                                     "structured control flow (scf)";
         diag.attachNote(parent->getLoc())
             << "enclosing '" << parent->getName() << "' is here";
         return WalkResult::interrupt();
@@ -204,21 +205,21 @@ LogicalResult FunctionSegmenter::collectHostOps() {
       // unregistered op cannot be known to be.
       if (Operation &last = region->front().back();
           !last.hasTrait<OpTrait::IsTerminator>()) {
-        InFlightDiagnostic diag =
-            op->emitOpError() << "cannot be segmented in a block that ends "
-                                 "in '"
-                              << last.getName()
-                              << "', which is not a known terminator";
+        InFlightDiagnostic diag = op->emitOpError()
+                                  << "cannot be segmented in a block that ends "
+                                     "in '"
+                                  << last.getName()
+                                  << "', which is not a known terminator";
         diag.attachNote(last.getLoc()) << "the block ends here";
         return WalkResult::interrupt();
       }
       if (parent == function.getOperation())
         break;
       if (!isOrchestrableRegionOp(parent)) {
-        InFlightDiagnostic diag =
-            op->emitOpError() << "cannot be segmented inside '"
-                              << parent->getName()
-                              << "'; " << getUnsupportedReason(parent);
+        InFlightDiagnostic diag = op->emitOpError()
+                                  << "cannot be segmented inside '"
+                                  << parent->getName() << "'; "
+                                  << getUnsupportedReason(parent);
         diag.attachNote(parent->getLoc())
             << "enclosing '" << parent->getName() << "' is here";
         return WalkResult::interrupt();
@@ -398,8 +399,8 @@ Value FunctionSegmenter::toHost(Value value, Operation *user) {
   if (Value copy = hostCopies.lookup(value))
     return copy;
   OpBuilder builder(getCopyPoint(value, user));
-  Value copy = ToHostOp::create(builder, value.getLoc(), value.getType(),
-                                value, device);
+  Value copy =
+      ToHostOp::create(builder, value.getLoc(), value.getType(), value, device);
   hostCopies[value] = copy;
   return copy;
 }
@@ -415,8 +416,8 @@ struct SegmentCallbacksPass final
   LogicalResult initializeOptions(
       StringRef options,
       function_ref<LogicalResult(const Twine &)> errorHandler) final {
-    if (failed(checkEnumPassOption(getArgument(), options, device,
-                                   errorHandler)))
+    if (failed(
+            checkEnumPassOption(getArgument(), options, device, errorHandler)))
       return failure();
     return Base::initializeOptions(options, errorHandler);
   }

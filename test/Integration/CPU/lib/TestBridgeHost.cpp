@@ -57,11 +57,11 @@ nxrt_status_t *error(nxrt_status_code_t code, const std::string &message) {
 void answerWrongShape(Host &host, nxrt_request_t *request) {
   uint64_t tag = nxrt_request_tag(request);
   if (nxrt_request_num_results(request) != 1) {
-    nxrt_status_free(nxrt_bridge_reply(
-        host.runtime, tag,
-        error(NXRT_INVALID_ARGUMENT,
-              "test.bridge_wrong_shape returns one tensor"),
-        nullptr, 0));
+    nxrt_status_free(
+        nxrt_bridge_reply(host.runtime, tag,
+                          error(NXRT_INVALID_ARGUMENT,
+                                "test.bridge_wrong_shape returns one tensor"),
+                          nullptr, 0));
     return;
   }
   const nxrt_tensor_t *tmpl = nxrt_request_result_template(request, 0);

@@ -133,7 +133,8 @@ nxrt_status_t *addSub(void *, const nxrt_call_t *call) {
 }
 
 nxrt_status_t *stats(void *, const nxrt_call_t *call) {
-  if (call->nargs != 1 || call->nresults != 3 || call->args[0].dtype != NXRT_F32)
+  if (call->nargs != 1 || call->nresults != 3 ||
+      call->args[0].dtype != NXRT_F32)
     return error(NXRT_INVALID_ARGUMENT,
                  "test.stats: (f32[N]) -> (f32, f32, i64)");
   size_t n = numElements(call->args[0]);

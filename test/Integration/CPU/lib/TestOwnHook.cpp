@@ -118,10 +118,9 @@ void hook(void *userData, nxrt_request_t *request) {
           : error(NXRT_UNIMPLEMENTED,
                   std::string("this library's bridge hook serves only @") +
                       kRemote + ", not @" + name);
-  nxrt_status_free(nxrt_bridge_reply(library->runtime,
-                                     nxrt_request_tag(request), status,
-                                     status ? nullptr : &result,
-                                     status ? 0 : 1));
+  nxrt_status_free(
+      nxrt_bridge_reply(library->runtime, nxrt_request_tag(request), status,
+                        status ? nullptr : &result, status ? 0 : 1));
   nxrt_request_release(request);
 }
 

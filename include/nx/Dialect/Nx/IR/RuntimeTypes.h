@@ -49,7 +49,7 @@ inline bool isComplex(Type type, unsigned width) {
 /// The runtime dtype of a host element type (see nx::isHostElementType), or
 /// NXRT_DTYPE_INVALID for any other type.
 inline nxrt_dtype_t getRuntimeDType(Type type) {
-#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width, ctype)                        \
+#define NXRT_DTYPE(dtype, bytes, mlir, npy, kind, width, ctype)                \
   if (detail::is##kind(type, width))                                           \
     return dtype;
 #include "nxrt/nxrt_dtypes.def"
