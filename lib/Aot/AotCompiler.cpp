@@ -152,7 +152,7 @@ private:
   llvm::Constant *array(llvm::Type *type,
                         llvm::ArrayRef<llvm::Constant *> elements,
                         const llvm::Twine &name);
-  llvm::Constant *tensorTypes(llvm::ArrayRef<runner::TensorSpec> specs,
+  llvm::Constant *tensorTypes(llvm::ArrayRef<nxhost::TensorSpec> specs,
                               const llvm::Twine &name);
   llvm::Function *packedWrapper(llvm::Function *function);
   llvm::Function *initFunction();
@@ -187,7 +187,7 @@ llvm::Constant *ExportBuilder::array(llvm::Type *type,
 }
 
 llvm::Constant *
-ExportBuilder::tensorTypes(llvm::ArrayRef<runner::TensorSpec> specs,
+ExportBuilder::tensorTypes(llvm::ArrayRef<nxhost::TensorSpec> specs,
                            const llvm::Twine &name) {
   // nxrt_aot_tensor_type_t: {dtype, rank, dims, type}.
   auto *type = llvm::StructType::get(context, {i32, i32, ptrType, ptrType});
@@ -258,7 +258,7 @@ llvm::Error ExportBuilder::build(const AotObject &object, StringRef programName,
   // The entries' own (expanded-descriptor) functions are internal now;
   // renamed too, so that none is called `main` even locally.
   for (const auto *list : {&object.entries, &object.unsupported})
-    for (const runner::EntrySignature &sig : *list)
+    for (const nxhost::EntrySignature &sig : *list)
       if (llvm::Function *function = module.getFunction(sig.name))
         function->setName("__nx_entry." + sig.name);
 
@@ -267,7 +267,7 @@ llvm::Error ExportBuilder::build(const AotObject &object, StringRef programName,
 
   // Every public function's C interface, then the described ones' records.
   llvm::StringMap<llvm::Function *> interfaces;
-  auto exportInterface = [&](const runner::EntrySignature &sig) -> llvm::Error {
+  auto exportInterface = [&](const nxhost::EntrySignature &sig) -> llvm::Error {
     llvm::Function *function =
         module.getFunction((kCInterfacePrefix + sig.name).str());
     if (!function || function->isDeclaration())
@@ -286,7 +286,7 @@ llvm::Error ExportBuilder::build(const AotObject &object, StringRef programName,
     interfaces[sig.name] = function;
     return llvm::Error::success();
   };
-  for (const runner::EntrySignature &sig : object.unsupported)
+  for (const nxhost::EntrySignature &sig : object.unsupported)
     if (auto err = exportInterface(sig))
       return err;
 
@@ -295,7 +295,7 @@ llvm::Error ExportBuilder::build(const AotObject &object, StringRef programName,
   auto *entryType = llvm::StructType::get(
       context, {ptrType, ptrType, ptrType, i32, i32, ptrType, ptrType});
   SmallVector<llvm::Constant *> entries;
-  for (const runner::EntrySignature &sig : object.entries) {
+  for (const nxhost::EntrySignature &sig : object.entries) {
     if (auto err = exportInterface(sig))
       return err;
     llvm::Function *function = interfaces[sig.name];
@@ -356,7 +356,7 @@ Expected<AotObject> aot::compileAot(ModuleOp module,
   for (auto func : module.getOps<func::FuncOp>()) {
     if (!func.isPublic() || func.isExternal())
       continue;
-    runner::EntrySignature sig = runner::getEntrySignature(func);
+    nxhost::EntrySignature sig = runner::getEntrySignature(func);
     (sig.unsupported.empty() ? object.entries : object.unsupported)
         .push_back(std::move(sig));
   }

@@ -53,7 +53,7 @@ static CElement getCElement(nxrt_dtype_t dtype) {
 }
 
 static std::string descriptorName(StringRef prefix,
-                                  const runner::TensorSpec &spec) {
+                                  const nxhost::TensorSpec &spec) {
   return (prefix + "_memref_" + getCElement(spec.dtype).suffix + "_" +
           llvm::Twine(spec.shape.size()) + "d_t")
       .str();
@@ -76,7 +76,7 @@ std::string aot::emitCHeader(const AotObject &object, StringRef prefix) {
 
   // One descriptor struct per element type and rank the entries use.
   std::set<std::pair<int, size_t>> emitted;
-  auto declareDescriptor = [&](const runner::TensorSpec &spec) {
+  auto declareDescriptor = [&](const nxhost::TensorSpec &spec) {
     if (!emitted.insert({spec.dtype, spec.shape.size()}).second)
       return;
     CElement element = getCElement(spec.dtype);
@@ -93,21 +93,21 @@ std::string aot::emitCHeader(const AotObject &object, StringRef prefix) {
          << "];\n";
     os << "} " << descriptorName(prefix, spec) << ";\n\n";
   };
-  for (const runner::EntrySignature &sig : object.entries) {
-    for (const runner::TensorSpec &spec : sig.args)
+  for (const nxhost::EntrySignature &sig : object.entries) {
+    for (const nxhost::TensorSpec &spec : sig.args)
       declareDescriptor(spec);
-    for (const runner::TensorSpec &spec : sig.results)
+    for (const nxhost::TensorSpec &spec : sig.results)
       declareDescriptor(spec);
   }
 
-  for (const runner::EntrySignature &sig : object.entries) {
+  for (const nxhost::EntrySignature &sig : object.entries) {
     std::string function = (prefix + "_" + sig.name).str();
     os << "/* @" << sig.name << ": (";
     llvm::interleaveComma(sig.args, os,
-                          [&](const runner::TensorSpec &s) { os << s.type; });
+                          [&](const nxhost::TensorSpec &s) { os << s.type; });
     os << ") -> (";
     llvm::interleaveComma(sig.results, os,
-                          [&](const runner::TensorSpec &s) { os << s.type; });
+                          [&](const nxhost::TensorSpec &s) { os << s.type; });
     os << ").\n * Results are written to *results; the caller frees their "
           "allocated buffers\n * (free()), except a constant's "
           "(NXRT_AOT_CONSTANT_BUFFER) or an argument's. */\n";
@@ -133,7 +133,7 @@ std::string aot::emitCHeader(const AotObject &object, StringRef prefix) {
     }
     os << (first ? "void" : "") << ");\n\n";
   }
-  for (const runner::EntrySignature &sig : object.unsupported)
+  for (const nxhost::EntrySignature &sig : object.unsupported)
     os << "/* " << prefix << "_" << sig.name
        << " is exported too, but not described: " << sig.unsupported
        << ". */\n\n";

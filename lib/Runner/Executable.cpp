@@ -118,7 +118,7 @@ static std::string typeToString(Type type) {
   return s;
 }
 
-static bool toSpec(Type type, TensorSpec &spec, std::string &reason) {
+static bool toSpec(Type type, nxhost::TensorSpec &spec, std::string &reason) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || tensor.getEncoding()) {
     reason = "type '" + typeToString(type) +
@@ -143,8 +143,8 @@ std::vector<std::string> mlir::nx::runner::getCallbackNames(ModuleOp module) {
   return names;
 }
 
-EntrySignature mlir::nx::runner::getEntrySignature(func::FuncOp func) {
-  EntrySignature sig;
+nxhost::EntrySignature mlir::nx::runner::getEntrySignature(func::FuncOp func) {
+  nxhost::EntrySignature sig;
   sig.name = func.getSymName().str();
   FunctionType type = func.getFunctionType();
   // nx-lower-to-cpu drops tokens from signatures (nx-erase-tokens): they are
@@ -153,7 +153,7 @@ EntrySignature mlir::nx::runner::getEntrySignature(func::FuncOp func) {
   for (auto [i, t] : llvm::enumerate(type.getInputs())) {
     if (isToken(t))
       continue;
-    TensorSpec spec;
+    nxhost::TensorSpec spec;
     std::string reason;
     if (!toSpec(t, spec, reason) && sig.unsupported.empty())
       sig.unsupported = "argument #" + std::to_string(i) + ": " + reason;
@@ -162,7 +162,7 @@ EntrySignature mlir::nx::runner::getEntrySignature(func::FuncOp func) {
   for (auto [i, t] : llvm::enumerate(type.getResults())) {
     if (isToken(t))
       continue;
-    TensorSpec spec;
+    nxhost::TensorSpec spec;
     std::string reason;
     if (!toSpec(t, spec, reason) && sig.unsupported.empty())
       sig.unsupported = "result #" + std::to_string(i) + ": " + reason;
@@ -183,8 +183,8 @@ Executable::~Executable() {
   nxrt_program_destroy(programHandle);
 }
 
-const EntrySignature *Executable::findEntry(StringRef name) const {
-  for (const EntrySignature &e : entrySignatures)
+const nxhost::EntrySignature *Executable::findEntry(StringRef name) const {
+  for (const nxhost::EntrySignature &e : entrySignatures)
     if (e.name == name)
       return &e;
   return nullptr;
@@ -523,7 +523,7 @@ llvm::Error Executable::generateCode(ModuleOp lowered,
 }
 
 llvm::Error Executable::resolveEntryPoints(const SeparateStages &stages) {
-  for (const EntrySignature &sig : entrySignatures) {
+  for (const nxhost::EntrySignature &sig : entrySignatures) {
     if (!sig.unsupported.empty()) {
       packedEntries.push_back(nullptr);
       continue;
@@ -608,9 +608,9 @@ Executable::compileFile(StringRef path, nxrt_runtime_t *runtime,
 // Running
 //===----------------------------------------------------------------------===//
 
-Expected<std::vector<HostTensor>>
-Executable::run(StringRef entryName, llvm::ArrayRef<HostTensor> inputs,
-                const RunOptions &options) const {
+Expected<std::vector<nxhost::HostTensor>>
+Executable::run(StringRef entryName, llvm::ArrayRef<nxhost::HostTensor> inputs,
+                const nxhost::RunOptions &options) const {
   for (auto [i, e] : llvm::enumerate(entrySignatures))
     if (e.name == entryName)
       return nxhost::callEntry(e, packedEntries[i], inputs, runtimeHandle,

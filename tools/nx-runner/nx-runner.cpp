@@ -103,12 +103,13 @@ static int runMain() {
   // Built-ins after compiling, to bind the aliases the module declares (an
   // unbound name only fails once a run calls it).
   if (options.debugCallbacks)
-    if (auto err = registerDebugCallbacks(runtime, (*exe)->callbackNames()))
+    if (auto err =
+            nxhost::registerDebugCallbacks(runtime, (*exe)->callbackNames()))
       return fail(llvm::toString(std::move(err)));
 
   const Executable &compiled = **exe;
-  nxhost::RunEntryFn run = [&](llvm::ArrayRef<HostTensor> inputs,
-                               const RunOptions &runOptions) {
+  nxhost::RunEntryFn run = [&](llvm::ArrayRef<nxhost::HostTensor> inputs,
+                               const nxhost::RunOptions &runOptions) {
     return compiled.run(options.entry, inputs, runOptions);
   };
   std::optional<TimingScope> runsTiming;

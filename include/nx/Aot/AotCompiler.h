@@ -49,10 +49,10 @@ struct AotObject {
   /// The relocatable object (ELF), position-independent.
   std::string objectFile;
   /// The entry points the object describes in P_program, in module order.
-  std::vector<runner::EntrySignature> entries;
+  std::vector<nxhost::EntrySignature> entries;
   /// Public functions left out of P_program (non-tensor signatures): still
   /// exported as P_<name>, with the reason in EntrySignature::unsupported.
-  std::vector<runner::EntrySignature> unsupported;
+  std::vector<nxhost::EntrySignature> unsupported;
   /// Whether the code calls LLVM's OpenMP runtime (parallel loop nests): the
   /// shared object must then depend on libomp.
   bool usesOpenMP = false;

@@ -24,8 +24,8 @@
 //
 // The MLIR-free parts (host tensors, the runtime and callback libraries, the
 // built-in nx.debug.* callbacks, bridge dispatch, calling entry points) are
-// nxhost's (runtime/include/nxhost/), shared with nxrt-run; they are
-// re-exported here under their old names.
+// nxhost's (runtime/include/nxhost/, namespace nxhost), shared with
+// nxrt-run; the API below names them there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,21 +76,6 @@ namespace mlir::nx::runner {
 
 class JitMemory;
 class CompileProgress;
-
-using nxhost::BridgeDispatcher;
-using nxhost::EntrySignature;
-using nxhost::formatType;
-using nxhost::formatValues;
-using nxhost::HostRuntime;
-using nxhost::HostTensor;
-using nxhost::kRegisterCallbacksSymbol;
-using nxhost::kReleaseCallbacksSymbol;
-using nxhost::RegisterCallbacksFn;
-using nxhost::registerDebugCallbacks;
-using nxhost::ReleaseCallbacksFn;
-using nxhost::RunOptions;
-using nxhost::statusToError;
-using nxhost::TensorSpec;
 
 //===----------------------------------------------------------------------===//
 // Executable
@@ -147,7 +132,7 @@ llvm::Error lowerToCpu(ModuleOp module, const CompileOptions &options);
 /// The host-visible signature of a public function: tokens are left out
 /// (nx-lower-to-cpu erases them), and anything but a ranked tensor of an nxrt
 /// element type makes it unsupported.
-EntrySignature getEntrySignature(func::FuncOp func);
+nxhost::EntrySignature getEntrySignature(func::FuncOp func);
 
 /// The names of the `nx.callback` declarations in `module`, in order: the
 /// callbacks a host binds before running it.
@@ -175,8 +160,10 @@ public:
   ~Executable();
 
   /// Public functions with a body, in module order.
-  llvm::ArrayRef<EntrySignature> entries() const { return entrySignatures; }
-  const EntrySignature *findEntry(llvm::StringRef name) const;
+  llvm::ArrayRef<nxhost::EntrySignature> entries() const {
+    return entrySignatures;
+  }
+  const nxhost::EntrySignature *findEntry(llvm::StringRef name) const;
   /// Names of the module's nx.callback declarations.
   llvm::ArrayRef<std::string> callbackNames() const {
     return declaredCallbacks;
@@ -192,9 +179,9 @@ public:
   /// compiled function, nxrt_run_end. Inputs are checked against the
   /// signature; results are fresh host tensors. A run that failed in the
   /// runtime returns its message.
-  llvm::Expected<std::vector<HostTensor>>
-  run(llvm::StringRef entry, llvm::ArrayRef<HostTensor> inputs,
-      const RunOptions &options = {}) const;
+  llvm::Expected<std::vector<nxhost::HostTensor>>
+  run(llvm::StringRef entry, llvm::ArrayRef<nxhost::HostTensor> inputs,
+      const nxhost::RunOptions &options = {}) const;
 
 private:
   Executable();
@@ -224,7 +211,7 @@ private:
   std::unique_ptr<ExecutionEngine> jitEngine;
   nxrt_runtime_t *runtimeHandle = nullptr;
   nxrt_program_t *programHandle = nullptr;
-  std::vector<EntrySignature> entrySignatures;
+  std::vector<nxhost::EntrySignature> entrySignatures;
   std::vector<void (*)(void **)> packedEntries;
   std::vector<std::string> declaredCallbacks;
   /// Destroyed after jitEngine (see the destructor): its code calls theirs.
