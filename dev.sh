@@ -37,7 +37,7 @@ PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev
   liblapacke-dev libopenblas-dev libomp-22-dev libdnnl-dev
-  clang-22 libfuzzer-22-dev libclang-rt-22-dev
+  clang-22 libfuzzer-22-dev libclang-rt-22-dev clang-format
   elixir erlang-dev
 )
 
