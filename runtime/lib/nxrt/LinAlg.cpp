@@ -134,7 +134,7 @@ std::vector<int64_t> with(std::vector<int64_t> batch, int64_t a, int64_t b) {
   return batch;
 }
 
-template <typename T> absl::Status Qr(const nxrt_call_t &call) {
+template <typename T> absl::Status qr(const nxrt_call_t &call) {
   if (absl::Status s = expect(call, 1, 2); !s.ok())
     return s;
   auto shape = matrices<T>(call.args[0]);
@@ -240,8 +240,8 @@ absl::Status registerLinAlgTargets(Registry &registry) {
     const char *name;
     nxrt_handler_fn fn;
   } targets[] = {
-      {NXRT_QR_F32_TARGET, &adapt<&Qr<float>>},
-      {NXRT_QR_F64_TARGET, &adapt<&Qr<double>>},
+      {NXRT_QR_F32_TARGET, &adapt<&qr<float>>},
+      {NXRT_QR_F64_TARGET, &adapt<&qr<double>>},
       {NXRT_EIGH_F32_TARGET, &adapt<&eigh<float>>},
       {NXRT_EIGH_F64_TARGET, &adapt<&eigh<double>>},
   };

@@ -56,11 +56,11 @@ int runnableThreads() {
 #if !defined(__linux__)
 // Elsewhere, one process-wide parking lot: every wake-up wakes all sleepers,
 // which recheck their words. Correct, if slower than a futex.
-Mutex &LotMutex() {
+Mutex &lotMutex() {
   static Mutex *mu = new Mutex;
   return *mu;
 }
-CondVar &LotCondVar() {
+CondVar &lotCondVar() {
   static CondVar *cv = new CondVar;
   return *cv;
 }
@@ -88,9 +88,9 @@ void futexWait(const std::atomic<int> &word, int expected,
   syscall(SYS_futex, reinterpret_cast<const int *>(&word), FUTEX_WAIT_PRIVATE,
           expected, timeout, nullptr, 0);
 #else
-  MutexLock lock(&LotMutex());
+  MutexLock lock(&lotMutex());
   while (word.load(std::memory_order_seq_cst) == expected)
-    if (LotCondVar().WaitWithDeadline(&LotMutex(), deadline))
+    if (lotCondVar().WaitWithDeadline(&lotMutex(), deadline))
       return;
 #endif
 }
@@ -102,8 +102,8 @@ void futexWake(const std::atomic<int> &word, int count) {
 #else
   (void)word;
   (void)count;
-  MutexLock lock(&LotMutex());
-  LotCondVar().SignalAll();
+  MutexLock lock(&lotMutex());
+  lotCondVar().SignalAll();
 #endif
 }
 
