@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nx/Support/PassOptions.h"
 #include "nx/Support/PassStatistics.h"
 #include "nx/Transforms/Passes.h"
 
@@ -63,11 +64,9 @@ struct SplitReductionsPass
   using SplitReductionsPassBase::SplitReductionsPassBase;
 
   void runOnOperation() override {
-    if (vectorBits < 16) {
-      getOperation()->emitError() << "vector-bits must be at least 16, got "
-                                  << static_cast<int64_t>(vectorBits);
+    if (failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
+                                          vectorBits, 16)))
       return signalPassFailure();
-    }
     SmallVector<std::pair<linalg::LinalgOp, int64_t>> candidates;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (std::optional<int64_t> ratio = getSplitRatio(op, vectorBits))

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nx/Support/PassOptions.h"
 #include "nx/Support/PassStatistics.h"
 #include "nx/Support/StaticBounds.h"
 #include "nx/Transforms/Passes.h"
@@ -75,11 +76,9 @@ struct TileTransposesPass
   using TileTransposesPassBase::TileTransposesPassBase;
 
   void runOnOperation() override {
-    if (tileSize < 1) {
-      getOperation()->emitError() << "tile-size must be at least 1, got "
-                                  << static_cast<int64_t>(tileSize);
+    if (failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
+                                          tileSize, 1)))
       return signalPassFailure();
-    }
     // Blocks are subviews at static offsets: an op whose known sizes put an
     // access out of bounds would become subviews that do not verify.
     if (failed(nx::verifyStaticBounds(getOperation())))

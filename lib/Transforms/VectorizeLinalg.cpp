@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nx/Support/PassOptions.h"
 #include "nx/Support/PassStatistics.h"
 #include "nx/Support/StaticBounds.h"
 #include "nx/Transforms/Passes.h"
@@ -732,11 +733,9 @@ struct VectorizeLinalgPass
   }
 
   void runOnOperation() override {
-    if (vectorBits < 16) {
-      getOperation()->emitError() << "vector-bits must be at least 16, got "
-                                  << static_cast<int64_t>(vectorBits);
+    if (failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
+                                          vectorBits, 16)))
       return signalPassFailure();
-    }
     // Tiles are subviews at static offsets: an op whose known sizes put an
     // access out of bounds would become subviews that do not verify.
     if (failed(nx::verifyStaticBounds(getOperation())))

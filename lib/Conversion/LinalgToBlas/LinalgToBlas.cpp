@@ -20,6 +20,7 @@
 #include "nx/Conversion/LinalgToOpenMP/LinalgToOpenMP.h"
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
 #include "nx/Conversion/Passes.h"
+#include "nx/Support/PassOptions.h"
 #include "nx/Support/PassStatistics.h"
 #include "nx/Support/StaticBounds.h"
 
@@ -367,11 +368,8 @@ struct ConvertLinalgToBlasPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (minWork < 1) {
-      module.emitError() << "min-work must be at least 1, got "
-                         << static_cast<int64_t>(minWork);
+    if (failed(nx::checkPassOptionAtLeast(module, getArgument(), minWork, 1)))
       return signalPassFailure();
-    }
     // Products are shared out as subviews at static offsets: an op whose
     // known sizes put an access out of bounds would make ones that do not
     // verify.

@@ -17,6 +17,7 @@
 
 #include "nx/Conversion/LinalgToOpenMP/LinalgToOpenMP.h"
 #include "nx/Conversion/Passes.h"
+#include "nx/Support/PassOptions.h"
 #include "nx/Support/PassStatistics.h"
 #include "nx/Support/StaticBounds.h"
 
@@ -406,11 +407,8 @@ struct ConvertLinalgToOpenMPPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (minWork < 1) {
-      module.emitError() << "min-work must be at least 1, got "
-                         << static_cast<int64_t>(minWork);
+    if (failed(nx::checkPassOptionAtLeast(module, getArgument(), minWork, 1)))
       return signalPassFailure();
-    }
     // Tiles are subviews at static offsets: an op whose known sizes put an
     // access out of bounds would become subviews that do not verify.
     if (failed(nx::verifyStaticBounds(module)))

@@ -16,7 +16,7 @@
 #include "nx/Conversion/StreamHandle.h"
 #include "nx/Dialect/Nx/BlockLowering.h"
 #include "nx/Dialect/Nx/IR/NxOps.h"
-#include "nx/Support/EnumPassOptions.h"
+#include "nx/Support/PassOptions.h"
 #include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -21,7 +21,7 @@
 
 #include "nx/Dialect/Nx/IR/NxOps.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
-#include "nx/Support/EnumPassOptions.h"
+#include "nx/Support/PassOptions.h"
 #include "nx/Support/PassStatistics.h"
 #include "nx/Transforms/Outlining.h"
 

@@ -1,5 +1,4 @@
-//===- EnumPassOptions.h - one clear error for a bad enum option -*- C++
-//-*-===//
+//===- PassOptions.h - one clear error for a bad pass option ----*- C++ -*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -14,11 +13,16 @@
 // that checks its enum options first, in its initializeOptions, gives one
 // error naming the pass, the option, the value and the values it takes.
 //
+// A numeric option with a lower bound is checked when the pass runs (its
+// options may come from C++ as well as from a string), with an error of the
+// same form at the operation the pass runs on.
+//
 //===----------------------------------------------------------------------===//
 
-#ifndef NX_SUPPORT_ENUMPASSOPTIONS_H
-#define NX_SUPPORT_ENUMPASSOPTIONS_H
+#ifndef NX_SUPPORT_PASSOPTIONS_H
+#define NX_SUPPORT_PASSOPTIONS_H
 
+#include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -52,6 +56,18 @@ checkEnumPassOption(StringRef pass, StringRef options, EnumOption &option,
   return success();
 }
 
+/// Fails, with "<pass>: option '<name>' must be at least <min>, got <value>"
+/// at `op`, when a numeric pass option is below `min`.
+template <typename NumericOption>
+LogicalResult checkPassOptionAtLeast(Operation *op, StringRef pass,
+                                     const NumericOption &option, int64_t min) {
+  int64_t value = static_cast<int64_t>(option);
+  if (value >= min)
+    return success();
+  return op->emitError() << pass << ": option '" << option.ArgStr
+                         << "' must be at least " << min << ", got " << value;
+}
+
 } // namespace mlir::nx
 
-#endif // NX_SUPPORT_ENUMPASSOPTIONS_H
+#endif // NX_SUPPORT_PASSOPTIONS_H

@@ -1,4 +1,4 @@
-//===- EnumPassOptions.cpp - finding an option in a pass's options -------===//
+//===- PassOptions.cpp - finding an option in a pass's options ------------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nx/Support/EnumPassOptions.h"
+#include "nx/Support/PassOptions.h"
 
 using namespace mlir;
 
