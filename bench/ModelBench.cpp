@@ -37,6 +37,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AlignedVector.h"
 #include "BenchJit.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -260,7 +261,7 @@ private:
   std::vector<std::vector<int64_t>> argShapes;
   std::vector<int64_t> resultShape;
   size_t resultRank = 0;
-  std::vector<std::vector<float>> inputs;
+  std::vector<nx_bench::AlignedVector<float>> inputs;
   std::vector<Descriptor> args;
 };
 

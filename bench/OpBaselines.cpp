@@ -34,6 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AlignedVector.h"
 #include "baselines/CKernels.h"
 
 #include <benchmark/benchmark.h>
@@ -56,10 +57,13 @@ extern "C" void omp_set_num_threads(int threads);
 
 namespace {
 
-std::vector<float> randomValues(int64_t size, unsigned seed) {
+/// Inputs and outputs start on a cache line, as nx's and PyTorch's do.
+using Buffer = nx_bench::AlignedVector<float>;
+
+Buffer randomValues(int64_t size, unsigned seed) {
   std::mt19937 generator(seed);
   std::uniform_real_distribution<float> distribution(-1.0f, 1.0f);
-  std::vector<float> values(size);
+  Buffer values(size);
   for (float &v : values)
     v = distribution(generator);
   return values;
@@ -81,8 +85,8 @@ int threadsOf(const benchmark::State &state) {
 void batchMatmul(benchmark::State &state, bool transposed,
                  bool transposedA = false) {
   constexpr int kBatch = 16, kM = 128, kK = 64, kN = 128;
-  std::vector<float> a = randomValues(kBatch * kM * kK, 1),
-                     b = randomValues(kBatch * kK * kN, 2), c(kBatch * kM * kN);
+  Buffer a = randomValues(kBatch * kM * kK, 1),
+         b = randomValues(kBatch * kK * kN, 2), c(kBatch * kM * kN);
   openblas_set_num_threads(threadsOf(state));
   for (auto _ : state) {
     for (int i = 0; i < kBatch; ++i)
@@ -102,7 +106,7 @@ void batchMatmul(benchmark::State &state, bool transposed,
 
 void transpose(benchmark::State &state) {
   constexpr int64_t kSide = 2048;
-  std::vector<float> x = randomValues(kSide * kSide, 1), y(kSide * kSide);
+  Buffer x = randomValues(kSide * kSide, 1), y(kSide * kSide);
   c_transpose_blocked(x.data(), y.data(), kSide, kSide);
   for (int64_t i = 0; i < kSide; ++i)
     for (int64_t j = 0; j < kSide; ++j)
@@ -117,8 +121,7 @@ void transpose(benchmark::State &state) {
 }
 
 /// Checks `actual` against `expected` to 1e-3 of their magnitude.
-bool close(const std::vector<float> &actual,
-           const std::vector<double> &expected) {
+bool close(const Buffer &actual, const std::vector<double> &expected) {
   for (size_t i = 0; i < actual.size(); ++i)
     if (std::fabs(actual[i] - expected[i]) >
         1e-3 * std::max(1.0, std::fabs(expected[i])))
@@ -128,7 +131,7 @@ bool close(const std::vector<float> &actual,
 
 void columnSum(benchmark::State &state) {
   constexpr int64_t kSide = 2048;
-  std::vector<float> x = randomValues(kSide * kSide, 1), y(kSide);
+  Buffer x = randomValues(kSide * kSide, 1), y(kSide);
   std::vector<double> expected(kSide, 0.0);
   for (int64_t i = 0; i < kSide; ++i)
     for (int64_t j = 0; j < kSide; ++j)
@@ -144,7 +147,7 @@ void columnSum(benchmark::State &state) {
 
 void rowSum(benchmark::State &state) {
   constexpr int64_t kSide = 2048;
-  std::vector<float> x = randomValues(kSide * kSide, 1), y(kSide);
+  Buffer x = randomValues(kSide * kSide, 1), y(kSide);
   std::vector<double> expected(kSide, 0.0);
   for (int64_t i = 0; i < kSide; ++i)
     for (int64_t j = 0; j < kSide; ++j)
@@ -160,7 +163,7 @@ void rowSum(benchmark::State &state) {
 
 void middleMax(benchmark::State &state) {
   constexpr int64_t kA = 64, kB = 256, kC = 256;
-  std::vector<float> x = randomValues(kA * kB * kC, 1), y(kA * kC);
+  Buffer x = randomValues(kA * kB * kC, 1), y(kA * kC);
   std::vector<double> expected(kA * kC, -INFINITY);
   for (int64_t i = 0; i < kA; ++i)
     for (int64_t j = 0; j < kB; ++j)
@@ -227,11 +230,9 @@ void convolution(benchmark::State &state, ConvShape shape) {
   int64_t weightCount = 1;
   for (int64_t d : weights)
     weightCount *= d;
-  std::vector<float> x = randomValues(shape.batch * shape.channels *
-                                          shape.size * shape.size,
-                                      1),
-                     w = randomValues(weightCount, 2),
-                     y(shape.batch * filters * out * out);
+  Buffer x = randomValues(
+             shape.batch * shape.channels * shape.size * shape.size, 1),
+         w = randomValues(weightCount, 2), y(shape.batch * filters * out * out);
   memory userWeights({weights, dt::f32, userWeightsTag}, cpu, w.data());
   memory convWeights(pd.weights_desc(), cpu);
   reorder(userWeights, convWeights).execute(s, userWeights, convWeights);
@@ -262,8 +263,8 @@ void pooling(benchmark::State &state, dnnl::algorithm kind, int64_t kernel) {
                              {kStride, kStride}, {kernel, kernel}, {0, 0},
                              {0, 0});
   pooling_forward::primitive_desc pd(desc, cpu);
-  std::vector<float> x = randomValues(kChannels * kSize * kSize, 1),
-                     y(kChannels * out * out);
+  Buffer x = randomValues(kChannels * kSize * kSize, 1),
+         y(kChannels * out * out);
   memory srcMem(srcMd, cpu, x.data()), dstMem(dstMd, cpu, y.data());
   pooling_forward pool(pd);
   for (auto _ : state) {

@@ -593,6 +593,17 @@ def ConvertLinalgToOpenMPPass
     side effects (an average pool's division by its window, an
     activation): each tile applies it to the slice it has just written.
 
+    An op right after such an op (past deallocations of other buffers) that
+    reduces or maps the rows it writes also moves into its tiles (with its
+    own in-place epilogue, if any): when the first op's output is a fresh
+    allocation of its own, the second reads it through a projected
+    permutation whose shared loop indexes the same dimension with the same
+    static extent, and the first op reads nothing the second writes. Each
+    tile then runs the second op on the rows it has just written, with the
+    same offset and size. That is how the two halves of a row sum split by
+    `nx-split-reductions` run: the partial sums are reduced while in cache,
+    in one team.
+
     A linalg op's body is pure scalar code: the regions this pass makes
     call no host code and allocate nothing, so they need no run context on
     the worker threads. Loops that call the host (`nx.elixir_call` in an

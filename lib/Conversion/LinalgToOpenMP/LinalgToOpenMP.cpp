@@ -21,6 +21,7 @@
 #include "nx/Support/PassStatistics.h"
 #include "nx/Support/StaticBounds.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -128,8 +129,9 @@ struct LinalgToOpenMPLoops : OpInterfaceRewritePattern<linalg::LinalgOp> {
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override;
 
-  /// Turns `op` into a parallel loop of tiles, each also applying
-  /// `epilogue` (if any) to its slice of the output.
+  /// Turns `op` into a parallel loop of tiles, each first running the tile
+  /// of `op`'s row producer (if any) and then also applying `epilogue` (if
+  /// any) to its slice of the output.
   LogicalResult rewriteNest(linalg::LinalgOp op, linalg::LinalgOp epilogue,
                             PatternRewriter &rewriter) const;
 
@@ -226,6 +228,87 @@ static bool isElementwiseInPlace(linalg::LinalgOp epilogue, Value output) {
                       [](Operation &op) { return isMemoryEffectFree(&op); });
 }
 
+/// The op before `op`, past deallocations of buffers other than `root`'s.
+static Operation *getPreviousPastDeallocs(Operation *op, Value root) {
+  Operation *previous = op->getPrevNode();
+  while (auto dealloc = dyn_cast_if_present<memref::DeallocOp>(previous)) {
+    if (getRootBuffer(dealloc.getMemref()) == root)
+      return nullptr;
+    previous = previous->getPrevNode();
+  }
+  return previous;
+}
+
+/// The linalg op after `op`, past deallocations.
+static linalg::LinalgOp getNextPastDeallocs(Operation *op) {
+  Operation *next = op->getNextNode();
+  while (isa_and_present<memref::DeallocOp>(next))
+    next = next->getNextNode();
+  return dyn_cast_if_present<linalg::LinalgOp>(next);
+}
+
+/// The dimension of `operand` that `op`'s shared loop indexes, if any.
+static std::optional<unsigned> getSharedDim(linalg::LinalgOp op,
+                                            OpOperand &operand) {
+  unsigned shared = getSharedLoop(op);
+  for (auto [position, result] :
+       llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    if (dim && dim.getPosition() == shared)
+      return position;
+  }
+  return std::nullopt;
+}
+
+/// The parallel op whose tiles may also run `consumer` on the rows they have
+/// just written (the final reduction of nx-split-reductions' partial sums):
+/// the op before `consumer` (past deallocations of other buffers) writes a
+/// fresh buffer of its own that `consumer` reads whole along every
+/// dimension but the one both shared loops index, each row where the
+/// producer wrote it, and reads nothing `consumer` writes. The rows then
+/// go from one op to the other in cache, in one team instead of two.
+static linalg::LinalgOp getRowProducer(linalg::LinalgOp consumer,
+                                       int64_t minWork) {
+  if (classify(consumer, minWork) == NestKind::Serial ||
+      !hasOwnOutput(consumer))
+    return {};
+  Value written = getRootBuffer(consumer.getDpsInits()[0]);
+  auto producer = dyn_cast_if_present<linalg::LinalgOp>(
+      getPreviousPastDeallocs(consumer, written));
+  if (!producer || classify(producer, minWork) != NestKind::Parallel ||
+      !hasOwnOutput(producer) ||
+      llvm::any_of(producer->getOperands(), [&](Value operand) {
+        return getRootBuffer(operand) == written;
+      }))
+    return {};
+  Value rows = producer.getDpsInits()[0];
+  OpOperand *read = nullptr;
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    if (getRootBuffer(input->get()) != getRootBuffer(rows))
+      continue;
+    if (read || input->get() != rows)
+      return {};
+    read = input;
+  }
+  if (!read || !consumer.getMatchingIndexingMap(read).isProjectedPermutation())
+    return {};
+  std::optional<unsigned> writtenDim =
+      getSharedDim(producer, *producer.getDpsInitOperand(0));
+  std::optional<unsigned> readDim = getSharedDim(consumer, *read);
+  int64_t extent = producer.getStaticLoopRanges()[getSharedLoop(producer)];
+  if (!writtenDim || writtenDim != readDim || ShapedType::isDynamic(extent) ||
+      extent != consumer.getStaticLoopRanges()[getSharedLoop(consumer)])
+    return {};
+  return producer;
+}
+
+/// Whether `op`'s tiles run in parallel: it is large enough itself, or it
+/// runs in the tiles of the op whose rows it reads.
+static bool isShared(linalg::LinalgOp op, int64_t minWork) {
+  return classify(op, minWork) == NestKind::Parallel ||
+         getRowProducer(op, minWork);
+}
+
 /// The parallel op whose tiles may also apply `epilogue`, an in-place
 /// elementwise op on the output it owns, each to the slice it has just
 /// written (while it is in cache, and without a second team): the op
@@ -235,63 +318,93 @@ static linalg::LinalgOp getEpilogueProducer(linalg::LinalgOp epilogue,
   if (epilogue.getNumDpsInits() != 1)
     return {};
   Value output = epilogue.getDpsInits()[0];
-  Operation *previous = epilogue->getPrevNode();
-  while (auto dealloc = dyn_cast_if_present<memref::DeallocOp>(previous)) {
-    if (getRootBuffer(dealloc.getMemref()) == getRootBuffer(output))
-      return {};
-    previous = previous->getPrevNode();
-  }
-  auto producer = dyn_cast_if_present<linalg::LinalgOp>(previous);
+  auto producer = dyn_cast_if_present<linalg::LinalgOp>(
+      getPreviousPastDeallocs(epilogue, getRootBuffer(output)));
   if (!producer || producer.getNumDpsInits() != 1 ||
-      producer.getDpsInits()[0] != output ||
-      classify(producer, minWork) != NestKind::Parallel ||
+      producer.getDpsInits()[0] != output || !isShared(producer, minWork) ||
       !hasOwnOutput(producer) || !isElementwiseInPlace(epilogue, output))
     return {};
   return producer;
 }
 
-/// Whether the op after `op` (past deallocations) is an epilogue that `op`'s
-/// tiles apply, so `op` is rewritten when that epilogue is visited.
-static bool hasFusableEpilogue(linalg::LinalgOp op, int64_t minWork) {
-  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
-    if (isa<memref::DeallocOp>(next))
-      continue;
-    auto epilogue = dyn_cast<linalg::LinalgOp>(next);
-    return epilogue && getEpilogueProducer(epilogue, minWork) == op;
+/// Whether the op after `op` (past deallocations) takes `op` into its own
+/// rewrite: an epilogue that `op`'s tiles apply, or an op that reads the
+/// rows `op`'s tiles write. The walk visits `op` first; it waits.
+static bool isTiledWithNext(linalg::LinalgOp op, int64_t minWork) {
+  linalg::LinalgOp next = getNextPastDeallocs(op);
+  return next && (getEpilogueProducer(next, minWork) == op ||
+                  getRowProducer(next, minWork) == op);
+}
+
+/// `op` on the rows that one tile of its row producer writes, in `loop` of
+/// tiles of `rowsPerTile` rows: the loop's offset and the tile's size along
+/// `op`'s shared loop, every other loop of `op` whole.
+static FailureOr<linalg::LinalgOp> tileAlongRows(linalg::LinalgOp op,
+                                                 scf::ForOp loop,
+                                                 int64_t rowsPerTile,
+                                                 RewriterBase &rewriter) {
+  Location loc = op.getLoc();
+  SmallVector<OpFoldResult> offsets, sizes;
+  for (const Range &range : op.createLoopRanges(rewriter, loc)) {
+    offsets.push_back(range.offset);
+    sizes.push_back(range.size);
   }
-  return false;
+  unsigned shared = getSharedLoop(op);
+  int64_t extent = op.getStaticLoopRanges()[shared];
+  Value row = loop.getInductionVar();
+  offsets[shared] = row;
+  sizes[shared] = rewriter.getIndexAttr(rowsPerTile);
+  if (extent % rowsPerTile != 0) {
+    // The last tile is short: the same bound tileUsingSCF gave the
+    // producer's tile, which CSE then shares.
+    AffineExpr dim = rewriter.getAffineDimExpr(0);
+    auto bound = AffineMap::get(
+        1, 0, {extent - dim, rewriter.getAffineConstantExpr(rowsPerTile)},
+        rewriter.getContext());
+    sizes[shared] = affine::makeComposedFoldedAffineMin(rewriter, loc, bound,
+                                                        {OpFoldResult(row)});
+  }
+  FailureOr<TilingResult> tiled =
+      cast<TilingInterface>(op.getOperation())
+          .getTiledImplementation(rewriter, offsets, sizes);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return failure();
+  return cast<linalg::LinalgOp>(tiled->tiledOps.front());
 }
 
 LogicalResult
 LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
                                      PatternRewriter &rewriter) const {
-  // The walk visits a producer before its epilogue: the producer waits, and
-  // the epilogue brings it along.
+  // The walk visits a producer before the op after it: the producer waits,
+  // and that op brings it along.
   if (linalg::LinalgOp producer = getEpilogueProducer(op, minWork))
     return rewriteNest(producer, op, rewriter);
-  if (classify(op, minWork) != NestKind::Parallel)
+  if (!isShared(op, minWork))
     return rewriter.notifyMatchFailure(op, "not a large parallel nest");
   auto fill = dyn_cast<linalg::FillOp>(op.getOperation());
   if (fill && isFusedIntoNext(fill, minWork))
     return rewriter.notifyMatchFailure(op, "filled by the next op's tiles");
-  if (hasFusableEpilogue(op, minWork))
-    return rewriter.notifyMatchFailure(op, "tiled with the epilogue after it");
+  if (isTiledWithNext(op, minWork))
+    return rewriter.notifyMatchFailure(op, "tiled with the op after it");
   return rewriteNest(op, /*epilogue=*/{}, rewriter);
 }
 
 LogicalResult
 LinalgToOpenMPLoops::rewriteNest(linalg::LinalgOp op, linalg::LinalgOp epilogue,
                                  PatternRewriter &rewriter) const {
-  linalg::FillOp fusedFill = getFusableFill(op);
-  Location loc = op.getLoc();
+  // With a row producer, the producer's tiling leads and `op` follows it.
+  linalg::LinalgOp producer = getRowProducer(op, minWork);
+  linalg::LinalgOp lead = producer ? producer : op;
+  linalg::FillOp fusedFill = getFusableFill(lead);
+  Location loc = lead.getLoc();
 
   // Tiles of the outermost dimension, each the same op on slices: enough
   // whole rows (or, in one dimension, elements) to cover
   // kMinPointsPerIteration points. Later passes vectorize or lower each
   // tile as they would the whole op. Tiling first: it is the step that may
   // fail, and nothing is built before it.
-  SmallVector<int64_t> staticRanges = op.getStaticLoopRanges();
-  unsigned shared = getSharedLoop(op);
+  SmallVector<int64_t> staticRanges = lead.getStaticLoopRanges();
+  unsigned shared = getSharedLoop(lead);
   int64_t innerPoints = 1;
   for (int64_t range : ArrayRef(staticRanges).drop_front(shared + 1))
     innerPoints = ShapedType::isDynamic(range)
@@ -299,30 +412,43 @@ LinalgToOpenMPLoops::rewriteNest(linalg::LinalgOp op, linalg::LinalgOp epilogue,
                       : std::min(innerPoints * std::max<int64_t>(range, 1),
                                  kMinPointsPerIteration);
   int64_t rowsPerTile = llvm::divideCeil(kMinPointsPerIteration, innerPoints);
-  if (readsSharedLoopContiguously(op, shared))
+  if (readsSharedLoopContiguously(lead, shared))
     rowsPerTile = std::max(rowsPerTile, kMinTransposedRows);
-  SmallVector<OpFoldResult> tileSizes(op.getNumLoops(),
+  SmallVector<OpFoldResult> tileSizes(lead.getNumLoops(),
                                       rewriter.getIndexAttr(0));
   tileSizes[shared] = rewriter.getIndexAttr(rowsPerTile);
   scf::SCFTilingOptions tilingOptions;
   tilingOptions.setTileSizes(tileSizes);
-  rewriter.setInsertionPoint(op);
+  rewriter.setInsertionPoint(lead);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), tilingOptions);
+      rewriter, cast<TilingInterface>(lead.getOperation()), tilingOptions);
   if (failed(tiled) || tiled->loops.size() != 1)
-    return rewriter.notifyMatchFailure(op, "could not tile the outer loop");
+    return rewriter.notifyMatchFailure(lead, "could not tile the outer loop");
   auto outer = cast<scf::ForOp>(tiled->loops.front().getOperation());
+  auto tile = cast<linalg::LinalgOp>(tiled->tiledOps.front());
   if (fusedFill) {
     // Each tile fills the slice of the output it writes, just before.
-    auto tile = cast<linalg::LinalgOp>(tiled->tiledOps.front());
     rewriter.setInsertionPoint(tile);
     linalg::FillOp::create(rewriter, fusedFill.getLoc(),
                            fusedFill.getInputs()[0], tile.getDpsInits()[0]);
     rewriter.eraseOp(fusedFill);
   }
+  // The nest's size, for the if clause below: the lead's.
+  rewriter.setInsertionPoint(outer);
+  SmallVector<Range> leadRanges = lead.createLoopRanges(rewriter, loc);
+  if (producer) {
+    // Each tile then runs `op` on the rows it has just written: the same
+    // offset and size along `op`'s shared loop, its other loops whole.
+    rewriter.setInsertionPointAfter(tile);
+    FailureOr<linalg::LinalgOp> rows =
+        tileAlongRows(op, outer, rowsPerTile, rewriter);
+    if (failed(rows))
+      return rewriter.notifyMatchFailure(op, "could not tile the row reader");
+    rewriter.eraseOp(producer);
+    tile = *rows;
+  }
   if (epilogue) {
     // Each tile then applies the epilogue to the slice it wrote.
-    auto tile = cast<linalg::LinalgOp>(tiled->tiledOps.front());
     rewriter.setInsertionPointAfter(tile);
     IRMapping slice;
     slice.map(epilogue.getDpsInits()[0], tile.getDpsInits()[0]);
@@ -334,7 +460,7 @@ LinalgToOpenMPLoops::rewriteNest(linalg::LinalgOp op, linalg::LinalgOp epilogue,
   // large enough, needs no if clause.
   rewriter.setInsertionPoint(outer);
   Value points = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  for (const Range &range : op.createLoopRanges(rewriter, loc)) {
+  for (const Range &range : leadRanges) {
     Value extent = getValueOrCreateConstantIndexOp(rewriter, loc, range.size);
     points = rewriter.createOrFold<arith::MulIOp>(loc, points, extent);
   }

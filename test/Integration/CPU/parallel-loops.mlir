@@ -7,6 +7,12 @@
 // RUN: nx-runner %s --entry=row_sums --parallel=false | FileCheck %s --check-prefix=ROWS
 // RUN: nx-runner %s --entry=row_sums --vectorize=false | FileCheck %s --check-prefix=ROWS
 //
+// 1001 rows, in tiles of 16 rows: the last tile has 9. The split row sum's
+// two ops run in one team, each tile reducing the partial sums it wrote.
+// RUN: nx-runner %s --entry=uneven_row_sums | FileCheck %s --check-prefix=UNEVEN
+// RUN: nx-runner %s --entry=uneven_row_sums --compute-threads=3 | FileCheck %s --check-prefix=UNEVEN
+// RUN: nx-runner %s --entry=uneven_row_sums --parallel=false | FileCheck %s --check-prefix=UNEVEN
+//
 // A host loop with a callback and a parallel nest in its body: the loop and
 // its callbacks stay serial and in order; only the nest forks. Run from four
 // host threads at once, each forking its own teams.
@@ -47,6 +53,32 @@ func.func @row_sums() -> tensor<512xi32> {
       linalg.yield %t : i32
     }
   return %s : tensor<512xi32>
+}
+
+// x[i, j] = 256 i + j again, over 1001 rows.
+// UNEVEN: result #0: tensor<1001xi32> = [32640, 98176, 163712, {{.*}}, 65503104, 65568640]
+func.func @uneven_row_sums() -> tensor<1001xi32> {
+  %init = tensor.empty() : tensor<1001x256xi32>
+  %x = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]}
+      outs(%init : tensor<1001x256xi32>) {
+  ^bb0(%out: i32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c256 = arith.constant 256 : index
+    %row = arith.muli %i, %c256 : index
+    %v = arith.addi %row, %j : index
+    %r = arith.index_cast %v : index to i32
+    linalg.yield %r : i32
+  } -> tensor<1001x256xi32>
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1001xi32>
+  %acc = linalg.fill ins(%zero : i32) outs(%e : tensor<1001xi32>) -> tensor<1001xi32>
+  %s = linalg.reduce ins(%x : tensor<1001x256xi32>) outs(%acc : tensor<1001xi32>) dimensions = [1]
+    (%in: i32, %a: i32) {
+      %t = arith.addi %a, %in : i32
+      linalg.yield %t : i32
+    }
+  return %s : tensor<1001xi32>
 }
 
 // Three iterations: the callback maps x to 2x + 1 each time; the big tensor
