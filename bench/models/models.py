@@ -585,7 +585,9 @@ def cmd_time(args):
         # large arrays start 16 bytes past a page (every 64-byte load then
         # straddles two cache lines) and ask for huge pages; torch's
         # allocator gives 64-byte aligned memory, as nx-bench-models gives nx.
-        targs = [torch.from_numpy(a).clone() for a in m.inputs()]
+        targs = [torch.from_numpy(a) for a in m.inputs()]
+        if not args.numpy_memory:
+            targs = [t.clone() for t in targs]
         targs = getattr(run, "prepare", lambda a: a)(targs)
         with torch.no_grad():
             for _ in range(3):
@@ -635,6 +637,9 @@ def main():
                    help="PyTorch's intra-op threads (0: one per core)")
     p.add_argument("--min-time", type=float, default=0.5)
     p.add_argument("--repetitions", type=int, default=3)
+    p.add_argument("--numpy-memory", action="store_true",
+                   help="time PyTorch on tensors sharing NumPy's arrays "
+                        "instead of on copies in PyTorch's own memory")
     p.add_argument("models", nargs="*")
     p.set_defaults(fn=cmd_time)
     args = parser.parse_args()
