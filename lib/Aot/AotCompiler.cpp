@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/Aot/AotCompiler.h"
+#include "nx/Pipelines/Pipelines.h"
 
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
 #include "nxrt/nxrt_aot.h"
@@ -365,6 +366,8 @@ Expected<AotObject> aot::compileAot(ModuleOp module,
   OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));
   runner::CompileOptions lowering = compile;
   lowering.vectorBits = getVectorBits(**machine);
+  lowering.reductionVectorBits =
+      getReductionVectorBits((*machine)->getTargetCPU(), lowering.vectorBits);
   if (auto err = runner::lowerToCpu(*lowered, lowering))
     return std::move(err);
   if (compile.loweredIR) {

@@ -81,11 +81,20 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   int64_t vectorBits =
       options.vectorBits != 0 ? options.vectorBits : getHostVectorBits();
+  // The host's reduction width goes with the host's vector width; an
+  // explicit vector width is the reductions' too, whatever the host.
+  int64_t reductionVectorBits = options.reductionVectorBits;
+  if (reductionVectorBits == 0)
+    reductionVectorBits =
+        options.vectorBits != 0
+            ? vectorBits
+            : getReductionVectorBits(llvm::sys::getHostCPUName(), vectorBits);
   // Innermost reductions keep one partial result per vector lane, which
   // nx-vectorize-linalg turns into vector accumulators after bufferization.
   if (options.vectorize && !options.strictReductions) {
     SplitReductionsPassOptions splitReductionsOptions;
     splitReductionsOptions.vectorBits = vectorBits;
+    splitReductionsOptions.reductionVectorBits = reductionVectorBits;
     pm.addNestedPass<func::FuncOp>(
         createSplitReductionsPass(splitReductionsOptions));
   }
@@ -183,6 +192,7 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   if (options.vectorize) {
     VectorizeLinalgPassOptions vectorizeOptions;
     vectorizeOptions.vectorBits = vectorBits;
+    vectorizeOptions.reductionVectorBits = reductionVectorBits;
     functionPm.addPass(createVectorizeLinalgPass(vectorizeOptions));
   }
   functionPm.addPass(createConvertLinalgToLoopsPass());
@@ -247,6 +257,10 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   OpPassManager &llvmFunctionPm = pm.nest<LLVM::LLVMFuncOp>();
   llvmFunctionPm.addPass(createReconcileUnrealizedCastsPass());
   llvmFunctionPm.addPass(createCanonicalizerPass());
+}
+
+int64_t nx::getReductionVectorBits(llvm::StringRef cpu, int64_t vectorBits) {
+  return cpu == "znver4" ? std::min<int64_t>(vectorBits, 256) : vectorBits;
 }
 
 int64_t nx::getHostVectorBits() {

@@ -35,7 +35,8 @@ using namespace mlir;
 /// The split ratio for `op`, or nothing when `op` is not an innermost,
 /// contiguous, single reduction on tensors that the split would help.
 static std::optional<int64_t> getSplitRatio(linalg::LinalgOp op,
-                                            int64_t vectorBits) {
+                                            int64_t vectorBits,
+                                            int64_t reductionVectorBits) {
   unsigned loops = op.getNumLoops();
   if (!op.hasPureTensorSemantics() || loops == 0 ||
       op.getNumReductionLoops() != 1 || op.getNumDpsInits() != 1 ||
@@ -47,7 +48,8 @@ static std::optional<int64_t> getSplitRatio(linalg::LinalgOp op,
   // The split's inner part must be contiguous in memory.
   if (!nx::readsInnermostLoopContiguously(op))
     return std::nullopt;
-  std::optional<int64_t> lanes = nx::getVectorLanes(op, vectorBits);
+  std::optional<int64_t> lanes = nx::getVectorLanes(
+      op, nx::getVectorBitsFor(op, vectorBits, reductionVectorBits));
   int64_t extent = op.getStaticLoopRanges().back();
   if (!lanes || ShapedType::isDynamic(extent))
     return std::nullopt;
@@ -65,11 +67,15 @@ struct SplitReductionsPass
 
   void runOnOperation() override {
     if (failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
-                                          vectorBits, 16)))
+                                          vectorBits, 16)) ||
+        (reductionVectorBits != 0 &&
+         failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
+                                           reductionVectorBits, 16))))
       return signalPassFailure();
     SmallVector<std::pair<linalg::LinalgOp, int64_t>> candidates;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (std::optional<int64_t> ratio = getSplitRatio(op, vectorBits))
+      if (std::optional<int64_t> ratio =
+              getSplitRatio(op, vectorBits, reductionVectorBits))
         candidates.emplace_back(op, *ratio);
     });
     IRRewriter rewriter(&getContext());

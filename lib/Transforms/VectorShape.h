@@ -50,6 +50,37 @@ inline std::optional<int64_t> getVectorLanes(linalg::LinalgOp op,
   return vectorBits / widest;
 }
 
+/// Whether `op` is a reduction that only combines what it reads (a sum, a
+/// maximum): its body is one operation of its two block arguments, yielded.
+/// Such a loop does a single operation per element loaded, so its loads
+/// bound it.
+inline bool isCombineOnlyReduction(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1)
+    return false;
+  Block *body = op.getBlock();
+  if (!llvm::hasSingleElement(body->without_terminator()))
+    return false;
+  Operation &combiner = body->front();
+  return combiner.getNumOperands() == 2 && combiner.getNumResults() == 1 &&
+         llvm::all_of(combiner.getOperands(),
+                      [&](Value v) {
+                        auto arg = dyn_cast<BlockArgument>(v);
+                        return arg && arg.getOwner() == body;
+                      }) &&
+         body->getTerminator()->getNumOperands() == 1 &&
+         body->getTerminator()->getOperand(0) == combiner.getResult(0);
+}
+
+/// The vector width for `op`: `reductionVectorBits` (unless 0) for a
+/// reduction that only combines what it reads, `vectorBits` otherwise.
+inline int64_t getVectorBitsFor(linalg::LinalgOp op, int64_t vectorBits,
+                                int64_t reductionVectorBits) {
+  return reductionVectorBits != 0 && isCombineOnlyReduction(op)
+             ? reductionVectorBits
+             : vectorBits;
+}
+
 /// Whether every operand that reads `op`'s innermost loop reads it as its
 /// innermost dimension, so consecutive iterations touch consecutive
 /// elements. `op`'s maps must be projected permutations.

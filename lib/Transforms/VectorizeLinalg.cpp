@@ -88,8 +88,8 @@ static bool isWindowCopy(linalg::LinalgOp op) {
   return true;
 }
 
-static std::optional<int64_t> getLanes(linalg::LinalgOp op,
-                                       int64_t vectorBits) {
+static std::optional<int64_t> getLanes(linalg::LinalgOp op, int64_t vectorBits,
+                                       int64_t reductionVectorBits) {
   if (isWindowCopy(op))
     return nx::getVectorLanes(op, vectorBits);
   if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
@@ -97,7 +97,8 @@ static std::optional<int64_t> getLanes(linalg::LinalgOp op,
       !op.hasOnlyProjectedPermutations() ||
       !nx::readsInnermostLoopContiguously(op))
     return std::nullopt;
-  return nx::getVectorLanes(op, vectorBits);
+  return nx::getVectorLanes(
+      op, nx::getVectorBitsFor(op, vectorBits, reductionVectorBits));
 }
 
 /// A tile of a window copy whose views are one run of elements (every
@@ -734,7 +735,10 @@ struct VectorizeLinalgPass
 
   void runOnOperation() override {
     if (failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
-                                          vectorBits, 16)))
+                                          vectorBits, 16)) ||
+        (reductionVectorBits != 0 &&
+         failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
+                                           reductionVectorBits, 16))))
       return signalPassFailure();
     // Tiles are subviews at static offsets: an op whose known sizes put an
     // access out of bounds would become subviews that do not verify.
@@ -766,7 +770,8 @@ struct VectorizeLinalgPass
       windowNeighbors[op] = neighbors;
     }
     auto vectorizeOne = [&](linalg::LinalgOp op, bool &tookNeighbors) {
-      std::optional<int64_t> lanes = getLanes(op, vectorBits);
+      std::optional<int64_t> lanes =
+          getLanes(op, vectorBits, reductionVectorBits);
       rewriter.setInsertionPoint(op);
       if (lanes && succeeded(tileAndVectorize(rewriter, op, *lanes, tileFolding,
                                               unrolledAccumulators)))

@@ -36,6 +36,13 @@ void buildLowerToCpuPipeline(OpPassManager &pm,
 /// 256 with AVX, otherwise 128.
 int64_t getHostVectorBits();
 
+/// The vector width in bits for reductions that only combine what they
+/// read on CPU `cpu` (LLVM's name) with vectors of `vectorBits`: at most 256
+/// on AMD Zen 4 ("znver4"), which executes a 512-bit operation as two
+/// 256-bit halves and streams memory faster through 256-bit loads;
+/// `vectorBits` elsewhere.
+int64_t getReductionVectorBits(llvm::StringRef cpu, int64_t vectorBits);
+
 /// Registers `nx-lower-to-cpu` with the global pass registry.
 void registerNxPipelines();
 

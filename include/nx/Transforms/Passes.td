@@ -396,6 +396,13 @@ def SplitReductionsPass : Pass<"nx-split-reductions"> {
     contiguous innermost in memory, contractions (they go to BLAS) and
     combiners with no known neutral element.
 
+    A reduction that only combines what it reads (its body is one
+    operation of its two arguments: a sum, a maximum) does one operation
+    per element loaded, so its loads bound it: its vectors have
+    `reduction-vector-bits` when that is set (`nx-lower-to-cpu` sets 256 on
+    AMD Zen 4, whose 256-bit loads stream memory faster than its split
+    512-bit ones), like `nx-vectorize-linalg`'s for the same op.
+
     The partial results are combined in a different order from the serial
     loop, so floating-point results may differ in the last bits.
     `nx-lower-to-cpu` runs this pass unless `strict-reductions` is set.
@@ -430,7 +437,11 @@ def SplitReductionsPass : Pass<"nx-split-reductions"> {
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
-           "Width of the host's vector registers in bits">
+           "Width of the host's vector registers in bits">,
+    Option<"reductionVectorBits", "reduction-vector-bits", "int64_t",
+           /*default=*/"0",
+           "Vector width in bits of reductions that only combine what they "
+           "read (a sum, a maximum), whose loads bound them (0: vector-bits)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
@@ -559,7 +570,10 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     1. tiles it with upstream's `TilingInterface` tiling (`scf.for`): every
        outer loop by 1, the innermost by as many elements as fit
        `vector-bits` (16 f32 for 512 bits), or by its whole static extent
-       when that is smaller;
+       when that is smaller; a reduction that only combines what it reads
+       (its body one operation of its two arguments: a sum, a maximum), so
+       that its loads bound it, by as many as fit `reduction-vector-bits`
+       when that is set;
     2. peels the innermost tile loop, so every tile but the last has the
        static vector shape;
     3. vectorizes each full tile with upstream's linalg vectorizer into
@@ -693,7 +707,11 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
-           "Width of the host's vector registers in bits">
+           "Width of the host's vector registers in bits">,
+    Option<"reductionVectorBits", "reduction-vector-bits", "int64_t",
+           /*default=*/"0",
+           "Vector width in bits of reductions that only combine what they "
+           "read (a sum, a maximum), whose loads bound them (0: vector-bits)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::affine::AffineDialect",
