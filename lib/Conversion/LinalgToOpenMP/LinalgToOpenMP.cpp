@@ -275,8 +275,9 @@ static linalg::LinalgOp getRowProducer(linalg::LinalgOp consumer,
   Value written = getRootBuffer(consumer.getDpsInits()[0]);
   auto producer = dyn_cast_if_present<linalg::LinalgOp>(
       getPreviousPastDeallocs(consumer, written));
+  // A producer that itself runs in its own producer's tiles stays there.
   if (!producer || classify(producer, minWork) != NestKind::Parallel ||
-      !hasOwnOutput(producer) ||
+      !hasOwnOutput(producer) || getRowProducer(producer, minWork) ||
       llvm::any_of(producer->getOperands(), [&](Value operand) {
         return getRootBuffer(operand) == written;
       }))

@@ -226,3 +226,46 @@ func.func @writes_producer_input(%x: memref<1024x64xf32>) -> memref<1024x64xf32>
   memref.dealloc %partial : memref<1024x64xf32>
   return %y : memref<1024x64xf32>
 }
+
+// -----
+
+#rows = affine_map<(i, l) -> (i, l)>
+
+// A chain of three ops, each reading the rows the one before writes: the
+// second runs in the first one's tiles; the third, whose producer already
+// runs in another op's tiles, gets a team of its own.
+// CHECK-LABEL: func.func @chain
+// CHECK: omp.parallel {
+// CHECK: math.exp
+// CHECK: math.log
+// CHECK: omp.terminator
+// CHECK: omp.parallel {
+// CHECK: math.sqrt
+// CHECK: omp.terminator
+// CHECK-NOT: linalg.generic
+func.func @chain(%x: memref<1024x64xf32>) -> memref<1024x64xf32> {
+  %a = memref.alloc() : memref<1024x64xf32>
+  %b = memref.alloc() : memref<1024x64xf32>
+  %c = memref.alloc() : memref<1024x64xf32>
+  linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<1024x64xf32>) outs(%a : memref<1024x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<1024x64xf32>) outs(%b : memref<1024x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %e = math.log %in : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%b : memref<1024x64xf32>) outs(%c : memref<1024x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %e = math.sqrt %in : f32
+    linalg.yield %e : f32
+  }
+  memref.dealloc %a : memref<1024x64xf32>
+  memref.dealloc %b : memref<1024x64xf32>
+  return %c : memref<1024x64xf32>
+}
