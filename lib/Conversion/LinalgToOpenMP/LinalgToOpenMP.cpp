@@ -39,6 +39,8 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
+#include <functional>
+
 #define DEBUG_TYPE "convert-linalg-to-openmp"
 
 namespace mlir::nx {
@@ -78,6 +80,41 @@ static bool hasHugeCoefficients(linalg::LinalgOp op) {
   return huge;
 }
 
+/// Whether every index of `op`'s operands grows with every loop: sums of
+/// loops and constants, loops scaled by non-negative constants. Upstream's
+/// tiling takes an operand's slice to span from the index at a tile's first
+/// iteration to the one at its last, which holds only then; a reversed
+/// index (`1023 - i`) or a remainder would get a wrong slice.
+static bool hasIncreasingIndices(linalg::LinalgOp op) {
+  std::function<bool(AffineExpr)> increasing = [&](AffineExpr expr) {
+    switch (expr.getKind()) {
+    case AffineExprKind::DimId:
+    case AffineExprKind::SymbolId:
+    case AffineExprKind::Constant:
+      return true;
+    case AffineExprKind::Add: {
+      auto sum = cast<AffineBinaryOpExpr>(expr);
+      return increasing(sum.getLHS()) && increasing(sum.getRHS());
+    }
+    case AffineExprKind::Mul: {
+      auto product = cast<AffineBinaryOpExpr>(expr);
+      auto factor = dyn_cast<AffineConstantExpr>(product.getRHS());
+      AffineExpr other = product.getLHS();
+      if (!factor) {
+        factor = dyn_cast<AffineConstantExpr>(product.getLHS());
+        other = product.getRHS();
+      }
+      return factor && factor.getValue() >= 0 && increasing(other);
+    }
+    default:
+      return false;
+    }
+  };
+  return llvm::all_of(op.getIndexingMapsArray(), [&](AffineMap map) {
+    return llvm::all_of(map.getResults(), increasing);
+  });
+}
+
 /// The loop the threads share: the outermost one of an extent other than 1
 /// (a batch of one image leaves nothing to share in the batch loop).
 static unsigned getSharedLoop(linalg::LinalgOp op) {
@@ -90,7 +127,7 @@ static unsigned getSharedLoop(linalg::LinalgOp op) {
 
 static NestKind classify(linalg::LinalgOp op, int64_t minWork) {
   if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
-      hasHugeCoefficients(op))
+      hasHugeCoefficients(op) || !hasIncreasingIndices(op))
     return NestKind::Serial;
   unsigned shared = getSharedLoop(op);
   if (!linalg::isParallelIterator(op.getIteratorTypesArray()[shared]))

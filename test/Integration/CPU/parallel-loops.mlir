@@ -13,6 +13,10 @@
 // RUN: nx-runner %s --entry=uneven_row_sums --compute-threads=3 | FileCheck %s --check-prefix=UNEVEN
 // RUN: nx-runner %s --entry=uneven_row_sums --parallel=false | FileCheck %s --check-prefix=UNEVEN
 //
+// A reversal of rows stays serial (its slices of rows do not tile upward)
+// and compiles.
+// RUN: nx-runner %s --entry=reversed_rows | FileCheck %s --check-prefix=REVERSED
+//
 // A host loop with a callback and a parallel nest in its body: the loop and
 // its callbacks stay serial and in order; only the nest forks. Run from four
 // host threads at once, each forking its own teams.
@@ -79,6 +83,31 @@ func.func @uneven_row_sums() -> tensor<1001xi32> {
       linalg.yield %t : i32
     }
   return %s : tensor<1001xi32>
+}
+
+// x[i, j] = 256 i + j, rows reversed: the first row starts at 511 * 256.
+// REVERSED: result #0: tensor<512x256xi32> = {{\[\[}}130816, 130817, 130818, {{.*}}, 253, 254, 255]]
+func.func @reversed_rows() -> tensor<512x256xi32> {
+  %init = tensor.empty() : tensor<512x256xi32>
+  %x = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]}
+      outs(%init : tensor<512x256xi32>) {
+  ^bb0(%out: i32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c256 = arith.constant 256 : index
+    %row = arith.muli %i, %c256 : index
+    %v = arith.addi %row, %j : index
+    %r = arith.index_cast %v : index to i32
+    linalg.yield %r : i32
+  } -> tensor<512x256xi32>
+  %e = tensor.empty() : tensor<512x256xi32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (511 - i, j)>, #id],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<512x256xi32>) outs(%e : tensor<512x256xi32>) {
+  ^bb0(%in: i32, %o: i32):
+    linalg.yield %in : i32
+  } -> tensor<512x256xi32>
+  return %y : tensor<512x256xi32>
 }
 
 // Three iterations: the callback maps x to 2x + 1 each time; the big tensor
