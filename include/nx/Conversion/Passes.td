@@ -578,6 +578,10 @@ def ConvertLinalgToOpenMPPass
 
     - the shared iterator is parallel and every output is indexed by it,
       so no two threads write the same element;
+    - every operand's indices grow with the loops (sums of loops and
+      constants, loops scaled by non-negative constants): a tile's slice of
+      an operand spans from its first iteration's index to its last's only
+      then, so a reversal (`1023 - i`) or a remainder stays serial;
     - its iteration space may reach `min-work` points. The region's `if`
       clause compares the actual count with `min-work` at run time, so a
       small dynamic shape runs on the calling thread; an op statically
