@@ -51,10 +51,13 @@ OwningOpRef<ModuleOp> nx_bench::parse(const std::string &source,
   return parseSourceString<ModuleOp>(source, context, "bench.mlir");
 }
 
-LogicalResult nx_bench::lower(ModuleOp module, bool split) {
+LogicalResult nx_bench::lower(ModuleOp module, bool split,
+                              llvm::StringRef textOptions) {
   nx::LowerToCpuOptions options;
   if (!split)
     options.maxFunctionOps = 0;
+  if (failed(options.parseFromString(textOptions)))
+    die("invalid nx-lower-to-cpu options '" + textOptions.str() + "'");
   PassManager pm(module.getContext());
   nx::buildLowerToCpuPipeline(pm, options);
   return pm.run(module);
@@ -84,12 +87,12 @@ std::unique_ptr<ExecutionEngine> nx_bench::jit(ModuleOp lowered,
 }
 
 nx_bench::JitModule::JitModule(const std::string &source,
-                               nxrt_runtime_t *runtime)
+                               nxrt_runtime_t *runtime, llvm::StringRef options)
     : context(makeContext()) {
   OwningOpRef<ModuleOp> module = parse(source, context.get());
   if (!module)
     die("cannot parse the benchmark module");
-  if (failed(lower(*module)))
+  if (failed(lower(*module, /*split=*/true, options)))
     die("nx-lower-to-cpu failed");
   engine = jit(*module, memory);
   program = nxrt_program_create(runtime, "nx-bench");

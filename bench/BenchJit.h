@@ -67,7 +67,8 @@ mlir::OwningOpRef<mlir::ModuleOp> parse(const std::string &source,
 
 /// nx-lower-to-cpu with its defaults, or with functions kept whole
 /// (max-function-ops=0, the baseline of nx-split-functions).
-mlir::LogicalResult lower(mlir::ModuleOp module, bool split = true);
+mlir::LogicalResult lower(mlir::ModuleOp module, bool split = true,
+                          llvm::StringRef options = "");
 
 /// The lowered module JIT-compiled as Executable does it (its target
 /// machine, translation and LLVM optimization at -O2). `memory` must outlive
@@ -79,7 +80,10 @@ std::unique_ptr<mlir::ExecutionEngine> jit(mlir::ModuleOp lowered,
 /// loaded into an nxrt program of `runtime` (what Executable::compile does).
 class JitModule {
 public:
-  JitModule(const std::string &source, nxrt_runtime_t *runtime);
+  /// `options`: nx-lower-to-cpu's, as its textual form takes them
+  /// ("reduction-vector-bits=512"); empty for the defaults.
+  JitModule(const std::string &source, nxrt_runtime_t *runtime,
+            llvm::StringRef options = "");
   ~JitModule();
   JitModule(const JitModule &) = delete;
   JitModule &operator=(const JitModule &) = delete;

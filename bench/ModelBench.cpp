@@ -21,6 +21,16 @@
 //                                  bench/models (kOps: convolutions,
 //                                  pooling, batched matmuls, a transpose,
 //                                  reductions over each kind of axis).
+//  BM_ModelVariant/..., BM_OpVariant/...
+//                                  with NX_BENCH_VARIANT set to
+//                                  nx-lower-to-cpu options
+//                                  ("reduction-vector-bits=512"): the same,
+//                                  compiled with those options. With
+//                                  --benchmark_enable_random_interleaving,
+//                                  the two builds' repetitions alternate in
+//                                  one process: a comparison free of the
+//                                  memory layout that changes between
+//                                  processes.
 //
 // <model> is mlp, cnn or transformer, and each again with "-callbacks": the
 // same model with an nx.io_callback per layer that logs its activations and
@@ -192,10 +202,11 @@ struct Descriptor {
 /// A compiled model with random inputs of its signature's shapes.
 class Model {
 public:
-  explicit Model(const std::string &file) : entry(entryOf(file)) {
+  Model(const std::string &file, const std::string &options)
+      : entry(entryOf(file)) {
     std::string source = readModel(file);
     readSignature(source);
-    compiled = std::make_unique<JitModule>(source, runtime());
+    compiled = std::make_unique<JitModule>(source, runtime(), options);
     fn = compiled->lookupPacked(entry);
     std::mt19937 generator(1234);
     std::uniform_real_distribution<float> distribution(-0.5f, 0.5f);
@@ -265,22 +276,25 @@ private:
   std::vector<Descriptor> args;
 };
 
-/// One compiled model per file for the whole process (Google Benchmark
-/// calls a benchmark function several times). Never destroyed: at exit,
-/// LLVM's own statics may already be gone when a JIT would be torn down.
-Model &model(const std::string &file) {
-  static auto *models = new std::map<std::string, std::unique_ptr<Model>>;
-  std::unique_ptr<Model> &m = (*models)[file];
+/// One compiled model per file and nx-lower-to-cpu options for the whole
+/// process (Google Benchmark calls a benchmark function several times).
+/// Never destroyed: at exit, LLVM's own statics may already be gone when a
+/// JIT would be torn down.
+Model &model(const std::string &file, const std::string &options) {
+  static auto *models =
+      new std::map<std::pair<std::string, std::string>, std::unique_ptr<Model>>;
+  std::unique_ptr<Model> &m = (*models)[{file, options}];
   if (!m)
-    m = std::make_unique<Model>(file);
+    m = std::make_unique<Model>(file, options);
   return *m;
 }
 
 /// A -callbacks model must compute exactly what its plain model does, and
 /// call its callbacks: once per logged layer and once for the clip.
-bool checkCallbacksVariant(benchmark::State &state, const std::string &base) {
-  Model &plain = model(base);
-  Model &withCallbacks = model(base + "-callbacks");
+bool checkCallbacksVariant(benchmark::State &state, const std::string &base,
+                           const std::string &options) {
+  Model &plain = model(base, options);
+  Model &withCallbacks = model(base + "-callbacks", options);
   Descriptor expected = plain.call();
   int64_t logsBefore = logCalls, clipsBefore = clipCalls;
   Descriptor actual = withCallbacks.call();
@@ -296,14 +310,15 @@ bool checkCallbacksVariant(benchmark::State &state, const std::string &base) {
   return same && called;
 }
 
-void runModel(benchmark::State &state, const std::string &file) {
+void runModel(benchmark::State &state, const std::string &file,
+              const std::string &options) {
   static const std::string suffix = "-callbacks";
   if (file.size() > suffix.size() &&
       file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0 &&
-      !checkCallbacksVariant(state,
-                             file.substr(0, file.size() - suffix.size())))
+      !checkCallbacksVariant(state, file.substr(0, file.size() - suffix.size()),
+                             options))
     return;
-  Model &m = model(file);
+  Model &m = model(file, options);
   ScopedComputeThreads threads(static_cast<int>(state.range(0)));
   for (auto _ : state)
     std::free(m.call().allocated());
@@ -315,30 +330,40 @@ void compileModel(benchmark::State &state, const std::string &file) {
     JitModule compiled(source, runtime());
 }
 
-/// Registers every model and its -callbacks variant.
-int registerModels() {
+/// Registers every model and its -callbacks variant, and every op, under
+/// `prefix` (BM_Model, BM_Op) + `suffix`, compiled with `options`.
+void registerAll(const std::string &suffix, const std::string &options) {
   for (const char *name : kModels)
     for (const std::string &file :
          {std::string(name), std::string(name) + "-callbacks"}) {
-      benchmark::RegisterBenchmark(("BM_Model/" + file).c_str(), runModel, file)
+      benchmark::RegisterBenchmark(("BM_Model" + suffix + "/" + file).c_str(),
+                                   runModel, file, options)
           ->ArgName("threads")
           ->Arg(1)
           ->Arg(0)
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
-      benchmark::RegisterBenchmark(("BM_Compile/" + file).c_str(), compileModel,
-                                   file)
-          ->Unit(benchmark::kMillisecond)
-          ->Iterations(3);
+      if (options.empty())
+        benchmark::RegisterBenchmark(("BM_Compile/" + file).c_str(),
+                                     compileModel, file)
+            ->Unit(benchmark::kMillisecond)
+            ->Iterations(3);
     }
   for (const char *name : kOps)
-    benchmark::RegisterBenchmark((std::string("BM_Op/") + name).c_str(),
-                                 runModel, std::string(name))
+    benchmark::RegisterBenchmark(("BM_Op" + suffix + "/" + name).c_str(),
+                                 runModel, std::string(name), options)
         ->ArgName("threads")
         ->Arg(1)
         ->Arg(0)
         ->UseRealTime()
         ->Unit(benchmark::kMicrosecond);
+}
+
+int registerModels() {
+  registerAll("", "");
+  if (const char *variant = std::getenv("NX_BENCH_VARIANT");
+      variant && *variant)
+    registerAll("Variant", variant);
   return 0;
 }
 
