@@ -73,6 +73,11 @@ if config.nx_sanitizer:
     config.environment["ASAN_OPTIONS"] = ":".join(
         o for o in (options, "allow_user_poisoning=0") if o)
 
+# The model benchmark program is built with the tools, except in the
+# sanitizer builds, which build only what the tests need.
+if os.path.exists(os.path.join(config.nx_tools_dir, "nx-bench-models")):
+    config.available_features.add("nx-bench-models")
+
 # The model tests (test/Integration/Models) check nx's outputs against NumPy
 # (and PyTorch where it is installed): with lit's own Python when it has
 # NumPy, else with the system's (Debian's python3-numpy, which dev.sh
