@@ -29,6 +29,10 @@
 //                             C loops (-O3 -march=native, the sums with
 //                             -ffast-math); 1 thread.
 //
+//  BM_ReadBound/2048x2048/threads:1
+//    one pass over a 2048x2048 f32 input (the reductions' inputs) that only
+//    ors its words together: no reduction of it can take less time.
+//
 // threads:0 is one thread per core. The C baselines' results are checked
 // against plain loops once, before timing; the libraries are trusted.
 //
@@ -159,6 +163,13 @@ void rowSum(benchmark::State &state) {
     c_row_sums(x.data(), y.data(), kSide, kSide);
     benchmark::ClobberMemory();
   }
+}
+
+void readBound(benchmark::State &state) {
+  constexpr int64_t kSide = 2048;
+  Buffer x = randomValues(kSide * kSide, 1);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(c_read_all(x.data(), kSide * kSide));
 }
 
 void middleMax(benchmark::State &state) {
@@ -305,6 +316,11 @@ int registerBaselines() {
   add("column-sum", columnSum, false);
   add("row-sum", rowSum, false);
   add("middle-max", middleMax, false);
+  benchmark::RegisterBenchmark("BM_ReadBound/2048x2048", readBound)
+      ->ArgName("threads")
+      ->Arg(1)
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
 #ifdef NX_BENCH_HAVE_DNNL
   auto conv = [](ConvShape shape) {
     return [shape](benchmark::State &s) { convolution(s, shape); };

@@ -9,6 +9,7 @@
 
 #include <cblas.h>
 #include <math.h>
+#include <string.h>
 
 void c_elementwise(const float *x, float *y, int64_t n) {
   for (int64_t i = 0; i < n; ++i)
@@ -76,4 +77,32 @@ void c_middle_max(const float *x, float *y, int64_t a, int64_t b, int64_t c) {
       for (int64_t k = 0; k < c; ++k)
         out[k] = in[j * c + k] > out[k] ? in[j * c + k] : out[k];
   }
+}
+
+/* Eight words: one 256-bit register. */
+typedef uint32_t words8 __attribute__((vector_size(32)));
+
+uint32_t c_read_all(const float *x, int64_t n) {
+  /* 256-bit loads in two independent chains: two such loads a cycle outrun
+     any cache's bandwidth, and AMD Zen 4 streams 512-bit loads more slowly
+     (a compiler left to itself would merge the lanes into one 512-bit
+     register). */
+  words8 even = {0}, odd = {0};
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    words8 first, second;
+    memcpy(&first, x + i, sizeof first);
+    memcpy(&second, x + i + 8, sizeof second);
+    even |= first;
+    odd |= second;
+  }
+  uint32_t all = 0;
+  for (; i < n; ++i) {
+    uint32_t word;
+    memcpy(&word, x + i, sizeof word);
+    all |= word;
+  }
+  for (int k = 0; k < 8; ++k)
+    all |= even[k] | odd[k];
+  return all;
 }

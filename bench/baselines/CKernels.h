@@ -45,6 +45,9 @@ void c_column_sums(const float *x, float *y, int64_t rows, int64_t cols);
 void c_row_sums(const float *x, float *y, int64_t rows, int64_t cols);
 /* y[a][c] = max_b x[a][b][c] for x a x b x c. */
 void c_middle_max(const float *x, float *y, int64_t a, int64_t b, int64_t c);
+/* Reads x[0..n) once, as words, and returns their bitwise or: the least work
+ * any pass over the input does, so the bound for a reduction of it. */
+uint32_t c_read_all(const float *x, int64_t n);
 
 #ifdef __cplusplus
 }
