@@ -30,8 +30,9 @@
 //                             -ffast-math); 1 thread.
 //
 //  BM_ReadBound/2048x2048/threads:1
-//    one pass over a 2048x2048 f32 input (the reductions' inputs) that only
-//    ors its words together: no reduction of it can take less time.
+//    one pass over a 2048x2048 f32 input (the reductions' inputs), in
+//    256-bit loads, that only ors its words together: the time any
+//    reduction of it spends reading it.
 //
 // threads:0 is one thread per core. The C baselines' results are checked
 // against plain loops once, before timing; the libraries are trusted.
