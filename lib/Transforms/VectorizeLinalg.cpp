@@ -19,6 +19,7 @@
 #include "nx/Support/StaticBounds.h"
 #include "nx/Transforms/Passes.h"
 
+#include "SplitRowReductions.h"
 #include "VectorShape.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -800,8 +801,33 @@ struct VectorizeLinalgPass
       else
         nx::addStatistic(numLeft);
     };
+    // A split row reduction's three ops become one loop per row with its
+    // accumulators in registers; op by op, they would pass them through
+    // memory at each row's start and end.
+    llvm::DenseSet<Operation *> replaced;
     for (linalg::LinalgOp op : candidates) {
-      if (waiting.contains(op))
+      if (replaced.contains(op))
+        continue;
+      std::optional<nx::SplitRowReduction> reduction =
+          nx::matchSplitRowReduction(op);
+      if (!reduction)
+        continue;
+      std::optional<int64_t> lanes =
+          getLanes(reduction->partial, vectorBits, reductionVectorBits);
+      SmallVector<Operation *> ops{reduction->fill, reduction->partial,
+                                   reduction->final};
+      if (!lanes || llvm::any_of(ops, [&](Operation *o) {
+            return waiting.contains(o) || replaced.contains(o);
+          }))
+        continue;
+      if (failed(nx::vectorizeSplitRowReduction(rewriter, *reduction, *lanes)))
+        continue;
+      replaced.insert(ops.begin(), ops.end());
+      vectorized += 3;
+      nx::addStatistic(numRowReductions);
+    }
+    for (linalg::LinalgOp op : candidates) {
+      if (waiting.contains(op) || replaced.contains(op))
         continue;
       auto neighbors = windowNeighbors.find(op);
       bool tookNeighbors = false;

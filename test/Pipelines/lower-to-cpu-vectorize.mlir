@@ -49,18 +49,25 @@ func.func @row_sums(%x: tensor<8x100xf32>) -> tensor<8xf32> {
 }
 
 // 1024 columns: each row accumulates 4 x 16 partial sums in four vector
-// registers (block arguments of the reduction loop: no load or store of
-// them inside it), lane by lane, then adds them up (reassociable, for LLVM).
+// registers (block arguments of the reduction loop, starting from zeros),
+// lane by lane, then adds the four and their lanes into the row's sum
+// (reassociable): the partial sums are never stored, and no buffer is
+// allocated for them.
 // CHECK-LABEL: llvm.func @long_row_sums
-// CHECK: llvm.br ^[[HEAD:bb[0-9]+]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : i64, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK: %[[ZEROS:.*]] = llvm.mlir.constant(dense<0.000000e+00> : vector<16xf32>) : vector<16xf32>
+// CHECK: llvm.call @_mlir_memref_to_llvm_alloc
+// CHECK-NOT: llvm.call @_mlir_memref_to_llvm_alloc
+// CHECK: llvm.br ^[[HEAD:bb[0-9]+]](%{{.*}}, %[[ZEROS]], %[[ZEROS]], %[[ZEROS]], %[[ZEROS]] : i64, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK: ^[[HEAD]](%{{.*}}: i64, %[[ACC:.*]]: vector<16xf32>, %{{.*}}: vector<16xf32>, %{{.*}}: vector<16xf32>, %{{.*}}: vector<16xf32>):
 // CHECK-NOT: llvm.store
 // CHECK: %[[IN:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<16xf32>
-// CHECK-NEXT: %[[SUM:.*]] = llvm.fadd %[[ACC]], %[[IN]] : vector<16xf32>
+// CHECK-NEXT: %[[SUM:.*]] = llvm.fadd %[[IN]], %[[ACC]] {fastmathFlags = #llvm.fastmath<reassoc>} : vector<16xf32>
 // CHECK-NOT: llvm.store
 // CHECK: llvm.br ^[[HEAD]](%{{.*}}, %[[SUM]], %{{.*}}, %{{.*}}, %{{.*}} : i64, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
-// CHECK: llvm.store %{{.*}} : vector<16xf32>, !llvm.ptr
-// CHECK: llvm.fadd {{.*}} {fastmathFlags = #llvm.fastmath<reassoc>} : f32
+// CHECK-NOT: llvm.store
+// CHECK: %[[ROW:.*]] = "llvm.intr.vector.reduce.fadd"(%{{.*}}, %{{.*}}) <{fastmathFlags = #llvm.fastmath<reassoc>}> : (f32, vector<16xf32>) -> f32
+// CHECK: llvm.store %[[ROW]], %{{.*}} : f32, !llvm.ptr
+// CHECK-NOT: llvm.call @_mlir_memref_to_llvm_free
 // CHECK: llvm.return
 // STRICT-LABEL: llvm.func @long_row_sums
 // STRICT-NOT: llvm.fadd {{.*}} vector<

@@ -722,7 +722,10 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     Statistic<"numVectorized", "vectorized",
               "Number of linalg ops tiled and vectorized">,
     Statistic<"numLeft", "left-to-loops",
-              "Number of linalg ops on buffers left to the loop lowering">
+              "Number of linalg ops on buffers left to the loop lowering">,
+    Statistic<"numRowReductions", "row-reductions-in-registers",
+              "Number of split row reductions whose partial results stay "
+              "in registers">
   ];
 }
 

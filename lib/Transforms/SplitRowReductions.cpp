@@ -1,0 +1,225 @@
+//===- SplitRowReductions.cpp - split row reductions in registers ---------===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "SplitRowReductions.h"
+
+#include "VectorShape.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+
+/// More accumulators than this would not stay in registers.
+static constexpr int64_t kMaxAccumulators = 8;
+
+/// The one operation of a combine-only reduction's body.
+static Operation *getCombiner(linalg::LinalgOp op) {
+  return nx::isCombineOnlyReduction(op) ? &op.getBlock()->front() : nullptr;
+}
+
+/// Whether `a` and `b` are the same elements of one buffer: the same value,
+/// or subviews of the same elements at equal offsets, sizes and strides.
+static bool isSameView(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto viewA = a.getDefiningOp<memref::SubViewOp>();
+  auto viewB = b.getDefiningOp<memref::SubViewOp>();
+  if (!viewA || !viewB || !isSameView(viewA.getSource(), viewB.getSource()))
+    return false;
+  auto equal = [](ArrayRef<OpFoldResult> x, ArrayRef<OpFoldResult> y) {
+    return x.size() == y.size() &&
+           llvm::all_of(llvm::zip_equal(x, y), [](auto pair) {
+             return isEqualConstantIntOrValue(std::get<0>(pair),
+                                              std::get<1>(pair));
+           });
+  };
+  return equal(viewA.getMixedOffsets(), viewB.getMixedOffsets()) &&
+         equal(viewA.getMixedSizes(), viewB.getMixedSizes()) &&
+         equal(viewA.getMixedStrides(), viewB.getMixedStrides());
+}
+
+/// The allocation `view` is a chain of subviews of, if any.
+static memref::AllocOp getAllocation(Value view) {
+  while (auto subview = view.getDefiningOp<memref::SubViewOp>())
+    view = subview.getSource();
+  return view.getDefiningOp<memref::AllocOp>();
+}
+
+/// The op before `op` in its block, past side-effect-free subviews.
+static Operation *getPreviousSkippingViews(Operation *op) {
+  Operation *previous = op->getPrevNode();
+  while (isa_and_present<memref::SubViewOp>(previous))
+    previous = previous->getPrevNode();
+  return previous;
+}
+
+/// Whether every use of `value`, through subviews, is by one of `users` or
+/// deallocates it.
+static bool isUsedOnlyBy(Value value, ArrayRef<Operation *> users) {
+  for (Operation *user : value.getUsers()) {
+    if (llvm::is_contained(users, user) || isa<memref::DeallocOp>(user))
+      continue;
+    auto subview = dyn_cast<memref::SubViewOp>(user);
+    if (!subview || !isUsedOnlyBy(subview.getResult(), users))
+      return false;
+  }
+  return true;
+}
+
+/// Whether `op`, on buffers, has loops of iterator types `kinds` and one
+/// input and one output, read through `inputMap` and written through
+/// `outputMap`.
+static bool hasShape(linalg::LinalgOp op, ArrayRef<utils::IteratorType> kinds,
+                     AffineMap inputMap, AffineMap outputMap) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 ||
+      !llvm::equal(op.getIteratorTypesArray(), kinds))
+    return false;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  return maps[0] == inputMap && maps[1] == outputMap;
+}
+
+std::optional<nx::SplitRowReduction>
+nx::matchSplitRowReduction(linalg::LinalgOp final) {
+  MLIRContext *context = final.getContext();
+  using utils::IteratorType;
+  auto dims = [&](ArrayRef<unsigned> positions, unsigned count) {
+    SmallVector<AffineExpr> results;
+    for (unsigned position : positions)
+      results.push_back(getAffineDimExpr(position, context));
+    return AffineMap::get(count, 0, results, context);
+  };
+  if (!hasShape(final, {IteratorType::parallel, IteratorType::reduction},
+                dims({0, 1}, 2), dims({0}, 2)))
+    return std::nullopt;
+  Operation *finalCombiner = getCombiner(final);
+  if (!finalCombiner || !linalg::getCombinerOpKind(finalCombiner))
+    return std::nullopt;
+
+  auto partial =
+      dyn_cast_or_null<linalg::LinalgOp>(getPreviousSkippingViews(final));
+  if (!partial || !hasShape(partial,
+                            {IteratorType::parallel, IteratorType::reduction,
+                             IteratorType::parallel},
+                            dims({0, 1, 2}, 3), dims({0, 2}, 3)))
+    return std::nullopt;
+  Operation *partialCombiner = getCombiner(partial);
+  if (!partialCombiner ||
+      partialCombiner->getName() != finalCombiner->getName() ||
+      !isSameView(partial.getDpsInits()[0], final.getDpsInputs()[0]))
+    return std::nullopt;
+  SmallVector<int64_t> ranges = partial.getStaticLoopRanges();
+  if (ShapedType::isDynamic(ranges[1]) || ShapedType::isDynamic(ranges[2]))
+    return std::nullopt;
+
+  auto fill =
+      dyn_cast_or_null<linalg::FillOp>(getPreviousSkippingViews(partial));
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      !isSameView(fill.getDpsInits()[0], partial.getDpsInits()[0]))
+    return std::nullopt;
+
+  memref::AllocOp buffer = getAllocation(final.getDpsInputs()[0]);
+  if (!buffer ||
+      !isUsedOnlyBy(buffer.getResult(), {fill, partial, final.getOperation()}))
+    return std::nullopt;
+  return SplitRowReduction{fill, partial, final, buffer};
+}
+
+/// A copy of `combiner` (an op of two block arguments) on `input` and
+/// `accumulator`, of their type.
+static Value combine(RewriterBase &rewriter, Operation *combiner, Value input,
+                     Value accumulator) {
+  Block *body = combiner->getBlock();
+  IRMapping mapping;
+  // The block's arguments: the op's inputs, then its output's element.
+  mapping.map(body->getArgument(0), input);
+  mapping.map(body->getArgument(1), accumulator);
+  Operation *copy = rewriter.clone(*combiner, mapping);
+  copy->getResult(0).setType(accumulator.getType());
+  return copy->getResult(0);
+}
+
+LogicalResult nx::vectorizeSplitRowReduction(RewriterBase &rewriter,
+                                             SplitRowReduction reduction,
+                                             int64_t lanes) {
+  SmallVector<int64_t> ranges = reduction.partial.getStaticLoopRanges();
+  int64_t steps = ranges[1], width = ranges[2];
+  if (lanes <= 0 || width % lanes != 0 || width / lanes > kMaxAccumulators)
+    return failure();
+  int64_t accumulators = width / lanes;
+
+  Operation *partialCombiner = getCombiner(reduction.partial);
+  Operation *finalCombiner = getCombiner(reduction.final);
+  Value input = reduction.partial.getDpsInputs()[0];
+  Value output = reduction.final.getDpsInits()[0];
+  Type element = getElementTypeOrSelf(output.getType());
+  auto vectorType = VectorType::get({lanes}, element);
+  Location loc = reduction.final.getLoc();
+
+  rewriter.setInsertionPoint(reduction.final);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value stepCount = arith::ConstantIndexOp::create(rewriter, loc, steps);
+  Value rows = rewriter.createOrFold<memref::DimOp>(loc, output, 0);
+  Value first = vector::BroadcastOp::create(rewriter, loc, vectorType,
+                                            reduction.fill.getInputs()[0]);
+  auto rowLoop = scf::ForOp::create(rewriter, loc, zero, rows, one);
+  rewriter.setInsertionPointToStart(rowLoop.getBody());
+  Value row = rowLoop.getInductionVar();
+  SmallVector<Value> starts(accumulators, first);
+  auto stepLoop = scf::ForOp::create(
+      rewriter, loc, zero, stepCount, one, starts,
+      [&](OpBuilder &builder, Location nested, Value step, ValueRange sums) {
+        SmallVector<Value> next;
+        for (auto [index, sum] : llvm::enumerate(sums)) {
+          Value column = arith::ConstantIndexOp::create(
+              builder, nested, static_cast<int64_t>(index) * lanes);
+          Value loaded = vector::TransferReadOp::create(
+              builder, nested, vectorType, input, ValueRange{row, step, column},
+              /*padding=*/std::nullopt, ArrayRef<bool>{true});
+          next.push_back(combine(rewriter, partialCombiner, loaded, sum));
+        }
+        scf::YieldOp::create(builder, nested, next);
+      });
+  Value total = stepLoop.getResult(0);
+  for (Value sum : stepLoop.getResults().drop_front())
+    total = combine(rewriter, finalCombiner, sum, total);
+  Value start = memref::LoadOp::create(rewriter, loc, output, row);
+  arith::FastMathFlags flags = arith::FastMathFlags::none;
+  if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(finalCombiner))
+    flags = fastMath.getFastMathFlagsAttr().getValue();
+  Value reduced = vector::ReductionOp::create(
+      rewriter, loc, *linalg::getCombinerOpKind(finalCombiner), total, start,
+      flags);
+  memref::StoreOp::create(rewriter, loc, reduced, output, row);
+
+  // The partial results are now unused: their ops, views and buffer go.
+  rewriter.eraseOp(reduction.final);
+  rewriter.eraseOp(reduction.partial);
+  rewriter.eraseOp(reduction.fill);
+  SmallVector<Operation *> dead;
+  SmallVector<Value> views{reduction.buffer.getResult()};
+  while (!views.empty()) {
+    Value view = views.pop_back_val();
+    for (Operation *user : view.getUsers()) {
+      dead.push_back(user);
+      if (auto subview = dyn_cast<memref::SubViewOp>(user))
+        views.push_back(subview.getResult());
+    }
+  }
+  for (Operation *op : llvm::reverse(dead))
+    rewriter.eraseOp(op);
+  rewriter.eraseOp(reduction.buffer);
+  return success();
+}
