@@ -583,8 +583,9 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     4. drops the unit dimensions of the resulting vectors, so they lower to
        plain loads and stores of one vector register, and folds the tiles'
        subviews into the transfers' indices;
-    5. for a reduction over an outer loop (column sums, and what
-       `nx-split-reductions` makes of a row sum), unrolls a tile loop of at
+    5. for a reduction over an outer loop (column sums, and the partial
+       step of a split row reduction not taken as a whole, see below),
+       unrolls a tile loop of at
        most four tiles and hoists each accumulator's read and write out of
        the reduction loop (after LICM, canonicalization and CSE make the
        indices comparable), so up to four vector accumulators stay in
@@ -651,7 +652,54 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     vector.transfer_write %avg, %y[%c0, %row, %c0, %c] ...
     ```
 
-    Ops whose innermost loop is a reduction are left to
+    What `nx-split-reductions` makes of a row reduction whose body is one
+    combiner (a sum, a maximum), once on buffers, is taken as a whole: a
+    `linalg.fill` of the partial results, the partial step (loops
+    parallel, reduction, parallel) into them and the final step (parallel,
+    reduction) out of them with the same combiner, in one block (an
+    OpenMP tile of rows, or the function), with the partial results in an
+    allocation nothing else uses. Each row becomes one loop over the steps
+    whose accumulators start from the fill's value, are combined with each
+    other after it and reduced across their lanes (`vector.reduction`) into
+    the row's output element; the allocation goes. Vectorized op by op, the
+    accumulators would be loaded from the partial results at each row's
+    start, stored back at its end and read again by the final step:
+
+    ```mlir
+    // Before (reduction-vector-bits=256):
+    linalg.fill ins(%zero : f32) outs(%partial : memref<16x32xf32>)
+    linalg.generic {... iterator_types = ["parallel", "reduction", "parallel"]}
+        ins(%x : memref<16x64x32xf32>) outs(%partial : memref<16x32xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %s = arith.addf %in, %out fastmath<reassoc> : f32
+      linalg.yield %s : f32
+    }
+    linalg.generic {... iterator_types = ["parallel", "reduction"]}
+        ins(%partial : memref<16x32xf32>) outs(%y : memref<16xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %s = arith.addf %in, %out fastmath<reassoc> : f32
+      linalg.yield %s : f32
+    }
+    // After:
+    scf.for %row = %c0 to %c16 step %c1 {
+      %a:4 = scf.for %step = %c0 to %c64 step %c1
+          iter_args(%a0 = %zeros, %a1 = %zeros, %a2 = %zeros, %a3 = %zeros)
+          -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+        %v0 = vector.transfer_read %x[%row, %step, %c0], %pad
+            : memref<16x64x32xf32>, vector<8xf32>
+        %s0 = arith.addf %v0, %a0 fastmath<reassoc> : vector<8xf32>
+        // ... the same at 8, 16 and 24
+        scf.yield %s0, %s1, %s2, %s3 : ...
+      }
+      // %t: the four accumulators added together
+      %start = memref.load %y[%row] : memref<16xf32>
+      %sum = vector.reduction <add>, %t, %start fastmath<reassoc>
+          : vector<8xf32> into f32
+      memref.store %sum, %y[%row] : memref<16xf32>
+    }
+    ```
+
+    Other ops whose innermost loop is a reduction are left to
     `convert-linalg-to-loops`: one tile of this pass would reduce across
     its lanes at every step. `nx-split-reductions`, on tensors, turns the
     ones it can into a vector-wide partial reduction this pass takes, and
