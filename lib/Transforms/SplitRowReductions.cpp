@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
@@ -54,6 +55,13 @@ static memref::AllocOp getAllocation(Value view) {
   while (auto subview = view.getDefiningOp<memref::SubViewOp>())
     view = subview.getSource();
   return view.getDefiningOp<memref::AllocOp>();
+}
+
+/// The buffer `view` is a view of, through any chain of views.
+static Value getViewedBuffer(Value view) {
+  while (auto viewLike = view.getDefiningOp<ViewLikeOpInterface>())
+    view = viewLike.getViewSource();
+  return view;
 }
 
 /// The op before `op` in its block, past side-effect-free subviews.
@@ -127,6 +135,12 @@ nx::matchSplitRowReduction(linalg::LinalgOp final) {
       dyn_cast_or_null<linalg::FillOp>(getPreviousSkippingViews(partial));
   if (!fill || !fill.hasPureBufferSemantics() ||
       !isSameView(fill.getDpsInits()[0], partial.getDpsInits()[0]))
+    return std::nullopt;
+
+  // Row by row, the output is written while later rows of the input are
+  // still to be read: they must be different buffers.
+  if (getViewedBuffer(partial.getDpsInputs()[0]) ==
+      getViewedBuffer(final.getDpsInits()[0]))
     return std::nullopt;
 
   memref::AllocOp buffer = getAllocation(final.getDpsInputs()[0]);

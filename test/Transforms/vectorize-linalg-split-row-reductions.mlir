@@ -230,3 +230,34 @@ func.func @no_fill(%x: memref<16x64x32xf32>, %y: memref<16xf32>, %start: memref<
   memref.dealloc %partial : memref<16x32xf32>
   return
 }
+
+// -----
+
+// The output is a view of the input: written row by row, it would change
+// rows still to be read.
+// CHECK-LABEL: func.func @output_in_the_input
+// CHECK: memref.alloc
+// CHECK-NOT: vector.reduction
+// CHECK: return
+func.func @output_in_the_input(%x: memref<16x64x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %y = memref.subview %x[0, 1, 0] [16, 1, 1] [1, 1, 1] : memref<16x64x32xf32> to memref<16xf32, strided<[2048], offset: 32>>
+  %partial = memref.alloc() : memref<16x32xf32>
+  linalg.fill ins(%zero : f32) outs(%partial : memref<16x32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, k, l) -> (i, k, l)>, affine_map<(i, k, l) -> (i, l)>],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : memref<16x64x32xf32>) outs(%partial : memref<16x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, l) -> (i, l)>, affine_map<(i, l) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%partial : memref<16x32xf32>) outs(%y : memref<16xf32, strided<[2048], offset: 32>>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %partial : memref<16x32xf32>
+  return
+}
