@@ -102,14 +102,25 @@ std::optional<nx::SplitRowReduction>
 nx::matchSplitRowReduction(linalg::LinalgOp final) {
   MLIRContext *context = final.getContext();
   using utils::IteratorType;
-  auto dims = [&](ArrayRef<unsigned> positions, unsigned count) {
+  // Rows may be indexed by several loops (batch, head, row): all but the
+  // final step's last.
+  unsigned rowLoops = final.getNumLoops();
+  if (rowLoops < 2)
+    return std::nullopt;
+  --rowLoops;
+  // The map of `rowLoops` leading loops and `extra` loops after them that
+  // reads or writes the leading ones and, of the others, `kept`.
+  auto rowMap = [&](unsigned extra, ArrayRef<unsigned> kept) {
     SmallVector<AffineExpr> results;
-    for (unsigned position : positions)
-      results.push_back(getAffineDimExpr(position, context));
-    return AffineMap::get(count, 0, results, context);
+    for (unsigned i = 0; i < rowLoops; ++i)
+      results.push_back(getAffineDimExpr(i, context));
+    for (unsigned i : kept)
+      results.push_back(getAffineDimExpr(rowLoops + i, context));
+    return AffineMap::get(rowLoops + extra, 0, results, context);
   };
-  if (!hasShape(final, {IteratorType::parallel, IteratorType::reduction},
-                dims({0, 1}, 2), dims({0}, 2)))
+  SmallVector<IteratorType> finalKinds(rowLoops, IteratorType::parallel);
+  finalKinds.push_back(IteratorType::reduction);
+  if (!hasShape(final, finalKinds, rowMap(1, {0}), rowMap(1, {})))
     return std::nullopt;
   Operation *finalCombiner = getCombiner(final);
   if (!finalCombiner || !linalg::getCombinerOpKind(finalCombiner))
@@ -117,10 +128,10 @@ nx::matchSplitRowReduction(linalg::LinalgOp final) {
 
   auto partial =
       dyn_cast_or_null<linalg::LinalgOp>(getPreviousSkippingViews(final));
-  if (!partial || !hasShape(partial,
-                            {IteratorType::parallel, IteratorType::reduction,
-                             IteratorType::parallel},
-                            dims({0, 1, 2}, 3), dims({0, 2}, 3)))
+  SmallVector<IteratorType> partialKinds(rowLoops, IteratorType::parallel);
+  partialKinds.append({IteratorType::reduction, IteratorType::parallel});
+  if (!partial ||
+      !hasShape(partial, partialKinds, rowMap(2, {0, 1}), rowMap(2, {1})))
     return std::nullopt;
   Operation *partialCombiner = getCombiner(partial);
   if (!partialCombiner ||
@@ -128,7 +139,8 @@ nx::matchSplitRowReduction(linalg::LinalgOp final) {
       !isSameView(partial.getDpsInits()[0], final.getDpsInputs()[0]))
     return std::nullopt;
   SmallVector<int64_t> ranges = partial.getStaticLoopRanges();
-  if (ShapedType::isDynamic(ranges[1]) || ShapedType::isDynamic(ranges[2]))
+  if (ShapedType::isDynamic(ranges[rowLoops]) ||
+      ShapedType::isDynamic(ranges[rowLoops + 1]))
     return std::nullopt;
 
   auto fill =
@@ -167,8 +179,9 @@ static Value combine(RewriterBase &rewriter, Operation *combiner, Value input,
 LogicalResult nx::vectorizeSplitRowReduction(RewriterBase &rewriter,
                                              SplitRowReduction reduction,
                                              int64_t lanes) {
+  unsigned rowLoops = reduction.final.getNumLoops() - 1;
   SmallVector<int64_t> ranges = reduction.partial.getStaticLoopRanges();
-  int64_t steps = ranges[1], width = ranges[2];
+  int64_t steps = ranges[rowLoops], width = ranges[rowLoops + 1];
   if (lanes <= 0 || width % lanes != 0 || width / lanes > kMaxAccumulators)
     return failure();
   int64_t accumulators = width / lanes;
@@ -180,43 +193,50 @@ LogicalResult nx::vectorizeSplitRowReduction(RewriterBase &rewriter,
   Type element = getElementTypeOrSelf(output.getType());
   auto vectorType = VectorType::get({lanes}, element);
   Location loc = reduction.final.getLoc();
+  arith::FastMathFlags flags = arith::FastMathFlags::none;
+  if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(finalCombiner))
+    flags = fastMath.getFastMathFlagsAttr().getValue();
 
   rewriter.setInsertionPoint(reduction.final);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   Value stepCount = arith::ConstantIndexOp::create(rewriter, loc, steps);
-  Value rows = rewriter.createOrFold<memref::DimOp>(loc, output, 0);
+  SmallVector<Value> rowCounts;
+  for (unsigned i = 0; i < rowLoops; ++i)
+    rowCounts.push_back(rewriter.createOrFold<memref::DimOp>(loc, output, i));
   Value first = vector::BroadcastOp::create(rewriter, loc, vectorType,
                                             reduction.fill.getInputs()[0]);
-  auto rowLoop = scf::ForOp::create(rewriter, loc, zero, rows, one);
-  rewriter.setInsertionPointToStart(rowLoop.getBody());
-  Value row = rowLoop.getInductionVar();
-  SmallVector<Value> starts(accumulators, first);
-  auto stepLoop = scf::ForOp::create(
-      rewriter, loc, zero, stepCount, one, starts,
-      [&](OpBuilder &builder, Location nested, Value step, ValueRange sums) {
-        SmallVector<Value> next;
-        for (auto [index, sum] : llvm::enumerate(sums)) {
-          Value column = arith::ConstantIndexOp::create(
-              builder, nested, static_cast<int64_t>(index) * lanes);
-          Value loaded = vector::TransferReadOp::create(
-              builder, nested, vectorType, input, ValueRange{row, step, column},
-              /*padding=*/std::nullopt, ArrayRef<bool>{true});
-          next.push_back(combine(rewriter, partialCombiner, loaded, sum));
-        }
-        scf::YieldOp::create(builder, nested, next);
+  SmallVector<Value> lowerBounds(rowLoops, zero), unitSteps(rowLoops, one);
+  // The rewriter is the builder throughout, so it sees every op made.
+  scf::buildLoopNest(
+      rewriter, loc, lowerBounds, rowCounts, unitSteps,
+      [&](OpBuilder &, Location, ValueRange row) {
+        SmallVector<Value> starts(accumulators, first);
+        auto stepLoop = scf::ForOp::create(
+            rewriter, loc, zero, stepCount, one, starts,
+            [&](OpBuilder &, Location, Value step, ValueRange sums) {
+              SmallVector<Value> next;
+              for (auto [index, sum] : llvm::enumerate(sums)) {
+                SmallVector<Value> indices(row);
+                indices.push_back(step);
+                indices.push_back(arith::ConstantIndexOp::create(
+                    rewriter, loc, static_cast<int64_t>(index) * lanes));
+                Value loaded = vector::TransferReadOp::create(
+                    rewriter, loc, vectorType, input, indices,
+                    /*padding=*/std::nullopt, ArrayRef<bool>{true});
+                next.push_back(combine(rewriter, partialCombiner, loaded, sum));
+              }
+              scf::YieldOp::create(rewriter, loc, next);
+            });
+        Value total = stepLoop.getResult(0);
+        for (Value sum : stepLoop.getResults().drop_front())
+          total = combine(rewriter, finalCombiner, sum, total);
+        Value start = memref::LoadOp::create(rewriter, loc, output, row);
+        Value reduced = vector::ReductionOp::create(
+            rewriter, loc, *linalg::getCombinerOpKind(finalCombiner), total,
+            start, flags);
+        memref::StoreOp::create(rewriter, loc, reduced, output, row);
       });
-  Value total = stepLoop.getResult(0);
-  for (Value sum : stepLoop.getResults().drop_front())
-    total = combine(rewriter, finalCombiner, sum, total);
-  Value start = memref::LoadOp::create(rewriter, loc, output, row);
-  arith::FastMathFlags flags = arith::FastMathFlags::none;
-  if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(finalCombiner))
-    flags = fastMath.getFastMathFlagsAttr().getValue();
-  Value reduced = vector::ReductionOp::create(
-      rewriter, loc, *linalg::getCombinerOpKind(finalCombiner), total, start,
-      flags);
-  memref::StoreOp::create(rewriter, loc, reduced, output, row);
 
   // The partial results are now unused: their ops, views and buffer go.
   rewriter.eraseOp(reduction.final);

@@ -26,11 +26,12 @@
 
 namespace mlir::nx {
 
-/// A split row reduction on buffers, in one block:
+/// A split row reduction on buffers, in one block, its rows indexed by one
+/// or more leading loops:
 ///   fill    the partial results (rows x width) with the combiner's neutral
 ///           element;
-///   partial reduces rows x steps x width into them (loops: parallel,
-///           reduction, parallel);
+///   partial reduces rows x steps x width into them (loops: the rows'
+///           parallel ones, reduction, parallel);
 ///   final   reduces each row of them into the output (rows), with the same
 ///           combiner.
 /// The partial results' buffer is an allocation nothing else reads.

@@ -89,6 +89,42 @@ func.func @row_sums_in_a_tile(%x: memref<16x64x32xf32>, %y: memref<16xf32>, %at:
 
 // -----
 
+// Rows indexed by two loops (heads and rows, as in attention's softmax):
+// one loop nest over both, the same accumulators.
+// CHECK-LABEL: func.func @row_sums_per_head
+// CHECK-SAME: (%[[X:.*]]: memref<4x16x8x32xf32>, %[[Y:.*]]: memref<4x16xf32>)
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for %[[HEAD:[^ ]*]] =
+// CHECK: scf.for %[[ROW:[^ ]*]] =
+// CHECK: scf.for %[[STEP:[^ ]*]] = %{{.*}} iter_args(
+// CHECK: vector.transfer_read %[[X]][%[[HEAD]], %[[ROW]], %[[STEP]], %{{.*}}], %{{.*}} {in_bounds = [true]} : memref<4x16x8x32xf32>, vector<8xf32>
+// CHECK: %[[START:.*]] = memref.load %[[Y]][%[[HEAD]], %[[ROW]]]
+// CHECK: %[[SUM:.*]] = vector.reduction <add>, %{{.*}}, %[[START]]
+// CHECK: memref.store %[[SUM]], %[[Y]][%[[HEAD]], %[[ROW]]]
+func.func @row_sums_per_head(%x: memref<4x16x8x32xf32>, %y: memref<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %partial = memref.alloc() : memref<4x16x32xf32>
+  linalg.fill ins(%zero : f32) outs(%partial : memref<4x16x32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(h, i, k, l) -> (h, i, k, l)>, affine_map<(h, i, k, l) -> (h, i, l)>],
+                  iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%x : memref<4x16x8x32xf32>) outs(%partial : memref<4x16x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(h, i, l) -> (h, i, l)>, affine_map<(h, i, l) -> (h, i)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%partial : memref<4x16x32xf32>) outs(%y : memref<4x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %partial : memref<4x16x32xf32>
+  return
+}
+
+// -----
+
 // Row maxima: the same loop with maximumf, reduced by its own kind.
 // CHECK-LABEL: func.func @row_maxima
 // CHECK: arith.maximumf %{{.*}}, %{{.*}} fastmath<nsz> : vector<8xf32>

@@ -654,11 +654,15 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
 
     What `nx-split-reductions` makes of a row reduction whose body is one
     combiner (a sum, a maximum), once on buffers, is taken as a whole: a
-    `linalg.fill` of the partial results, the partial step (loops
-    parallel, reduction, parallel) into them and the final step (parallel,
-    reduction) out of them with the same combiner, in one block (an
+    `linalg.fill` of the partial results, the partial step (loops: the
+    rows' parallel ones, then reduction, parallel) into them and the final
+    step (the rows' loops, then reduction) out of them with the same
+    combiner, in one block (an
     OpenMP tile of rows, or the function), with the partial results in an
-    allocation nothing else uses. Each row becomes one loop over the steps
+    allocation nothing else uses. Rows may be indexed by several loops
+    (heads and rows of an attention's softmax), and their number may be
+    dynamic (a short last OpenMP tile). Each row becomes one loop over the
+    steps
     whose accumulators start from the fill's value, are combined with each
     other after it and reduced across their lanes (`vector.reduction`) into
     the row's output element; the allocation goes. Vectorized op by op, the
