@@ -50,13 +50,6 @@ static bool isSameView(Value a, Value b) {
          equal(viewA.getMixedStrides(), viewB.getMixedStrides());
 }
 
-/// The allocation `view` is a chain of subviews of, if any.
-static memref::AllocOp getAllocation(Value view) {
-  while (auto subview = view.getDefiningOp<memref::SubViewOp>())
-    view = subview.getSource();
-  return view.getDefiningOp<memref::AllocOp>();
-}
-
 /// The buffer `view` is a view of, through any chain of views.
 static Value getViewedBuffer(Value view) {
   while (auto viewLike = view.getDefiningOp<ViewLikeOpInterface>())
@@ -155,7 +148,9 @@ nx::matchSplitRowReduction(linalg::LinalgOp final) {
       getViewedBuffer(final.getDpsInits()[0]))
     return std::nullopt;
 
-  memref::AllocOp buffer = getAllocation(final.getDpsInputs()[0]);
+  // isUsedOnlyBy admits subviews only between the allocation and the ops.
+  auto buffer =
+      getViewedBuffer(final.getDpsInputs()[0]).getDefiningOp<memref::AllocOp>();
   if (!buffer ||
       !isUsedOnlyBy(buffer.getResult(), {fill, partial, final.getOperation()}))
     return std::nullopt;
