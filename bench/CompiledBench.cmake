@@ -58,6 +58,9 @@ if(NX_ENABLE_COMPILER)
   else()
     message(STATUS "oneDNN (libdnnl) not found: nx-bench-conv and nx-bench-models run without their oneDNN baselines")
   endif()
+  # Preloaded by test/Integration/Models/no-openblas-kernels.mlir: a model
+  # or op benchmark that calls OpenBLAS's products stops.
+  add_library(nx-bench-blas-trap SHARED ${CMAKE_CURRENT_LIST_DIR}/BlasTrap.c)
   add_dependencies(benchmarks nx-bench-compiled nx-bench-kernels nx-bench-conv
-    nx-bench-models)
+    nx-bench-models nx-bench-blas-trap)
 endif()

@@ -876,8 +876,10 @@ NXRT_API void nxrt_value_free(nxrt_value_t *value);
  * Contractions of compiled code
  *
  * nx-lower-to-cpu turns linalg.matmul, batch_matmul and matvec on f32 and
- * f64 buffers into calls of these, which run the optimized BLAS libnxrt
- * links (OpenBLAS where installed):
+ * f64 buffers into calls of these. f32 runs on oneDNN's GEMM, whose kernels
+ * are chosen by the instruction sets the CPU reports at run time (AVX2,
+ * AVX-512, ...), never by a table of CPU models; f64 runs on the CBLAS
+ * libnxrt links (OpenBLAS where installed):
  *
  *   C[i] += A[i] B[i]   for i in [0, batch)
  *
@@ -896,11 +898,12 @@ NXRT_API void nxrt_value_free(nxrt_value_t *value);
  * columns when there are fewer than 16 rows per part; no two parts write
  * the same element of C, and together they compute the whole product.
  *
- * Every call runs on the calling thread alone. The first call sets
- * OpenBLAS to one thread (openblas_set_num_threads(1)) for the whole
- * process, LAPACK calls included: the compute team is the only pool of
- * threads, and OpenBLAS's own workers, which spin between calls, would
- * take the cores the team's loop nests need. Thread-safe: calls may run
+ * Every call runs on the calling thread alone: oneDNN is called with a team
+ * size of one, and the first call sets OpenBLAS to one thread
+ * (openblas_set_num_threads(1)) for the whole process, LAPACK calls
+ * included. The compute team is the only pool of threads; the libraries'
+ * own workers, which spin between calls, would take the cores the team's
+ * loop nests need. Thread-safe: calls may run
  * concurrently, on disjoint parts of C.
  *===----------------------------------------------------------------------===*/
 

@@ -32,6 +32,8 @@
 
 #include "nxrt/nxrt.h"
 
+#include "OpenMPThreads.h"
+
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
@@ -427,25 +429,6 @@ void reluInPlace(const ConvKey &key, float *output) {
   }
 }
 
-/// Sets the calling thread's OpenMP team size, oneDNN's thread count, for
-/// one call, and restores the host's setting after it.
-class OpenMPThreads {
-public:
-  explicit OpenMPThreads(int threads) : previous(omp_get_max_threads()) {
-    if (threads != previous)
-      omp_set_num_threads(threads);
-  }
-  ~OpenMPThreads() {
-    if (omp_get_max_threads() != previous)
-      omp_set_num_threads(previous);
-  }
-  OpenMPThreads(const OpenMPThreads &) = delete;
-  OpenMPThreads &operator=(const OpenMPThreads &) = delete;
-
-private:
-  int previous;
-};
-
 /// Runs `plan`'s filter reorder and convolution on the calling thread's
 /// stream.
 void runPlan(const ConvKey &key, const std::shared_ptr<const ConvPlan> &planRef,
@@ -518,7 +501,7 @@ void nxrt_conv2d_f32(int64_t batch, int64_t groups, int64_t inChannels,
   const float *denseBiasValues = denseBias(bias, biasC, groups * outChannels);
   // oneDNN's kernels fix their thread count when they are made: the team's
   // size must be set before.
-  OpenMPThreads team(threads);
+  nxrt::OpenMPThreads team(threads);
   std::shared_ptr<const ConvPlan> plan = planCache().get(key);
   if (!plan) {
     convolveWithLoops(key, input, filter, bias, biasC, output);

@@ -1,4 +1,4 @@
-//===- Gemm.cpp - contractions of compiled code, on the optimized BLAS ----===//
+//===- Gemm.cpp - contractions of compiled code ---------------------------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -6,23 +6,33 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// C[i] += A[i] B[i] with element strides per dimension (nxrt.h). BLAS takes
-// a matrix whose one stride is 1 and whose other is at least the extent of
-// the first dimension; such an operand is passed as is, row-major or
-// transposed. Anything else (broadcast rows, overlapping views, sizes past
+// C[i] += A[i] B[i] with element strides per dimension (nxrt.h). f32 runs on
+// oneDNN's GEMM, which picks its kernels by the instruction sets the CPU
+// reports (AVX2, AVX-512, ...) when it runs. f64 runs on the system's CBLAS
+// (OpenBLAS where installed), which oneDNN does not cover. OpenBLAS picks its
+// kernels from a table of CPU models: on a CPU newer than the distribution's
+// OpenBLAS it falls back to generic SSE3 kernels, 4-8x slower, which is why
+// the f32 products, the ones models run, do not go through it.
+//
+// Both take a matrix whose one stride is 1 and whose other is at least the
+// extent of the first dimension; such an operand is passed as is, row-major
+// or transposed. Anything else (broadcast rows, overlapping views, sizes past
 // BLAS's 32-bit integers) runs a plain loop instead: slower, never wrong.
 //
 // Compiled code shares a large product among its OpenMP team: each thread
-// computes one part (nxrt_gemm_part_*), a range of C's rows or columns, on
-// single-threaded BLAS. One pool of threads then serves the whole program;
-// OpenBLAS's own threads would spin between its calls on the cores the
-// team's loop nests need.
+// computes one part (nxrt_gemm_part_*), a range of C's rows or columns, with
+// a single-threaded library call. One pool of threads then serves the whole
+// program; the libraries' own threads would spin between calls on the cores
+// the team's loop nests need.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nxrt/nxrt.h"
 
+#include "OpenMPThreads.h"
+
 #include <cblas.h>
+#include <oneapi/dnnl/dnnl.h>
 
 #include <algorithm>
 #include <atomic>
@@ -71,21 +81,29 @@ BlasOperand asBlasOperand(int64_t rows, int64_t cols, int64_t rowStride,
   return operand;
 }
 
+char transposeFlag(CBLAS_TRANSPOSE transpose) {
+  return transpose == CblasTrans ? 'T' : 'N';
+}
+
+/// One row-major product C += op(A) op(B) on the calling thread. Returns
+/// false when the library refused it (no memory for its packed panels),
+/// before it wrote C; the caller then computes it itself.
 template <typename T> struct Blas;
 template <> struct Blas<float> {
-  static void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
+  static bool gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
                    const float *a, int lda, const float *b, int ldb, float *c,
                    int ldc) {
-    cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 1.0f, c,
-                ldc);
+    return dnnl_sgemm(transposeFlag(ta), transposeFlag(tb), m, n, k, 1.0f, a,
+                      lda, b, ldb, 1.0f, c, ldc) == dnnl_success;
   }
 };
 template <> struct Blas<double> {
-  static void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
+  static bool gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
                    const double *a, int lda, const double *b, int ldb,
                    double *c, int ldc) {
     cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 1.0, c,
                 ldc);
+    return true;
   }
 };
 
@@ -104,16 +122,18 @@ void gemmSerial(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
   bool blas = k > 0 && opA.usable && opB.usable && opC.usable &&
               opC.transpose == CblasNoTrans && fitsBlasInt(m) &&
               fitsBlasInt(n) && fitsBlasInt(k);
+  // oneDNN would fork a team of omp_get_max_threads() threads: the part
+  // this call computes is already one thread's share.
+  nxrt::OpenMPThreads serial(1);
   for (int64_t i = 0; i < batch; ++i) {
     const T *ai = a + i * batchA;
     const T *bi = b + i * batchB;
     T *ci = c + i * batchC;
-    if (blas) {
-      Blas<T>::gemm(opA.transpose, opB.transpose, static_cast<int>(m),
-                    static_cast<int>(n), static_cast<int>(k), ai, opA.leading,
-                    bi, opB.leading, ci, opC.leading);
+    if (blas && Blas<T>::gemm(opA.transpose, opB.transpose,
+                              static_cast<int>(m), static_cast<int>(n),
+                              static_cast<int>(k), ai, opA.leading, bi,
+                              opB.leading, ci, opC.leading))
       continue;
-    }
     for (int64_t r = 0; r < m; ++r)
       for (int64_t col = 0; col < n; ++col) {
         T sum = ci[r * cRows + col * cCols];
@@ -150,8 +170,9 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
               int64_t aCols, const T *b, int64_t batchB, int64_t bRows,
               int64_t bCols, T *c, int64_t batchC, int64_t cRows,
               int64_t cCols) {
-  // Only OpenMP's team shares the cores: OpenBLAS's own threads, spinning
-  // between calls, would take them from the team's other members.
+  // Only OpenMP's team shares the cores: OpenBLAS's own threads (f64,
+  // LAPACK), spinning between calls, would take them from the team's other
+  // members.
   static std::once_flag serialBlas;
   std::call_once(serialBlas, [] {
 #ifdef NXRT_HAVE_OPENBLAS
