@@ -36,7 +36,7 @@ PACKAGES=(
   g++ cmake ninja-build ccache python3 python3-numpy git
   llvm-22-dev libmlir-22-dev mlir-22-tools
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev
-  liblapacke-dev libopenblas-dev libomp-22-dev libdnnl-dev
+  liblapacke-dev libopenblas-dev libopenblas-openmp-dev libomp-22-dev libdnnl-dev
   clang-22 libfuzzer-22-dev libclang-rt-22-dev clang-format
   elixir erlang-dev
 )

@@ -44,6 +44,8 @@ if(TARGET nxrt-run)
   nx_set_install_runpath("${NX_BINARY_RUNPATH}" nxrt-run)
 endif()
 nx_set_install_runpath("${NX_LIBRARY_RUNPATH}" nxrt)
+# libgomp.so.1 beside libnxrt names libomp (runtime/lib/nxrt/CMakeLists.txt).
+install(FILES ${NXRT_GOMP_LINK} DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT nxrtTargets NAMESPACE nxrt::
   DESTINATION ${NX_INSTALL_CMAKEDIR}/nxrt)
 configure_package_config_file(${NX_SOURCE_DIR}/cmake/nxrtConfig.cmake.in

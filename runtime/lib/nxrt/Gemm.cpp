@@ -42,7 +42,7 @@
 #include <thread>
 #include <utility>
 
-#ifdef NXRT_HAVE_OPENBLAS
+#if defined(NXRT_HAVE_OPENBLAS) && !defined(NXRT_OPENBLAS_OPENMP)
 extern "C" void openblas_set_num_threads(int threads);
 #endif
 
@@ -129,10 +129,9 @@ void gemmSerial(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
     const T *ai = a + i * batchA;
     const T *bi = b + i * batchB;
     T *ci = c + i * batchC;
-    if (blas && Blas<T>::gemm(opA.transpose, opB.transpose,
-                              static_cast<int>(m), static_cast<int>(n),
-                              static_cast<int>(k), ai, opA.leading, bi,
-                              opB.leading, ci, opC.leading))
+    if (blas && Blas<T>::gemm(opA.transpose, opB.transpose, static_cast<int>(m),
+                              static_cast<int>(n), static_cast<int>(k), ai,
+                              opA.leading, bi, opB.leading, ci, opC.leading))
       continue;
     for (int64_t r = 0; r < m; ++r)
       for (int64_t col = 0; col < n; ++col) {
@@ -170,15 +169,15 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
               int64_t aCols, const T *b, int64_t batchB, int64_t bRows,
               int64_t bCols, T *c, int64_t batchC, int64_t cRows,
               int64_t cCols) {
-  // Only OpenMP's team shares the cores: OpenBLAS's own threads (f64,
-  // LAPACK), spinning between calls, would take them from the team's other
-  // members.
+  // Only OpenMP's team shares the cores: the pthread build of OpenBLAS
+  // (f64, LAPACK) has threads of its own, which spin between calls and
+  // would take the cores from the team's other members. Its OpenMP build
+  // runs on the team's pool and follows the team size gemmSerial sets; its
+  // openblas_set_num_threads would change the host's OpenMP setting.
+#if defined(NXRT_HAVE_OPENBLAS) && !defined(NXRT_OPENBLAS_OPENMP)
   static std::once_flag serialBlas;
-  std::call_once(serialBlas, [] {
-#ifdef NXRT_HAVE_OPENBLAS
-    openblas_set_num_threads(1);
+  std::call_once(serialBlas, [] { openblas_set_num_threads(1); });
 #endif
-  });
   if (batch <= 0 || m <= 0 || n <= 0 || parts <= 0 || part < 0 || part >= parts)
     return;
   if (parts == 1) {

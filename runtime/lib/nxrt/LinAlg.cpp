@@ -21,11 +21,13 @@
 
 #include "Attributes.h"
 #include "DType.h"
+#include "OpenMPThreads.h"
 #include "Registry.h"
 #include "Status.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_format.h"
+#include "nxrt/nxrt.h"
 
 namespace nxrt {
 namespace {
@@ -228,8 +230,12 @@ template <typename T> absl::Status eigh(const nxrt_call_t &call) {
   return absl::OkStatus();
 }
 
+/// Runs a kernel with LAPACK on the compute threads: OpenBLAS's OpenMP
+/// build sizes its team by the calling thread's OpenMP setting, one thread
+/// inside a parallel region.
 template <absl::Status (*Kernel)(const nxrt_call_t &)>
 nxrt_status_t *adapt(void *, const nxrt_call_t *call) {
+  OpenMPThreads team(omp_in_parallel() ? 1 : nxrt_compute_threads());
   return toC(Kernel(*call));
 }
 

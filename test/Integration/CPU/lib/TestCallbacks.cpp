@@ -30,6 +30,10 @@
 //                     opens on the runtime it is loaded into (and closes in
 //                     nx_release_callbacks), so the program can read them
 //                     back with an nx.infeed.
+//   test.process_report  io_callback: prints the OpenMP runtimes mapped into
+//                     the process (/proc/self/maps), and fails, naming every
+//                     thread, when the process runs more threads than
+//                     static_args `max_threads` (i64).
 //   test.unanswered   elixir_call bound for bridge dispatch, with no handler,
 //                     while the library installs no bridge hook: a library
 //                     that forgot its dispatcher. Only the host's bridge
@@ -41,11 +45,15 @@
 
 #include "nxrt/nxrt.h"
 
+#include <dirent.h>
+
 #include <atomic>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -278,6 +286,66 @@ nxrt_status_t *checkPositive(void *, const nxrt_call_t *call) {
   return nullptr;
 }
 
+/// The file names of the OpenMP runtimes mapped into this process.
+std::set<std::string> mappedOpenMPRuntimes() {
+  std::set<std::string> runtimes;
+  std::ifstream maps("/proc/self/maps");
+  for (std::string line; std::getline(maps, line);) {
+    size_t slash = line.rfind('/');
+    if (slash == std::string::npos)
+      continue;
+    std::string file = line.substr(slash + 1);
+    for (const char *prefix : {"libomp.", "libgomp.", "libiomp5."})
+      if (file.rfind(prefix, 0) == 0)
+        runtimes.insert(file);
+  }
+  return runtimes;
+}
+
+/// The names (comm) of this process's threads.
+std::vector<std::string> threadNames() {
+  std::vector<std::string> names;
+  DIR *tasks = opendir("/proc/self/task");
+  if (!tasks)
+    return names;
+  while (dirent *entry = readdir(tasks)) {
+    if (entry->d_name[0] == '.')
+      continue;
+    std::ifstream comm(std::string("/proc/self/task/") + entry->d_name +
+                       "/comm");
+    std::string name;
+    std::getline(comm, name);
+    names.push_back(name);
+  }
+  closedir(tasks);
+  return names;
+}
+
+nxrt_status_t *processReport(void *, const nxrt_call_t *call) {
+  int64_t maxThreads = 0;
+  if (nxrt_status_t *st =
+          nxrt_attrs_get_i64(call->attrs, "max_threads", &maxThreads))
+    return st;
+  std::string out = "openmp runtimes:";
+  for (const std::string &runtime : mappedOpenMPRuntimes())
+    out += " " + runtime;
+  out += "\n";
+  {
+    std::lock_guard<std::mutex> lock(printMutex);
+    std::fputs(out.c_str(), stdout);
+    std::fflush(stdout);
+  }
+  std::vector<std::string> names = threadNames();
+  if (static_cast<int64_t>(names.size()) <= maxThreads)
+    return nullptr;
+  std::string message = std::to_string(names.size()) +
+                        " threads, more than max_threads " +
+                        std::to_string(maxThreads) + ":";
+  for (const std::string &name : names)
+    message += " " + name;
+  return error(NXRT_FAILED_PRECONDITION, message.c_str());
+}
+
 nxrt_status_t *loopback(void *userData, const nxrt_call_t *call) {
   auto *stream = static_cast<nxrt_stream_t *>(userData);
   return nxrt_stream_push_infeed(stream, call->args, call->nargs);
@@ -296,10 +364,15 @@ nx_register_callbacks(nxrt_runtime_t *runtime) {
     nxrt_handler_fn fn;
   };
   const Entry entries[] = {
-      {"test.scale", scale},       {"test.scale64", scale},
-      {"test.add_sub", addSub},    {"test.stats", stats},
-      {"test.describe", describe}, {"test.check_positive", checkPositive},
-      {"test.fail_at", failAt},    {"test.every_other", everyOther},
+      {"test.scale", scale},
+      {"test.scale64", scale},
+      {"test.add_sub", addSub},
+      {"test.stats", stats},
+      {"test.describe", describe},
+      {"test.check_positive", checkPositive},
+      {"test.fail_at", failAt},
+      {"test.every_other", everyOther},
+      {"test.process_report", processReport},
   };
   for (const Entry &e : entries) {
     nxrt_callback_desc_t desc{};
