@@ -46,6 +46,10 @@ if(NX_ENABLE_COMPILER)
     LINK NxRunner nx-bench-c-kernels)
   target_compile_definitions(nx-bench-models PRIVATE
     NX_BENCH_MODELS_DIR="${CMAKE_CURRENT_LIST_DIR}/models")
+  # BM_ReadBound's threads are OpenMP's: compiled with -fopenmp, linked to
+  # libomp through NxRunner (never to GCC's libgomp).
+  set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/OpBaselines.cpp
+    PROPERTIES COMPILE_OPTIONS -fopenmp)
   # oneDNN is optional: without it the oneDNN baseline is left out.
   find_path(NX_BENCH_DNNL_INCLUDE oneapi/dnnl/dnnl.hpp)
   find_library(NX_BENCH_DNNL_LIBRARY dnnl)
