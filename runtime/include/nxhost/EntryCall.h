@@ -33,6 +33,10 @@ namespace nxhost {
 struct RunOptions {
   /// Deadline for the whole run in ms (<= 0: none).
   int64_t timeoutMs = 0;
+  /// When set, receives the seconds the compiled entry itself ran (from
+  /// nxrt_run_begin to nxrt_run_end): what a host that owns its buffers
+  /// waits for, without the copies of inputs and results around it.
+  double *entrySeconds = nullptr;
 };
 
 /// The host-visible type of an entry argument or result.

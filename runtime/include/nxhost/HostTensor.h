@@ -45,6 +45,13 @@ public:
   static llvm::Expected<HostTensor> create(nxrt_dtype_t dtype,
                                            llvm::ArrayRef<int64_t> shape);
 
+  /// A tensor whose bytes are left as the allocator gives them, for a caller
+  /// that writes every one (a copy): zeroing a large buffer first costs as
+  /// much as writing it, page faults included. Same requirements as the
+  /// zero-filled constructor.
+  static HostTensor uninitialized(nxrt_dtype_t dtype,
+                                  llvm::ArrayRef<int64_t> shape);
+
   /// Parses `VALUE:TYPE`, e.g. `[1, 2, 3]:tensor<3xf32>`, `7:tensor<i64>`,
   /// `true:tensor<2xi1>` (a scalar VALUE is splatted). VALUE uses the syntax
   /// of MLIR's `dense<...>` attribute (TensorLiteralParser.cpp).
@@ -57,6 +64,11 @@ public:
 
   HostTensor clone() const;
 
+private:
+  struct Uninitialized {};
+  HostTensor(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape, Uninitialized);
+
+public:
   nxrt_dtype_t dtype() const { return elementType; }
   llvm::ArrayRef<int64_t> shape() const { return dims; }
   int64_t rank() const { return static_cast<int64_t>(dims.size()); }

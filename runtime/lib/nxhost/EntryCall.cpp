@@ -15,6 +15,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Twine.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -149,9 +150,14 @@ nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
 
   nxrt_run_options_t runOptions;
   runOptions.timeout_ms = options.timeoutMs;
+  auto start = std::chrono::steady_clock::now();
   nxrt_run_t *run = nxrt_run_begin(runtime, &runOptions);
   fn(packedArgs.data());
   nxrt_status_t *status = nxrt_run_end(run);
+  if (options.entrySeconds)
+    *options.entrySeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
 
   // Collect the results, then free what the compiled code allocated (once,
   // and never the arguments or constant globals, whose allocated pointer is
@@ -177,7 +183,9 @@ nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
       toFree.insert(allocated);
     if (status)
       continue;
-    HostTensor tensor(spec.dtype, shape);
+    // copyStrided writes every element of a result it has a buffer for.
+    HostTensor tensor = aligned ? HostTensor::uninitialized(spec.dtype, shape)
+                                : HostTensor(spec.dtype, shape);
     size_t elementSize = nxrt_dtype_size(spec.dtype);
     if (aligned)
       copyStrided(tensor,

@@ -41,6 +41,13 @@ static bool computeByteSize(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape,
 }
 
 HostTensor::HostTensor(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape)
+    : HostTensor(dtype, shape, Uninitialized{}) {
+  if (storage)
+    std::memset(storage.get(), 0, (numBytes + 63) / 64 * 64);
+}
+
+HostTensor::HostTensor(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape,
+                       Uninitialized)
     : elementType(dtype), dims(shape.begin(), shape.end()) {
   if (!computeByteSize(dtype, shape, numBytes)) {
     elementType = NXRT_DTYPE_INVALID;
@@ -55,8 +62,12 @@ HostTensor::HostTensor(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape)
   if (!p) {
     llvm::report_bad_alloc_error("out of memory for a host tensor");
   }
-  std::memset(p, 0, allocated);
   storage.reset(static_cast<uint8_t *>(p));
+}
+
+HostTensor HostTensor::uninitialized(nxrt_dtype_t dtype,
+                                     llvm::ArrayRef<int64_t> shape) {
+  return HostTensor(dtype, shape, Uninitialized{});
 }
 
 Expected<HostTensor> HostTensor::create(nxrt_dtype_t dtype,
@@ -90,7 +101,7 @@ nxrt_tensor_t HostTensor::view() const {
 }
 
 HostTensor HostTensor::clone() const {
-  HostTensor copy(elementType, dims);
+  HostTensor copy = uninitialized(elementType, dims);
   if (numBytes)
     std::memcpy(copy.data(), data(), numBytes);
   return copy;

@@ -14,16 +14,51 @@
 // Outside a run they are plain malloc/free. Buffers stay compatible with
 // free(), so a host releases returned buffers the usual way.
 //
+// A large buffer is first touched by the program that fills it: with 4 KiB
+// pages a fresh 16 MiB output takes 4096 page faults, 50 ms on a virtual
+// machine against 6 ms to write it once faulted. Such buffers ask the
+// kernel for transparent huge pages (where it gives them on request), so
+// the first run of a program costs little more than the later ones, which
+// reuse the heap's pages.
+//
 //===----------------------------------------------------------------------===//
 
+#include <cstdint>
 #include <cstdlib>
 
+#include <sys/mman.h>
+
 #include "Run.h"
+
+namespace {
+
+/// Buffers from this size on ask for huge pages: at least one whole 2 MiB
+/// page lies inside them wherever they start.
+constexpr size_t kHugePage = size_t{2} << 20;
+constexpr size_t kHugePageAdviceFrom = 2 * kHugePage;
+
+/// Advises the kernel to back the whole 2 MiB pages inside [ptr, ptr +
+/// size) with huge pages. Advice only: a kernel that refuses it (THP off,
+/// or an older one) leaves 4 KiB pages, and nothing else changes.
+void adviseHugePages(void *ptr, size_t size) {
+#ifdef MADV_HUGEPAGE
+  if (!ptr || size < kHugePageAdviceFrom)
+    return;
+  uintptr_t begin = reinterpret_cast<uintptr_t>(ptr);
+  uintptr_t first = (begin + kHugePage - 1) & ~(kHugePage - 1);
+  uintptr_t last = (begin + size) & ~(kHugePage - 1);
+  if (last > first)
+    (void)madvise(reinterpret_cast<void *>(first), last - first, MADV_HUGEPAGE);
+#endif
+}
+
+} // namespace
 
 extern "C" {
 
 void *_mlir_memref_to_llvm_alloc(size_t size) {
   void *ptr = std::malloc(size);
+  adviseHugePages(ptr, size);
   if (nxrt_run_t *run = nxrt::tlsCurrentRun; run && ptr)
     run->trackAllocation(ptr);
   return ptr;
@@ -34,6 +69,7 @@ void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
   size_t rounded =
       alignment ? (size + alignment - 1) / alignment * alignment : size;
   void *ptr = std::aligned_alloc(alignment, rounded);
+  adviseHugePages(ptr, rounded);
   if (nxrt_run_t *run = nxrt::tlsCurrentRun; run && ptr)
     run->trackAllocation(ptr);
   return ptr;
