@@ -16,6 +16,12 @@
 #                      crashes in build-fuzz/crashes
 #   ./dev.sh bench     the model benchmarks (bench/models) against PyTorch
 #                      eager (Debian's python3-torch, installed on first use)
+#   ./dev.sh bench-bundle [OUT.tar.xz]
+#                      write the portable benchmark bundle (default
+#                      build/nx-bench.tar.xz): nxrt-run, its libraries and
+#                      every model and op compiled for x86-64-v3 and -v4;
+#                      on any x86-64 Linux host, `python3 nx-bench/run.py`
+#                      times them next to PyTorch and XLA
 #   ./dev.sh build     just build
 #
 # Environment: BUILD_DIR (default ./build), JOBS (default: nproc).
@@ -188,11 +194,19 @@ run_model_benchmarks() {
     --nx-bench "$BUILD_DIR/bin/nx-bench-models"
 }
 
+# bench/bundle/make_bundle.py: the benchmark bundle for bigger hosts.
+make_bench_bundle() {
+  build
+  /usr/bin/python3 "$ROOT/bench/bundle/make_bundle.py" --build-dir "$BUILD_DIR" \
+    --output "${1:-$BUILD_DIR/nx-bench.tar.xz}"
+}
+
 case "${1:-}" in
   example) run_example ;;
   bench) run_model_benchmarks ;;
+  bench-bundle) make_bench_bundle "${2:-}" ;;
   test) run_tests ;;
   fuzz) build_fuzz; fuzz "${2:-3600}" "${3:-1}" "${4:-0}" ;;
   build) build ;;
-  *) echo "usage: $0 {example|test|fuzz [SECONDS] [JOBS] [SEED]|bench|build}" >&2; exit 2 ;;
+  *) echo "usage: $0 {example|test|fuzz [SECONDS] [JOBS] [SEED]|bench|bench-bundle [OUT.tar.xz]|build}" >&2; exit 2 ;;
 esac

@@ -139,6 +139,17 @@ class Mlp(Model):
             return torch.softmax(torch.addmm(b3, h, w3), dim=1)
         return run
 
+    def jax(self, jnp, lax):
+        relu = lambda t: jnp.maximum(t, 0.0)
+
+        def run(x, w1, b1, w2, b2, w3, b3):
+            h = relu(x @ w1 + b1)
+            h = relu(h @ w2 + b2)
+            logits = h @ w3 + b3
+            e = jnp.exp(logits - logits.max(axis=1, keepdims=True))
+            return e / e.sum(axis=1, keepdims=True)
+        return run
+
 
 class Cnn(Model):
     name = "cnn"
@@ -173,6 +184,18 @@ class Cnn(Model):
                 memory_format=torch.channels_last)
             return [x, fchw(w1), b1, fchw(w2), b2, w3, b3]
         run.prepare = prepare
+        return run
+
+    def jax(self, jnp, lax):
+        def block(h, w, b):
+            h = jnp.maximum(jax_conv(lax, h, w, padding=1) + b, 0.0)
+            return jax_pool(lax, h, lax.max, -jnp.inf, 2, 2)
+
+        def run(x, w1, b1, w2, b2, w3, b3):
+            h = block(block(x, w1, b1), w2, b2).reshape(8, 4096)
+            logits = h @ w3 + b3
+            e = jnp.exp(logits - logits.max(axis=1, keepdims=True))
+            return e / e.sum(axis=1, keepdims=True)
         return run
 
 
@@ -225,6 +248,32 @@ class Transformer(Model):
 # Single ops, one of each class the models are made of
 # ---------------------------------------------------------------------------
 
+    def jax(self, jnp, lax):
+        B, S, D, H = self.B, self.S, self.D, self.H
+
+        def layer_norm(t, g, b):
+            mean = t.mean(axis=-1, keepdims=True)
+            var = ((t - mean) ** 2).mean(axis=-1, keepdims=True)
+            return (t - mean) * lax.rsqrt(var + 1e-5) * g + b
+
+        def softmax(t):
+            e = jnp.exp(t - t.max(axis=-1, keepdims=True))
+            return e / e.sum(axis=-1, keepdims=True)
+
+        def run(x, ln1_g, ln1_b, wq, bq, wk, bk, wv, bv, wo, bo,
+                ln2_g, ln2_b, w1, b1, w2, b2):
+            heads = lambda t: t.reshape(B, S, H, D // H).transpose(0, 2, 1, 3)
+            a = layer_norm(x, ln1_g, ln1_b)
+            q, k, v = heads(a @ wq + bq), heads(a @ wk + bk), heads(a @ wv + bv)
+            p = softmax(q @ k.transpose(0, 1, 3, 2) / math.sqrt(D // H))
+            o = (p @ v).transpose(0, 2, 1, 3).reshape(B, S, D)
+            x1 = x + o @ wo + bo
+            u = layer_norm(x1, ln2_g, ln2_b) @ w1 + b1
+            g = 0.5 * u * (1.0 + lax.erf(u / math.sqrt(2.0)))
+            return x1 + g @ w2 + b2
+        return run
+
+
 def nhwc_to_torch(torch, x):
     """An NHWC array as PyTorch's NCHW view of channels-last memory."""
     return x.permute(0, 3, 1, 2)
@@ -233,6 +282,20 @@ def nhwc_to_torch(torch, x):
 def hwcf_to_torch(torch, w):
     """HWCF weights as PyTorch's FCHW, in channels-last memory."""
     return w.permute(3, 2, 0, 1).contiguous(memory_format=torch.channels_last)
+
+
+def jax_conv(lax, x, w, padding=0, stride=1, dilation=1, groups=1):
+    """An NHWC convolution with HWIO (nx's HWCF) weights, in JAX."""
+    return lax.conv_general_dilated(
+        x, w, (stride, stride), ((padding, padding), (padding, padding)),
+        rhs_dilation=(dilation, dilation), feature_group_count=groups,
+        dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+
+def jax_pool(lax, x, op, init, window, stride):
+    """An NHWC pooling of square windows without padding, in JAX."""
+    return lax.reduce_window(x, init, op, (1, window, window, 1),
+                             (1, stride, stride, 1), "VALID")
 
 
 class Conv(Model):
@@ -251,6 +314,9 @@ class Conv(Model):
         run.to_nhwc = True
         return run
 
+    def jax(self, jnp, lax):
+        return lambda x, w: jnp.maximum(jax_conv(lax, x, w, padding=1), 0.0)
+
 
 class ConvStrided(Model):
     name = "conv-strided"
@@ -267,6 +333,9 @@ class ConvStrided(Model):
         run.prepare = lambda a: [a[0], hwcf_to_torch(torch, a[1])]
         run.to_nhwc = True
         return run
+
+    def jax(self, jnp, lax):
+        return lambda x, w: jax_conv(lax, x, w, padding=1, stride=2)
 
 
 class DepthwiseConv(Model):
@@ -288,6 +357,11 @@ class DepthwiseConv(Model):
         run.to_nhwc = True
         return run
 
+    def jax(self, jnp, lax):
+        return lambda x, w: jnp.maximum(
+            jax_conv(lax, x, w.reshape(3, 3, 1, 128), padding=1, groups=128),
+            0.0)
+
 
 class ConvNchw(Model):
     name = "conv-nchw"
@@ -301,6 +375,11 @@ class ConvNchw(Model):
     def torch(self, torch):
         F = torch.nn.functional
         return lambda x, w: F.conv2d(x, w, padding=1)
+
+    def jax(self, jnp, lax):
+        return lambda x, w: lax.conv_general_dilated(
+            x, w, (1, 1), ((1, 1), (1, 1)),
+            dimension_numbers=("NCHW", "OIHW", "NCHW"))
 
 
 class ConvFhwc(Model):
@@ -322,6 +401,11 @@ class ConvFhwc(Model):
         run.to_nhwc = True
         return run
 
+    def jax(self, jnp, lax):
+        return lambda x, w: lax.conv_general_dilated(
+            x, w, (2, 2), ((1, 1), (1, 1)),
+            dimension_numbers=("NHWC", "OHWI", "NHWC"))
+
 
 class DepthwiseConvStrided(Model):
     name = "depthwise-conv-strided"
@@ -341,6 +425,10 @@ class DepthwiseConvStrided(Model):
         run.to_nhwc = True
         return run
 
+    def jax(self, jnp, lax):
+        return lambda x, w: jax_conv(lax, x, w.reshape(3, 3, 1, 128),
+                                     padding=1, stride=2, groups=128)
+
 
 class ConvDilated(Model):
     name = "conv-dilated"
@@ -358,6 +446,9 @@ class ConvDilated(Model):
         run.to_nhwc = True
         return run
 
+    def jax(self, jnp, lax):
+        return lambda x, w: jax_conv(lax, x, w, padding=2, dilation=2)
+
 
 class MaxPool(Model):
     name = "max-pool"
@@ -373,6 +464,9 @@ class MaxPool(Model):
             return F.max_pool2d(nhwc_to_torch(torch, x), 2)
         run.to_nhwc = True
         return run
+
+    def jax(self, jnp, lax):
+        return lambda x: jax_pool(lax, x, lax.max, -jnp.inf, 2, 2)
 
 
 class AvgPool(Model):
@@ -395,6 +489,9 @@ class AvgPool(Model):
         run.to_nhwc = True
         return run
 
+    def jax(self, jnp, lax):
+        return lambda x: jax_pool(lax, x, lax.add, 0.0, 3, 2) / 9.0
+
 
 class BatchMatmul(Model):
     name = "batch-matmul"
@@ -405,6 +502,9 @@ class BatchMatmul(Model):
 
     def torch(self, torch):
         return lambda a, b: torch.bmm(a, b)
+
+    def jax(self, jnp, lax):
+        return lambda a, b: a @ b
 
 
 class BatchMatmulTransposed(Model):
@@ -417,6 +517,9 @@ class BatchMatmulTransposed(Model):
     def torch(self, torch):
         return lambda q, k: q @ k.transpose(1, 2)
 
+    def jax(self, jnp, lax):
+        return lambda q, k: q @ k.transpose(0, 2, 1)
+
 
 class BatchMatmulTransposedA(Model):
     name = "batch-matmul-transposed-a"
@@ -427,6 +530,9 @@ class BatchMatmulTransposedA(Model):
 
     def torch(self, torch):
         return lambda a, b: a.transpose(1, 2) @ b
+
+    def jax(self, jnp, lax):
+        return lambda a, b: a.transpose(0, 2, 1) @ b
 
 
 class MaskedAttention(Model):
@@ -449,6 +555,15 @@ class MaskedAttention(Model):
             return torch.softmax(s, dim=-1) @ v
         return run
 
+    def jax(self, jnp, lax):
+        future = jnp.triu(jnp.ones((128, 128), dtype=bool), k=1)
+
+        def run(q, k, v):
+            s = jnp.where(future, -jnp.inf, q @ k.transpose(0, 2, 1) / 8)
+            e = jnp.exp(s - s.max(axis=-1, keepdims=True))
+            return (e / e.sum(axis=-1, keepdims=True)) @ v
+        return run
+
 
 class Transpose(Model):
     name = "transpose"
@@ -459,6 +574,9 @@ class Transpose(Model):
 
     def torch(self, torch):
         return lambda x: x.t().contiguous()
+
+    def jax(self, jnp, lax):
+        return lambda x: x.T
 
 
 class ColumnSum(Model):
@@ -471,6 +589,9 @@ class ColumnSum(Model):
     def torch(self, torch):
         return lambda x: x.sum(0)
 
+    def jax(self, jnp, lax):
+        return lambda x: x.sum(axis=0)
+
 
 class RowSum(Model):
     name = "row-sum"
@@ -482,6 +603,9 @@ class RowSum(Model):
     def torch(self, torch):
         return lambda x: x.sum(1)
 
+    def jax(self, jnp, lax):
+        return lambda x: x.sum(axis=1)
+
 
 class MiddleMax(Model):
     name = "middle-max"
@@ -492,6 +616,9 @@ class MiddleMax(Model):
 
     def torch(self, torch):
         return lambda x: x.amax(1)
+
+    def jax(self, jnp, lax):
+        return lambda x: x.max(axis=1)
 
 
 MODELS = {m.name: m for m in (Mlp(), Cnn(), Transformer())}

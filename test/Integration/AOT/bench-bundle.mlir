@@ -1,0 +1,31 @@
+// The benchmark bundle (bench/bundle): make_bundle.py compiles two cases of
+// bench/models with nx-compile for x86-64-v3 and stages nxrt-run with every
+// library it loads; run.py, run from the staged copy with only the bundled
+// libraries on its library path, checks nx's results against NumPy and
+// prints the table of times at 1 thread and at 2.
+// REQUIRES: numpy
+// The bundle is a benchmark tool: the sanitizer builds leave it out.
+// UNSUPPORTED: sanitizer
+// RUN: rm -rf %t && %numpy_python %nx_src_root/bench/bundle/make_bundle.py \
+// RUN:   --build-dir=%nx_obj_root --output=%t --cases=column-sum,mlp \
+// RUN:   --levels=x86-64-v3 | FileCheck %s --check-prefix=MAKE
+// RUN: test -x %t/bin/nxrt-run && test -f %t/lib/libdnnl.so.2
+// RUN: test -L %t/lib/libgomp.so.1 && test -f %t/objects/x86-64-v3/mlp.so
+// RUN: %numpy_python %t/run.py --runs=2 --rounds=1 --threads=2 --no-peers \
+// RUN:   | FileCheck %s --check-prefix=TABLE
+// RUN: not %numpy_python %t/run.py --cases=no-such-case 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=UNKNOWN
+
+// MAKE: nx-compile --mcpu=x86-64-v3 column-sum.mlir
+// MAKE: nx-compile --mcpu=x86-64-v3 mlp.mlir
+// MAKE: wrote {{.*}}: python3 {{.*}}/run.py
+// TABLE: 2 cores; nx objects for x86-64-v3; sides: nx;
+// TABLE: | case | nx 1 | XLA 1 | PyTorch 1 | nx 2 | XLA 2 | PyTorch 2 | nx / best, 1 | nx / best, 2 |
+// TABLE: | mlp | {{[0-9.]+}} | - | - | {{[0-9.]+}} | - | - | - | - |
+// TABLE: | column-sum | {{[0-9.]+}} | - | - | {{[0-9.]+}} | - | - | - | - |
+// TABLE: First run against steady state (ms):
+// TABLE: | mlp | {{[0-9.]+}} / {{[0-9.]+}} | - | - | {{[0-9.]+}} / {{[0-9.]+}} | - | - |
+// UNKNOWN: models.py: unknown model 'no-such-case'
+// RUN: not %numpy_python %t/run.py --cases=transpose 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=MISSING
+// MISSING: run.py: the bundle has no x86-64-v3 object for transpose
