@@ -266,7 +266,11 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
     the module, hands it to `nxrt_program_add_sites`: the runtime resolves
     every site once (callback and target names, decoded attributes) and
     writes it into its record, where each call reads it. `__nx_init` is the
-    same few instructions for any number of sites. Infeeds also pass the
+    same few instructions for any number of sites. In a module with f32
+    products (`nxrt_gemm_f32` or `nxrt_gemm_part_f32`, from
+    `convert-linalg-to-blas`), it first calls `nxrt_gemm_prepare`, so that
+    oneDNN compiles its GEMM kernels when the program loads rather than in
+    its first run. Infeeds also pass the
     stream protocol's tag (zero: compiled code orders its infeeds by control
     flow). Runtime symbol names come from `RuntimeSymbols.h`, enum values
     from `nxrt/nxrt.h`.

@@ -20,7 +20,7 @@ namespace symbols = mlir::nx::runtime_symbols;
 /// The libnxrt functions compiled code calls.
 static constexpr StringLiteral kRuntimeFunctions[] = {
     symbols::kRunCurrent, symbols::kInvoke, symbols::kRunFailed,
-    symbols::kInvokeFailed, symbols::kProgramAddSites,
+    symbols::kInvokeFailed, symbols::kProgramAddSites, symbols::kGemmPrepare,
     // Declared later by finalize-memref-to-llvm{use-generic-functions},
     // which would rename its declaration around a clash.
     symbols::kGenericAlloc, symbols::kGenericAlignedAlloc,
@@ -46,6 +46,8 @@ static LLVM::LLVMFunctionType getRuntimeFunctionType(MLIRContext *context,
     return fn(voidType, {ptr, ptr});
   if (name == symbols::kProgramAddSites)
     return fn(ptr, {ptr, ptr});
+  if (name == symbols::kGemmPrepare)
+    return fn(voidType, {});
   if (name == symbols::kGenericAlloc)
     return fn(ptr, {i64});
   if (name == symbols::kGenericAlignedAlloc)

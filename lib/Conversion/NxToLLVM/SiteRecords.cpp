@@ -98,6 +98,16 @@ FailureOr<LLVM::GlobalOp> nx::getOrCreateSiteList(RewriterBase &rewriter,
       rewriter, module, symbols::kProgramAddSites);
   if (failed(addSites))
     return failure();
+  // oneDNN compiles its GEMM kernels at their first use: a program with f32
+  // products has them compiled when it loads, not in its first run.
+  FailureOr<LLVM::LLVMFuncOp> prepareGemm;
+  if (SymbolTable::lookupSymbolIn(module, symbols::kGemmF32) ||
+      SymbolTable::lookupSymbolIn(module, symbols::kGemmPartF32)) {
+    prepareGemm =
+        lookupOrCreateRuntimeFunction(rewriter, module, symbols::kGemmPrepare);
+    if (failed(prepareGemm))
+      return failure();
+  }
 
   OpBuilder::InsertionGuard guard(rewriter);
   MLIRContext *context = module.getContext();
@@ -116,6 +126,8 @@ FailureOr<LLVM::GlobalOp> nx::getOrCreateSiteList(RewriterBase &rewriter,
   auto init = LLVM::LLVMFuncOp::create(rewriter, loc, symbols::kInitFunction,
                                        LLVM::LLVMFunctionType::get(ptr, {ptr}));
   Block *entry = rewriter.createBlock(&init.getBody(), {}, {ptr}, {loc});
+  if (succeeded(prepareGemm) && *prepareGemm)
+    LLVM::CallOp::create(rewriter, loc, *prepareGemm, ValueRange{});
   Value firstRecord = LLVM::LoadOp::create(
       rewriter, loc, ptr, LLVM::AddressOfOp::create(rewriter, loc, list));
   Value status =

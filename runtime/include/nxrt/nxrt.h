@@ -53,8 +53,9 @@ extern "C" {
  * nxrt_memref_copy (ahead-of-time objects carry no MLIR runtime library).
  * 8: compiled code shares large contractions among its OpenMP team, a part
  * per thread (nxrt_gemm_part_f32 / _f64); the BLAS runs single-threaded.
- * 9: compiled code calls nxrt_conv2d_f32 for 2-D convolutions (oneDNN). */
-#define NXRT_API_VERSION 9
+ * 9: compiled code calls nxrt_conv2d_f32 for 2-D convolutions (oneDNN).
+ * 10: __nx_init of a program with f32 products calls nxrt_gemm_prepare. */
+#define NXRT_API_VERSION 10
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -917,6 +918,13 @@ NXRT_API void nxrt_set_compute_threads(int n);
  * number of cores). Compiled parallel loop nests call it for their team
  * size. Thread-safe. */
 NXRT_API int nxrt_compute_threads(void);
+
+/* Compiles oneDNN's GEMM kernels for this CPU now instead of at the first f32
+ * product, which would take tens of milliseconds longer than later ones
+ * (about 40 ms on a virtual machine): __nx_init of a program with f32
+ * products calls it, so the program's first run costs about what later runs
+ * cost. Runs once per process; later calls return at once. Thread-safe. */
+NXRT_API void nxrt_gemm_prepare(void);
 
 NXRT_API void nxrt_gemm_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
                             const float *a, int64_t batch_stride_a,

@@ -228,6 +228,21 @@ std::atomic<int> computeThreads{0};
 
 extern "C" {
 
+void nxrt_gemm_prepare(void) {
+  static std::once_flag prepared;
+  std::call_once(prepared, [] {
+    // A product of each transposition: oneDNN generates the kernels each
+    // needs at their first use. Eight rows are enough to reach them.
+    constexpr int kSide = 8;
+    float a[kSide * kSide] = {}, b[kSide * kSide] = {}, c[kSide * kSide] = {};
+    nxrt::OpenMPThreads serial(1);
+    for (char ta : {'N', 'T'})
+      for (char tb : {'N', 'T'})
+        (void)dnnl_sgemm(ta, tb, kSide, kSide, kSide, 1.0f, a, kSide, b, kSide,
+                         1.0f, c, kSide);
+  });
+}
+
 void nxrt_set_compute_threads(int n) {
   int threads = resolveThreads(n);
   computeThreads.store(threads, std::memory_order_relaxed);

@@ -73,6 +73,29 @@ TEST(NxrtGemm, RowMajorAccumulatesIntoC) {
   expectNear(c, expected);
 }
 
+// nxrt_gemm_prepare only compiles kernels: from several threads at once
+// and again later, after which products still accumulate into C, in every
+// transposition it prepared.
+TEST(NxrtGemm, PrepareIsIdempotentAndThreadSafe) {
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([] { nxrt_gemm_prepare(); });
+  for (std::thread &thread : threads)
+    thread.join();
+  nxrt_gemm_prepare();
+  int64_t m = 6, n = 5, k = 4;
+  auto a = iota<float>(m * k, 0.5f), b = iota<float>(k * n, 0.25f);
+  View plainA{0, k, 1}, transposedA{0, 1, m};
+  View plainB{0, n, 1}, transposedB{0, 1, k}, vc{0, n, 1};
+  for (View va : {plainA, transposedA})
+    for (View vb : {plainB, transposedB}) {
+      auto c = iota<float>(m * n, 1.0f);
+      auto expected = reference(1, m, n, k, a, va, b, vb, c, vc);
+      gemm(1, m, n, k, a, va, b, vb, c, vc);
+      expectNear(c, expected);
+    }
+}
+
 TEST(NxrtGemm, TransposedAndPaddedOperands) {
   // A column-major, B with a row stride past its width, C padded too.
   int64_t m = 3, n = 2, k = 4;

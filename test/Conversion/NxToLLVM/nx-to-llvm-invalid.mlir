@@ -112,3 +112,13 @@ func.func @not_bufferized(%x: tensor<2xf32>) -> tensor<2xf32> {
 // So are the allocation functions compiled code gets its buffers from.
 // expected-error @+1 {{'func.func' op uses the name of libnxrt's '_mlir_memref_to_llvm_alloc', which compiled code calls as '!llvm.func<ptr (i64)>'}}
 func.func private @_mlir_memref_to_llvm_alloc(i32)
+
+// -----
+
+// A module with f32 products calls nxrt_gemm_prepare from __nx_init: a
+// function of that name and another type is not libnxrt's.
+llvm.func @nxrt_gemm_f32(i64)
+// expected-error @+1 {{'func.func' op uses the name of libnxrt's 'nxrt_gemm_prepare', which compiled code calls as '!llvm.func<void ()>'}}
+func.func @nxrt_gemm_prepare(%x: i32) {
+  return
+}

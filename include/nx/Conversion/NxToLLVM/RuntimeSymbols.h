@@ -31,6 +31,9 @@ inline constexpr llvm::StringLiteral kProgramAddSites =
 // Contractions (convert-linalg-to-blas): C += A B on f32 / f64 buffers.
 inline constexpr llvm::StringLiteral kGemmF32 = "nxrt_gemm_f32";
 inline constexpr llvm::StringLiteral kGemmF64 = "nxrt_gemm_f64";
+// Compiles the f32 products' kernels: __nx_init calls it when the module
+// has f32 products, so that their first run does not.
+inline constexpr llvm::StringLiteral kGemmPrepare = "nxrt_gemm_prepare";
 // A part of a product, one per thread of an OpenMP team.
 inline constexpr llvm::StringLiteral kGemmPartF32 = "nxrt_gemm_part_f32";
 inline constexpr llvm::StringLiteral kGemmPartF64 = "nxrt_gemm_part_f64";
