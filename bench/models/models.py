@@ -243,11 +243,6 @@ class Transformer(Model):
             return x1 + h @ w2 + b2
         return run
 
-
-# ---------------------------------------------------------------------------
-# Single ops, one of each class the models are made of
-# ---------------------------------------------------------------------------
-
     def jax(self, jnp, lax):
         B, S, D, H = self.B, self.S, self.D, self.H
 
@@ -273,6 +268,10 @@ class Transformer(Model):
             return x1 + g @ w2 + b2
         return run
 
+
+# ---------------------------------------------------------------------------
+# Single ops, one of each class the models are made of
+# ---------------------------------------------------------------------------
 
 def nhwc_to_torch(torch, x):
     """An NHWC array as PyTorch's NCHW view of channels-last memory."""
