@@ -10,9 +10,9 @@ when they import. The sides take turns in --rounds interleaved rounds; each
 figure is the median of --runs runs after the first, and a side's figure is
 its best round. Every side's output is checked once against models.py's
 NumPy reference in float64 before it is timed. nx's times are its compiled
-entry's (nxrt-run --timing's "entry"), without the runner's copies of
-inputs and results, as PyTorch's and XLA's are their calls' on tensors they
-hold. Prints Markdown tables: steady-state times and ratios, then each
+entry's (nxrt-run --timing's "entry") on input buffers that every run
+reads in place (--reuse-inputs), as PyTorch's and XLA's are their calls'
+on tensors they hold. Prints Markdown tables: steady-state times and ratios, then each
 side's first run against its steady state.
 
     python3 run.py [--rounds 2] [--runs 30] [--cases mlp,transpose]
@@ -153,8 +153,9 @@ def nx_check(level, name, inputs):
 
 
 def nx_times(level, name, inputs, threads, runs):
+    # Not fresh copies per run, which the runner writes from one core.
     done = nxrt_run(level, name, inputs, threads,
-                    [f"--repeat={runs + 1}", "--timing"])
+                    [f"--repeat={runs + 1}", "--timing", "--reuse-inputs"])
     if done.returncode != 0:
         print(f"nx {name}: {done.stderr.strip()}", file=sys.stderr)
         return None
@@ -240,6 +241,9 @@ def peer_times(framework, cases, inputs, threads, runs):
     for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                      "MKL_NUM_THREADS"):
         env[variable] = str(threads)
+    # The host may have an accelerator: the comparison is with XLA's CPU
+    # backend, which sizes its pool by this process's affinity.
+    env["JAX_PLATFORMS"] = "cpu"
     command = [sys.executable, os.path.abspath(__file__),
                f"--peer={'jax' if framework == 'xla' else framework}",
                f"--threads={threads}", f"--runs={runs}",

@@ -51,6 +51,9 @@ struct DriverOptions {
   unsigned threads = 1;
   unsigned repeat = 1;
   bool keepGoing = false;
+  /// --reuse-inputs: every run reads the parsed inputs in place (see
+  /// RunOptions::reuseInputs); the driver fails if a run wrote them.
+  bool reuseInputs = false;
   int computeThreads = 0;
   bool quiet = false;
   /// --trace-callbacks: the runtime's trace log (one line per host call).

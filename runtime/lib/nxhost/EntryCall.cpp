@@ -119,19 +119,24 @@ nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
           "argument #" + llvm::Twine(i) + " of @" + entryName + " has type " +
           sig.args[i].type + ", got " + input.typeString());
 
-  // Compiled code may update its arguments in place (one-shot bufferization
-  // treats function arguments as writable), so every run works on its own
-  // copies: the caller's tensors stay untouched and may be shared by
-  // concurrent runs.
+  // nx-compile's entry points only read their arguments
+  // (nx-prepare-entry-points), but an object with the same ABI from
+  // elsewhere may write them: unless the caller vouches for the program,
+  // every run works on its own copies, and the caller's tensors stay
+  // untouched and may be shared by concurrent runs.
   std::vector<HostTensor> copies;
-  copies.reserve(inputs.size());
-  for (const HostTensor &input : inputs)
-    copies.push_back(input.clone());
+  if (!options.reuseInputs) {
+    copies.reserve(inputs.size());
+    for (const HostTensor &input : inputs)
+      copies.push_back(input.clone());
+  }
+  llvm::ArrayRef<HostTensor> operands =
+      options.reuseInputs ? inputs : llvm::ArrayRef<HostTensor>(copies);
 
   std::vector<std::vector<int64_t>> argDescs;
   std::vector<void *> argDescPtrs;
-  argDescs.reserve(copies.size());
-  for (const HostTensor &input : copies) {
+  argDescs.reserve(operands.size());
+  for (const HostTensor &input : operands) {
     argDescs.push_back(describe(input));
     argDescPtrs.push_back(argDescs.back().data());
   }
@@ -165,7 +170,7 @@ nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
   std::vector<HostTensor> results;
   llvm::SmallPtrSet<void *, 8> toFree;
   llvm::SmallPtrSet<const void *, 8> inputPtrs;
-  for (const HostTensor &input : copies)
+  for (const HostTensor &input : operands)
     inputPtrs.insert(input.data());
   const int64_t *word = resultStorage.data();
   for (const TensorSpec &spec : sig.results) {

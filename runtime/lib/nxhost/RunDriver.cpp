@@ -289,6 +289,7 @@ static RunSummary runAll(const DriverOptions &opts, const RunEntryFn &run,
   summary.entrySeconds.resize(summary.total());
   RunOptions runOptions;
   runOptions.timeoutMs = opts.timeoutMs;
+  runOptions.reuseInputs = opts.reuseInputs;
   std::mutex mutex;
   auto worker = [&](unsigned thread) {
     for (unsigned r = 0; r < summary.numRepeats; ++r) {
@@ -344,6 +345,19 @@ static RunSummary runAll(const DriverOptions &opts, const RunEntryFn &run,
       t.join();
   }
   return summary;
+}
+
+/// --reuse-inputs: the runs shared the inputs, which they must only have
+/// read; `pristine` holds copies made before them (empty without the flag).
+static llvm::Error checkInputsUnchanged(llvm::ArrayRef<HostTensor> pristine,
+                                        llvm::ArrayRef<HostTensor> inputs) {
+  for (auto [i, copy] : llvm::enumerate(pristine))
+    if (!(copy == inputs[i]))
+      return llvm::createStringError(
+          "--reuse-inputs: a run wrote input #" + llvm::Twine(i) +
+          " in place, so later runs read changed values; run this program "
+          "without --reuse-inputs");
+  return llvm::Error::success();
 }
 
 /// "run 3" or "run 3 (thread 2)".
@@ -446,9 +460,15 @@ int nxhost::runAndReport(const DriverOptions &opts, const RunEntryFn &run,
     return reportError(opts.tool, llvm::toString(std::move(err)));
   if (runsTimer)
     runsTimer(true);
+  std::vector<HostTensor> pristine;
+  if (opts.reuseInputs)
+    for (const HostTensor &input : parsed.args)
+      pristine.push_back(input.clone());
   RunSummary summary = runAll(opts, run, parsed.args);
   if (runsTimer)
     runsTimer(false);
+  if (auto err = checkInputsUnchanged(pristine, parsed.args))
+    return reportError(opts.tool, llvm::toString(std::move(err)));
   if (opts.timing)
     reportTimes(summary, session.callbackTimes.get());
   std::vector<std::string> errors = summary.outcomes;

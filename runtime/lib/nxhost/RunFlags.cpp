@@ -75,6 +75,13 @@ struct RunFlags {
       cl::init(1), cl::cat(runFlagsCategory())};
   cl::opt<unsigned> repeat{"repeat", cl::desc("Runs per thread"), cl::init(1),
                            cl::cat(runFlagsCategory())};
+  cl::opt<bool> reuseInputs{
+      "reuse-inputs",
+      cl::desc("Let every run read the inputs in place, as a host program "
+               "that holds its buffers calls the entry, instead of fresh "
+               "copies (whose writes by the runner put them in one core's "
+               "cache); fails if a run wrote them"),
+      cl::init(false), cl::cat(runFlagsCategory())};
   cl::opt<bool> keepGoing{
       "keep-going",
       cl::desc("Run every run even after one fails, report each run's "
@@ -143,6 +150,7 @@ DriverOptions nxhost::readRunFlags(llvm::StringRef tool) {
   options.threads = flags.threads;
   options.repeat = flags.repeat;
   options.keepGoing = flags.keepGoing;
+  options.reuseInputs = flags.reuseInputs;
   options.traceCallbacks = flags.traceCallbacks;
   options.computeThreads = flags.computeThreads;
   options.quiet = flags.quiet;

@@ -14,6 +14,11 @@
  *   shout(tensor<2xf32>) -> tensor<2xf32>              calls the io_callback
  *                                                      @nx.debug.print, then
  *                                                      returns x
+ *   bump(tensor<4xf32>) -> tensor<4xf32>               x + 1, also written
+ *                                                      over x (a program
+ *                                                      that, unlike
+ *                                                      nx-compile's, writes
+ *                                                      its arguments)
  *
  *===----------------------------------------------------------------------===*/
 
@@ -59,6 +64,17 @@ void SYM(add_one)(desc1_t *result, desc1_t *x) {
 }
 static void add_one_packed(void **args) {
   SYM(add_one)(*(desc1_t **)args[0], *(desc1_t **)args[1]);
+}
+
+/* bump: add_one, and the sums written over the argument too. */
+void SYM(bump)(desc1_t *result, desc1_t *x) {
+  SYM(add_one)(result, x);
+  float *in = (float *)x->aligned + x->offset;
+  for (int64_t i = 0; i < 4; ++i)
+    in[i * x->strides[0]] = ((const float *)result->aligned)[i];
+}
+static void bump_packed(void **args) {
+  SYM(bump)(*(desc1_t **)args[0], *(desc1_t **)args[1]);
 }
 
 /* split: two rank-0 results; the second is a constant-buffer view when the
@@ -126,10 +142,11 @@ static const nxrt_aot_tensor_type_t i64x2 = {NXRT_I64, 1, dims2,
 static const nxrt_aot_tensor_type_t i64s[2] = {
     {NXRT_I64, 0, NULL, "tensor<i64>"}, {NXRT_I64, 0, NULL, "tensor<i64>"}};
 
-static const nxrt_aot_entry_t entries[3] = {
+static const nxrt_aot_entry_t entries[4] = {
     {"add_one", (void *)SYM(add_one), add_one_packed, 1, 1, &f32x4, &f32x4},
     {"split", (void *)SYM(split), split_packed, 1, 2, &i64x2, i64s},
     {"shout", (void *)SYM(shout), shout_packed, 1, 1, &f32x2, &f32x2},
+    {"bump", (void *)SYM(bump), bump_packed, 1, 1, &f32x4, &f32x4},
 };
 static const char *const callbacks[1] = {"nx.debug.print"};
 
@@ -137,7 +154,7 @@ const nxrt_aot_program_t SYM(program) = {FIXTURE_ABI_VERSION,
                                          FIXTURE_API_VERSION,
                                          "fixture.mlir",
                                          SYM(nx_init),
-                                         3,
+                                         4,
                                          entries,
                                          1,
                                          callbacks};

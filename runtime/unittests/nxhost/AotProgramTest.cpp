@@ -58,7 +58,7 @@ TEST(AotProgramPrefix, FileStemAsACIdentifier) {
 TEST_F(AotProgramTest, DescribesItsEntriesAndCallbacks) {
   auto program = load("aot-fixture", "aot_fixture");
   ASSERT_TRUE(program);
-  ASSERT_EQ(program->entries().size(), 3u);
+  ASSERT_EQ(program->entries().size(), 4u);
   const EntrySignature &split = program->entries()[1];
   EXPECT_EQ(split.name, "split");
   ASSERT_EQ(split.results.size(), 2u);
@@ -112,7 +112,7 @@ TEST_F(AotProgramTest, RejectsBadCalls) {
   auto noEntry = program->run("nope", {});
   EXPECT_EQ(llvm::toString(noEntry.takeError()),
             "no public function @nope in the program (available: @add_one, "
-            "@split, @shout)");
+            "@split, @shout, @bump)");
   auto arity = program->run("add_one", {});
   EXPECT_EQ(llvm::toString(arity.takeError()),
             "@add_one takes 1 argument(s), got 0");
