@@ -368,7 +368,12 @@ def ConvertLinalgToBlasPass : Pass<"convert-linalg-to-blas", "::mlir::ModuleOp">
     Replaces a linalg contraction on buffers of one element type, f32 or
     f64, by a call of `nxrt_gemm_f32` / `nxrt_gemm_f64` (`nxrt/nxrt.h`):
     `C += A B`, batched, with every operand's address and element strides
-    read from its descriptor. A contraction is any linalg op whose body
+    read from its descriptor. When the op right before is a `linalg.fill` of
+    zero (either sign) of exactly `C`, which neither `A` nor `B` is a view
+    of, as bufferized tensor code initializes every product, the call takes
+    that fill over: its last argument, `accumulate`, is 0 and it writes
+    `C = A B` without reading `C`, so `C` is not zeroed in a pass of its own
+    and then read back. A contraction is any linalg op whose body
     multiplies and adds, summed over one dimension, with at most one batch
     dimension and one row and one column dimension, each operand indexed by
     exactly its own dimensions in any order: `linalg.matmul`,
@@ -395,21 +400,24 @@ def ConvertLinalgToBlasPass : Pass<"convert-linalg-to-blas", "::mlir::ModuleOp">
     `parallel` is set: the BLAS then needs no threads of its own, and one
     team serves the program's loop nests and products alike.
 
-    Chosen by measurement (README, Performance): OpenBLAS's kernels run a
-    512x512x512 f32 matmul at about 65 GFLOP/s on one core of this project's
-    machine, where the linalg loops run it at 0.5 GFLOP/s. OpenBLAS's own
-    threads, alternating with the OpenMP regions of a convolution's patch
-    copies, made two threads slower than one: both pools spin between their
-    turns.
+    Chosen by measurement (docs/Servers.md): oneDNN's GEMM runs a
+    512x512x512 f32 matmul at about 190 GFLOP/s on one core of this
+    project's development machine, where the linalg loops run it at
+    0.5 GFLOP/s, and picks its kernels by instruction set where OpenBLAS
+    picks them from a table of CPU models. The libraries' own threads,
+    alternating with the OpenMP regions of a convolution's patch copies,
+    made two threads slower than one: both pools spin between their turns.
 
     Before:
 
     ```mlir
+    linalg.fill ins(%cst0 : f32) outs(%c : memref<64x16xf32>)
     linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>)
                   outs(%c : memref<64x16xf32>)
     ```
 
-    After (one operand shown; `%m`, `%n`, `%k` come from the descriptors):
+    After (one operand shown; `%m`, `%n`, `%k` come from the descriptors;
+    the fill is gone, and `accumulate` is `%zero`):
 
     ```mlir
     %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %a
@@ -418,8 +426,8 @@ def ConvertLinalgToBlasPass : Pass<"convert-linalg-to-blas", "::mlir::ModuleOp">
     %pa = llvm.inttoptr %address : i64 to !llvm.ptr
     ...
     llvm.call @nxrt_gemm_f32(%one, %m, %n, %k, %pa, %zero, %lda, %unit, %pb,
-                             ...) : (i64, i64, i64, i64, !llvm.ptr, i64, i64,
-                             i64, ...) -> ()
+                             ..., %zero) : (i64, i64, i64, i64, !llvm.ptr,
+                             i64, i64, i64, ..., i64) -> ()
     ```
 
     After, for a 512x512x512 product with `num-threads-function=@threads`:
@@ -433,7 +441,7 @@ def ConvertLinalgToBlasPass : Pass<"convert-linalg-to-blas", "::mlir::ModuleOp">
           %part = arith.index_cast %p : index to i64
           %count = arith.index_cast %parts : index to i64
           llvm.call @nxrt_gemm_part_f32(%part, %count, %one, %m, %n, %k,
-                                        %pa, ...)
+                                        %pa, ..., %zero)
           omp.yield
         }
       }
@@ -459,7 +467,9 @@ def ConvertLinalgToBlasPass : Pass<"convert-linalg-to-blas", "::mlir::ModuleOp">
     Statistic<"numContractions", "contractions",
               "Number of contractions turned into nxrt_gemm calls">,
     Statistic<"numSharedContractions", "shared-contractions",
-              "Number of them shared among OpenMP threads">
+              "Number of them shared among OpenMP threads">,
+    Statistic<"numOverwrites", "overwrites",
+              "Number of them that took over the zero fill of their output">
   ];
 }
 

@@ -14,6 +14,11 @@
 // nxrt_gemm_part_<type> for its part: libnxrt's BLAS runs single-threaded,
 // and the program's loop nests and products use one pool of threads.
 //
+// A product whose output was just filled with zeros, as bufferized tensor
+// code initializes every one, takes the fill over: the call writes C instead
+// of adding to it (accumulate 0), so C is neither zeroed in a separate pass
+// nor read back by the GEMM.
+//
 //===----------------------------------------------------------------------===//
 
 #include "nx/Conversion/LinalgToBlas/LinalgToBlas.h"
@@ -31,7 +36,9 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -129,7 +136,7 @@ static FailureOr<GemmDims> getGemmDims(linalg::LinalgOp op) {
 }
 
 /// The parameters of nxrt_gemm_<type>: batch, m, n, k, then pointer, batch
-/// stride, row stride and column stride of A, B and C; of
+/// stride, row stride and column stride of A, B and C, then accumulate; of
 /// nxrt_gemm_part_<type> when `part` is set.
 static SmallVector<Type> getGemmParameterTypes(MLIRContext *context,
                                                bool part = false) {
@@ -139,7 +146,34 @@ static SmallVector<Type> getGemmParameterTypes(MLIRContext *context,
   SmallVector<Type> types(part ? 6 : 4, i64);
   for (int operand = 0; operand < 3; ++operand)
     llvm::append_range(types, ArrayRef<Type>{ptr, i64, i64, i64});
+  types.push_back(i64);
   return types;
+}
+
+/// The buffer a view of `value` is carved from: its allocation or a block
+/// argument.
+static Value getRootBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// The `linalg.fill` of zero (of either sign) right before `op` that writes
+/// exactly `op`'s output, which neither input is a view of: the product may
+/// then write its output instead of adding to those zeros. A zero of either
+/// sign: -0 + x is x for every x, and +0 + x differs from x only for x = -0.
+static linalg::FillOp getZeroFillOfOutput(linalg::LinalgOp op) {
+  auto fill = dyn_cast_if_present<linalg::FillOp>(op->getPrevNode());
+  Value output = op.getDpsInits()[0];
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      fill.getOutputs()[0] != output ||
+      !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+    return {};
+  Value root = getRootBuffer(output);
+  if (llvm::any_of(op.getDpsInputs(),
+                   [&](Value input) { return getRootBuffer(input) == root; }))
+    return {};
+  return fill;
 }
 
 /// Whether `op` is a product this pass turns into a call.
@@ -233,6 +267,8 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
   Sharing sharing;
   if (!numThreadsFunction.empty())
     sharing = getSharing(op, minWork);
+  // Before anything is built in front of `op`.
+  linalg::FillOp zeroFill = getZeroFillOfOutput(op);
 
   // The declaration first: nothing may change when the match fails.
   auto module = op->getParentOfType<ModuleOp>();
@@ -304,6 +340,9 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
                         strideAlong(operand, dims->batch, zero),
                         strideAlong(operand, rowsAndCol.first, one),
                         strideAlong(operand, rowsAndCol.second, one)});
+  arguments.push_back(zeroFill ? zero : one);
+  if (zeroFill)
+    rewriter.eraseOp(zeroFill);
   if (!sharing.shared) {
     LLVM::CallOp::create(rewriter, loc, *gemm, arguments);
     rewriter.eraseOp(op);
@@ -390,12 +429,16 @@ struct ConvertLinalgToBlasPass
                                               "contractions")))
         return signalPassFailure();
     }
-    int64_t before = 0, after = 0, shared = 0;
+    int64_t before = 0, after = 0, shared = 0, overwrites = 0;
+    // Contractions, not linalg ops: the fills taken over go too.
     module.walk([&](linalg::LinalgOp op) {
+      if (!isConvertible(op))
+        return;
       ++before;
-      if (!numThreadsFunction.empty() && isConvertible(op) &&
-          getSharing(op, minWork).shared)
+      if (!numThreadsFunction.empty() && getSharing(op, minWork).shared)
         ++shared;
+      if (getZeroFillOfOutput(op))
+        ++overwrites;
     });
     if (shared > 0 &&
         failed(nx::declareNumThreadsFunction(module, numThreadsFunction)))
@@ -403,9 +446,10 @@ struct ConvertLinalgToBlasPass
     RewritePatternSet patterns(&getContext());
     nx::populateLinalgToBlasPatterns(patterns, numThreadsFunction, minWork);
     walkAndApplyPatterns(module, std::move(patterns));
-    module.walk([&](linalg::LinalgOp) { ++after; });
+    module.walk([&](linalg::LinalgOp op) { after += isConvertible(op); });
     nx::addStatistic(numContractions, before - after);
     nx::addStatistic(numSharedContractions, shared);
+    nx::addStatistic(numOverwrites, overwrites);
   }
 };
 

@@ -54,8 +54,11 @@ extern "C" {
  * 8: compiled code shares large contractions among its OpenMP team, a part
  * per thread (nxrt_gemm_part_f32 / _f64); the BLAS runs single-threaded.
  * 9: compiled code calls nxrt_conv2d_f32 for 2-D convolutions (oneDNN).
- * 10: __nx_init of a program with f32 products calls nxrt_gemm_prepare. */
-#define NXRT_API_VERSION 10
+ * 10: __nx_init of a program with f32 products calls nxrt_gemm_prepare.
+ * 11: nxrt_gemm_* and nxrt_gemm_part_* take `accumulate` last: 0 writes the
+ * product over C instead of adding it, so compiled code no longer zeroes C
+ * first. */
+#define NXRT_API_VERSION 11
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -882,7 +885,9 @@ NXRT_API void nxrt_value_free(nxrt_value_t *value);
  * AVX-512, ...), never by a table of CPU models; f64 runs on the CBLAS
  * libnxrt links (OpenBLAS where installed):
  *
- *   C[i] += A[i] B[i]   for i in [0, batch)
+ *   C[i] += A[i] B[i]   for i in [0, batch), when accumulate != 0
+ *   C[i]  = A[i] B[i]   when accumulate == 0 (C's prior contents, NaNs
+ *                       included, are never read)
  *
  * A[i] is m x k, B[i] is k x n and C[i] is m x n, starting batch_stride_x * i
  * elements after x. Element (r, c) of A is at a[r * a_rows + c * a_cols]
@@ -931,13 +936,13 @@ NXRT_API void nxrt_gemm_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
                             int64_t a_rows, int64_t a_cols, const float *b,
                             int64_t batch_stride_b, int64_t b_rows,
                             int64_t b_cols, float *c, int64_t batch_stride_c,
-                            int64_t c_rows, int64_t c_cols);
+                            int64_t c_rows, int64_t c_cols, int64_t accumulate);
 NXRT_API void nxrt_gemm_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
                             const double *a, int64_t batch_stride_a,
                             int64_t a_rows, int64_t a_cols, const double *b,
                             int64_t batch_stride_b, int64_t b_rows,
                             int64_t b_cols, double *c, int64_t batch_stride_c,
-                            int64_t c_rows, int64_t c_cols);
+                            int64_t c_rows, int64_t c_cols, int64_t accumulate);
 NXRT_API void nxrt_gemm_part_f32(int64_t part, int64_t parts, int64_t batch,
                                  int64_t m, int64_t n, int64_t k,
                                  const float *a, int64_t batch_stride_a,
@@ -945,7 +950,7 @@ NXRT_API void nxrt_gemm_part_f32(int64_t part, int64_t parts, int64_t batch,
                                  const float *b, int64_t batch_stride_b,
                                  int64_t b_rows, int64_t b_cols, float *c,
                                  int64_t batch_stride_c, int64_t c_rows,
-                                 int64_t c_cols);
+                                 int64_t c_cols, int64_t accumulate);
 NXRT_API void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch,
                                  int64_t m, int64_t n, int64_t k,
                                  const double *a, int64_t batch_stride_a,
@@ -953,7 +958,7 @@ NXRT_API void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch,
                                  const double *b, int64_t batch_stride_b,
                                  int64_t b_rows, int64_t b_cols, double *c,
                                  int64_t batch_stride_c, int64_t c_rows,
-                                 int64_t c_cols);
+                                 int64_t c_cols, int64_t accumulate);
 
 /*===----------------------------------------------------------------------===*
  * Convolutions of compiled code

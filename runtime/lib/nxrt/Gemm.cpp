@@ -6,7 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// C[i] += A[i] B[i] with element strides per dimension (nxrt.h). f32 runs on
+// C[i] += A[i] B[i], or C[i] = A[i] B[i], with element strides per
+// dimension (nxrt.h). f32 runs on
 // oneDNN's GEMM, which picks its kernels by the instruction sets the CPU
 // reports (AVX2, AVX-512, ...) when it runs. f64 runs on the system's CBLAS
 // (OpenBLAS where installed), which oneDNN does not cover. OpenBLAS picks its
@@ -85,35 +86,37 @@ char transposeFlag(CBLAS_TRANSPOSE transpose) {
   return transpose == CblasTrans ? 'T' : 'N';
 }
 
-/// One row-major product C += op(A) op(B) on the calling thread. Returns
+/// One row-major product C = op(A) op(B) + beta C on the calling thread,
+/// beta 1 or 0 (then C is not read). Returns
 /// false when the library refused it (no memory for its packed panels),
 /// before it wrote C; the caller then computes it itself.
 template <typename T> struct Blas;
 template <> struct Blas<float> {
   static bool gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
-                   const float *a, int lda, const float *b, int ldb, float *c,
-                   int ldc) {
+                   const float *a, int lda, const float *b, int ldb, float beta,
+                   float *c, int ldc) {
     return dnnl_sgemm(transposeFlag(ta), transposeFlag(tb), m, n, k, 1.0f, a,
-                      lda, b, ldb, 1.0f, c, ldc) == dnnl_success;
+                      lda, b, ldb, beta, c, ldc) == dnnl_success;
   }
 };
 template <> struct Blas<double> {
   static bool gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
                    const double *a, int lda, const double *b, int ldb,
-                   double *c, int ldc) {
-    cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 1.0, c,
+                   double beta, double *c, int ldc) {
+    cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, beta, c,
                 ldc);
     return true;
   }
 };
 
-/// C[i] += A[i] B[i] for i in [0, batch) on the calling thread: one BLAS
-/// call per batch where the layout allows, else a plain loop.
+/// C[i] += A[i] B[i] (C[i] = A[i] B[i] unless `accumulate`) for i in
+/// [0, batch) on the calling thread: one BLAS call per batch where the
+/// layout allows, else a plain loop.
 template <typename T>
 void gemmSerial(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
                 int64_t batchA, int64_t aRows, int64_t aCols, const T *b,
                 int64_t batchB, int64_t bRows, int64_t bCols, T *c,
-                int64_t batchC, int64_t cRows, int64_t cCols) {
+                int64_t batchC, int64_t cRows, int64_t cCols, bool accumulate) {
   if (batch <= 0 || m <= 0 || n <= 0)
     return;
   BlasOperand opA = asBlasOperand(m, k, aRows, aCols);
@@ -129,13 +132,14 @@ void gemmSerial(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
     const T *ai = a + i * batchA;
     const T *bi = b + i * batchB;
     T *ci = c + i * batchC;
-    if (blas && Blas<T>::gemm(opA.transpose, opB.transpose, static_cast<int>(m),
-                              static_cast<int>(n), static_cast<int>(k), ai,
-                              opA.leading, bi, opB.leading, ci, opC.leading))
+    if (blas &&
+        Blas<T>::gemm(opA.transpose, opB.transpose, static_cast<int>(m),
+                      static_cast<int>(n), static_cast<int>(k), ai, opA.leading,
+                      bi, opB.leading, T(accumulate), ci, opC.leading))
       continue;
     for (int64_t r = 0; r < m; ++r)
       for (int64_t col = 0; col < n; ++col) {
-        T sum = ci[r * cRows + col * cCols];
+        T sum = accumulate ? ci[r * cRows + col * cCols] : T(0);
         for (int64_t p = 0; p < k; ++p)
           sum += ai[r * aRows + p * aCols] * bi[p * bRows + col * bCols];
         ci[r * cRows + col * cCols] = sum;
@@ -167,8 +171,8 @@ template <typename T>
 void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
               int64_t k, const T *a, int64_t batchA, int64_t aRows,
               int64_t aCols, const T *b, int64_t batchB, int64_t bRows,
-              int64_t bCols, T *c, int64_t batchC, int64_t cRows,
-              int64_t cCols) {
+              int64_t bCols, T *c, int64_t batchC, int64_t cRows, int64_t cCols,
+              bool accumulate) {
   // Only OpenMP's team shares the cores: the pthread build of OpenBLAS
   // (f64, LAPACK) has threads of its own, which spin between calls and
   // would take the cores from the team's other members. Its OpenMP build
@@ -182,7 +186,7 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
     return;
   if (parts == 1) {
     gemmSerial(batch, m, n, k, a, batchA, aRows, aCols, b, batchB, bRows, bCols,
-               c, batchC, cRows, cCols);
+               c, batchC, cRows, cCols, accumulate);
     return;
   }
   // Rows past int64_t (no buffer holds that many): the first part
@@ -190,7 +194,7 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
   if (batch > INT64_MAX / m) {
     if (part == 0)
       gemmSerial(batch, m, n, k, a, batchA, aRows, aCols, b, batchB, bRows,
-                 bCols, c, batchC, cRows, cCols);
+                 bCols, c, batchC, cRows, cCols, accumulate);
     return;
   }
   int64_t rows = batch * m;
@@ -199,7 +203,7 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
     if (begin < end)
       gemmSerial(batch, m, end - begin, k, a, batchA, aRows, aCols,
                  b + begin * bCols, batchB, bRows, bCols, c + begin * cCols,
-                 batchC, cRows, cCols);
+                 batchC, cRows, cCols, accumulate);
     return;
   }
   int64_t granule = batch % parts == 0 ? m : kPartGranule;
@@ -210,7 +214,7 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
     int64_t count = std::min(end - row, m - first);
     gemmSerial<T>(1, count, n, k, a + i * batchA + first * aRows, 0, aRows,
                   aCols, b + i * batchB, 0, bRows, bCols,
-                  c + i * batchC + first * cRows, 0, cRows, cCols);
+                  c + i * batchC + first * cRows, 0, cRows, cCols, accumulate);
     row += count;
   }
 }
@@ -257,18 +261,19 @@ void nxrt_gemm_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
                    const float *a, int64_t batchStrideA, int64_t aRows,
                    int64_t aCols, const float *b, int64_t batchStrideB,
                    int64_t bRows, int64_t bCols, float *c, int64_t batchStrideC,
-                   int64_t cRows, int64_t cCols) {
+                   int64_t cRows, int64_t cCols, int64_t accumulate) {
   gemmPart(0, 1, batch, m, n, k, a, batchStrideA, aRows, aCols, b, batchStrideB,
-           bRows, bCols, c, batchStrideC, cRows, cCols);
+           bRows, bCols, c, batchStrideC, cRows, cCols, accumulate != 0);
 }
 
 void nxrt_gemm_f64(int64_t batch, int64_t m, int64_t n, int64_t k,
                    const double *a, int64_t batchStrideA, int64_t aRows,
                    int64_t aCols, const double *b, int64_t batchStrideB,
                    int64_t bRows, int64_t bCols, double *c,
-                   int64_t batchStrideC, int64_t cRows, int64_t cCols) {
+                   int64_t batchStrideC, int64_t cRows, int64_t cCols,
+                   int64_t accumulate) {
   gemmPart(0, 1, batch, m, n, k, a, batchStrideA, aRows, aCols, b, batchStrideB,
-           bRows, bCols, c, batchStrideC, cRows, cCols);
+           bRows, bCols, c, batchStrideC, cRows, cCols, accumulate != 0);
 }
 
 void nxrt_gemm_part_f32(int64_t part, int64_t parts, int64_t batch, int64_t m,
@@ -276,9 +281,10 @@ void nxrt_gemm_part_f32(int64_t part, int64_t parts, int64_t batch, int64_t m,
                         int64_t batchStrideA, int64_t aRows, int64_t aCols,
                         const float *b, int64_t batchStrideB, int64_t bRows,
                         int64_t bCols, float *c, int64_t batchStrideC,
-                        int64_t cRows, int64_t cCols) {
+                        int64_t cRows, int64_t cCols, int64_t accumulate) {
   gemmPart(part, parts, batch, m, n, k, a, batchStrideA, aRows, aCols, b,
-           batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols);
+           batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols,
+           accumulate != 0);
 }
 
 void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch, int64_t m,
@@ -286,9 +292,10 @@ void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch, int64_t m,
                         int64_t batchStrideA, int64_t aRows, int64_t aCols,
                         const double *b, int64_t batchStrideB, int64_t bRows,
                         int64_t bCols, double *c, int64_t batchStrideC,
-                        int64_t cRows, int64_t cCols) {
+                        int64_t cRows, int64_t cCols, int64_t accumulate) {
   gemmPart(part, parts, batch, m, n, k, a, batchStrideA, aRows, aCols, b,
-           batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols);
+           batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols,
+           accumulate != 0);
 }
 
 } // extern "C"

@@ -245,6 +245,18 @@ TEST_F(NxrtConv2d, NchwWithAnFchwFilter) {
   expectConvolution(s, st);
 }
 
+// With 64 channels oneDNN's direct kernels take no NCHW input: the call
+// moves input and output through their layout, around the kernel, which
+// the sum (the old output), the bias and the ReLU must see as the caller's.
+TEST_F(NxrtConv2d, NchwThroughTheKernelsLayout) {
+  Shape s{1, 1, 64, 64, 10, 10, 3, 3, 10, 10, 1, 1, 1, 1, 1, 1};
+  Strides st{{64 * 10 * 10, 10 * 10, 10, 1},
+             {0, 64 * 3 * 3, 3 * 3, 3, 1},
+             {64 * 10 * 10, 10 * 10, 10, 1}};
+  expectConvolution(s, st, {0});
+  expectConvolution(s, st, {NXRT_CONV2D_ACCUMULATE | NXRT_CONV2D_RELU, 1});
+}
+
 TEST_F(NxrtConv2d, ViewsWithGapsBetweenRows) {
   Shape s{1, 1, 3, 2, 5, 5, 3, 3, 3, 3, 1, 1, 1, 1};
   // Rows of the input and output are 11 and 8 pixels apart.

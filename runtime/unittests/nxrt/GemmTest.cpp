@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -53,7 +54,7 @@ void gemm(int64_t batch, int64_t m, int64_t n, int64_t k,
           View vb, std::vector<float> &c, View vc) {
   nxrt_gemm_f32(batch, m, n, k, a.data(), va.batch, va.rows, va.cols, b.data(),
                 vb.batch, vb.rows, vb.cols, c.data(), vc.batch, vc.rows,
-                vc.cols);
+                vc.cols, /*accumulate=*/1);
 }
 
 void expectNear(const std::vector<float> &actual,
@@ -139,6 +140,33 @@ TEST(NxrtGemm, EmptyProductsLeaveCAlone) {
   expectNear(c, std::vector<float>(4, 2.0f));
 }
 
+// accumulate 0: C = A B, C's old contents (NaNs here) never read, on BLAS's
+// path, on the loop's (a layout BLAS cannot take) and with k = 0 (zeros).
+TEST(NxrtGemm, OverwritesCWithoutReadingIt) {
+  int64_t m = 5, n = 4, k = 3;
+  auto a = iota<float>(m * k, 0.5f), b = iota<float>(k * n, 0.25f);
+  for (View vc : {View{0, n, 1}, View{0, 1, m}}) {
+    std::vector<float> c(m * n, std::nanf(""));
+    auto expected = reference(1, m, n, k, a, {0, k, 1}, b, {0, n, 1},
+                              std::vector<float>(m * n, 0.0f), vc);
+    nxrt_gemm_f32(1, m, n, k, a.data(), 0, k, 1, b.data(), 0, n, 1, c.data(), 0,
+                  vc.rows, vc.cols, /*accumulate=*/0);
+    expectNear(c, expected);
+  }
+  std::vector<float> c(m * n, std::nanf(""));
+  nxrt_gemm_f32(1, m, n, 0, a.data(), 0, k, 1, b.data(), 0, n, 1, c.data(), 0,
+                n, 1, /*accumulate=*/0);
+  expectNear(c, std::vector<float>(m * n, 0.0f));
+  std::vector<double> a64(a.begin(), a.end()), b64(b.begin(), b.end());
+  std::vector<double> c64(m * n, std::nan(""));
+  auto expected64 = reference(1, m, n, k, a64, {0, k, 1}, b64, {0, n, 1},
+                              std::vector<double>(m * n, 0.0), {0, n, 1});
+  nxrt_gemm_f64(1, m, n, k, a64.data(), 0, k, 1, b64.data(), 0, n, 1,
+                c64.data(), 0, n, 1, /*accumulate=*/0);
+  for (size_t i = 0; i < c64.size(); ++i)
+    EXPECT_DOUBLE_EQ(c64[i], expected64[i]) << "element " << i;
+}
+
 TEST(NxrtGemm, DoublePrecision) {
   int64_t m = 6, n = 5, k = 7;
   auto a = iota<double>(m * k, 0.125), b = iota<double>(k * n, 0.5);
@@ -146,7 +174,7 @@ TEST(NxrtGemm, DoublePrecision) {
   View va{0, k, 1}, vb{0, n, 1}, vc{0, n, 1};
   auto expected = reference(1, m, n, k, a, va, b, vb, c, vc);
   nxrt_gemm_f64(1, m, n, k, a.data(), 0, k, 1, b.data(), 0, n, 1, c.data(), 0,
-                n, 1);
+                n, 1, /*accumulate=*/1);
   for (size_t i = 0; i < c.size(); ++i)
     EXPECT_DOUBLE_EQ(c[i], expected[i]) << "element " << i;
 }
@@ -177,7 +205,27 @@ TEST_P(NxrtGemmParts, TogetherComputeTheWholeProduct) {
   for (int64_t part = p.parts - 1; part >= 0; --part)
     nxrt_gemm_part_f32(part, p.parts, p.batch, p.m, p.n, p.k, a.data(),
                        va.batch, va.rows, va.cols, b.data(), vb.batch, vb.rows,
-                       vb.cols, c.data(), vc.batch, vc.rows, vc.cols);
+                       vb.cols, c.data(), vc.batch, vc.rows, vc.cols,
+                       /*accumulate=*/1);
+  expectNear(c, expected);
+}
+
+// The same parts with accumulate 0 write the whole product over C, whose
+// NaNs no part reads.
+TEST_P(NxrtGemmParts, TogetherOverwriteTheWholeProduct) {
+  const PartedProduct &p = GetParam();
+  auto a = iota<float>(p.batch * p.m * p.k, 0.5f);
+  auto b = iota<float>(p.batch * p.k * p.n, 0.25f);
+  std::vector<float> c(p.batch * p.m * p.n, std::nanf(""));
+  View va{p.m * p.k, p.k, 1}, vb{p.k * p.n, p.n, 1};
+  View vc = p.columnMajorC ? View{p.m * p.n, 1, p.m} : View{p.m * p.n, p.n, 1};
+  auto expected = reference(p.batch, p.m, p.n, p.k, a, va, b, vb,
+                            std::vector<float>(c.size(), 0.0f), vc);
+  for (int64_t part = 0; part < p.parts; ++part)
+    nxrt_gemm_part_f32(part, p.parts, p.batch, p.m, p.n, p.k, a.data(),
+                       va.batch, va.rows, va.cols, b.data(), vb.batch, vb.rows,
+                       vb.cols, c.data(), vc.batch, vc.rows, vc.cols,
+                       /*accumulate=*/0);
   expectNear(c, expected);
 }
 
@@ -213,7 +261,8 @@ TEST(NxrtGemm, PartsRunConcurrently) {
     threads.emplace_back([&, part] {
       nxrt_gemm_part_f32(part, parts, batch, m, n, k, a.data(), va.batch,
                          va.rows, va.cols, b.data(), vb.batch, vb.rows, vb.cols,
-                         c.data(), vc.batch, vc.rows, vc.cols);
+                         c.data(), vc.batch, vc.rows, vc.cols,
+                         /*accumulate=*/1);
     });
   for (std::thread &thread : threads)
     thread.join();
@@ -227,7 +276,7 @@ TEST(NxrtGemm, PartsOutOfRangeComputeNothing) {
   for (auto [part, parts] :
        {std::pair<int64_t, int64_t>{-1, 2}, {2, 2}, {0, 0}, {0, -1}})
     nxrt_gemm_part_f32(part, parts, 1, m, n, k, a.data(), 0, k, 1, b.data(), 0,
-                       n, 1, c.data(), 0, n, 1);
+                       n, 1, c.data(), 0, n, 1, /*accumulate=*/0);
   expectNear(c, std::vector<float>(m * n, 3.0f));
 }
 
@@ -239,7 +288,7 @@ TEST(NxrtGemm, DoublePrecisionParts) {
       reference(1, m, n, k, a, {0, k, 1}, b, {0, n, 1}, c, {0, n, 1});
   for (int64_t part = 0; part < parts; ++part)
     nxrt_gemm_part_f64(part, parts, 1, m, n, k, a.data(), 0, k, 1, b.data(), 0,
-                       n, 1, c.data(), 0, n, 1);
+                       n, 1, c.data(), 0, n, 1, /*accumulate=*/1);
   for (size_t i = 0; i < c.size(); ++i)
     EXPECT_DOUBLE_EQ(c[i], expected[i]) << "element " << i;
 }

@@ -1,6 +1,6 @@
 // RUN: nx-opt %s -split-input-file -convert-linalg-to-blas -verify-diagnostics
 
-// expected-error @+1 {{'func.func' op uses the name 'nxrt_gemm_f32', which libnxrt's contractions have; expected their declaration '!llvm.func<void (i64, i64, i64, i64, ptr, i64, i64, i64, ptr, i64, i64, i64, ptr, i64, i64, i64)>'}}
+// expected-error @+1 {{'func.func' op uses the name 'nxrt_gemm_f32', which libnxrt's contractions have; expected their declaration '!llvm.func<void (i64, i64, i64, i64, ptr, i64, i64, i64, ptr, i64, i64, i64, ptr, i64, i64, i64, i64)>'}}
 func.func private @nxrt_gemm_f32(memref<4x4xf32>)
 
 func.func @matmul(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x4xf32>) {
@@ -15,5 +15,5 @@ llvm.func @nxrt_gemm_f64(i64)
 
 // -----
 
-// expected-error @+1 {{'llvm.func' op uses the name 'nxrt_gemm_part_f32', which libnxrt's contractions have; expected their declaration '!llvm.func<void (i64, i64, i64, i64, i64, i64, ptr, i64, i64, i64, ptr, i64, i64, i64, ptr, i64, i64, i64)>'}}
+// expected-error @+1 {{'llvm.func' op uses the name 'nxrt_gemm_part_f32', which libnxrt's contractions have; expected their declaration '!llvm.func<void (i64, i64, i64, i64, i64, i64, ptr, i64, i64, i64, ptr, i64, i64, i64, ptr, i64, i64, i64, i64)>'}}
 llvm.func @nxrt_gemm_part_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64)

@@ -4,7 +4,7 @@
 // shared among an OpenMP team of @threads() threads: one part per thread,
 // each a call of nxrt_gemm_part_f32 with the part, the number of parts and
 // the whole product's arguments. A static size needs no if clause.
-// CHECK: llvm.func @nxrt_gemm_part_f32(i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64)
+// CHECK: llvm.func @nxrt_gemm_part_f32(i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64)
 // CHECK: func.func private @threads() -> i32
 // CHECK-LABEL: func.func @large
 // CHECK: %[[PA:.+]] = llvm.inttoptr
@@ -19,7 +19,7 @@
 // CHECK-NEXT: omp.wsloop {
 // CHECK-NEXT: omp.loop_nest (%[[P:.+]]) : index = (%[[FIRST]]) to (%[[PARTS]]) step (%[[STEP]]) {
 // CHECK-NEXT: %[[PART:.+]] = arith.index_cast %[[P]] : index to i64
-// CHECK-NEXT: llvm.call @nxrt_gemm_part_f32(%[[PART]], %[[COUNT]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[PA]], %{{.+}}, %{{.+}}, %{{.+}}, %[[PB]], %{{.+}}, %{{.+}}, %{{.+}}, %[[PC]], %{{.+}}, %{{.+}}, %{{.+}})
+// CHECK-NEXT: llvm.call @nxrt_gemm_part_f32(%[[PART]], %[[COUNT]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[PA]], %{{.+}}, %{{.+}}, %{{.+}}, %[[PB]], %{{.+}}, %{{.+}}, %{{.+}}, %[[PC]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}})
 // CHECK-NEXT: omp.yield
 // CHECK-NOT: linalg.matmul
 func.func @large(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {

@@ -2,8 +2,9 @@
 
 // A matmul becomes one nxrt_gemm_f32 call: batch 1; m and k from A's sizes
 // and n from B's; each operand's address (aligned pointer + offset * 4
-// bytes) with batch stride 0 and its row and column strides.
-// CHECK: llvm.func @nxrt_gemm_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64)
+// bytes) with batch stride 0 and its row and column strides; accumulate 1,
+// since C holds what the caller put there.
+// CHECK: llvm.func @nxrt_gemm_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64)
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME: (%[[A:.+]]: memref<64x32xf32>, %[[B:.+]]: memref<32x16xf32>, %[[C:.+]]: memref<64x16xf32>)
 // CHECK: %[[ZERO:.+]] = arith.constant 0 : i64
@@ -25,7 +26,7 @@
 // CHECK: %[[N:.+]] = arith.index_cast %[[SIZES_B]]#1 : index to i64
 // CHECK: memref.extract_strided_metadata %[[C]]
 // CHECK: %[[PC:.+]] = llvm.inttoptr
-// CHECK: llvm.call @nxrt_gemm_f32(%[[ONE]], %[[M]], %[[N]], %[[K]], %[[PA]], %[[ZERO]], %[[LDA]], %[[UNIT_A]], %[[PB]], %[[ZERO]], %{{.+}}, %{{.+}}, %[[PC]], %[[ZERO]], %{{.+}}, %{{.+}})
+// CHECK: llvm.call @nxrt_gemm_f32(%[[ONE]], %[[M]], %[[N]], %[[K]], %[[PA]], %[[ZERO]], %[[LDA]], %[[UNIT_A]], %[[PB]], %[[ZERO]], %{{.+}}, %{{.+}}, %[[PC]], %[[ZERO]], %{{.+}}, %{{.+}}, %[[ONE]])
 // CHECK-NOT: linalg.matmul
 func.func @matmul(%a: memref<64x32xf32>, %b: memref<32x16xf32>, %c: memref<64x16xf32>) {
   linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>) outs(%c : memref<64x16xf32>)

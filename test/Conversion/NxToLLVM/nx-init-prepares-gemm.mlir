@@ -8,14 +8,14 @@
 // CHECK-NEXT: llvm.mlir.addressof @__nx_sites
 // CHECK-NEXT: llvm.load
 // CHECK-NEXT: llvm.call @nxrt_program_add_sites
-llvm.func @nxrt_gemm_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64)
+llvm.func @nxrt_gemm_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64)
 
 // -----
 
 // Products shared among a team's threads count too.
 // CHECK-LABEL: llvm.func @__nx_init
 // CHECK: llvm.call @nxrt_gemm_prepare() : () -> ()
-llvm.func @nxrt_gemm_part_f32(i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64)
+llvm.func @nxrt_gemm_part_f32(i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64)
 
 // -----
 
@@ -25,4 +25,4 @@ llvm.func @nxrt_gemm_part_f32(i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64,
 // CHECK-LABEL: llvm.func @__nx_init
 // CHECK-NOT: nxrt_gemm_prepare
 // CHECK: llvm.return
-llvm.func @nxrt_gemm_f64(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64)
+llvm.func @nxrt_gemm_f64(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64)
