@@ -993,8 +993,13 @@ NXRT_API void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch,
  * is emptied past that). The filter is reordered into the kernel's layout;
  * each thread keeps its last reorder per kernel (at most 32) with a copy of
  * the filter's bytes, and reorders again when they differ, so a filter
- * changed in place between calls is seen. A convolution oneDNN does not
- * take runs as a plain loop instead.
+ * changed in place between calls is seen. A layout oneDNN's direct kernels
+ * do not take (NCHW with many channels, which it would run as an im2col
+ * copy and a GEMM) goes through theirs: input and output are reordered
+ * around the kernel, into buffers the calling thread keeps. Every
+ * primitive gets a scratchpad of the calling thread's own, never one shared
+ * with other threads. A convolution oneDNN does not take runs as a plain
+ * loop instead.
  *
  * Runs on nxrt_compute_threads() threads of the OpenMP runtime oneDNN is
  * bound to (one when called inside a parallel region): it sets the calling

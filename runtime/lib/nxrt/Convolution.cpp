@@ -100,20 +100,79 @@ struct ConvKey {
 /// of work).
 constexpr int64_t kMinElementsPerTeam = 1 << 15;
 
+/// A thread's buffer for an input or output in a kernel's layout, or for a
+/// primitive's scratchpad: kept between calls, grown when a larger one is
+/// needed, so that a model's convolutions allocate nothing after their
+/// first calls.
+class ScratchBuffer {
+public:
+  void *get(size_t bytes) {
+    if (bytes > capacity) {
+      size_t rounded = (bytes + 63) / 64 * 64;
+      data.reset(std::aligned_alloc(64, rounded));
+      capacity = data ? rounded : 0;
+      if (!data)
+        throw dnnl::error(dnnl_out_of_memory, "no memory for a buffer");
+    }
+    return data.get();
+  }
+
+private:
+  struct FreeDeleter {
+    void operator()(void *p) const { std::free(p); }
+  };
+  std::unique_ptr<void, FreeDeleter> data;
+  size_t capacity = 0;
+};
+
+struct KernelBuffers {
+  ScratchBuffer input, output;
+};
+
+/// A primitive and the scratchpad it needs, which the caller passes in
+/// (scratchpad_mode::user). In its default mode, this build of oneDNN
+/// hands every primitive one scratchpad shared by the whole process:
+/// convolutions called at once from two host threads wrote over each
+/// other's partial sums.
+struct Step {
+  dnnl::primitive primitive;
+  dnnl::memory::desc scratchpad;
+
+  /// Runs the primitive on `stream` with a scratchpad from the calling
+  /// thread's buffer. oneDNN's CPU streams run a primitive before execute
+  /// returns, so one buffer serves a thread's steps one after another.
+  void run(dnnl::stream &stream,
+           std::unordered_map<int, dnnl::memory> arguments) const {
+    if (size_t bytes = scratchpad.get_size()) {
+      thread_local ScratchBuffer buffer;
+      arguments.emplace(
+          DNNL_ARG_SCRATCHPAD,
+          dnnl::memory(scratchpad, stream.get_engine(), buffer.get(bytes)));
+    }
+    primitive.execute(stream, arguments);
+  }
+};
+
+/// Attributes that make the caller pass each primitive's scratchpad.
+dnnl::primitive_attr withUserScratchpad(dnnl::primitive_attr attributes) {
+  attributes.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attributes;
+}
+
 /// A convolution primitive and the filter reorder that feeds it; with
 /// `kernelLayouts`, the reorders of input and output too.
 struct ConvPlan {
   /// Whether reluInPlace follows the kernel.
   bool relu = false;
-  dnnl::convolution_forward convolution;
+  Step convolution;
   dnnl::memory::desc input, output, bias, userFilter, kernelFilter;
-  dnnl::reorder filterReorder;
+  Step filterReorder;
   bool reorderFilter = false;
   /// Input and output go through the kernel's layouts: `kernelInput` and
   /// `kernelOutput`, reordered from and to the caller's buffers.
   bool kernelLayouts = false;
   dnnl::memory::desc kernelInput, kernelOutput;
-  dnnl::reorder inputReorder, outputReorder, outputBackReorder;
+  Step inputReorder, outputReorder, outputBackReorder;
 };
 
 dnnl::engine &cpuEngine() {
@@ -136,6 +195,14 @@ dnnl::memory::dims normalizeStrides(const dnnl::memory::dims &dims,
     strides[i] = dense;
   }
   return strides;
+}
+
+/// The reorder from layout `from` to layout `to`.
+Step makeReorder(const dnnl::memory::desc &from, const dnnl::memory::desc &to) {
+  dnnl::engine &cpu = cpuEngine();
+  dnnl::reorder::primitive_desc primitive(
+      cpu, from, cpu, to, withUserScratchpad(dnnl::primitive_attr()));
+  return {dnnl::reorder(primitive), primitive.scratchpad_desc()};
 }
 
 /// Whether oneDNN implements `primitive` as an im2col copy and a GEMM, or
@@ -166,18 +233,15 @@ void withKernelLayouts(ConvPlan &plan,
   convolution_forward::primitive_desc primitive(desc, attributes, cpuEngine());
   if (isIndirect(primitive))
     return;
-  plan.convolution = convolution_forward(primitive);
+  plan.convolution = {convolution_forward(primitive),
+                      primitive.scratchpad_desc()};
   plan.kernelLayouts = true;
   plan.kernelInput = primitive.src_desc();
   plan.kernelOutput = primitive.dst_desc();
   plan.kernelFilter = primitive.weights_desc();
-  engine &cpu = cpuEngine();
-  plan.inputReorder =
-      reorder(reorder::primitive_desc(cpu, plan.input, cpu, plan.kernelInput));
-  plan.outputReorder = reorder(
-      reorder::primitive_desc(cpu, plan.kernelOutput, cpu, plan.output));
-  plan.outputBackReorder = reorder(
-      reorder::primitive_desc(cpu, plan.output, cpu, plan.kernelOutput));
+  plan.inputReorder = makeReorder(plan.input, plan.kernelInput);
+  plan.outputReorder = makeReorder(plan.kernelOutput, plan.output);
+  plan.outputBackReorder = makeReorder(plan.output, plan.kernelOutput);
 }
 
 /// The primitive for `key`, or nullptr when oneDNN takes no such
@@ -243,13 +307,14 @@ std::shared_ptr<const ConvPlan> makePlan(const ConvKey &key) {
     // multiply-adds per output: a 3x3 depthwise convolution took 1.6x as
     // long with it, a 3x3x64 one 5% longer, than with reluInPlace after
     // the kernel.
-    primitive_attr attributes;
+    primitive_attr attributes = withUserScratchpad(primitive_attr());
     attributes.set_post_ops(postOps);
     convolution_forward::primitive_desc primitive(desc, attributes,
                                                   cpuEngine());
     auto plan = std::make_shared<ConvPlan>();
     plan->relu = flags & NXRT_CONV2D_RELU;
-    plan->convolution = convolution_forward(primitive);
+    plan->convolution = {convolution_forward(primitive),
+                         primitive.scratchpad_desc()};
     plan->input = input;
     plan->output = output;
     plan->bias = bias;
@@ -259,8 +324,7 @@ std::shared_ptr<const ConvPlan> makePlan(const ConvKey &key) {
       withKernelLayouts(*plan, desc, attributes);
     plan->reorderFilter = plan->kernelFilter != userFilter;
     if (plan->reorderFilter)
-      plan->filterReorder = reorder(reorder::primitive_desc(
-          cpuEngine(), userFilter, cpuEngine(), plan->kernelFilter));
+      plan->filterReorder = makeReorder(userFilter, plan->kernelFilter);
     return plan;
   } catch (const dnnl::error &) {
     return nullptr;
@@ -329,7 +393,8 @@ public:
     dnnl::engine &engine = cpuEngine();
     dnnl::memory user(plan->userFilter, engine, const_cast<void *>(filter));
     dnnl::memory kernel(plan->kernelFilter, engine, entry.reordered.get());
-    plan->filterReorder.execute(stream, user, kernel);
+    plan->filterReorder.run(stream,
+                            {{DNNL_ARG_FROM, user}, {DNNL_ARG_TO, kernel}});
     const auto *bytesOf = static_cast<const unsigned char *>(filter);
     entry.source.assign(bytesOf, bytesOf + sourceBytes);
     // Held, so that no other plan reuses the address while the entry lives.
@@ -348,34 +413,6 @@ private:
     std::unique_ptr<void, FreeDeleter> reordered;
   };
   absl::flat_hash_map<const ConvPlan *, Entry> entries;
-};
-
-/// A thread's buffer for an input or output in a kernel's layout: kept
-/// between calls, grown when a larger one is needed, so that a model's
-/// convolutions allocate nothing after their first calls.
-class ScratchBuffer {
-public:
-  void *get(size_t bytes) {
-    if (bytes > capacity) {
-      size_t rounded = (bytes + 63) / 64 * 64;
-      data.reset(std::aligned_alloc(64, rounded));
-      capacity = data ? rounded : 0;
-      if (!data)
-        throw dnnl::error(dnnl_out_of_memory, "no memory for a reorder");
-    }
-    return data.get();
-  }
-
-private:
-  struct FreeDeleter {
-    void operator()(void *p) const { std::free(p); }
-  };
-  std::unique_ptr<void, FreeDeleter> data;
-  size_t capacity = 0;
-};
-
-struct KernelBuffers {
-  ScratchBuffer input, output;
 };
 
 /// arith.maximumf(value, +0.0), the ReLU compiled code folds into the call:
@@ -538,10 +575,12 @@ void runPlan(const ConvKey &key, const std::shared_ptr<const ConvPlan> &planRef,
                          buffers.input.get(plan.kernelInput.get_size()));
     kernelOutput = memory(plan.kernelOutput, engine,
                           buffers.output.get(plan.kernelOutput.get_size()));
-    plan.inputReorder.execute(stream, inputMemory, kernelInput);
+    plan.inputReorder.run(
+        stream, {{DNNL_ARG_FROM, inputMemory}, {DNNL_ARG_TO, kernelInput}});
     // The sum post-op reads what the output held.
     if (key.sizes.flags & NXRT_CONV2D_ACCUMULATE)
-      plan.outputBackReorder.execute(stream, outputMemory, kernelOutput);
+      plan.outputBackReorder.run(
+          stream, {{DNNL_ARG_FROM, outputMemory}, {DNNL_ARG_TO, kernelOutput}});
   }
   std::unordered_map<int, memory> arguments{{DNNL_ARG_SRC, kernelInput},
                                             {DNNL_ARG_WEIGHTS, kernelFilter},
@@ -549,9 +588,10 @@ void runPlan(const ConvKey &key, const std::shared_ptr<const ConvPlan> &planRef,
   if (bias)
     arguments.emplace(DNNL_ARG_BIAS,
                       memory(plan.bias, engine, const_cast<float *>(bias)));
-  plan.convolution.execute(stream, arguments);
+  plan.convolution.run(stream, std::move(arguments));
   if (plan.kernelLayouts)
-    plan.outputReorder.execute(stream, kernelOutput, outputMemory);
+    plan.outputReorder.run(
+        stream, {{DNNL_ARG_FROM, kernelOutput}, {DNNL_ARG_TO, outputMemory}});
   stream.wait();
   if (plan.relu)
     reluInPlace(key, output);

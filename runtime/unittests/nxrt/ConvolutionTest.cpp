@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -275,6 +276,27 @@ TEST_F(NxrtConv2d, SameResultOnTwoThreads) {
   nxrt_set_compute_threads(2);
   Shape s{1, 1, 16, 16, 20, 20, 3, 3, 18, 18, 1, 1, 1, 1};
   expectConvolution(s, nhwc(s));
+}
+
+// Host threads calling at once, each with its own output: every call gets
+// the whole convolution, none another's partial sums (oneDNN's scratchpads
+// are per call, not one for the process).
+TEST_F(NxrtConv2d, ConcurrentCallsFromHostThreads) {
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([] {
+      Shape nhwcShape{1, 1, 64, 64, 24, 24, 3, 3, 24, 24, 1, 1, 1, 1, 1, 1};
+      Shape nchwShape = nhwcShape;
+      Strides nchw{{64 * 24 * 24, 24 * 24, 24, 1},
+                   {0, 64 * 3 * 3, 3 * 3, 3, 1},
+                   {64 * 24 * 24, 24 * 24, 24, 1}};
+      for (int call = 0; call < 3; ++call) {
+        expectConvolution(nhwcShape, nhwc(nhwcShape), {NXRT_CONV2D_RELU, 1});
+        expectConvolution(nchwShape, nchw, {0});
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
 }
 
 TEST_F(NxrtConv2d, AFilterChangedInPlaceIsReorderedAgain) {
