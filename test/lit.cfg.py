@@ -65,13 +65,16 @@ llvm_config.with_environment("PATH", config.nx_tools_dir, append_path=True)
 # Sanitizer builds: our tools carry the runtime, upstream mlir-opt does not,
 # so it cannot load an instrumented plugin. LLVM's allocators poison memory
 # for ASan in our (instrumented) code but not in the uninstrumented libMLIR
-# that shares it, so manual poisoning is off.
+# that shares it, so manual poisoning is off. An allocation the system
+# refuses returns null, as it does without the sanitizer, instead of ending
+# the process: tests check the runners' out-of-memory errors.
 if config.nx_sanitizer:
     config.available_features.add(config.nx_sanitizer + "-sanitizer")
     config.available_features.add("sanitizer")
     options = config.environment.get("ASAN_OPTIONS", "")
     config.environment["ASAN_OPTIONS"] = ":".join(
-        o for o in (options, "allow_user_poisoning=0") if o)
+        o for o in (options, "allow_user_poisoning=0",
+                    "allocator_may_return_null=1") if o)
 
 # The model benchmark program is built with the tools, except in the
 # sanitizer builds, which build only what the tests need.

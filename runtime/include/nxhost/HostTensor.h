@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace nxhost {
@@ -40,10 +41,17 @@ public:
   HostTensor(HostTensor &&) = default;
   HostTensor &operator=(HostTensor &&) = default;
 
-  /// A zero-filled tensor, or an error for an invalid dtype, negative dims or
-  /// a byte size that overflows.
-  static llvm::Expected<HostTensor> create(nxrt_dtype_t dtype,
-                                           llvm::ArrayRef<int64_t> shape);
+  /// A zero-filled tensor (uninitialized unless `zeroed`, as
+  /// `uninitialized` makes it), or an error for an invalid dtype, negative
+  /// dims, a byte size that overflows, or memory the allocator refuses
+  /// (RESOURCE_EXHAUSTED, with the size): the path for sizes a user gave.
+  static llvm::Expected<HostTensor>
+  create(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape, bool zeroed = true);
+
+  /// The bytes a dense tensor of `dtype` and `shape` holds, or none for an
+  /// invalid dtype, a negative dim or a size past SIZE_MAX.
+  static std::optional<size_t> byteSizeOf(nxrt_dtype_t dtype,
+                                          llvm::ArrayRef<int64_t> shape);
 
   /// A tensor whose bytes are left as the allocator gives them, for a caller
   /// that writes every one (a copy): zeroing a large buffer first costs as

@@ -12,6 +12,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <system_error>
 
 using namespace nxhost;
 using llvm::createStringError;
@@ -24,20 +25,36 @@ using llvm::StringRef;
 
 void HostTensor::FreeDeleter::operator()(void *p) const { std::free(p); }
 
-static bool computeByteSize(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape,
-                            size_t &bytes) {
+std::optional<size_t> HostTensor::byteSizeOf(nxrt_dtype_t dtype,
+                                             llvm::ArrayRef<int64_t> shape) {
   size_t size = nxrt_dtype_size(dtype);
   if (size == 0)
-    return false;
+    return std::nullopt;
   for (int64_t dim : shape) {
     if (dim < 0)
-      return false;
+      return std::nullopt;
     if (dim != 0 && size > SIZE_MAX / static_cast<size_t>(dim))
-      return false;
+      return std::nullopt;
     size *= static_cast<size_t>(dim);
   }
-  bytes = size;
-  return true;
+  // Storage is allocated in whole 64-byte lines.
+  if (size > SIZE_MAX - 63)
+    return std::nullopt;
+  return size;
+}
+
+static bool computeByteSize(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape,
+                            size_t &bytes) {
+  std::optional<size_t> size = HostTensor::byteSizeOf(dtype, shape);
+  if (size)
+    bytes = *size;
+  return size.has_value();
+}
+
+/// The 64-byte aligned storage of `bytes` bytes, in whole lines, or null.
+static void *allocateStorage(size_t bytes) {
+  size_t allocated = (bytes + 63) / 64 * 64;
+  return std::aligned_alloc(64, allocated == 0 ? 64 : allocated);
 }
 
 HostTensor::HostTensor(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape)
@@ -55,10 +72,7 @@ HostTensor::HostTensor(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape,
     numBytes = 0;
     return;
   }
-  size_t allocated = (numBytes + 63) / 64 * 64;
-  if (allocated == 0)
-    allocated = 64;
-  void *p = std::aligned_alloc(64, allocated);
+  void *p = allocateStorage(numBytes);
   if (!p) {
     llvm::report_bad_alloc_error("out of memory for a host tensor");
   }
@@ -71,7 +85,8 @@ HostTensor HostTensor::uninitialized(nxrt_dtype_t dtype,
 }
 
 Expected<HostTensor> HostTensor::create(nxrt_dtype_t dtype,
-                                        llvm::ArrayRef<int64_t> shape) {
+                                        llvm::ArrayRef<int64_t> shape,
+                                        bool zeroed) {
   size_t bytes;
   if (!computeByteSize(dtype, shape, bytes))
     return llvm::createStringError(
@@ -81,7 +96,25 @@ Expected<HostTensor> HostTensor::create(nxrt_dtype_t dtype,
             llvm::map_range(shape, [](int64_t d) { return std::to_string(d); }),
             ", ") +
         "]");
-  return HostTensor(dtype, shape);
+  // Tried here, where a refusal can be reported, before the constructor
+  // allocates for good.
+  void *probe = allocateStorage(bytes);
+  if (!probe) {
+    nxrt_tensor_t type{dtype, static_cast<int32_t>(shape.size()), shape.data(),
+                       nullptr};
+    return llvm::createStringError(
+        std::make_error_code(std::errc::not_enough_memory),
+        "RESOURCE_EXHAUSTED: out of memory for %s (%zu bytes)",
+        formatType(type).c_str(), bytes);
+  }
+  HostTensor tensor;
+  tensor.elementType = dtype;
+  tensor.dims.assign(shape.begin(), shape.end());
+  tensor.numBytes = bytes;
+  tensor.storage.reset(static_cast<uint8_t *>(probe));
+  if (zeroed)
+    std::memset(probe, 0, (bytes + 63) / 64 * 64);
+  return tensor;
 }
 
 int64_t HostTensor::numElements() const {

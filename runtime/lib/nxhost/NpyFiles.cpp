@@ -152,14 +152,19 @@ Expected<HostTensor> HostTensor::readNpy(StringRef path) {
       return bad("malformed shape '" + *shapeText + "'");
     shape.push_back(dim);
   }
-  auto tensor = HostTensor::create(dtype, shape);
+  // The header's claim is checked against the file before anything is
+  // allocated for it: a header may claim more than memory holds.
+  std::optional<size_t> claimed = HostTensor::byteSizeOf(dtype, shape);
+  size_t dataStart = headerStart + headerLen;
+  if (!claimed)
+    return bad("shape '" + *shapeText + "' is too large");
+  if (bytes.size() - dataStart != *claimed)
+    return bad("expected " + llvm::Twine(*claimed) + " bytes of data, found " +
+               llvm::Twine(bytes.size() - dataStart));
+  // Every byte is copied from the file.
+  auto tensor = HostTensor::create(dtype, shape, /*zeroed=*/false);
   if (!tensor)
     return tensor.takeError();
-  size_t dataStart = headerStart + headerLen;
-  if (bytes.size() - dataStart != tensor->byteSize())
-    return bad("expected " + llvm::Twine(tensor->byteSize()) +
-               " bytes of data, found " +
-               llvm::Twine(bytes.size() - dataStart));
   if (tensor->byteSize())
     std::memcpy(tensor->data(), bytes.data() + dataStart, tensor->byteSize());
   if (dtype == NXRT_PRED) {
