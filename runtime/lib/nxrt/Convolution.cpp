@@ -230,18 +230,27 @@ void withKernelLayouts(ConvPlan &plan,
                          memory::format_tag::any);
   desc.data.src_desc = any.data;
   desc.data.dst_desc = anyOutput.data;
-  convolution_forward::primitive_desc primitive(desc, attributes, cpuEngine());
-  if (isIndirect(primitive))
-    return;
-  plan.convolution = {convolution_forward(primitive),
-                      primitive.scratchpad_desc()};
-  plan.kernelLayouts = true;
-  plan.kernelInput = primitive.src_desc();
-  plan.kernelOutput = primitive.dst_desc();
-  plan.kernelFilter = primitive.weights_desc();
-  plan.inputReorder = makeReorder(plan.input, plan.kernelInput);
-  plan.outputReorder = makeReorder(plan.kernelOutput, plan.output);
-  plan.outputBackReorder = makeReorder(plan.output, plan.kernelOutput);
+  // Everything is made before `plan` changes: should oneDNN refuse a part,
+  // the plan keeps the caller's layouts, slower but whole.
+  try {
+    convolution_forward::primitive_desc primitive(desc, attributes,
+                                                  cpuEngine());
+    if (isIndirect(primitive))
+      return;
+    Step inputReorder = makeReorder(plan.input, primitive.src_desc());
+    Step outputReorder = makeReorder(primitive.dst_desc(), plan.output);
+    Step outputBackReorder = makeReorder(plan.output, primitive.dst_desc());
+    plan.convolution = {convolution_forward(primitive),
+                        primitive.scratchpad_desc()};
+    plan.kernelLayouts = true;
+    plan.kernelInput = primitive.src_desc();
+    plan.kernelOutput = primitive.dst_desc();
+    plan.kernelFilter = primitive.weights_desc();
+    plan.inputReorder = std::move(inputReorder);
+    plan.outputReorder = std::move(outputReorder);
+    plan.outputBackReorder = std::move(outputBackReorder);
+  } catch (const dnnl::error &) {
+  }
 }
 
 /// The primitive for `key`, or nullptr when oneDNN takes no such
