@@ -7,7 +7,7 @@ nx.callback @add_one : (tensor<f32>) -> tensor<f32>
 
 // CHECK-LABEL: llvm.func @add_in_compiled_code
 // CHECK: llvm.call @_mlir_memref_to_llvm_alloc
-// CHECK: llvm.br ^[[HEADER:bb[0-9]+]]
+// CHECK: llvm.br ^[[HEADER:bb[0-9]+]](
 // CHECK: ^[[HEADER]](
 // CHECK-NOT: _mlir_memref_to_llvm_alloc
 // CHECK: llvm.return
@@ -25,7 +25,7 @@ func.func @add_in_compiled_code(%init: tensor<f32>, %n: index) -> tensor<f32> {
 // CHECK-LABEL: llvm.func @add_by_the_host
 // CHECK: llvm.call @_mlir_memref_to_llvm_alloc
 // CHECK: llvm.call @_mlir_memref_to_llvm_alloc
-// CHECK: llvm.br ^[[HEADER:bb[0-9]+]]
+// CHECK: llvm.br ^[[HEADER:bb[0-9]+]](
 // CHECK: ^[[HEADER]](
 // CHECK-NOT: _mlir_memref_to_llvm_alloc
 // CHECK: llvm.call @nxrt_invoke(

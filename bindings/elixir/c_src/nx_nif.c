@@ -60,6 +60,7 @@ static ErlNifFunc functions[] = {
     {"program_load", 3, nx_program_load, ERL_NIF_DIRTY_JOB_IO_BOUND},
     {"program_entries", 1, nx_program_entries, 0},
     {"run", 4, nx_run, ERL_NIF_DIRTY_JOB_CPU_BOUND},
+    {"run_async", 5, nx_run_async, ERL_NIF_DIRTY_JOB_CPU_BOUND},
     {"stream_open", 2, nx_stream_open, 0},
     {"stream_close", 1, nx_stream_close, 0},
     {"push_infeed", 2, nx_push_infeed, 0},

@@ -111,6 +111,7 @@ ERL_NIF_TERM nx_program_load(ErlNifEnv *env, int argc,
 ERL_NIF_TERM nx_program_entries(ErlNifEnv *env, int argc,
                                 const ERL_NIF_TERM argv[]);
 ERL_NIF_TERM nx_run(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]);
+ERL_NIF_TERM nx_run_async(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]);
 
 /*--- stream.c -----------------------------------------------------------*/
 

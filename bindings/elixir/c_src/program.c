@@ -7,8 +7,9 @@
  * An object written by `nx-compile model.mlir -o model.so` exports
  * P_program (nxrt_aot.h): its entry points with packed wrappers, and
  * P_nx_init, which registers the call sites. A run calls one packed wrapper
- * between nxrt_run_begin and nxrt_run_end on a dirty CPU scheduler, on
- * private copies of the inputs, and copies the results into binaries.
+ * between nxrt_run_begin and nxrt_run_end on a dirty CPU scheduler (a run
+ * nested in a callback on a thread of its own), on private copies of the
+ * inputs, and copies the results into binaries.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -17,6 +18,7 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,11 +292,39 @@ static int contains(void *const *ptrs, size_t n, const void *p) {
   return 0;
 }
 
-/* run(program, entry, inputs, timeout_ms) -> {:ok, [tensor]} |
- * {:error, {code, message}}. Dirty CPU: compiled compute runs here, and
- * the thread parks in libnxrt while the dispatcher serves its callbacks. */
-ERL_NIF_TERM nx_run(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) {
-  (void)argc;
+/* One run: the entry point, private copies of its inputs (compiled code
+ * may update its arguments in place, and binaries are immutable) and their
+ * descriptors, and room for its results' descriptors. Owns a reference to
+ * the program. */
+typedef struct {
+  nx_program_res *program;
+  const nxrt_aot_entry_t *entry;
+  size_t n;
+  void **copies;
+  int64_t **descs;
+  void **packed;
+  int64_t *result_desc;
+  void *result_ptr;
+  int64_t timeout_ms;
+} run_job;
+
+static void free_job(run_job *job) {
+  for (size_t i = 0; i < job->n; ++i) {
+    free(job->copies[i]);
+    enif_free(job->descs[i]);
+  }
+  enif_free(job->result_desc);
+  enif_free(job->packed);
+  enif_free(job->descs);
+  enif_free(job->copies);
+  enif_release_resource(job->program);
+  enif_free(job);
+}
+
+/* Reads run's arguments (program, entry, inputs, timeout_ms) into a job;
+ * returns 0 and sets *out, or the error term. */
+static ERL_NIF_TERM prepare_run(ErlNifEnv *env, const ERL_NIF_TERM argv[],
+                                run_job **out) {
   nx_program_res *p;
   ErlNifBinary name;
   ErlNifSInt64 timeout_ms;
@@ -322,30 +352,34 @@ ERL_NIF_TERM nx_run(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) {
     return error;
   }
 
-  /* Compiled code may update its arguments in place, and binaries are
-   * immutable: every run works on its own copies. */
+  run_job *job = enif_alloc(sizeof(run_job));
+  enif_keep_resource(p);
+  job->program = p;
+  job->entry = entry;
+  job->n = n;
+  job->timeout_ms = timeout_ms;
   size_t nres = (size_t)entry->num_results;
   size_t result_words = 0;
   for (size_t r = 0; r < nres; ++r)
     result_words += descriptor_words(entry->results[r].rank);
-  void **copies = enif_alloc(sizeof(void *) * (n + 1));
-  int64_t **descs = enif_alloc(sizeof(int64_t *) * (n + 1));
-  void **packed = enif_alloc(sizeof(void *) * (n + 1));
-  int64_t *result_desc = enif_alloc(sizeof(int64_t) * (result_words + 1));
-  memset(result_desc, 0, sizeof(int64_t) * (result_words + 1));
-  void *result_ptr = result_desc;
+  job->copies = enif_alloc(sizeof(void *) * (n + 1));
+  job->descs = enif_alloc(sizeof(int64_t *) * (n + 1));
+  job->packed = enif_alloc(sizeof(void *) * (n + 1));
+  job->result_desc = enif_alloc(sizeof(int64_t) * (result_words + 1));
+  memset(job->result_desc, 0, sizeof(int64_t) * (result_words + 1));
+  job->result_ptr = job->result_desc;
   size_t k = 0;
   if (nres)
-    packed[k++] = &result_ptr;
+    job->packed[k++] = &job->result_ptr;
   for (size_t i = 0; i < n; ++i) {
     size_t size = nxrt_tensor_byte_size(&inputs[i]);
-    copies[i] = aligned_alloc(64, (size + 63) / 64 * 64 + 64);
+    job->copies[i] = aligned_alloc(64, (size + 63) / 64 * 64 + 64);
     if (size)
-      memcpy(copies[i], inputs[i].data, size);
+      memcpy(job->copies[i], inputs[i].data, size);
     int32_t rank = inputs[i].rank;
     int64_t *d = enif_alloc(sizeof(int64_t) * descriptor_words(rank));
-    memcpy(&d[0], &copies[i], sizeof(void *));
-    memcpy(&d[1], &copies[i], sizeof(void *));
+    memcpy(&d[0], &job->copies[i], sizeof(void *));
+    memcpy(&d[1], &job->copies[i], sizeof(void *));
     d[2] = 0;
     int64_t stride = 1;
     for (int32_t j = rank; j-- > 0;) {
@@ -353,25 +387,36 @@ ERL_NIF_TERM nx_run(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) {
       d[3 + rank + j] = stride;
       stride *= inputs[i].dims[j];
     }
-    descs[i] = d;
-    packed[k++] = &descs[i];
+    job->descs[i] = d;
+    job->packed[k++] = &job->descs[i];
   }
+  nx_free_tensors(inputs, n);
+  *out = job;
+  return 0;
+}
 
-  nxrt_run_options_t options = {timeout_ms};
+/* Runs the job and frees it; returns {:ok, [tensor]} or the error, made in
+ * `env`. `scheduler_env` is the calling NIF's environment on a scheduler
+ * thread, NULL on a thread of our own (what enif_send wants there). */
+static ERL_NIF_TERM finish_run(ErlNifEnv *env, ErlNifEnv *scheduler_env,
+                               run_job *job) {
+  const nxrt_aot_entry_t *entry = job->entry;
+  nxrt_run_options_t options = {job->timeout_ms};
   ErlNifEnv *outer_env = nx_current_env;
-  nx_current_env = env;
-  nxrt_run_t *run = nxrt_run_begin(p->rt->runtime, &options);
-  entry->packed(packed);
+  nx_current_env = scheduler_env;
+  nxrt_run_t *run = nxrt_run_begin(job->program->rt->runtime, &options);
+  entry->packed(job->packed);
   nxrt_status_t *status = nxrt_run_end(run);
   nx_current_env = outer_env;
 
   /* Results first (one may alias an input copy), then free what compiled
    * code allocated: once each, never the inputs or constant globals. */
+  size_t nres = (size_t)entry->num_results;
   ERL_NIF_TERM list = enif_make_list(env, 0);
   ERL_NIF_TERM *terms = enif_alloc(sizeof(ERL_NIF_TERM) * (nres + 1));
   void **to_free = enif_alloc(sizeof(void *) * (nres + 1));
   size_t nfree = 0;
-  const int64_t *word = result_desc;
+  const int64_t *word = job->result_desc;
   for (size_t r = 0; r < nres; ++r) {
     int32_t rank = entry->results[r].rank;
     void *allocated;
@@ -379,7 +424,8 @@ ERL_NIF_TERM nx_run(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) {
     if (!status)
       terms[r] = result_term(env, entry->results[r].dtype, rank, word);
     if (allocated && (uintptr_t)allocated != NXRT_AOT_CONSTANT_BUFFER &&
-        !contains(copies, n, allocated) && !contains(to_free, nfree, allocated))
+        !contains(job->copies, job->n, allocated) &&
+        !contains(to_free, nfree, allocated))
       to_free[nfree++] = allocated;
     word += descriptor_words(rank);
   }
@@ -388,16 +434,71 @@ ERL_NIF_TERM nx_run(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) {
   if (!status)
     for (size_t r = nres; r-- > 0;)
       list = enif_make_list_cell(env, terms[r], list);
-  for (size_t i = 0; i < n; ++i) {
-    free(copies[i]);
-    enif_free(descs[i]);
-  }
   enif_free(to_free);
   enif_free(terms);
-  enif_free(result_desc);
-  enif_free(packed);
-  enif_free(descs);
-  enif_free(copies);
-  nx_free_tensors(inputs, n);
+  free_job(job);
   return status ? nx_status_error(env, status) : nx_ok(env, list);
+}
+
+/* run(program, entry, inputs, timeout_ms) -> {:ok, [tensor]} |
+ * {:error, {code, message}}. Dirty CPU: compiled compute runs here, and
+ * the thread parks in libnxrt while the dispatcher serves its callbacks. */
+ERL_NIF_TERM nx_run(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) {
+  (void)argc;
+  run_job *job;
+  ERL_NIF_TERM error = prepare_run(env, argv, &job);
+  if (error)
+    return error;
+  return finish_run(env, env, job);
+}
+
+/* What a thread of run_async needs to answer its caller. */
+typedef struct {
+  run_job *job;
+  ErlNifPid caller;
+  ErlNifEnv *msg_env;
+  ERL_NIF_TERM ref;
+} async_run;
+
+static void *run_on_own_thread(void *arg) {
+  async_run *async = arg;
+  ERL_NIF_TERM result = finish_run(async->msg_env, NULL, async->job);
+  (void)enif_send(NULL, &async->caller, async->msg_env,
+                  enif_make_tuple2(async->msg_env, async->ref, result));
+  enif_free_env(async->msg_env);
+  enif_free(async);
+  return NULL;
+}
+
+/* run_async(program, entry, inputs, timeout_ms, ref) -> :ok | {:error, ...}:
+ * the run goes on a thread of its own, which sends {ref, result} (result as
+ * run/4 returns it) to the caller. For runs begun inside a callback: a run
+ * holds its thread while it waits for callbacks, and nested runs on dirty
+ * schedulers would deadlock once they outnumber them. */
+ERL_NIF_TERM nx_run_async(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]) {
+  (void)argc;
+  run_job *job;
+  ERL_NIF_TERM error = prepare_run(env, argv, &job);
+  if (error)
+    return error;
+  async_run *async = enif_alloc(sizeof(async_run));
+  async->job = job;
+  enif_self(env, &async->caller);
+  async->msg_env = enif_alloc_env();
+  async->ref = enif_make_copy(async->msg_env, argv[4]);
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+  pthread_t thread;
+  int failed = pthread_create(&thread, &attributes, run_on_own_thread, async);
+  pthread_attr_destroy(&attributes);
+  if (failed) {
+    enif_free_env(async->msg_env);
+    enif_free(async);
+    free_job(job);
+    return nx_error(env, NXRT_RESOURCE_EXHAUSTED,
+                    "cannot start a thread for a nested run: %s",
+                    strerror(failed));
+  }
+  return enif_make_atom(env, "ok");
 }

@@ -19,8 +19,9 @@ defmodule NxRuntime do
 
   Since runs hold a dirty CPU scheduler while they wait for callbacks, at
   most that many runs (one per core by default, `+SDcpu` raises it) make
-  progress at once, nested runs included: a callback that runs a program
-  needs a free one.
+  progress at once. A run begun inside a callback runs on a thread of its
+  own instead, so programs nest to any depth without waiting for a
+  scheduler the outer runs hold.
   """
 
   alias NxRuntime.{Error, Nif, Program, Tensor}
@@ -91,10 +92,32 @@ defmodule NxRuntime do
   """
   def run(%Program{ref: ref}, entry, inputs, opts \\ []) do
     timeout = Keyword.get(opts, :timeout_ms, 0)
+    args = [ref, to_string(entry), Enum.map(inputs, &Tensor.to_nif/1), timeout]
 
-    case Nif.run(ref, to_string(entry), Enum.map(inputs, &Tensor.to_nif/1), timeout) do
+    case run_where_it_cannot_deadlock(args) do
       {:ok, results} -> Enum.map(results, &Tensor.from_nif/1)
       error -> Error.raise!(error)
+    end
+  end
+
+  # A run holds its thread while it waits for callbacks. Runs begun in a
+  # callback go on a thread of their own, so that nesting never waits for a
+  # dirty scheduler that the runs it is nested in hold.
+  defp run_where_it_cannot_deadlock(args) do
+    if Process.get(:nx_runtime_callback) do
+      tag = make_ref()
+
+      case apply(Nif, :run_async, args ++ [tag]) do
+        :ok ->
+          receive do
+            {^tag, result} -> result
+          end
+
+        error ->
+          error
+      end
+    else
+      apply(Nif, :run, args)
     end
   end
 

@@ -42,6 +42,36 @@ defmodule NxRuntime.ConcurrencyTest do
     assert_received {:inner_result, [4.0, 9.0]}
   end
 
+  test "callbacks nest three deep, and the innermost failure reaches the outermost run" do
+    {:ok, program} = Agent.start_link(fn -> nil end)
+    run_level = fn entry -> fn [x], _ -> hd(NxRuntime.run(Agent.get(program, & &1), entry, [x])) end end
+
+    rt =
+      runtime(%{
+        "run_level1" => run_level.("level1"),
+        "run_level2" => run_level.("level2"),
+        "check_positive" => fn [x], _ ->
+          if Enum.any?(Tensor.to_list(x), &(&1 < 0)), do: raise("negative input")
+          map(x, &(&1 + 1))
+        end
+      })
+
+    p = NxRuntime.TestPrograms.load(rt, "nested")
+    Agent.update(program, fn _ -> p end)
+
+    [y] = NxRuntime.run(p, "level0", [f32([1, 2])])
+    assert Tensor.to_list(y) == [2.0, 3.0]
+
+    error = assert_raise NxRuntime.Error, fn -> NxRuntime.run(p, "level0", [f32([-1, 2])]) end
+    assert error.message =~ ~r/callback @run_level1 at \S*nested\.mlir:\d+:\d+ failed/
+    assert error.message =~ ~r/callback @run_level2 at \S*nested\.mlir:\d+:\d+ failed/
+    assert error.message =~ ~r/callback @check_positive at \S*nested\.mlir:\d+:\d+ failed/
+    assert error.message =~ "negative input"
+
+    [y] = NxRuntime.run(p, "level0", [f32([3, 4])])
+    assert Tensor.to_list(y) == [4.0, 5.0]
+  end
+
   test "runtimes are independent" do
     a =
       runtime(%{"double" => fn [x], _ -> map(x, &(&1 * 2)) end})

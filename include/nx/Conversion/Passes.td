@@ -285,6 +285,14 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
     calls and such calls must therefore sit in the function's body, not in a
     structured region: run `convert-scf-to-cf` first.
 
+    A heap allocation that fails stops the code the same way. Every
+    `memref.alloc` in a function is followed by a check of its buffer; a
+    NULL one calls `nxrt_out_of_memory(run, bytes, "file:line:col")`, which
+    fails the run with RESOURCE_EXHAUSTED, and takes the exit. In a region
+    the function cannot leave from (an OpenMP loop body), the check ends the
+    region's code as its terminator does, and the function checks
+    `nxrt_run_failed` after the op that holds the region.
+
     The invokes are lowered by patterns that need nothing but the invoke
     (`populateNxToLLVMConversionPatterns` in
     `nx/Conversion/NxToLLVM/NxToLLVM.h`); the nx dialect also offers them
@@ -798,7 +806,9 @@ def NxImportStableHLOPass : Pass<"nx-import-stablehlo", "::mlir::ModuleOp"> {
       (likewise `callback_server_pid` / `callback_server_pid_size`);
       `num_aliased_data_outputs` is a `ui64`; `exla_runtime_callback` takes
       the callback server handle, a 1-D `ui8` tensor, as its first tensor
-      operand (after the token when ordered).
+      operand (after the token when ordered), unless its backend_config
+      carries the server's pid (`callback_server_pid`), as earlier EXLA
+      versions wrote it: then every operand is an argument.
     * JAX (`xla_ffi_python_cpu_callback`, `xla_ffi_python_gpu_callback` and
       their `partitioned` forms): an integer `index` (or the older
       `descriptor`) in a dictionary backend_config or in

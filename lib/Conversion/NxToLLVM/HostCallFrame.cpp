@@ -25,6 +25,20 @@ LLVM::LLVMStructType nx::getTensorViewType(MLIRContext *context) {
   return LLVM::LLVMStructType::getLiteral(context, {i32, i32, ptr, ptr});
 }
 
+std::string nx::formatFileLocation(Location loc) {
+  std::string result = "unknown location";
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      result = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
+                ":" + Twine(file.getColumn()))
+                   .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return result;
+}
+
 LogicalResult nx::checkInFunctionBody(Operation *call) {
   Operation *parent = call->getParentOp();
   if (!parent || isa<FunctionOpInterface>(parent))
@@ -201,4 +215,27 @@ void nx::stopIfFailed(RewriterBase &rewriter, Operation *after, Value failed,
   rewriter.setInsertionPointToEnd(block);
   LLVM::CondBrOp::create(rewriter, loc, failed, frame.exit, ValueRange{}, rest,
                          ValueRange{});
+}
+
+LogicalResult nx::stopIfRunFailed(RewriterBase &rewriter, Operation *after,
+                                  const HostCallFrame &frame) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  auto module = after->getParentOfType<ModuleOp>();
+  FailureOr<LLVM::LLVMFuncOp> runFailed =
+      lookupOrCreateRuntimeFunction(rewriter, module, symbols::kRunFailed);
+  if (failed(runFailed))
+    return failure();
+  Location loc = after->getLoc();
+  rewriter.setInsertionPointAfter(after);
+  Value flag =
+      LLVM::CallOp::create(rewriter, loc, *runFailed, ValueRange{frame.run})
+          .getResult();
+  Value zero = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                        rewriter.getI32IntegerAttr(0));
+  Value noStatus = LLVM::ZeroOp::create(
+      rewriter, loc, LLVM::LLVMPointerType::get(module.getContext()));
+  auto failed =
+      LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, flag, zero);
+  stopIfFailed(rewriter, failed, failed, noStatus, frame);
+  return success();
 }

@@ -47,6 +47,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include <string>
+
 namespace mlir::nx {
 
 struct HostCallFrame {
@@ -56,6 +58,10 @@ struct HostCallFrame {
   Value resultViews;
   Block *exit;
 };
+
+/// "file:line:col" of the first file location inside `loc`: how runtime
+/// errors point at the op ("unknown location" without one).
+std::string formatFileLocation(Location loc);
 
 /// The view type, nxrt_tensor_t: {dtype, rank, dims, data}.
 LLVM::LLVMStructType getTensorViewType(MLIRContext *context);
@@ -83,6 +89,12 @@ getOrCreateHostCallFrame(RewriterBase &rewriter, Operation *call,
 /// so that each op moves once.
 void stopIfFailed(RewriterBase &rewriter, Operation *after, Value failed,
                   Value status, const HostCallFrame &frame);
+
+/// Makes the function of `frame` take its exit right after `after` (an op
+/// in its body) when the run has failed by then: a call of a function that
+/// may stop, or a region whose code may have failed the run.
+LogicalResult stopIfRunFailed(RewriterBase &rewriter, Operation *after,
+                              const HostCallFrame &frame);
 
 } // namespace mlir::nx
 

@@ -9,6 +9,7 @@
 
 #include "nx/Conversion/NxToLLVM/NxToLLVM.h"
 
+#include "AllocationChecks.h"
 #include "AttributeEncoding.h"
 #include "HostCallFrame.h"
 #include "RuntimeFunctions.h"
@@ -59,22 +60,6 @@ static_assert(static_cast<int>(InvokeKind::Outfeed) == NXRT_SITE_OUTFEED);
 static_assert(static_cast<int>(InvokeKind::Infeed) == NXRT_SITE_INFEED);
 static_assert(static_cast<int>(InvokeKind::OptionalIoCallback) ==
               NXRT_SITE_OPTIONAL_IO_CALLBACK);
-
-/// "file:line:col" for the first file location inside `loc`, which is what
-/// runtime errors print to point at the op.
-static std::string formatLocation(Location loc) {
-  std::string result = "unknown location";
-  loc->walk([&](Location inner) {
-    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
-      result = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
-                ":" + Twine(file.getColumn()))
-                   .str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return result;
-}
 
 static bool isStreamKind(InvokeKind kind) {
   return kind == InvokeKind::Outfeed || kind == InvokeKind::Infeed;
@@ -222,7 +207,7 @@ private:
       return failure();
     SiteDescription site{op.getKind(),
                          op.getName().str(),
-                         formatLocation(op.getLoc()),
+                         formatFileLocation(op.getLoc()),
                          std::move(*attrs),
                          {},
                          std::nullopt};
@@ -431,8 +416,9 @@ static LogicalResult invokeTensorFreeHostCalls(ModuleOp module) {
 /// with host calls. Declarations of func.func (nx code compiled on its own,
 /// such as separately compiled stages) may stop as well, unless they are
 /// `llvm.readnone` (libm's, from convert-math-to-libm: a function without
-/// effects cannot fail a run); llvm.func declarations are the C runtime's
-/// and libc's, which do not.
+/// effects cannot fail a run) or libnxrt's nxrt_compute_threads (declared
+/// by the OpenMP lowering); llvm.func declarations are the C runtime's and
+/// libc's, which do not.
 static LogicalResult stopAfterFailedCalls(ModuleOp module,
                                           ArrayRef<Operation *> stopping,
                                           const LLVMTypeConverter &converter) {
@@ -441,7 +427,8 @@ static LogicalResult stopAfterFailedCalls(ModuleOp module,
   llvm::SetVector<Operation *> mayStop(stopping.begin(), stopping.end());
   for (auto func : module.getOps<func::FuncOp>())
     if (func.isExternal() &&
-        !func->hasAttr(LLVM::LLVMDialect::getReadnoneAttrName()))
+        !func->hasAttr(LLVM::LLVMDialect::getReadnoneAttrName()) &&
+        func.getSymName() != symbols::kComputeThreads)
       mayStop.insert(func);
   module.walk([&](CallOpInterface call) {
     auto callee = dyn_cast_if_present<FlatSymbolRefAttr>(
@@ -469,10 +456,6 @@ static LogicalResult stopAfterFailedCalls(ModuleOp module,
       calls.push_back(call);
   });
   IRRewriter rewriter(module.getContext());
-  FailureOr<LLVM::LLVMFuncOp> runFailed =
-      lookupOrCreateRuntimeFunction(rewriter, module, symbols::kRunFailed);
-  if (failed(runFailed))
-    return failure();
   for (Operation *call : llvm::reverse(calls)) {
     if (failed(checkInFunctionBody(call)) ||
         failed(checkCanStop(cast<FunctionOpInterface>(call->getParentOp()),
@@ -480,20 +463,8 @@ static LogicalResult stopAfterFailedCalls(ModuleOp module,
       return failure();
     FailureOr<HostCallFrame> frame =
         getOrCreateHostCallFrame(rewriter, call, 0, 0, converter);
-    if (failed(frame))
+    if (failed(frame) || failed(stopIfRunFailed(rewriter, call, *frame)))
       return failure();
-    Location loc = call->getLoc();
-    rewriter.setInsertionPointAfter(call);
-    Value flag =
-        LLVM::CallOp::create(rewriter, loc, *runFailed, ValueRange{frame->run})
-            .getResult();
-    Value zero = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
-                                          rewriter.getI32IntegerAttr(0));
-    Value noStatus = LLVM::ZeroOp::create(
-        rewriter, loc, LLVM::LLVMPointerType::get(module.getContext()));
-    auto failed = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
-                                       flag, zero);
-    stopIfFailed(rewriter, failed, failed, noStatus, *frame);
   }
   return success();
 }
@@ -562,7 +533,8 @@ struct ConvertNxToLLVMPass final
     if (failed(
             applyPartialConversion(ops, target, std::move(patterns), config)))
       return signalPassFailure();
-    if (failed(stopAfterFailedCalls(module, stopping.getArrayRef(), converter)))
+    if (failed(checkHeapAllocations(module, converter, stopping)) ||
+        failed(stopAfterFailedCalls(module, stopping.getArrayRef(), converter)))
       return signalPassFailure();
     // Ids of callbacks never declared (the verifier allows none) go too.
     module->removeAttr(NxDialect::getCallbackIdsAttrName());

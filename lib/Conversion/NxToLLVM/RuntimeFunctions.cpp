@@ -20,7 +20,8 @@ namespace symbols = mlir::nx::runtime_symbols;
 /// The libnxrt functions compiled code calls.
 static constexpr StringLiteral kRuntimeFunctions[] = {
     symbols::kRunCurrent, symbols::kInvoke, symbols::kRunFailed,
-    symbols::kInvokeFailed, symbols::kProgramAddSites, symbols::kGemmPrepare,
+    symbols::kInvokeFailed, symbols::kOutOfMemory, symbols::kProgramAddSites,
+    symbols::kGemmPrepare,
     // Declared later by finalize-memref-to-llvm{use-generic-functions},
     // which would rename its declaration around a clash.
     symbols::kGenericAlloc, symbols::kGenericAlignedAlloc,
@@ -44,6 +45,8 @@ static LLVM::LLVMFunctionType getRuntimeFunctionType(MLIRContext *context,
     return fn(i32, {ptr});
   if (name == symbols::kInvokeFailed)
     return fn(voidType, {ptr, ptr});
+  if (name == symbols::kOutOfMemory)
+    return fn(voidType, {ptr, i64, ptr});
   if (name == symbols::kProgramAddSites)
     return fn(ptr, {ptr, ptr});
   if (name == symbols::kGemmPrepare)

@@ -57,8 +57,10 @@ extern "C" {
  * 10: __nx_init of a program with f32 products calls nxrt_gemm_prepare.
  * 11: nxrt_gemm_* and nxrt_gemm_part_* take `accumulate` last: 0 writes the
  * product over C instead of adding it, so compiled code no longer zeroes C
- * first. */
-#define NXRT_API_VERSION 11
+ * first. 12: compiled code checks its heap allocations and reports one that
+ * failed through nxrt_out_of_memory; hosts read a site's kind and name
+ * (nxrt_site_kind, nxrt_site_name). */
+#define NXRT_API_VERSION 12
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -427,6 +429,11 @@ NXRT_API nxrt_status_t *nxrt_register_custom_call(nxrt_runtime_t *runtime,
  *    nothing else, so a library's hook need only know its own callbacks. A
  *    host that routes callbacks must therefore pull, even when a hook is
  *    installed, or routed calls wait until their deadline.
+ *    A run begun on a thread while it serves a request (in the handler
+ *    nxrt_request_serve runs, at any depth) is not routed: its callbacks
+ *    run inline on that thread. A callback that runs a program with
+ *    callbacks of its own thus never waits for a dispatcher that is itself
+ *    busy waiting, whatever the number of dispatchers.
  * Callbacks bound BRIDGE and custom-call targets are not affected (targets
  * are native kernels and always run inline). INVALID_ARGUMENT for an
  * unknown mode. Thread-safe. */
@@ -522,6 +529,14 @@ NXRT_API nxrt_site_t *nxrt_program_site(const nxrt_program_t *program,
 NXRT_API size_t nxrt_program_num_sites(const nxrt_program_t *program);
 NXRT_API uint32_t nxrt_site_id(const nxrt_site_t *site);
 
+/* What a site is, for a host that lists a program's sites (a runner opening
+ * the streams its outfeeds write): its kind as added (an optional
+ * io_callback reads NXRT_SITE_OPTIONAL_IO_CALLBACK; NXRT_SITE_ELIXIR_CALL
+ * for NULL), and its name: the callback or target without '@', or the
+ * stream's name ("" for NULL), valid while the program lives. Thread-safe. */
+NXRT_API nxrt_site_kind_t nxrt_site_kind(const nxrt_site_t *site);
+NXRT_API const char *nxrt_site_name(const nxrt_site_t *site);
+
 /*===----------------------------------------------------------------------===*
  * Runs and invocation (used by compiled code per execution)
  *===----------------------------------------------------------------------===*/
@@ -572,6 +587,11 @@ NXRT_API nxrt_status_t *nxrt_run_end(nxrt_run_t *run);
  * buffers the code had allocated are freed by nxrt_run_end, so a failed run
  * leaks nothing and the process goes on working.
  *
+ * A heap allocation that fails stops the code the same way: compiled code
+ * checks every buffer it allocates and reports a NULL one through
+ * nxrt_out_of_memory, which fails the run with RESOURCE_EXHAUSTED naming
+ * the size and the op's file:line:col.
+ *
  * The run's deadline is checked by every nxrt_invoke, so a compiled loop
  * that keeps calling the host past it stops with a DEADLINE_EXCEEDED failure
  * at its next call. Compiled code that makes no host call is not
@@ -596,6 +616,18 @@ NXRT_API nxrt_status_t *nxrt_invoke(nxrt_run_t *run, nxrt_site_t *site,
  * results were never written, so this prints the status's message to stderr
  * and aborts the process instead of returning. Thread-safe. */
 NXRT_API void nxrt_invoke_failed(nxrt_run_t *run, nxrt_status_t *status);
+
+/* Compiled code's report of a heap allocation of `bytes` bytes that failed,
+ * at the op `location` ("file:line:col", a static string; NULL reads as
+ * "unknown location"): records RESOURCE_EXHAUSTED, "out of memory at
+ * <location>: cannot allocate a buffer of <bytes> bytes", as the run's
+ * failure unless it already has one. The code then stops as after a failed
+ * nxrt_invoke. Allocations inside a parallel region report from a worker
+ * thread. With a NULL `run` (outside any run) nothing would see the
+ * failure, so this prints the message to stderr and aborts the process.
+ * Thread-safe. */
+NXRT_API void nxrt_out_of_memory(nxrt_run_t *run, uint64_t bytes,
+                                 const char *location);
 
 /*===----------------------------------------------------------------------===*
  * Tracing host calls

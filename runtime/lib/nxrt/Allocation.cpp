@@ -24,11 +24,14 @@
 //===----------------------------------------------------------------------===//
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include <sys/mman.h>
 
 #include "Run.h"
+#include "absl/strings/str_cat.h"
 
 namespace {
 
@@ -57,7 +60,9 @@ void adviseHugePages(void *ptr, size_t size) {
 extern "C" {
 
 void *_mlir_memref_to_llvm_alloc(size_t size) {
-  void *ptr = std::malloc(size);
+  // Compiled code reads NULL as a failed allocation, which malloc(0) may
+  // return.
+  void *ptr = std::malloc(size ? size : 1);
   adviseHugePages(ptr, size);
   if (nxrt_run_t *run = nxrt::tlsCurrentRun; run && ptr)
     run->trackAllocation(ptr);
@@ -65,9 +70,14 @@ void *_mlir_memref_to_llvm_alloc(size_t size) {
 }
 
 void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
-  // aligned_alloc wants a size that is a multiple of the alignment.
+  // aligned_alloc wants a size that is a multiple of the alignment; a size
+  // that cannot be rounded up cannot be allocated either.
+  if (alignment && size > SIZE_MAX - alignment)
+    return nullptr;
   size_t rounded =
       alignment ? (size + alignment - 1) / alignment * alignment : size;
+  if (rounded == 0)
+    rounded = alignment ? alignment : 1;
   void *ptr = std::aligned_alloc(alignment, rounded);
   adviseHugePages(ptr, rounded);
   if (nxrt_run_t *run = nxrt::tlsCurrentRun; run && ptr)
@@ -81,6 +91,21 @@ void _mlir_memref_to_llvm_free(void *ptr) {
   if (nxrt_run_t *run = nxrt::tlsCurrentRun)
     run->untrackAllocation(ptr);
   std::free(ptr);
+}
+
+void nxrt_out_of_memory(nxrt_run_t *run, uint64_t bytes, const char *location) {
+  std::string message = absl::StrCat(
+      "out of memory at ", location ? location : "unknown location",
+      ": cannot allocate a buffer of ", bytes, " bytes");
+  if (run) {
+    nxrt_status_free(run->fail(absl::ResourceExhaustedError(message)));
+    return;
+  }
+  // Outside a run nothing would read the failure, and the code cannot go on
+  // without its buffer.
+  std::fprintf(stderr, "nxrt: fatal: %s\n", message.c_str());
+  std::fflush(stderr);
+  std::abort();
 }
 
 } // extern "C"

@@ -155,4 +155,14 @@ size_t nxrt_program_num_sites(const nxrt_program_t *program) {
 
 uint32_t nxrt_site_id(const nxrt_site_t *site) { return site ? site->id : 0; }
 
+nxrt_site_kind_t nxrt_site_kind(const nxrt_site_t *site) {
+  if (!site)
+    return NXRT_SITE_ELIXIR_CALL;
+  return site->optional ? NXRT_SITE_OPTIONAL_IO_CALLBACK : site->kind;
+}
+
+const char *nxrt_site_name(const nxrt_site_t *site) {
+  return site ? site->name.c_str() : "";
+}
+
 } // extern "C"

@@ -12,6 +12,7 @@
 
 #include "Bridge.h"
 #include "Program.h"
+#include "Run.h"
 #include "Runtime.h"
 #include "Status.h"
 #include "absl/strings/str_format.h"
@@ -152,6 +153,7 @@ nxrt_status_t *nxrt_request_serve(nxrt_request_t *request) {
 
   const nxrt_site &site = *request->site;
   nxrt_run_t *run = nxrt_run_begin(site.runtime, nullptr);
+  run->servesRequest = true;
   nxrt_call_t call{args.data(),           args.size(),
                    results.data(),        results.size(),
                    site.attrs.get(),      handler.name.c_str(),

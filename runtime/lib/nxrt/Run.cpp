@@ -40,6 +40,13 @@ void nxrt_run::freeTrackedAllocations() {
   allocations.clear();
 }
 
+bool nxrt::isServingRequest() {
+  for (const nxrt_run *run = tlsCurrentRun; run; run = run->outer)
+    if (run->servesRequest)
+      return true;
+  return false;
+}
+
 extern "C" {
 
 nxrt_run_t *nxrt_run_begin(nxrt_runtime_t *runtime,
@@ -53,7 +60,8 @@ nxrt_run_t *nxrt_run_begin(nxrt_runtime_t *runtime,
     run->deadline = absl::Now() + run->timeout;
     run->hasDeadline = true;
   }
-  if (runtime->routeCallbacks.load(std::memory_order_acquire)) {
+  if (runtime->routeCallbacks.load(std::memory_order_acquire) &&
+      !nxrt::isServingRequest()) {
     run->routesCallbacks = true;
     int64_t ms = runtime->routedTimeoutMs.load(std::memory_order_acquire);
     if (ms > 0)

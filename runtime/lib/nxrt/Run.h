@@ -28,6 +28,10 @@ struct nxrt_run {
   // routedTimeout (nxrt_runtime_set_callback_dispatch, as of run begin).
   bool routesCallbacks = false;
   absl::Duration routedTimeout = absl::InfiniteDuration();
+  // Begun by nxrt_request_serve for the handler it runs: runs nested in it
+  // on its thread never route, since that thread may be the only
+  // dispatcher, waiting for their calls.
+  bool servesRequest = false;
   // The runtime's tracer and log as of run begin; `traced` is the one flag
   // nxrt_invoke tests.
   nxrt::TraceConfig trace;
@@ -79,6 +83,10 @@ private:
 namespace nxrt {
 // The innermost run begun and not yet ended on this thread (see Run.cpp).
 extern NXRT_INITIAL_EXEC_TLS thread_local nxrt_run_t *tlsCurrentRun;
+
+// Whether this thread is inside nxrt_request_serve: a run it begins serves
+// its callbacks inline on it rather than routing them through the bridge.
+bool isServingRequest();
 } // namespace nxrt
 
 #endif // NXRT_LIB_RUN_H

@@ -65,6 +65,33 @@ TEST_F(NxrtFailure, FailedRunFreesWhatCompiledCodeStillHeld) {
   EXPECT_NE(end.get(), nullptr);
 }
 
+// Compiled code reports a NULL buffer through nxrt_out_of_memory: the run
+// fails with RESOURCE_EXHAUSTED naming the size and the op, and keeps its
+// first failure.
+TEST_F(NxrtFailure, OutOfMemoryFailsTheRunWithSizeAndLocation) {
+  nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
+  EXPECT_EQ(_mlir_memref_to_llvm_alloc(SIZE_MAX), nullptr);
+  EXPECT_EQ(_mlir_memref_to_llvm_aligned_alloc(64, SIZE_MAX - 8), nullptr);
+  nxrt_out_of_memory(run, 400000000000, "m.mlir:3:8");
+  EXPECT_NE(nxrt_run_failed(run), 0);
+  nxrt_out_of_memory(run, 16, "m.mlir:9:1");
+  Status end(nxrt_run_end(run));
+  EXPECT_EQ(nxrt_status_code(end.get()), NXRT_RESOURCE_EXHAUSTED);
+  EXPECT_EQ(message(end), "out of memory at m.mlir:3:8: cannot allocate a "
+                          "buffer of 400000000000 bytes");
+}
+
+// A zero-byte buffer is not NULL, which compiled code would read as a
+// failed allocation.
+TEST_F(NxrtFailure, ZeroByteBuffersAreNotNull) {
+  void *plain = _mlir_memref_to_llvm_alloc(0);
+  void *aligned = _mlir_memref_to_llvm_aligned_alloc(64, 0);
+  EXPECT_NE(plain, nullptr);
+  EXPECT_NE(aligned, nullptr);
+  _mlir_memref_to_llvm_free(plain);
+  _mlir_memref_to_llvm_free(aligned);
+}
+
 TEST_F(NxrtFailure, FailedRunFreesManyBuffersFreedInAnyOrder) {
   registerInline("f", fails);
   nxrt_site_t *site = addSite(NXRT_SITE_IO_CALLBACK, "f");

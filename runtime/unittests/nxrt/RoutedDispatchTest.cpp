@@ -15,7 +15,9 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "Dispatcher.h"
 #include "TestUtil.h"
@@ -341,5 +343,89 @@ TEST_F(NxrtRoutedDispatch, ArgumentErrors) {
   Status nullReq(nxrt_request_serve(nullptr));
   EXPECT_EQ(nxrt_status_code(nullReq.get()), NXRT_INVALID_ARGUMENT);
 }
+
+// Callbacks nested three deep: @level0 and @level1 each run a program (a
+// nested run on their own thread) that calls the next level; @level2 adds
+// one, or fails when its argument is negative.
+struct Nesting {
+  nxrt_runtime_t *rt = nullptr;
+  nxrt_site_t *sites[3] = {};
+  std::atomic<int> calls{0};
+  std::mutex mutex;
+  std::vector<std::thread::id> threads;
+};
+
+nxrt_status_t *nestedLevel(Nesting *nesting, int level,
+                           const nxrt_call_t *call) {
+  nesting->calls++;
+  {
+    std::lock_guard<std::mutex> lock(nesting->mutex);
+    nesting->threads.push_back(std::this_thread::get_id());
+  }
+  if (level == 2) {
+    float x = *static_cast<const float *>(call->args[0].data);
+    if (x < 0)
+      return nxrt_status_create(NXRT_INVALID_ARGUMENT, "innermost refuses");
+    *static_cast<float *>(call->results[0].data) = x + 1;
+    return nullptr;
+  }
+  nxrt_run_options_t options{};
+  options.timeout_ms = 10000;
+  nxrt_run_t *run = nxrt_run_begin(nesting->rt, &options);
+  nxrt_tensor_t x = call->args[0];
+  nxrt_status_free(
+      nxrt_invoke(run, nesting->sites[level + 1], &x, 1, call->results, 1));
+  return nxrt_run_end(run);
+}
+template <int Level>
+nxrt_status_t *nestedHandler(void *user, const nxrt_call_t *call) {
+  return nestedLevel(static_cast<Nesting *>(user), Level, call);
+}
+
+class NxrtNestedRoutedRuns : public NxrtRoutedDispatch,
+                             public ::testing::WithParamInterface<int> {};
+
+// A routed callback that runs a program with callbacks of its own serves
+// them on its own thread: with one dispatcher, routing them too would wait
+// for that very thread until the deadline.
+TEST_P(NxrtNestedRoutedRuns, NeverWaitOnTheirOwnDispatcher) {
+  Nesting nesting;
+  nesting.rt = rt;
+  registerInline("level0", nestedHandler<0>, &nesting);
+  registerInline("level1", nestedHandler<1>, &nesting);
+  registerInline("level2", nestedHandler<2>, &nesting);
+  for (int level = 0; level < 3; ++level) {
+    std::string name = "level" + std::to_string(level);
+    std::string location = "m.mlir:" + std::to_string(level + 1) + ":1";
+    nesting.sites[level] =
+        addSite(NXRT_SITE_ELIXIR_CALL, name.c_str(), location.c_str());
+  }
+  route(/*timeoutMs=*/10000);
+  Dispatcher dispatcher(rt, serve, /*threads=*/GetParam());
+
+  Tensor<float> x(NXRT_F32, {}, {41});
+  Tensor<float> y(NXRT_F32, {});
+  Status s = runOnce(nesting.sites[0], &x.view, &y.view);
+  EXPECT_EQ(s, nullptr) << message(s);
+  EXPECT_EQ(y.data[0], 42);
+  ASSERT_EQ(nesting.calls.load(), 3);
+  // The outermost call went to a dispatcher; the nested ones stayed there.
+  EXPECT_NE(nesting.threads[0], std::this_thread::get_id());
+  EXPECT_EQ(nesting.threads[1], nesting.threads[0]);
+  EXPECT_EQ(nesting.threads[2], nesting.threads[0]);
+
+  // A failure at the innermost level reaches the outermost run with every
+  // level's message.
+  Tensor<float> negative(NXRT_F32, {}, {-1});
+  s = runOnce(nesting.sites[0], &negative.view, &y.view);
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_INVALID_ARGUMENT);
+  EXPECT_EQ(message(s), "callback @level0 at m.mlir:1:1 failed: "
+                        "callback @level1 at m.mlir:2:1 failed: "
+                        "callback @level2 at m.mlir:3:1 failed: "
+                        "innermost refuses");
+}
+
+INSTANTIATE_TEST_SUITE_P(Dispatchers, NxrtNestedRoutedRuns,
+                         ::testing::Values(1, 4));
 
 } // namespace

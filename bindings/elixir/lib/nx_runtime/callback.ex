@@ -14,6 +14,9 @@ defmodule NxRuntime.Callback do
   def serve(fun, call) do
     # What the callback logs names the call it serves.
     Logger.metadata(nx_callback: call.name, nx_location: call.location)
+    # Runs it begins are nested: NxRuntime.run puts them on threads of their
+    # own.
+    Process.put(:nx_runtime_callback, true)
 
     answer =
       try do

@@ -24,6 +24,7 @@ defmodule NxRuntime.Nif do
   def program_load(_runtime, _path, _prefix), do: not_loaded()
   def program_entries(_program), do: not_loaded()
   def run(_program, _entry, _inputs, _timeout_ms), do: not_loaded()
+  def run_async(_program, _entry, _inputs, _timeout_ms, _ref), do: not_loaded()
   def stream_open(_runtime, _name), do: not_loaded()
   def stream_close(_stream), do: not_loaded()
   def push_infeed(_stream, _tensors), do: not_loaded()

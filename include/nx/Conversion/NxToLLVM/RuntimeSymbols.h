@@ -26,6 +26,8 @@ inline constexpr llvm::StringLiteral kRunCurrent = "nxrt_run_current";
 inline constexpr llvm::StringLiteral kInvoke = "nxrt_invoke";
 inline constexpr llvm::StringLiteral kRunFailed = "nxrt_run_failed";
 inline constexpr llvm::StringLiteral kInvokeFailed = "nxrt_invoke_failed";
+// Reports a heap allocation that failed: (run, bytes, "file:line:col").
+inline constexpr llvm::StringLiteral kOutOfMemory = "nxrt_out_of_memory";
 inline constexpr llvm::StringLiteral kProgramAddSites =
     "nxrt_program_add_sites";
 // Contractions (convert-linalg-to-blas): C += A B on f32 / f64 buffers.
