@@ -4,7 +4,8 @@
 # silent when everything is present), configures once, builds incrementally.
 #
 #   ./dev.sh example   run examples/ through the whole pipeline: StableHLO
-#                      export, the JIT, and ahead-of-time compilation
+#                      export, the JIT, and ahead-of-time compilation;
+#                      installs and builds only what the example needs
 #   ./dev.sh test      run every test: lit (check-nx), ctest, the Elixir
 #                      bindings' ExUnit suite (mix test), the runtime
 #                      tests under ASan+UBSan and under TSan, the compiler
@@ -38,24 +39,38 @@ JOBS="${JOBS:-$(nproc)}"
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"
 LLVM_PREFIX=/usr/lib/llvm-22
 
-PACKAGES=(
-  g++ cmake ninja-build ccache python3 python3-numpy git
+# What ./dev.sh example needs: the compiler, the runners and libnxrt.
+EXAMPLE_PACKAGES=(
+  g++ cmake ninja-build ccache python3
   llvm-22-dev libmlir-22-dev mlir-22-tools
-  libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev
-  liblapacke-dev libopenblas-dev libopenblas-openmp-dev libomp-22-dev libdnnl-dev
+  libabsl-dev liblapacke-dev libopenblas-dev libopenblas-openmp-dev
+  libomp-22-dev libdnnl-dev
+)
+# What the tests, benchmarks, sanitizer and fuzzing trees and the Elixir
+# bindings add.
+TEST_PACKAGES=(
+  python3-numpy git libgtest-dev libgmock-dev libbenchmark-dev
   clang-22 libfuzzer-22-dev libclang-rt-22-dev clang-format
   elixir erlang-dev
 )
+# The targets ./dev.sh example runs.
+EXAMPLE_TARGETS=(nx-opt nx-runner nx-compile nxrt-run nxrt NxExampleCallbacks)
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
-ensure_packages() {
-  local missing=()
-  for pkg in "${PACKAGES[@]}"; do
+# missing_packages PKG...: prints those not installed.
+missing_packages() {
+  for pkg in "$@"; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed"; then
-      missing+=("$pkg")
+      echo "$pkg"
     fi
   done
+}
+
+# ensure_packages PKG...: installs those missing.
+ensure_packages() {
+  local missing
+  mapfile -t missing < <(missing_packages "$@")
   if ((${#missing[@]})); then
     log "installing ${missing[*]}"
     local sudo=""
@@ -65,11 +80,13 @@ ensure_packages() {
   fi
 }
 
-# configure DIR [extra cmake args...]: configures DIR once; later calls only
-# rebuild (ninja re-runs cmake itself when a CMakeLists.txt changes).
+# configure DIR [extra cmake args...]: configures DIR, again only when the
+# arguments changed; otherwise later calls only rebuild (ninja re-runs cmake
+# itself when a CMakeLists.txt changes).
 configure() {
   local dir="$1"; shift
-  if [[ ! -f "$dir/build.ninja" ]]; then
+  local stamp="$dir/.nx-configure-args"
+  if [[ ! -f "$dir/build.ninja" || "$(cat "$stamp" 2>/dev/null)" != "$*" ]]; then
     log "configuring $dir"
     cmake -G Ninja -S "$ROOT" -B "$dir" --no-warn-unused-cli \
       -DCMAKE_BUILD_TYPE=Release \
@@ -79,18 +96,35 @@ configure() {
       -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" \
       -DPython3_EXECUTABLE=/usr/bin/python3 \
       "$@" >/dev/null
+    echo "$*" > "$stamp"
   fi
 }
 
+# The main tree, with its tests and benchmarks once their packages are
+# there (./dev.sh example does without them).
+configure_main() {
+  local extras=ON
+  [[ -n "$(missing_packages "${TEST_PACKAGES[@]}")" ]] && extras=OFF
+  configure "$BUILD_DIR" -DNX_ENABLE_TESTS=$extras -DNX_ENABLE_BENCHMARKS=$extras
+}
+
 build() {
-  ensure_packages
-  configure "$BUILD_DIR"
+  ensure_packages "${EXAMPLE_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+  configure_main
   log "building ($BUILD_DIR)"
   ninja -C "$BUILD_DIR" -j"$JOBS"
 }
 
+# Only what the example runs, from only the packages it needs.
+build_example() {
+  ensure_packages "${EXAMPLE_PACKAGES[@]}"
+  configure_main
+  log "building the example's tools ($BUILD_DIR)"
+  ninja -C "$BUILD_DIR" -j"$JOBS" "${EXAMPLE_TARGETS[@]}"
+}
+
 run_example() {
-  build
+  build_example
   local example="$ROOT/examples/callbacks.mlir"
   log "compile for XLA: $example as StableHLO custom calls"
   "$BUILD_DIR/bin/nx-opt" "$example" --allow-unregistered-dialect \
@@ -143,7 +177,7 @@ run_elixir_tests() {
 # The compiler, its tools and the fuzzing harness built with clang under
 # ASan+UBSan, with libFuzzer coverage instrumentation.
 build_fuzz() {
-  ensure_packages
+  ensure_packages "${EXAMPLE_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
   configure "$FUZZ_BUILD_DIR" -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DNX_SANITIZER=address -DNX_ENABLE_FUZZER=ON -DNX_ENABLE_BENCHMARKS=OFF
   log "building ($FUZZ_BUILD_DIR)"
