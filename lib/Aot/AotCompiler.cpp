@@ -102,8 +102,10 @@ createTargetMachine(StringRef cpu, unsigned optLevel) {
         llvm::TargetRegistry::lookupTarget(builder->getTargetTriple(), error);
     if (!target)
       return llvm::createStringError(error);
+    // Asked of a subtarget with no CPU: one made for an unknown CPU prints
+    // LLVM's warning (twice, for the CPU and its tuning) before ours.
     std::unique_ptr<llvm::MCSubtargetInfo> info(
-        target->createMCSubtargetInfo(builder->getTargetTriple(), cpu, ""));
+        target->createMCSubtargetInfo(builder->getTargetTriple(), "", ""));
     if (!info || !info->isCPUStringValid(cpu))
       return llvm::createStringError("unknown CPU '" + cpu + "' for " +
                                      builder->getTargetTriple().str());

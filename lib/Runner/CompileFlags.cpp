@@ -8,6 +8,8 @@
 
 #include "nx/Runner/CompileFlags.h"
 
+#include "llvm/Support/Process.h"
+
 namespace cl = llvm::cl;
 using namespace mlir::nx::runner;
 
@@ -20,9 +22,9 @@ cl::OptionCategory &mlir::nx::runner::compileFlagsCategory() {
 // (`lower-blocks` is `--lower-blocks`); the vector width comes from the
 // machine compiled for.
 #define NX_LOWER_TO_CPU_OPTION(type, field, flag, value, description)          \
-  static cl::opt<type> field##Flag(flag, cl::desc(description),                \
-                                   cl::init(CompileOptions().field),           \
-                                   cl::cat(compileFlagsCategory()));
+  static cl::opt<type> field##Flag(                                            \
+      flag, cl::desc(description " (default: " #value ")"),                    \
+      cl::init(CompileOptions().field), cl::cat(compileFlagsCategory()));
 #define NX_LOWER_TO_CPU_TARGET_OPTION(type, field, flag, value, description)
 #include "nx/Pipelines/LowerToCpuOptions.def"
 static cl::opt<bool> passStatistics(
@@ -31,9 +33,17 @@ static cl::opt<bool> passStatistics(
              "(as mlir-opt's --mlir-pass-statistics)"),
     cl::init(false), cl::cat(compileFlagsCategory()));
 static cl::opt<unsigned>
-    optLevel("O", cl::desc("LLVM optimization and code generation level (0-3)"),
+    optLevel("O",
+             cl::desc("LLVM optimization and code generation level (0-3; "
+                      "default: 2)"),
              cl::Prefix, cl::init(CompileOptions().optLevel),
              cl::cat(compileFlagsCategory()));
+
+static cl::opt<bool> printOpOnDiagnostic(
+    "mlir-print-op-on-diagnostic",
+    cl::desc("Attach the op, in generic form, to each diagnostic (default: "
+             "false)"),
+    cl::init(false), cl::cat(compileFlagsCategory()));
 
 static cl::opt<ProgressMode> progress(
     "progress", cl::desc("Show each compile phase as it starts, on stderr"),
@@ -59,5 +69,15 @@ llvm::Expected<CompileOptions> mlir::nx::runner::readCompileFlags() {
 #include "nx/Pipelines/LowerToCpuOptions.def"
   options.passStatistics = passStatistics;
   options.optLevel = optLevel;
+  options.printOpOnDiagnostic = printOpOnDiagnostic;
   return options;
+}
+
+llvm::Error mlir::nx::runner::checkInputGiven(llvm::StringRef path,
+                                              llvm::StringRef usage) {
+  if (path != "-" || !llvm::sys::Process::StandardInIsUserInput())
+    return llvm::Error::success();
+  return llvm::createStringError(
+      "no input file given, and standard input is a terminal (usage: " + usage +
+      "; '-' reads the program from standard input)");
 }

@@ -26,6 +26,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
@@ -64,43 +65,42 @@ void mlir::nx::runner::registerRunnerDialects(DialectRegistry &registry) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Collects diagnostics as "loc: error: message" lines.
+/// Collects diagnostics as nx-opt prints them: "file:line:col: error:
+/// message", the source line and a caret. Lines come from the buffer added
+/// with addSource, or else from the file a location names.
 class DiagnosticCollector {
 public:
   explicit DiagnosticCollector(MLIRContext *context)
-      : handler(context, [this](Diagnostic &diag) {
-          append(diag);
+      : stream(text), sourceHandler(sourceMgr, context, stream),
+        handler(context, [this](Diagnostic &diag) {
+          sourceHandler.emitDiagnostic(
+              diag.getLocation(), nx::rewordParseDiagnostic(diag.str(), tool),
+              diag.getSeverity());
           for (Diagnostic &note : diag.getNotes())
-            append(note);
+            sourceHandler.emitDiagnostic(note.getLocation(), note.str(),
+                                         note.getSeverity());
           return success();
         }) {}
 
-  std::string take() { return std::move(text); }
-
-private:
-  void append(Diagnostic &diag) {
-    if (!text.empty())
-      text += "\n";
-    llvm::raw_string_ostream os(text);
-    os << diag.getLocation() << ": ";
-    switch (diag.getSeverity()) {
-    case DiagnosticSeverity::Error:
-      os << "error: ";
-      break;
-    case DiagnosticSeverity::Warning:
-      os << "warning: ";
-      break;
-    case DiagnosticSeverity::Note:
-      os << "note: ";
-      break;
-    case DiagnosticSeverity::Remark:
-      os << "remark: ";
-      break;
-    }
-    os << nx::rewordParseDiagnostic(diag.str(), tool);
+  /// Makes `source`, named `name` in locations, show in the diagnostics.
+  void addSource(StringRef source, StringRef name) {
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(source, name), llvm::SMLoc());
   }
 
+  std::string take() {
+    std::string result = std::move(text);
+    text.clear();
+    while (!result.empty() && result.back() == '\n')
+      result.pop_back();
+    return result;
+  }
+
+private:
   std::string text;
+  llvm::raw_string_ostream stream;
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler sourceHandler;
   // Also the Elixir binding's compiler, so no tool name.
   std::string tool = "nx's compiler";
   ScopedDiagnosticHandler handler;
@@ -573,11 +573,14 @@ Executable::compileSource(StringRef source, StringRef bufferName,
   registerRunnerDialects(registry);
   auto context = std::make_unique<MLIRContext>(registry);
   context->disableMultithreading(); // compile-time only; keep it simple
+  context->printOpOnDiagnostic(options.printOpOnDiagnostic);
   OwningOpRef<ModuleOp> module;
   {
     TimingScope timing = startPhase(options, "parse");
     DiagnosticCollector diagnostics(context.get());
-    ParserConfig config(context.get());
+    diagnostics.addSource(source, bufferName);
+    // Verified apart, so that an invalid op is not called a parse error.
+    ParserConfig config(context.get(), /*verifyAfterParse=*/false);
     module = parseSourceString<ModuleOp>(source, config, bufferName);
     if (!module) {
       std::string text = diagnostics.take();
@@ -585,6 +588,9 @@ Executable::compileSource(StringRef source, StringRef bufferName,
           "cannot parse '" + bufferName + "'" +
           (text.empty() ? llvm::Twine("") : ":\n" + text));
     }
+    if (failed(verify(*module)))
+      return llvm::createStringError(
+          "'" + bufferName + "' fails verification:\n" + diagnostics.take());
   }
   auto exe = compile(*module, runtime, options);
   if (!exe)

@@ -25,6 +25,7 @@
 #include "nxhost/Version.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
@@ -180,6 +181,19 @@ static int compileMain(const char *argv0) {
                                  : prefix.getValue();
   if (!aot::isValidPrefix(symbolPrefix))
     return fail("--prefix must be a C identifier, got '" + symbolPrefix + "'");
+  if (auto err = runner::checkInputGiven(
+          inputFile, "nx-compile model.mlir -o model.so [options]"))
+    return fail(llvm::toString(std::move(err)));
+  // Before compiling: the linker's own message would name a temporary file.
+  StringRef directory = llvm::sys::path::parent_path(output);
+  if (directory.empty())
+    directory = ".";
+  if (!llvm::sys::fs::is_directory(directory))
+    return fail("-o '" + output + "' is in '" + directory +
+                "', which is no directory");
+  if (llvm::sys::fs::access(directory, llvm::sys::fs::AccessMode::Write))
+    return fail("-o '" + output + "' is in '" + directory +
+                "', which is not writable");
 
   DefaultTimingManager timingManager;
   timingManager.setEnabled(timing);
@@ -193,6 +207,7 @@ static int compileMain(const char *argv0) {
   runner::registerRunnerDialects(registry);
   MLIRContext context(registry);
   context.disableMultithreading();
+  context.printOpOnDiagnostic(flags->printOpOnDiagnostic);
   OwningOpRef<ModuleOp> module;
   {
     progress.phase("parse");
@@ -217,9 +232,13 @@ static int compileMain(const char *argv0) {
                                    note.getSeverity());
       return success();
     });
-    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    // Verified apart, so that an invalid op is not called a parse error.
+    ParserConfig config(&context, /*verifyAfterParse=*/false);
+    module = parseSourceFile<ModuleOp>(sourceMgr, config);
     if (!module)
       return fail("cannot parse '" + inputFile + "'");
+    if (failed(verify(*module)))
+      return fail("'" + inputFile + "' fails verification");
   }
 
   aot::AotOptions options;

@@ -70,6 +70,8 @@ static int runMain() {
   if (!flags)
     return fail(llvm::toString(flags.takeError()));
   CompileOptions compileOptions = *flags;
+  if (auto err = checkInputGiven(inputFile, "nx-runner model.mlir [options]"))
+    return fail(llvm::toString(std::move(err)));
   DriverOptions options = readRunFlags(kTool);
   options.timing = timing;
   auto parsed = parseInputs(options);
@@ -100,6 +102,12 @@ static int runMain() {
     llvm::outs() << lowered;
     return 0;
   }
+  const nxhost::EntrySignature *entry = (*exe)->findEntry(options.entry);
+  if (!entry)
+    return fail(llvm::toString(
+        nxhost::noSuchEntryError(options.entry, (*exe)->entries())));
+  if (auto err = nxhost::checkAgainstEntry(options, *entry, *parsed))
+    return fail(llvm::toString(std::move(err)));
   // Built-ins after compiling, to bind the aliases the module declares (an
   // unbound name only fails once a run calls it).
   if (options.debugCallbacks)
@@ -119,7 +127,11 @@ static int runMain() {
     else
       runsTiming->stop();
   };
-  int rc = runAndReport(options, run, *session, *parsed, runsTimer);
+  std::vector<const nxrt_program_t *> programs = {compiled.program()};
+  for (const std::unique_ptr<Executable> &stage : compiled.stages())
+    programs.push_back(stage->program());
+  std::vector<std::string> outfeeds = nxhost::getOutfeedStreams(programs);
+  int rc = runAndReport(options, run, *session, *parsed, outfeeds, runsTimer);
   // Requests that outlived their calls (timed out, still being served by
   // a dispatcher or a library's own threads) point into the program: stop
   // serving before the program goes.

@@ -34,6 +34,11 @@ llvm::Expected<CompileOptions> readCompileFlags();
 /// --progress: when the tool shows its compile phases (CompileProgress).
 ProgressMode readProgressFlag();
 
+/// Fails with `usage` when `path` is "-" (the default: standard input)
+/// and standard input is a terminal, where the tool would wait silently for
+/// a program typed by hand.
+llvm::Error checkInputGiven(llvm::StringRef path, llvm::StringRef usage);
+
 } // namespace mlir::nx::runner
 
 #endif // NX_RUNNER_COMPILEFLAGS_H

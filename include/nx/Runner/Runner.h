@@ -117,6 +117,9 @@ struct CompileOptions {
   /// Print the statistics of nx-lower-to-cpu's passes to stderr once it has
   /// run (nx/Support/PassStatistics.h).
   bool passStatistics = false;
+  /// Attach the op, in generic form, to every diagnostic of a context the
+  /// compile creates (compileSource), as --mlir-print-op-on-diagnostic does.
+  bool printOpOnDiagnostic = false;
 };
 
 /// Phase `name` of a compile starts: shown by `options.progress` and timed

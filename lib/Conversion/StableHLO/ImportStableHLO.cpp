@@ -135,14 +135,18 @@ static LogicalResult checkProtocol(Operation *op, StringRef target,
         failed(
             checkUI64(op, dict, "num_aliased_data_outputs", "backend_config")))
       return failure();
-    if (runtimeCallback) {
+    // Earlier EXLA versions carried the server's pid in backend_config
+    // rather than a handle operand.
+    if (runtimeCallback && !dict.get("callback_server_pid")) {
       RankedTensorType handle = getFirstTensorOperand(op);
       if (!handle || handle.getRank() != 1 ||
           !handle.getElementType().isUnsignedInteger(8))
         return op->emitOpError()
                << "expects the callback server handle, a 1-D ui8 tensor, as "
                   "its first tensor operand for target \""
-               << target << "\"";
+               << target
+               << "\" (or, as earlier EXLA versions wrote it, the server's "
+                  "pid in backend_config 'callback_server_pid')";
     }
     return success();
   }

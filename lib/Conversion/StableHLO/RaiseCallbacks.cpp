@@ -159,8 +159,11 @@ recognize(ModuleOp module, CustomCallOp call, ArrayRef<std::string> jaxNames) {
     result.io = call->getNumResults() == firstResult && !result.pure;
   } else if (isExlaCallbackTarget(target)) {
     takeLeadingToken(0);
-    if (target == kExlaRuntimeCallback)
-      ++firstArg; // the callback server handle
+    // Today's form passes the callback server handle as the first operand;
+    // earlier EXLA versions carried the server's pid in backend_config.
+    if (target == kExlaRuntimeCallback &&
+        !(config && config.get("callback_server_pid")))
+      ++firstArg;
     if (config && config.get("callback_id")) {
       auto words = config.getAs<DenseI64ArrayAttr>("callback_id");
       auto size = config.getAs<IntegerAttr>("callback_id_size");

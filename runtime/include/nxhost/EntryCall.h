@@ -75,6 +75,11 @@ callEntry(const EntrySignature &signature, PackedEntryFn fn,
           llvm::ArrayRef<HostTensor> inputs, nxrt_runtime_t *runtime,
           const RunOptions &options = {});
 
+/// Whether `inputs` fit `signature`, as callEntry checks before a run: an
+/// unsupported signature, a wrong argument count or type is an error.
+llvm::Error checkEntryInputs(const EntrySignature &signature,
+                             llvm::ArrayRef<HostTensor> inputs);
+
 /// "no public function @name in the program (available: @a, @b)".
 llvm::Error noSuchEntryError(llvm::StringRef name,
                              llvm::ArrayRef<EntrySignature> entries);

@@ -71,6 +71,9 @@ public:
   llvm::Error writeNpy(llvm::StringRef path) const;
 
   HostTensor clone() const;
+  /// The same as clone, or RESOURCE_EXHAUSTED (as `create`) when the
+  /// allocator refuses the memory: the path for tensors a user sized.
+  llvm::Expected<HostTensor> copy() const;
 
 private:
   struct Uninitialized {};

@@ -99,16 +99,29 @@ llvm::Expected<ParsedInputs> parseInputs(const DriverOptions &options);
 using RunEntryFn = std::function<llvm::Expected<std::vector<HostTensor>>(
     llvm::ArrayRef<HostTensor> inputs, const RunOptions &options)>;
 
+/// Checks the command line against the entry point before anything runs:
+/// the --input values fit its arguments and no more --output paths are
+/// given than it has results.
+llvm::Error checkAgainstEntry(const DriverOptions &options,
+                              const EntrySignature &entry,
+                              const ParsedInputs &parsed);
+
 /// Opens the streams, pushes the --infeed values and ends the streams'
 /// infeed (a read past those values fails at once, and a note says how to
 /// feed the stream), runs `run` --threads x --repeat times, prints the
 /// results (or each run's outcome with --keep-going), the bridge count and
-/// the outfeeds, writes --output files; returns the exit code, errors
+/// the outfeeds (also those of `programOutfeeds` that no flag names, with
+/// a note), writes --output files; returns the exit code, errors
 /// reported on stderr. `runsTimer` (optional) is called with true before
 /// the runs and false after them.
 int runAndReport(const DriverOptions &options, const RunEntryFn &run,
                  const HostSession &session, const ParsedInputs &parsed,
+                 llvm::ArrayRef<std::string> programOutfeeds,
                  llvm::function_ref<void(bool)> runsTimer = {});
+
+/// The streams the outfeeds of `programs` write, in site order, each once.
+std::vector<std::string>
+getOutfeedStreams(llvm::ArrayRef<const nxrt_program_t *> programs);
 
 } // namespace nxhost
 

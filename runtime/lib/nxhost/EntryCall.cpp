@@ -101,10 +101,8 @@ llvm::Error nxhost::noSuchEntryError(StringRef name,
       (available.empty() ? "none" : available) + ")");
 }
 
-Expected<std::vector<HostTensor>>
-nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
-                  llvm::ArrayRef<HostTensor> inputs, nxrt_runtime_t *runtime,
-                  const RunOptions &options) {
+llvm::Error nxhost::checkEntryInputs(const EntrySignature &sig,
+                                     llvm::ArrayRef<HostTensor> inputs) {
   const std::string &entryName = sig.name;
   if (!sig.unsupported.empty())
     return llvm::createStringError("@" + entryName +
@@ -118,6 +116,15 @@ nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
       return llvm::createStringError(
           "argument #" + llvm::Twine(i) + " of @" + entryName + " has type " +
           sig.args[i].type + ", got " + input.typeString());
+  return llvm::Error::success();
+}
+
+Expected<std::vector<HostTensor>>
+nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
+                  llvm::ArrayRef<HostTensor> inputs, nxrt_runtime_t *runtime,
+                  const RunOptions &options) {
+  if (auto err = checkEntryInputs(sig, inputs))
+    return std::move(err);
 
   // nx-compile's entry points only read their arguments
   // (nx-prepare-entry-points), but an object with the same ABI from
@@ -127,8 +134,14 @@ nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
   std::vector<HostTensor> copies;
   if (!options.reuseInputs) {
     copies.reserve(inputs.size());
-    for (const HostTensor &input : inputs)
-      copies.push_back(input.clone());
+    for (auto [i, input] : llvm::enumerate(inputs)) {
+      Expected<HostTensor> copy = input.copy();
+      if (!copy)
+        return llvm::createStringError("copy of argument #" + llvm::Twine(i) +
+                                       " of @" + sig.name + ": " +
+                                       llvm::toString(copy.takeError()));
+      copies.push_back(std::move(*copy));
+    }
   }
   llvm::ArrayRef<HostTensor> operands =
       options.reuseInputs ? inputs : llvm::ArrayRef<HostTensor>(copies);
@@ -168,6 +181,7 @@ nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
   // and never the arguments or constant globals, whose allocated pointer is
   // MLIR's sentinel).
   std::vector<HostTensor> results;
+  std::string copyFailure;
   llvm::SmallPtrSet<void *, 8> toFree;
   llvm::SmallPtrSet<const void *, 8> inputPtrs;
   for (const HostTensor &input : operands)
@@ -186,11 +200,17 @@ nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
         reinterpret_cast<uintptr_t>(allocated) != NXRT_AOT_CONSTANT_BUFFER &&
         !inputPtrs.contains(allocated))
       toFree.insert(allocated);
-    if (status)
+    if (status || !copyFailure.empty())
       continue;
     // copyStrided writes every element of a result it has a buffer for.
-    HostTensor tensor = aligned ? HostTensor::uninitialized(spec.dtype, shape)
-                                : HostTensor(spec.dtype, shape);
+    Expected<HostTensor> created =
+        HostTensor::create(spec.dtype, shape, /*zeroed=*/!aligned);
+    if (!created) {
+      copyFailure = "result #" + std::to_string(results.size()) + " of @" +
+                    sig.name + ": " + llvm::toString(created.takeError());
+      continue;
+    }
+    HostTensor tensor = std::move(*created);
     size_t elementSize = nxrt_dtype_size(spec.dtype);
     if (aligned)
       copyStrided(tensor,
@@ -203,5 +223,7 @@ nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
     std::free(p);
   if (status)
     return statusToError(status);
+  if (!copyFailure.empty())
+    return llvm::createStringError(copyFailure);
   return results;
 }

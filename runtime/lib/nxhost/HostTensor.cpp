@@ -140,6 +140,13 @@ HostTensor HostTensor::clone() const {
   return copy;
 }
 
+Expected<HostTensor> HostTensor::copy() const {
+  Expected<HostTensor> copy = create(elementType, dims, /*zeroed=*/false);
+  if (copy && numBytes)
+    std::memcpy(copy->data(), data(), numBytes);
+  return copy;
+}
+
 bool HostTensor::operator==(const HostTensor &other) const {
   return elementType == other.elementType && dims == other.dims &&
          numBytes == other.numBytes &&

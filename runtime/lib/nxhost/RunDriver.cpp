@@ -121,6 +121,26 @@ llvm::Expected<ParsedInputs> nxhost::parseInputs(const DriverOptions &opts) {
 // Streams
 //===----------------------------------------------------------------------===//
 
+/// The names that follow `prefix` in `errors` (up to `end`), each once: the
+/// streams or callbacks the runs' messages name.
+static llvm::SmallVector<llvm::StringRef>
+namesAfter(llvm::ArrayRef<std::string> errors, llvm::StringRef prefix,
+           char end) {
+  llvm::SmallVector<llvm::StringRef> names;
+  for (llvm::StringRef error : errors) {
+    size_t at = error.find(prefix);
+    if (at == llvm::StringRef::npos)
+      continue;
+    llvm::StringRef name =
+        error.drop_front(at + prefix.size()).take_until([&](char c) {
+          return c == end;
+        });
+    if (!llvm::is_contained(names, name))
+      names.push_back(name);
+  }
+  return names;
+}
+
 namespace {
 
 /// The streams the flags opened (--stream, --outfeed, --infeed); closes them
@@ -139,10 +159,11 @@ public:
       nxrt_stream_destroy(entry.second.handle);
   }
 
-  /// Opens the streams the flags name and pushes the infeed values.
-  llvm::Error
-  open(const std::vector<std::pair<std::string, std::vector<HostTensor>>>
-           &feeds) {
+  /// Opens the streams the flags name and pushes the infeed values, then
+  /// opens, for printing, the program's outfeed streams no flag names.
+  llvm::Error open(
+      const std::vector<std::pair<std::string, std::vector<HostTensor>>> &feeds,
+      llvm::ArrayRef<std::string> programOutfeeds) {
     for (const std::string &name : opts.streams)
       if (auto err = openStream(name))
         return llvm::createStringError("--stream " + name + ": " +
@@ -165,6 +186,15 @@ public:
         return llvm::createStringError("--infeed " + name + ": " +
                                        llvm::toString(std::move(err)));
       ++streams[name].pushed;
+    }
+    for (const std::string &name : programOutfeeds) {
+      if (streams.count(name))
+        continue;
+      if (auto err = openStream(name))
+        return llvm::createStringError("outfeed stream " + name + ": " +
+                                       llvm::toString(std::move(err)));
+      streams[name].printOutfeed = true;
+      streams[name].unnamed = true;
     }
     for (auto &entry : streams)
       nxrt_stream_end_infeed(entry.second.handle);
@@ -193,12 +223,33 @@ public:
     }
   }
 
+  /// When a run read or wrote a stream the command line did not open,
+  /// notes the flags that open it.
+  void noteUnopenedStreams(llvm::ArrayRef<std::string> errors) {
+    for (llvm::StringRef name : namesAfter(errors, "no stream named '", '\'')) {
+      if (streams.count(name.str()))
+        continue;
+      llvm::outs().flush();
+      llvm::WithColor::note(llvm::errs(), opts.tool)
+          << "no flag opens stream '" << name << "': pass --outfeed=" << name
+          << " to print what the program writes to it, --infeed=" << name
+          << "=VALUE to feed it, or --stream=" << name
+          << " to open it without either\n";
+    }
+  }
+
   /// Prints every value the --outfeed streams hold, then warns about infeed
   /// values no run consumed.
   llvm::Error drain() {
     for (auto &[name, stream] : streams) {
       if (!stream.printOutfeed)
         continue;
+      if (stream.unnamed && nxrt_stream_outfeed_size(stream.handle) > 0) {
+        llvm::outs().flush();
+        llvm::WithColor::note(llvm::errs(), opts.tool)
+            << "printing stream '" << name
+            << "', which the program writes and no --outfeed names\n";
+      }
       for (size_t k = 0; nxrt_stream_outfeed_size(stream.handle) > 0; ++k) {
         nxrt_value_t *value = nullptr;
         if (auto err = statusToError(
@@ -221,6 +272,8 @@ private:
   struct Stream {
     nxrt_stream_t *handle = nullptr;
     bool printOutfeed = false;
+    /// Opened for an outfeed of the program that no flag names.
+    bool unnamed = false;
     /// --infeed values pushed.
     size_t pushed = 0;
   };
@@ -424,6 +477,34 @@ static llvm::Error writeOutputs(const DriverOptions &opts,
   return llvm::Error::success();
 }
 
+llvm::Error nxhost::checkAgainstEntry(const DriverOptions &opts,
+                                      const EntrySignature &entry,
+                                      const ParsedInputs &parsed) {
+  if (auto err = checkEntryInputs(entry, parsed.args))
+    return err;
+  if (opts.outputs.size() > entry.results.size())
+    return llvm::createStringError(
+        llvm::Twine(opts.outputs.size()) + " --output paths for the " +
+        llvm::Twine(entry.results.size()) + " result(s) of @" + entry.name);
+  return llvm::Error::success();
+}
+
+/// When a run called a callback nothing bound, notes how to bind it.
+static void noteUnboundCallbacks(const DriverOptions &opts,
+                                 llvm::ArrayRef<std::string> errors) {
+  for (llvm::StringRef name : namesAfter(errors, "unknown callback @", ' ')) {
+    llvm::outs().flush();
+    llvm::raw_ostream &os = llvm::WithColor::note(llvm::errs(), opts.tool);
+    os << "nothing binds callback @" << name
+       << ": pass --callbacks=LIB, a shared library whose "
+          "nx_register_callbacks registers it";
+    if (name.starts_with("nx.debug.") && !opts.debugCallbacks)
+      os << ", or drop --debug-callbacks=false to bind the built-in "
+            "nx.debug.* ones";
+    os << "\n";
+  }
+}
+
 /// Checks each --output path before anything runs: a .npy file in an
 /// existing, writable directory.
 static llvm::Error checkOutputPaths(const DriverOptions &opts) {
@@ -446,11 +527,29 @@ static llvm::Error checkOutputPaths(const DriverOptions &opts) {
   return llvm::Error::success();
 }
 
+std::vector<std::string>
+nxhost::getOutfeedStreams(llvm::ArrayRef<const nxrt_program_t *> programs) {
+  std::vector<std::string> names;
+  for (const nxrt_program_t *program : programs) {
+    for (size_t id = 0, e = nxrt_program_num_sites(program); id < e; ++id) {
+      const nxrt_site_t *site =
+          nxrt_program_site(program, static_cast<uint32_t>(id));
+      if (nxrt_site_kind(site) != NXRT_SITE_OUTFEED)
+        continue;
+      std::string name = nxrt_site_name(site);
+      if (!llvm::is_contained(names, name))
+        names.push_back(std::move(name));
+    }
+  }
+  return names;
+}
+
 int nxhost::runAndReport(const DriverOptions &opts, const RunEntryFn &run,
                          const HostSession &session, const ParsedInputs &parsed,
+                         llvm::ArrayRef<std::string> programOutfeeds,
                          llvm::function_ref<void(bool)> runsTimer) {
   StreamSet streamSet(session.runtime->get(), opts);
-  if (auto err = streamSet.open(parsed.infeeds))
+  if (auto err = streamSet.open(parsed.infeeds, programOutfeeds))
     return reportError(opts.tool, llvm::toString(std::move(err)));
   if (opts.keepGoing && !opts.outputs.empty())
     return reportError(opts.tool,
@@ -462,8 +561,14 @@ int nxhost::runAndReport(const DriverOptions &opts, const RunEntryFn &run,
     runsTimer(true);
   std::vector<HostTensor> pristine;
   if (opts.reuseInputs)
-    for (const HostTensor &input : parsed.args)
-      pristine.push_back(input.clone());
+    for (auto [i, input] : llvm::enumerate(parsed.args)) {
+      llvm::Expected<HostTensor> copy = input.copy();
+      if (!copy)
+        return reportError(opts.tool, "--reuse-inputs: copy of input #" +
+                                          llvm::Twine(i) + ": " +
+                                          llvm::toString(copy.takeError()));
+      pristine.push_back(std::move(*copy));
+    }
   RunSummary summary = runAll(opts, run, parsed.args);
   if (runsTimer)
     runsTimer(false);
@@ -476,9 +581,13 @@ int nxhost::runAndReport(const DriverOptions &opts, const RunEntryFn &run,
   if (auto err = reportRuns(opts, summary)) {
     int rc = reportError(opts.tool, llvm::toString(std::move(err)));
     streamSet.noteReadsPastEnd(errors, summary.total());
+    streamSet.noteUnopenedStreams(errors);
+    noteUnboundCallbacks(opts, errors);
     return rc;
   }
   streamSet.noteReadsPastEnd(errors, summary.total());
+  streamSet.noteUnopenedStreams(errors);
+  noteUnboundCallbacks(opts, errors);
   if (opts.bridge)
     llvm::outs() << "bridge: served " << session.dispatcher->numServed()
                  << " callback request(s)\n";

@@ -25,7 +25,8 @@ namespace {
 enum class Dispatch { Inline, Bridge };
 
 struct RunFlags {
-  cl::opt<std::string> entry{"entry", cl::desc("Function to run"),
+  cl::opt<std::string> entry{"entry",
+                             cl::desc("Function to run (default: main)"),
                              cl::init("main"), cl::cat(runFlagsCategory())};
   // iree-run-module's name for it.
   cl::alias function{"function", cl::desc("Alias for --entry"),
@@ -52,29 +53,33 @@ struct RunFlags {
                "--debug-callbacks=false turns it off)"),
       cl::init(true), cl::cat(runFlagsCategory())};
   cl::opt<Dispatch> dispatch{
-      "dispatch", cl::desc("How host callbacks are dispatched"),
+      "dispatch",
+      cl::desc("How host callbacks are dispatched (default: inline)"),
       cl::values(clEnumValN(Dispatch::Inline, "inline",
                             "the compute thread calls the handler"),
                  clEnumValN(Dispatch::Bridge, "bridge",
                             "requests are served by dispatcher threads")),
       cl::init(Dispatch::Inline), cl::cat(runFlagsCategory())};
   cl::opt<unsigned> dispatchThreads{
-      "dispatch-threads", cl::desc("Dispatcher threads in bridge mode"),
-      cl::init(2), cl::cat(runFlagsCategory())};
-  cl::opt<int64_t> timeoutMs{"timeout-ms",
-                             cl::desc("Deadline of each run (ms)"), cl::init(0),
-                             cl::cat(runFlagsCategory())};
+      "dispatch-threads",
+      cl::desc("Dispatcher threads in bridge mode (default: 2)"), cl::init(2),
+      cl::cat(runFlagsCategory())};
+  cl::opt<int64_t> timeoutMs{
+      "timeout-ms", cl::desc("Deadline of each run (ms; default: 0, none)"),
+      cl::init(0), cl::cat(runFlagsCategory())};
   cl::opt<int64_t> callbackTimeoutMs{
       "callback-timeout-ms",
-      cl::desc("Reply timeout of each bridge callback call (ms)"), cl::init(0),
-      cl::cat(runFlagsCategory())};
+      cl::desc("Reply timeout of each bridge callback call (ms; default: 0, "
+               "only the run's deadline)"),
+      cl::init(0), cl::cat(runFlagsCategory())};
   // See renameThreadsFlag.
   cl::opt<unsigned> threads{
       "run-threads",
-      cl::desc("Run concurrently from N threads (alias: --threads)"),
+      cl::desc("Run concurrently from N threads (alias: --threads; default: "
+               "1)"),
       cl::init(1), cl::cat(runFlagsCategory())};
-  cl::opt<unsigned> repeat{"repeat", cl::desc("Runs per thread"), cl::init(1),
-                           cl::cat(runFlagsCategory())};
+  cl::opt<unsigned> repeat{"repeat", cl::desc("Runs per thread (default: 1)"),
+                           cl::init(1), cl::cat(runFlagsCategory())};
   cl::opt<bool> reuseInputs{
       "reuse-inputs",
       cl::desc("Let every run read the inputs in place, as a host program "
@@ -105,7 +110,7 @@ struct RunFlags {
       "compute-threads",
       cl::desc("Threads compiled compute may use: its parallel loop nests "
                "and its contractions on the optimized BLAS "
-               "(nxrt_set_compute_threads; 0: one per core)"),
+               "(nxrt_set_compute_threads; 0, the default: one per core)"),
       cl::init(0), cl::cat(runFlagsCategory())};
   cl::opt<bool> quiet{"quiet", cl::desc("Do not print results"),
                       cl::init(false), cl::cat(runFlagsCategory())};

@@ -103,6 +103,16 @@ static int runMain() {
     return reportError(kTool, llvm::toString(std::move(err)));
   timer.stop("init");
 
+  llvm::ArrayRef<EntrySignature> entries = (*program)->entries();
+  const auto *entry = llvm::find_if(entries, [&](const EntrySignature &e) {
+    return e.name == options.entry;
+  });
+  if (entry == entries.end())
+    return reportError(
+        kTool, llvm::toString(noSuchEntryError(options.entry, entries)));
+  if (auto err = checkAgainstEntry(options, *entry, *parsed))
+    return reportError(kTool, llvm::toString(std::move(err)));
+
   // Built-ins after loading, to bind the aliases the program declares.
   if (options.debugCallbacks)
     if (auto err = registerDebugCallbacks(runtime, (*program)->callbackNames()))
@@ -119,7 +129,8 @@ static int runMain() {
     else
       timer.stop("runs");
   };
-  int rc = runAndReport(options, run, *session, *parsed, runsTimer);
+  std::vector<std::string> outfeeds = getOutfeedStreams({loaded.program()});
+  int rc = runAndReport(options, run, *session, *parsed, outfeeds, runsTimer);
   // Requests that outlived their calls point into the program: stop serving
   // before it goes.
   session->dispatcher.reset();

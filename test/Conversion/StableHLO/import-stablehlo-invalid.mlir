@@ -118,7 +118,7 @@ func.func @exla_size_type(%x: tensor<f32>) -> tensor<f32> {
 // -----
 
 func.func @exla_no_handle(%x: tensor<f32>) -> tensor<f32> {
-  // expected-error @+1 {{'stablehlo.custom_call' op expects the callback server handle, a 1-D ui8 tensor, as its first tensor operand for target "exla_runtime_callback"}}
+  // expected-error @+1 {{'stablehlo.custom_call' op expects the callback server handle, a 1-D ui8 tensor, as its first tensor operand for target "exla_runtime_callback" (or, as earlier EXLA versions wrote it, the server's pid in backend_config 'callback_server_pid')}}
   %0 = "stablehlo.custom_call"(%x) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 1>, callback_id_size = 8 : ui64}, call_target_name = "exla_runtime_callback", has_side_effect = true} : (tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }

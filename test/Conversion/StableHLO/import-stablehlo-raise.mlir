@@ -97,6 +97,25 @@ func.func @other(%x: tensor<2xf32>) -> tensor<2xf32> {
 
 // -----
 
+// Earlier EXLA versions of exla_runtime_callback carried the callback
+// server's pid in backend_config (callback_server_pid and its size) instead
+// of a handle operand: every operand is an argument, and aliases count from
+// the first.
+// CHECK: nx.callback @exla_callback_83680d6400 : (tensor<3xf32>, tensor<i32>) -> ()
+// CHECK: nx.callback @exla_callback_83680d6401 : (tensor<3xf32>) -> tensor<2xf32>
+// CHECK-LABEL: func.func @exla_pid_in_config
+// CHECK-SAME: (%[[X:.+]]: tensor<3xf32>, %[[I:.+]]: tensor<i32>)
+// CHECK: %[[L:.+]]:2 = nx.io_callback @exla_callback_83680d6400(%[[X]], %[[I]]) : tensor<3xf32>, tensor<i32>
+// CHECK: %[[R:.+]] = nx.elixir_call @exla_callback_83680d6401(%[[L]]#0) : (tensor<3xf32>) -> tensor<2xf32>
+// CHECK: return %[[R]], %[[L]]#1
+func.func @exla_pid_in_config(%x: tensor<3xf32>, %i: tensor<i32>) -> (tensor<2xf32>, tensor<i32>) {
+  %0:2 = "stablehlo.custom_call"(%x, %i) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 1678600323>, callback_id_size = 5 : ui64, callback_server_pid = array<i64: 7021788455817741187, 1103806595584>, callback_server_pid_size = 14 : ui64, num_aliased_data_outputs = 2 : ui64}, call_target_name = "exla_runtime_callback", has_side_effect = true, output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>, #stablehlo.output_operand_alias<output_tuple_indices = [1], operand_index = 1, operand_tuple_indices = []>]} : (tensor<3xf32>, tensor<i32>) -> (tensor<3xf32>, tensor<i32>)
+  %1 = "stablehlo.custom_call"(%0#0) {api_version = 4 : i32, backend_config = {callback_id = array<i64: 5973567619>, callback_id_size = 5 : ui64, callback_server_pid = array<i64: 7021788455817741187, 1103806595584>, callback_server_pid_size = 14 : ui64, num_aliased_data_outputs = 0 : ui64}, call_target_name = "exla_runtime_callback", has_side_effect = true} : (tensor<3xf32>) -> tensor<2xf32>
+  return %1, %0#1 : tensor<2xf32>, tensor<i32>
+}
+
+// -----
+
 // EXLA's main branch: Nx.io_call is an exla_runtime_callback whose results
 // pass its num_aliased_data_outputs arguments through (after the server,
 // the entry function's first argument); Nx.runtime_call one with none.

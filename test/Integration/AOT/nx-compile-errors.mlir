@@ -10,9 +10,18 @@
 // RUN: not nx-compile %t.clash.mlir -o %t.o --prefix=net 2>&1 | FileCheck %s --check-prefix=CLASH
 // RUN: not nx-compile %s -o %t.so --cc=/no/such/cc 2>&1 | FileCheck %s --check-prefix=CC
 // RUN: not nx-compile %s -o %t.so --runtime-dir=%t.nowhere 2>&1 | FileCheck %s --check-prefix=LINK
+// The output's directory is checked before compiling, not by the linker.
+// RUN: not nx-compile %s -o %t.nodir/x.so 2>&1 | FileCheck %s --check-prefix=NODIR
+// NODIR: nx-compile: error: -o '{{.*}}nodir/x.so' is in '{{.*}}nodir', which is no directory
+// Without an input file, on a terminal: a usage line, not a silent wait for
+// standard input (`script` gives the tools a terminal).
+// RUN: not timeout 60 script -qec 'nx-compile -o %t.tty.so' /dev/null < /dev/null 2>&1 | FileCheck %s --check-prefix=TTY
+// RUN: not timeout 60 script -qec 'nx-runner' /dev/null < /dev/null 2>&1 | FileCheck %s --check-prefix=TTY
+// TTY: no input file given, and standard input is a terminal (usage: nx-{{compile model.mlir -o model.so|runner model.mlir}} [options]; '-' reads the program from standard input)
 
 // EXT: nx-compile: error: -o must name a .o or .so file, got '{{.*}}.txt'
 // PREFIX: nx-compile: error: --prefix must be a C identifier, got '1net'
+// CPU-NOT: is not a recognized processor
 // CPU: nx-compile: error: cannot target CPU 'no-such-cpu': unknown CPU 'no-such-cpu' for x86_64
 // OPT: nx-compile: error: -O must be 0 to 3, got 4
 // MISSING: nx-compile: error: cannot open input file '{{.*}}missing.mlir'

@@ -10,7 +10,7 @@
 // RUN: not nx-runner %s --input='[1, 2, 3]:tensor<3xfoo>' 2>&1 | FileCheck %s --check-prefix=BADTYPE
 // BADTYPE: nx-runner: error: --input #0: invalid type 'tensor<3xfoo>'
 // RUN: not nx-runner %s --entry=nope --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=NOENTRY
-// NOENTRY: nx-runner: error: no public function @nope in the program (available: @main, @two)
+// NOENTRY: nx-runner: error: no public function @nope in the program (available: @main, @two, @printed, @unbound, @unopened)
 // RUN: not nx-runner %s --compute-threads=-2 --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=THREADS
 // THREADS: nx-runner: error: --compute-threads must be at least 0, got -2
 // RUN: not nx-runner %s --repeat=0 --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=REPEAT
@@ -20,7 +20,13 @@
 // RUN: not nx-runner %s --dispatch=bridge --dispatch-threads=0 --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=DISPATCHERS
 // DISPATCHERS: nx-runner: error: --dispatch-threads must be at least 1 with --dispatch=bridge, got 0
 // RUN: nx-runner --help | FileCheck %s --check-prefix=HELP
-// HELP: --debug-callbacks {{.*}}(on by default; --debug-callbacks=false turns it off)
+// HELP-DAG: --debug-callbacks {{.*}}(on by default; --debug-callbacks=false turns it off)
+// HELP-DAG: --blas {{.*}}(default: true)
+// HELP-DAG: --parallel {{.*}}(default: true)
+// HELP-DAG: --vectorize {{.*}}(default: true)
+// HELP-DAG: --strict-reductions {{.*}}(default: false)
+// HELP-DAG: --repeat=<uint> {{.*}}(default: 1)
+// HELP-DAG: --dispatch-threads=<uint> {{.*}}(default: 2)
 // RUN: printf 'func.func @main() {\n  "foo.bar"() : () -> ()\n  return\n}\n' > %t.unregistered.mlir
 // RUN: not nx-runner %t.unregistered.mlir 2>&1 | FileCheck %s --check-prefix=UNREGISTERED
 // UNREGISTERED: error: operation being parsed with an unregistered dialect (nx's compiler knows upstream MLIR's dialects and nx's, and compiles no other)
@@ -40,8 +46,24 @@
 // NOSYM: nx-runner: error: callback library '{{.*}}libnxrt.so' does not export nx_register_callbacks
 // RUN: not nx-runner %s --infeed='[1]:tensor<1xf32>' --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=BADFEED
 // BADFEED: nx-runner: error: --infeed expects NAME=VALUE[;VALUE...], got '[1]:tensor<1xf32>'
-// RUN: not nx-runner %s --input='[1, 2, 3]:tensor<3xf32>' --output=%t.a.npy --output=%t.b.npy 2>&1 | FileCheck %s --check-prefix=OUTPUTS
-// OUTPUTS: nx-runner: error: 2 --output paths for 1 result(s)
+// More --output paths than results are refused before anything runs (the
+// program's print would show otherwise), by both runners.
+// RUN: not nx-runner %s --entry=printed --input='[1, 2, 3]:tensor<3xf32>' --output=%t.a.npy --output=%t.b.npy 2>&1 | FileCheck %s --check-prefix=OUTPUTS
+// RUN: nx-compile %s -o %t.so
+// RUN: not nxrt-run %t.so --entry=printed --input='[1, 2, 3]:tensor<3xf32>' --output=%t.a.npy --output=%t.b.npy 2>&1 | FileCheck %s --check-prefix=OUTPUTS
+// OUTPUTS-NOT: = [1, 2, 3]
+// OUTPUTS: error: 2 --output paths for the 1 result(s) of @printed
+// OUTPUTS-NOT: = [1, 2, 3]
+// The runners check the inputs before they run, too.
+// RUN: not nxrt-run %t.so --input='[1, 2]:tensor<2xf32>' 2>&1 | FileCheck %s --check-prefix=AOTTYPE
+// AOTTYPE: nxrt-run: error: argument #0 of @main has type tensor<3xf32>, got tensor<2xf32>
+// A callback nothing binds and a stream nothing opens come with a hint.
+// RUN: not nx-runner %s --entry=unbound --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=UNBOUND
+// UNBOUND: error: unknown callback @scale at {{.*}}cli-errors.mlir:{{[0-9]+}}:{{[0-9]+}}
+// UNBOUND: note: nothing binds callback @scale: pass --callbacks=LIB, a shared library whose nx_register_callbacks registers it
+// RUN: not nx-runner %s --entry=unopened --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=UNOPENED
+// UNOPENED: error: {{.*}}no stream named 'bias'
+// UNOPENED: note: no flag opens stream 'bias': pass --outfeed=bias to print what the program writes to it, --infeed=bias=VALUE to feed it, or --stream=bias to open it without either
 // Every --output is checked before the program runs, and a write that fails
 // names its output.
 // RUN: not nx-runner %s --input='[1, 2, 3]:tensor<3xf32>' --output=%t.result.txt 2>&1 | FileCheck %s --check-prefix=NOTNPY
@@ -57,7 +79,21 @@
 // RUN: echo "func.func @f( {" > %t.broken.mlir
 // RUN: not nx-runner %t.broken.mlir 2>&1 | FileCheck %s --check-prefix=PARSE
 // PARSE: nx-runner: error: cannot parse '{{.*}}broken.mlir':
-// PARSE-NEXT: loc("{{.*}}broken.mlir":1:{{[0-9]+}}): error: {{.*}}
+// PARSE-NEXT: {{.*}}broken.mlir:1:{{[0-9]+}}: error: {{.*}}
+// PARSE-NEXT: func.func @f( {
+// PARSE-NEXT: {{ *}}^
+// One diagnostic format in every tool: file:line:col, the source line and a
+// caret; a verifier error is called one, without the op in generic form
+// unless asked for.
+// RUN: printf 'func.func @main(%%%%x: tensor<3xf32>) -> tensor<3xf32> {\n  return\n}\n' > %t.invalid.mlir
+// RUN: not nx-runner %t.invalid.mlir 2>&1 | FileCheck %s --check-prefix=VERIFY
+// RUN: not nx-compile %t.invalid.mlir -o %t.invalid.so 2>&1 | FileCheck %s --check-prefix=VERIFY
+// VERIFY-NOT: see current operation
+// VERIFY-DAG: {{.*}}invalid.mlir:2:3: error: 'func.return' op has 0 operands, but enclosing function (@main) returns 1
+// VERIFY-DAG: error: '{{.*}}invalid.mlir' fails verification
+// VERIFY-NOT: see current operation
+// RUN: not nx-runner %t.invalid.mlir --mlir-print-op-on-diagnostic 2>&1 | FileCheck %s --check-prefix=OPNOTE
+// OPNOTE: note: see current operation: "func.return"() : () -> ()
 
 func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
   %y = arith.addf %x, %x : tensor<3xf32>
@@ -67,4 +103,22 @@ func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
 func.func @two(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<3xf32> {
   %z = arith.addf %x, %y : tensor<3xf32>
   return %z : tensor<3xf32>
+}
+
+nx.callback @nx.debug.print : (tensor<3xf32>) -> ()
+nx.callback @scale : (tensor<3xf32>) -> tensor<3xf32>
+
+func.func @printed(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %p = nx.io_callback @nx.debug.print(%x) : tensor<3xf32>
+  return %p : tensor<3xf32>
+}
+
+func.func @unbound(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = nx.elixir_call @scale(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+
+func.func @unopened(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = nx.infeed from "bias" : tensor<3xf32>
+  return %y : tensor<3xf32>
 }
