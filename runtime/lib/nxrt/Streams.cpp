@@ -9,6 +9,7 @@
 #include "Streams.h"
 
 #include <cstring>
+#include <new>
 
 #include "DType.h"
 #include "Runtime.h"
@@ -31,8 +32,12 @@ copyValue(const nxrt_tensor_t *views, size_t n) {
       return s;
     size_t bytes = nxrt_tensor_byte_size(&views[i]);
     value->dims[i].assign(views[i].dims, views[i].dims + views[i].rank);
-    // new[] without () so large payloads are not zeroed before the copy.
-    value->data[i].reset(new uint8_t[bytes ? bytes : 1]);
+    // new[] without () so large payloads are not zeroed before the copy;
+    // a size the allocator refuses fails the push, not the process.
+    value->data[i].reset(new (std::nothrow) uint8_t[bytes ? bytes : 1]);
+    if (!value->data[i])
+      return absl::ResourceExhaustedError(absl::StrFormat(
+          "out of memory for %s of the value (%d bytes)", what, bytes));
     if (bytes)
       std::memcpy(value->data[i].get(), views[i].data, bytes);
     value->views[i] =

@@ -112,6 +112,21 @@ TEST_F(NxrtStreams, OpenTwiceAndReopenAfterClose) {
   nxrt_stream_destroy(nullptr);
 }
 
+// A value larger than the allocator grants fails its push with the size,
+// and the stream goes on working.
+TEST_F(NxrtStreams, ValueTooLargeForMemoryFailsThePush) {
+  float small = 1;
+  int64_t dims[1] = {int64_t{1} << 42};
+  nxrt_tensor_t huge{NXRT_F32, 1, dims, &small};
+  Status s(nxrt_stream_push_infeed(stream, &huge, 1));
+  EXPECT_EQ(nxrt_status_code(s.get()), NXRT_RESOURCE_EXHAUSTED);
+  EXPECT_EQ(message(s),
+            "out of memory for tensor 0 of the value (17592186044416 bytes)");
+  Tensor<float> a(NXRT_F32, {2}, {1, 2});
+  NXRT_EXPECT_OK(nxrt_stream_push_infeed(stream, &a.view, 1));
+  EXPECT_EQ(nxrt_stream_infeed_size(stream), 1u);
+}
+
 TEST_F(NxrtStreams, OutfeedCopiesPayloadAndSetsFlag) {
   Tensor<float> a(NXRT_F32, {2, 2}, {1, 2, 3, 4});
   Tensor<int64_t> b(NXRT_I64, {}, {7});
