@@ -256,6 +256,57 @@ LogicalResult nx::verifyRuntimeDeclaration(ModuleOp module, StringRef name,
          << " have; expected their declaration " << expected;
 }
 
+/// Calls `gemm` (a nxrt_gemm_part_*) once per thread of an OpenMP team,
+/// with the part's index and the number of parts before `arguments`. With
+/// `dynamic` sizes the product may turn out small: an if clause then keeps
+/// it on the calling thread, as one part of at least `minWork` multiply-adds.
+static void callGemmInParts(PatternRewriter &rewriter, Location loc,
+                            LLVM::LLVMFuncOp gemm, ArrayRef<Value> arguments,
+                            bool dynamic, StringRef numThreadsFunction,
+                            int64_t minWork) {
+  Type i64 = rewriter.getI64Type();
+  auto toI64 = [&](Value index) -> Value {
+    return arith::IndexCastOp::create(rewriter, loc, i64, index);
+  };
+  omp::ParallelOperands parallelClauses;
+  Value threads = func::CallOp::create(rewriter, loc, numThreadsFunction,
+                                       rewriter.getI32Type(), ValueRange())
+                      .getResult(0);
+  parallelClauses.numThreads = threads;
+  Value parts = arith::IndexCastOp::create(rewriter, loc,
+                                           rewriter.getIndexType(), threads);
+  if (dynamic) {
+    Value work = arguments[0];
+    for (Value extent : arguments.slice(1, 3))
+      work = arith::MulIOp::create(rewriter, loc, work, extent);
+    Value threshold = arith::ConstantIntOp::create(rewriter, loc, i64, minWork);
+    Value large = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::sge, work, threshold);
+    parallelClauses.ifExpr = large;
+    Value single = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    parts = arith::SelectOp::create(rewriter, loc, large, parts, single);
+  }
+  Value partCount = toI64(parts);
+  Value firstPart = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto parallel = omp::ParallelOp::create(rewriter, loc, parallelClauses);
+  rewriter.createBlock(&parallel.getRegion());
+  auto wsloop = omp::WsloopOp::create(rewriter, loc, omp::WsloopOperands());
+  omp::TerminatorOp::create(rewriter, loc);
+  rewriter.createBlock(&wsloop.getRegion());
+  omp::LoopNestOperands nestClauses;
+  nestClauses.loopLowerBounds.push_back(firstPart);
+  nestClauses.loopUpperBounds.push_back(parts);
+  nestClauses.loopSteps.push_back(step);
+  auto nest = omp::LoopNestOp::create(rewriter, loc, nestClauses);
+  Block *body = rewriter.createBlock(&nest.getRegion(), {},
+                                     {rewriter.getIndexType()}, {loc});
+  SmallVector<Value> partArguments{toI64(body->getArgument(0)), partCount};
+  llvm::append_range(partArguments, arguments);
+  LLVM::CallOp::create(rewriter, loc, gemm, partArguments);
+  omp::YieldOp::create(rewriter, loc, ValueRange());
+}
+
 LogicalResult
 ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
                                    PatternRewriter &rewriter) const {
@@ -286,9 +337,6 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
 
   Location loc = op.getLoc();
   Type i64 = rewriter.getI64Type();
-  auto toI64 = [&](Value index) -> Value {
-    return arith::IndexCastOp::create(rewriter, loc, i64, index);
-  };
   // Built one statement at a time: the IR's order must not depend on the
   // order in which the compiler evaluates arguments.
   Value zero = arith::ConstantIntOp::create(rewriter, loc, i64, 0);
@@ -349,45 +397,8 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
     return success();
   }
 
-  // One part per thread. A size known only at run time may be small: the
-  // if clause then keeps the region on the calling thread, as one part.
-  omp::ParallelOperands parallelClauses;
-  Value threads = func::CallOp::create(rewriter, loc, numThreadsFunction,
-                                       rewriter.getI32Type(), ValueRange())
-                      .getResult(0);
-  parallelClauses.numThreads = threads;
-  Value parts = arith::IndexCastOp::create(rewriter, loc,
-                                           rewriter.getIndexType(), threads);
-  if (sharing.dynamic) {
-    Value work = arguments[0];
-    for (Value extent : ArrayRef(arguments).slice(1, 3))
-      work = arith::MulIOp::create(rewriter, loc, work, extent);
-    Value threshold = arith::ConstantIntOp::create(rewriter, loc, i64, minWork);
-    Value large = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::sge, work, threshold);
-    parallelClauses.ifExpr = large;
-    Value single = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    parts = arith::SelectOp::create(rewriter, loc, large, parts, single);
-  }
-  Value partCount = toI64(parts);
-  Value firstPart = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  auto parallel = omp::ParallelOp::create(rewriter, loc, parallelClauses);
-  rewriter.createBlock(&parallel.getRegion());
-  auto wsloop = omp::WsloopOp::create(rewriter, loc, omp::WsloopOperands());
-  omp::TerminatorOp::create(rewriter, loc);
-  rewriter.createBlock(&wsloop.getRegion());
-  omp::LoopNestOperands nestClauses;
-  nestClauses.loopLowerBounds.push_back(firstPart);
-  nestClauses.loopUpperBounds.push_back(parts);
-  nestClauses.loopSteps.push_back(step);
-  auto nest = omp::LoopNestOp::create(rewriter, loc, nestClauses);
-  Block *body = rewriter.createBlock(&nest.getRegion(), {},
-                                     {rewriter.getIndexType()}, {loc});
-  SmallVector<Value> partArguments{toI64(body->getArgument(0)), partCount};
-  llvm::append_range(partArguments, arguments);
-  LLVM::CallOp::create(rewriter, loc, *gemm, partArguments);
-  omp::YieldOp::create(rewriter, loc, ValueRange());
+  callGemmInParts(rewriter, loc, *gemm, arguments, sharing.dynamic,
+                  numThreadsFunction, minWork);
   rewriter.eraseOp(op);
   return success();
 }

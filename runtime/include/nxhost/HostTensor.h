@@ -75,11 +75,6 @@ public:
   /// allocator refuses the memory: the path for tensors a user sized.
   llvm::Expected<HostTensor> copy() const;
 
-private:
-  struct Uninitialized {};
-  HostTensor(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape, Uninitialized);
-
-public:
   nxrt_dtype_t dtype() const { return elementType; }
   llvm::ArrayRef<int64_t> shape() const { return dims; }
   int64_t rank() const { return static_cast<int64_t>(dims.size()); }

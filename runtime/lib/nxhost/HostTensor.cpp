@@ -43,78 +43,62 @@ std::optional<size_t> HostTensor::byteSizeOf(nxrt_dtype_t dtype,
   return size;
 }
 
-static bool computeByteSize(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape,
-                            size_t &bytes) {
-  std::optional<size_t> size = HostTensor::byteSizeOf(dtype, shape);
-  if (size)
-    bytes = *size;
-  return size.has_value();
-}
-
 /// The 64-byte aligned storage of `bytes` bytes, in whole lines, or null.
 static void *allocateStorage(size_t bytes) {
   size_t allocated = (bytes + 63) / 64 * 64;
   return std::aligned_alloc(64, allocated == 0 ? 64 : allocated);
 }
 
-HostTensor::HostTensor(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape)
-    : HostTensor(dtype, shape, Uninitialized{}) {
-  if (storage)
-    std::memset(storage.get(), 0, (numBytes + 63) / 64 * 64);
-}
-
-HostTensor::HostTensor(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape,
-                       Uninitialized)
-    : elementType(dtype), dims(shape.begin(), shape.end()) {
-  if (!computeByteSize(dtype, shape, numBytes)) {
-    elementType = NXRT_DTYPE_INVALID;
-    dims.clear();
-    numBytes = 0;
-    return;
-  }
-  void *p = allocateStorage(numBytes);
-  if (!p) {
-    llvm::report_bad_alloc_error("out of memory for a host tensor");
-  }
-  storage.reset(static_cast<uint8_t *>(p));
-}
-
-HostTensor HostTensor::uninitialized(nxrt_dtype_t dtype,
-                                     llvm::ArrayRef<int64_t> shape) {
-  return HostTensor(dtype, shape, Uninitialized{});
-}
-
 Expected<HostTensor> HostTensor::create(nxrt_dtype_t dtype,
                                         llvm::ArrayRef<int64_t> shape,
                                         bool zeroed) {
-  size_t bytes;
-  if (!computeByteSize(dtype, shape, bytes))
+  std::optional<size_t> bytes = byteSizeOf(dtype, shape);
+  if (!bytes)
     return llvm::createStringError(
+        std::make_error_code(std::errc::invalid_argument),
         "invalid tensor: dtype " + StringRef(nxrt_dtype_name(dtype)) +
-        ", shape [" +
-        llvm::join(
-            llvm::map_range(shape, [](int64_t d) { return std::to_string(d); }),
-            ", ") +
-        "]");
-  // Tried here, where a refusal can be reported, before the constructor
-  // allocates for good.
-  void *probe = allocateStorage(bytes);
-  if (!probe) {
+            ", shape [" +
+            llvm::join(llvm::map_range(
+                           shape, [](int64_t d) { return std::to_string(d); }),
+                       ", ") +
+            "]");
+  void *storage = allocateStorage(*bytes);
+  if (!storage) {
     nxrt_tensor_t type{dtype, static_cast<int32_t>(shape.size()), shape.data(),
                        nullptr};
     return llvm::createStringError(
         std::make_error_code(std::errc::not_enough_memory),
         "RESOURCE_EXHAUSTED: out of memory for %s (%zu bytes)",
-        formatType(type).c_str(), bytes);
+        formatType(type).c_str(), *bytes);
   }
   HostTensor tensor;
   tensor.elementType = dtype;
   tensor.dims.assign(shape.begin(), shape.end());
-  tensor.numBytes = bytes;
-  tensor.storage.reset(static_cast<uint8_t *>(probe));
+  tensor.numBytes = *bytes;
+  tensor.storage.reset(static_cast<uint8_t *>(storage));
   if (zeroed)
-    std::memset(probe, 0, (bytes + 63) / 64 * 64);
+    std::memset(storage, 0, (*bytes + 63) / 64 * 64);
   return tensor;
+}
+
+/// What the constructors that cannot fail make of `create`'s outcome: an
+/// invalid (empty) tensor for an invalid dtype or shape; for memory the
+/// allocator refuses - sizes the program chose, not the user - an abort.
+static HostTensor takeCreated(Expected<HostTensor> created) {
+  if (created)
+    return std::move(*created);
+  std::error_code code = llvm::errorToErrorCode(created.takeError());
+  if (code == std::errc::not_enough_memory)
+    llvm::report_bad_alloc_error("out of memory for a host tensor");
+  return HostTensor();
+}
+
+HostTensor::HostTensor(nxrt_dtype_t dtype, llvm::ArrayRef<int64_t> shape)
+    : HostTensor(takeCreated(create(dtype, shape, /*zeroed=*/true))) {}
+
+HostTensor HostTensor::uninitialized(nxrt_dtype_t dtype,
+                                     llvm::ArrayRef<int64_t> shape) {
+  return takeCreated(create(dtype, shape, /*zeroed=*/false));
 }
 
 int64_t HostTensor::numElements() const {
