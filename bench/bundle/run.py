@@ -16,7 +16,7 @@ on tensors they hold. Prints Markdown tables: steady-state times and ratios, the
 side's first run against its steady state.
 
     python3 run.py [--rounds 2] [--runs 30] [--cases mlp,transpose]
-                   [--threads N] [--no-peers]
+                   [--threads N] [--core N] [--no-peers]
 
 Needs Python 3 with NumPy; PyTorch and JAX are optional.
 """
@@ -88,10 +88,15 @@ def bundled_cases(level, requested):
     return cases
 
 
+# The core 1-thread runs are pinned to: --core, or the last one this
+# process may use. Virtual machines and many servers route device
+# interrupts to core 0, whose timings are then the noisiest.
+PINNED_CORE = None
+
+
 def pin_to_one_core():
-    """For a child at 1 thread: the first core this process may use."""
-    core = min(os.sched_getaffinity(0))
-    os.sched_setaffinity(0, {core})
+    """For a child at 1 thread: PINNED_CORE."""
+    os.sched_setaffinity(0, {PINNED_CORE})
 
 
 def write_inputs(cases, directory):
@@ -328,6 +333,9 @@ def main():
     parser.add_argument("--threads", type=int, default=0,
                         help="threads of the all-cores setting (0: every "
                              "core this process may use)")
+    parser.add_argument("--core", type=int,
+                        help="the core of the 1-thread runs (default: the "
+                             "last core this process may use)")
     parser.add_argument("--no-peers", action="store_true")
     parser.add_argument("--peer", help=argparse.SUPPRESS)
     parser.add_argument("--inputs", help=argparse.SUPPRESS)
@@ -336,13 +344,20 @@ def main():
         sys.exit("run.py: --runs and --rounds must be at least 1")
     if args.peer:
         return peer_main(args)
+    global PINNED_CORE
+    allowed = os.sched_getaffinity(0)
+    PINNED_CORE = max(allowed) if args.core is None else args.core
+    if PINNED_CORE not in allowed:
+        sys.exit(f"run.py: --core={PINNED_CORE} is not a core this process "
+                 f"may use ({min(allowed)}-{max(allowed)})")
     level = isa_level()
     cases = bundled_cases(level, args.cases)
     cores = args.threads or len(os.sched_getaffinity(0))
     settings = (1, cores)
     sides = ["nx"] + ([] if args.no_peers else
                       [s for s in SIDES[1:] if peer_importable(s)])
-    print(f"{cpu_model()}; {cores} cores; nx objects for {level}; "
+    print(f"{cpu_model()}; {cores} cores (1 thread on core {PINNED_CORE}); "
+          f"nx objects for {level}; "
           f"sides: {', '.join(TITLES[s] for s in sides)}; medians of "
           f"{args.runs} runs after the first, best of {args.rounds} rounds; "
           f"milliseconds")

@@ -137,19 +137,54 @@ func.func @split_row_sums(%x: memref<8x16x64xf32>, %y: memref<8x64xf32>) {
 // -----
 
 // Column sums of a matrix wider than four vectors: the accumulators stay
-// in memory, read and written along each row, which is read contiguously.
+// in memory, read and written along the rows, each of which is read
+// contiguously. Four rows are added in one pass over the accumulators:
+// one read and one write of each accumulator per four rows.
 // CHECK-LABEL: func.func @wide_column_sums
 // CHECK-SAME: (%[[X:.*]]: memref<32x256xf32>, %[[Y:.*]]: memref<256xf32>)
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c1
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c4
 // CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c16
-// CHECK: %[[IN:.*]] = vector.transfer_read %[[X]][%[[I]], %[[J]]]{{.*}} : memref<32x256xf32>, vector<16xf32>
+// CHECK: %[[IN0:.*]] = vector.transfer_read %[[X]][%[[I]], %[[J]]]{{.*}} : memref<32x256xf32>, vector<16xf32>
 // CHECK: %[[ACC:.*]] = vector.transfer_read %[[Y]][%[[J]]]{{.*}} : memref<256xf32>, vector<16xf32>
-// CHECK: %[[SUM:.*]] = arith.addf %[[ACC]], %[[IN]] : vector<16xf32>
-// CHECK: vector.transfer_write %[[SUM]], %[[Y]][%[[J]]]
+// CHECK: %[[SUM0:.*]] = arith.addf %[[ACC]], %[[IN0]] : vector<16xf32>
+// CHECK-NOT: vector.transfer_write
+// CHECK-NOT: vector.transfer_read %[[Y]]
+// CHECK: %[[IN1:.*]] = vector.transfer_read %[[X]]
+// CHECK: %[[SUM1:.*]] = arith.addf %[[SUM0]], %[[IN1]] : vector<16xf32>
+// CHECK: %[[IN2:.*]] = vector.transfer_read %[[X]]
+// CHECK: %[[SUM2:.*]] = arith.addf %[[SUM1]], %[[IN2]] : vector<16xf32>
+// CHECK: %[[IN3:.*]] = vector.transfer_read %[[X]]
+// CHECK: %[[SUM3:.*]] = arith.addf %[[SUM2]], %[[IN3]] : vector<16xf32>
+// CHECK-NOT: vector.transfer_read %[[Y]]
+// CHECK: vector.transfer_write %[[SUM3]], %[[Y]][%[[J]]]
+// CHECK-NOT: vector.transfer_write
 func.func @wide_column_sums(%x: memref<32x256xf32>, %y: memref<256xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>],
                   iterator_types = ["reduction", "parallel"]}
       ins(%x : memref<32x256xf32>) outs(%y : memref<256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A row count that four does not divide: one row per pass, as upstream's
+// unroll-and-jam takes only loops it divides evenly.
+// CHECK-LABEL: func.func @odd_column_sums
+// CHECK-SAME: (%[[X:.*]]: memref<30x256xf32>, %[[Y:.*]]: memref<256xf32>)
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c1
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c16
+// CHECK: %[[IN:.*]] = vector.transfer_read %[[X]][%[[I]], %[[J]]]{{.*}} : memref<30x256xf32>, vector<16xf32>
+// CHECK: %[[ACC:.*]] = vector.transfer_read %[[Y]][%[[J]]]{{.*}} : memref<256xf32>, vector<16xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[ACC]], %[[IN]] : vector<16xf32>
+// CHECK: vector.transfer_write %[[SUM]], %[[Y]][%[[J]]]
+func.func @odd_column_sums(%x: memref<30x256xf32>, %y: memref<256xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<30x256xf32>) outs(%y : memref<256xf32>) {
   ^bb0(%in: f32, %out: f32):
     %s = arith.addf %in, %out : f32
     linalg.yield %s : f32

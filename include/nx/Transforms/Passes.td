@@ -633,7 +633,11 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
        registers as the loop's `iter_args`. A longer row of accumulators
        (column sums of a wide matrix) stays in memory and the input is read
        row by row: blocking the columns so the accumulators fit registers
-       reads the input with a stride of a row, and measured twice as slow. Unlike upstream's
+       reads the input with a stride of a row, and measured twice as slow.
+       Instead, upstream's `scf` unroll-and-jam adds four rows in one pass
+       over the accumulators when four divides the rows' static count, and
+       transfer forwarding leaves one read and one write of each
+       accumulator per four rows. Unlike upstream's
        `hoistRedundantVectorTransfers`, which this pass runs too, a buffer
        with views elsewhere (a partial-sum buffer that a later op reads in
        OpenMP tiles) qualifies, as long as no view of it is used inside the

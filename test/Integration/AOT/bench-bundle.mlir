@@ -19,7 +19,7 @@
 // MAKE: nx-compile --mcpu=x86-64-v3 column-sum.mlir
 // MAKE: nx-compile --mcpu=x86-64-v3 mlp.mlir
 // MAKE: wrote {{.*}}: python3 {{.*}}/run.py
-// TABLE: 2 cores; nx objects for x86-64-v3; sides: nx;
+// TABLE: 2 cores (1 thread on core {{[0-9]+}}); nx objects for x86-64-v3; sides: nx;
 // TABLE: | case | nx 1 | XLA 1 | PyTorch 1 | nx 2 | XLA 2 | PyTorch 2 | nx / best, 1 | nx / best, 2 |
 // TABLE: | mlp | {{[0-9.]+}} | - | - | {{[0-9.]+}} | - | - | - | - |
 // TABLE: | column-sum | {{[0-9.]+}} | - | - | {{[0-9.]+}} | - | - | - | - |
