@@ -637,7 +637,9 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
        Instead, upstream's `scf` unroll-and-jam adds four rows in one pass
        over the accumulators when four divides the rows' static count, and
        transfer forwarding leaves one read and one write of each
-       accumulator per four rows. Unlike upstream's
+       accumulator per four rows (not for NaN-propagating maxima and
+       minima, whose chained combinations are slower than the memory
+       traffic they save). Unlike upstream's
        `hoistRedundantVectorTransfers`, which this pass runs too, a buffer
        with views elsewhere (a partial-sum buffer that a later op reads in
        OpenMP tiles) qualifies, as long as no view of it is used inside the
