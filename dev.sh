@@ -8,9 +8,8 @@
 #                      installs and builds only what the example needs
 #   ./dev.sh test      run every test: lit (check-nx), ctest, the Elixir
 #                      bindings' ExUnit suite (mix test), the runtime
-#                      tests under ASan+UBSan and under TSan, the compiler
-#                      and the lit suite under ASan+UBSan, and a 60 s
-#                      libFuzzer smoke run
+#                      tests under TSan, every unit test and the lit suite
+#                      under ASan+UBSan, and a 60 s libFuzzer smoke run
 #   ./dev.sh fuzz [SECONDS] [JOBS] [SEED]
 #                      fuzz nx-opt-fuzzer (default 3600 s, 1 job, a random
 #                      seed); the corpus is kept in build-fuzz/corpus,
@@ -30,7 +29,6 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
-ASAN_BUILD_DIR="${ASAN_BUILD_DIR:-$ROOT/build-asan}"
 TSAN_BUILD_DIR="${TSAN_BUILD_DIR:-$ROOT/build-tsan}"
 FUZZ_BUILD_DIR="${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
 JOBS="${JOBS:-$(nproc)}"
@@ -148,17 +146,17 @@ run_tests() {
   log "ctest: unit tests"
   ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS"
   run_elixir_tests
-  log "ctest: runtime tests under ASan+UBSan"
-  configure "$ASAN_BUILD_DIR" -DNX_ENABLE_COMPILER=OFF -DNX_ENABLE_BENCHMARKS=OFF -DNX_SANITIZER=address
-  ninja -C "$ASAN_BUILD_DIR" -j"$JOBS" >/dev/null
-  ctest --test-dir "$ASAN_BUILD_DIR" --output-on-failure -j"$JOBS"
   # The runtime promises concurrent runs, re-entrant callbacks and a bridge
   # shared by many threads: TSan checks those tests for data races.
   log "ctest: runtime tests under TSan"
   configure "$TSAN_BUILD_DIR" -DNX_ENABLE_COMPILER=OFF -DNX_ENABLE_BENCHMARKS=OFF -DNX_SANITIZER=thread
   ninja -C "$TSAN_BUILD_DIR" -j"$JOBS" >/dev/null
   ctest --test-dir "$TSAN_BUILD_DIR" --output-on-failure -j"$JOBS"
+  # One ASan+UBSan tree for everything: the fuzzing build holds the
+  # runtime, the compiler, the tools and all their unit tests.
   build_fuzz
+  log "ctest: every unit test under ASan+UBSan"
+  ctest --test-dir "$FUZZ_BUILD_DIR" --output-on-failure -j"$JOBS"
   log "lit: check-nx with the compiler and tools under ASan+UBSan"
   ninja -C "$FUZZ_BUILD_DIR" -j"$JOBS" check-nx
   # A fixed seed: the smoke run explores the same inputs on every machine,

@@ -81,9 +81,15 @@ foreach(library ${NX_COMPILER_LIBRARIES})
   endif()
 endforeach()
 
-# NxMLIR::NxMLIR: everything, with the include directories of the install.
+# NxMLIR::NxMLIR: every C++ library, with the include directories of the
+# install. Not the C API's shared libraries: libNxCAPI.so holds its own copy
+# of the dialect and passes (linked in privately), and a C++ tool linking
+# both would carry two of each (an ODR violation, which ASan reports). C
+# hosts link NxMLIR::NxCAPI alone.
+set(NX_CXX_LIBRARIES ${NX_EXPORTED_LIBRARIES})
+list(REMOVE_ITEM NX_CXX_LIBRARIES NxMLIRCAPI NxCAPI)
 add_library(NxMLIR INTERFACE)
-target_link_libraries(NxMLIR INTERFACE ${NX_EXPORTED_LIBRARIES})
+target_link_libraries(NxMLIR INTERFACE ${NX_CXX_LIBRARIES})
 target_include_directories(NxMLIR INTERFACE
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 

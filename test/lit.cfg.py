@@ -54,6 +54,8 @@ if lit_config.params.get("nx_runner") == "aot":
         "--nx-runner=" + os.path.join(config.nx_tools_dir, "nx-runner"),
         "--nx-compile=" + os.path.join(config.nx_tools_dir, "nx-compile"),
         "--nxrt-run=" + os.path.join(config.nx_tools_dir, "nxrt-run"),
+        "--object-cache=" + os.path.join(config.test_exec_root,
+                                         "aot-objects"),
         "--"])))
 config.substitutions.append(
     ("%lit", config.python_executable + " " +

@@ -389,6 +389,26 @@ struct Executable::SeparateStages {
   std::vector<std::string> loweredIR;
 };
 
+/// CompileOptions::onlyEntry on `module`: nothing changes unless `entry`
+/// names a public function with a body.
+static llvm::Error keepOnlyEntry(ModuleOp module, StringRef entry) {
+  auto isEntry = [](func::FuncOp func) {
+    return func.isPublic() && !func.isExternal();
+  };
+  auto kept = module.lookupSymbol<func::FuncOp>(entry);
+  if (entry.empty() || !kept || !isEntry(kept))
+    return llvm::Error::success();
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func != kept && isEntry(func))
+      func.setPrivate();
+  PassManager pm(module.getContext());
+  pm.addPass(createSymbolDCEPass());
+  if (failed(pm.run(module)))
+    return llvm::createStringError("cannot drop the functions @" + entry +
+                                   " does not use");
+  return llvm::Error::success();
+}
+
 Expected<std::unique_ptr<Executable>>
 Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
                     const CompileOptions &options) {
@@ -401,15 +421,17 @@ Executable::compile(ModuleOp module, nxrt_runtime_t *runtime,
     context->appendDialectRegistry(registry);
   }
 
-  std::unique_ptr<Executable> exe(new Executable());
-  exe->runtimeHandle = runtime;
-  for (auto func : module.getOps<func::FuncOp>())
-    if (func.isPublic() && !func.isExternal())
-      exe->entrySignatures.push_back(getEntrySignature(func));
-  exe->declaredCallbacks = getCallbackNames(module);
-
   // A copy is lowered; `module` stays as it is.
   OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));
+  if (auto err = keepOnlyEntry(*lowered, options.onlyEntry))
+    return std::move(err);
+  std::unique_ptr<Executable> exe(new Executable());
+  exe->runtimeHandle = runtime;
+  for (auto func : lowered->getOps<func::FuncOp>())
+    if (func.isPublic() && !func.isExternal())
+      exe->entrySignatures.push_back(getEntrySignature(func));
+  exe->declaredCallbacks = getCallbackNames(*lowered);
+
   SeparateStages stages;
   if (options.separateStages)
     if (auto err = exe->compileSeparateStages(*lowered, options, stages))
@@ -444,6 +466,7 @@ llvm::Error Executable::compileSeparateStages(ModuleOp lowered,
       return stageModule.takeError();
     CompileOptions stageOptions = options;
     stageOptions.separateStages = false;
+    stageOptions.onlyEntry.clear();
     stageOptions.programName = options.programName + ":@" + name;
     stageOptions.loweredIR = options.loweredIR ? &stages.loweredIR[i] : nullptr;
     auto unit = compile(**stageModule, runtimeHandle, stageOptions);

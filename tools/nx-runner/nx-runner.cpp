@@ -91,6 +91,8 @@ static int runMain() {
   compileOptions.progress = &progress;
   compileOptions.programName = inputFile;
   compileOptions.separateStages = separateStages;
+  // A file of many programs: compile the one that runs.
+  compileOptions.onlyEntry = options.entry;
   std::string lowered;
   if (printLowered)
     compileOptions.loweredIR = &lowered;

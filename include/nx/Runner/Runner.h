@@ -120,6 +120,12 @@ struct CompileOptions {
   /// Attach the op, in generic form, to every diagnostic of a context the
   /// compile creates (compileSource), as --mlir-print-op-on-diagnostic does.
   bool printOpOnDiagnostic = false;
+  /// When it names a public function with a body, only that function and
+  /// the symbols it uses are compiled: the other public functions become
+  /// private and symbol DCE drops what nothing uses, so running one entry
+  /// of a file of many compiles one program. Otherwise (empty, or no such
+  /// function) every public function is compiled and is an entry.
+  std::string onlyEntry;
 };
 
 /// Phase `name` of a compile starts: shown by `options.progress` and timed

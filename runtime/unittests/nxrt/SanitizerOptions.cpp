@@ -11,7 +11,7 @@
 // request by default instead of returning NULL as the C library does; these
 // defaults let the tests see what a program without a sanitizer sees.
 //
-// Linked into the runtime tests of sanitizer builds only.
+// Linked into the runtime tests and NxRunnerTests of sanitizer builds only.
 //
 //===----------------------------------------------------------------------===//
 

@@ -15,11 +15,17 @@ Called with nx-runner's arguments, it
 Flags only a JIT has (--print-lowered, --separate-stages, --progress) run
 nx-runner alone; so does a program that neither path can compile (both must
 fail).
+
+With --object-cache=DIR, an object is compiled once per program text,
+compile flags and nx-compile binary: a test that runs one program many
+times (entries, inputs, thread counts) compiles it once.
 """
 import argparse
 import difflib
+import hashlib
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -67,11 +73,51 @@ def thread_count(args):
     return 1
 
 
+def cache_key(nx_compile, program, compile_args):
+    """What the object depends on: the compiler binary (path, size and
+    modification time), the program's bytes and the compile flags."""
+    digest = hashlib.sha256()
+    stat = os.stat(nx_compile)
+    digest.update(f"{os.path.realpath(nx_compile)}:{stat.st_size}:"
+                  f"{stat.st_mtime_ns}\0".encode())
+    with open(program, "rb") as text:
+        digest.update(text.read())
+    for arg in compile_args:
+        digest.update(b"\0" + arg.encode())
+    return digest.hexdigest()
+
+
+def compile_object(ours, program, compile_args, work):
+    """(status, stdout, stderr, path of the object): from the cache when
+    it holds one, else compiled (and kept there if it compiled)."""
+    model = os.path.join(work, "model.so")
+    cached = None
+    if ours.object_cache and os.path.isfile(program):
+        # Named model.so as in `work`: nxrt-run finds the object's exports
+        # by the prefix its file name gives.
+        directory = os.path.join(ours.object_cache,
+                                 cache_key(ours.nx_compile, program,
+                                           compile_args))
+        cached = os.path.join(directory, "model.so")
+        if os.path.exists(cached):
+            return 0, "", "", cached
+    compiled = run([ours.nx_compile, program, "-o", model] + compile_args)
+    if compiled[0] == 0 and cached:
+        # Another worker may store the same key at the same time: each
+        # renames its own complete copy into place.
+        os.makedirs(directory, exist_ok=True)
+        partial = os.path.join(directory, f"model.so.{os.getpid()}.tmp")
+        shutil.copyfile(model, partial)
+        os.replace(partial, cached)
+    return compiled + (model,)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--nx-runner", required=True)
     parser.add_argument("--nx-compile", required=True)
     parser.add_argument("--nxrt-run", required=True)
+    parser.add_argument("--object-cache")
     ours, args = parser.parse_known_args()
     if args[:1] == ["--"]:
         args = args[1:]
@@ -86,9 +132,8 @@ def main():
     run_args = [a for a in args
                 if flag_name(a) not in COMPILE_FLAGS and a != positional[0]]
     with tempfile.TemporaryDirectory() as work:
-        model = os.path.join(work, "model.so")
-        compiled = run([ours.nx_compile, positional[0], "-o", model] +
-                       compile_args)
+        *compiled, model = compile_object(ours, positional[0], compile_args,
+                                          work)
         if compiled[0] != 0:
             if jit[0] == 0:
                 sys.stderr.write("nx-compile failed where nx-runner ran:\n" +
