@@ -119,74 +119,41 @@ llvm::Error nxhost::checkEntryInputs(const EntrySignature &sig,
   return llvm::Error::success();
 }
 
-Expected<std::vector<HostTensor>>
-nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
-                  llvm::ArrayRef<HostTensor> inputs, nxrt_runtime_t *runtime,
-                  const RunOptions &options) {
-  if (auto err = checkEntryInputs(sig, inputs))
-    return std::move(err);
-
-  // nx-compile's entry points only read their arguments
-  // (nx-prepare-entry-points), but an object with the same ABI from
-  // elsewhere may write them: unless the caller vouches for the program,
-  // every run works on its own copies, and the caller's tensors stay
-  // untouched and may be shared by concurrent runs.
+/// Copies of `inputs` for one run of `sig`: nx-compile's entry points only
+/// read their arguments (nx-prepare-entry-points), but an object with the
+/// same ABI from elsewhere may write them, so unless the caller vouches for
+/// the program every run works on its own copies, and the caller's tensors
+/// stay untouched and may be shared by concurrent runs.
+static Expected<std::vector<HostTensor>>
+copyInputs(const EntrySignature &sig, llvm::ArrayRef<HostTensor> inputs) {
   std::vector<HostTensor> copies;
-  if (!options.reuseInputs) {
-    copies.reserve(inputs.size());
-    for (auto [i, input] : llvm::enumerate(inputs)) {
-      Expected<HostTensor> copy = input.copy();
-      if (!copy)
-        return llvm::createStringError("copy of argument #" + llvm::Twine(i) +
-                                       " of @" + sig.name + ": " +
-                                       llvm::toString(copy.takeError()));
-      copies.push_back(std::move(*copy));
-    }
+  copies.reserve(inputs.size());
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    Expected<HostTensor> copy = input.copy();
+    if (!copy)
+      return llvm::createStringError("copy of argument #" + llvm::Twine(i) +
+                                     " of @" + sig.name + ": " +
+                                     llvm::toString(copy.takeError()));
+    copies.push_back(std::move(*copy));
   }
-  llvm::ArrayRef<HostTensor> operands =
-      options.reuseInputs ? inputs : llvm::ArrayRef<HostTensor>(copies);
+  return copies;
+}
 
-  std::vector<std::vector<int64_t>> argDescs;
-  std::vector<void *> argDescPtrs;
-  argDescs.reserve(operands.size());
-  for (const HostTensor &input : operands) {
-    argDescs.push_back(describe(input));
-    argDescPtrs.push_back(argDescs.back().data());
-  }
-  // Result storage: one descriptor per result, concatenated.
-  size_t resultWords = 0;
-  for (const TensorSpec &r : sig.results)
-    resultWords += descriptorWords(r.shape.size());
-  std::vector<int64_t> resultStorage(resultWords, 0);
-  void *resultPtr = resultStorage.data();
-
-  llvm::SmallVector<void *, 8> packedArgs;
-  if (!sig.results.empty())
-    packedArgs.push_back(&resultPtr);
-  for (void *&p : argDescPtrs)
-    packedArgs.push_back(&p);
-
-  nxrt_run_options_t runOptions;
-  runOptions.timeout_ms = options.timeoutMs;
-  auto start = std::chrono::steady_clock::now();
-  nxrt_run_t *run = nxrt_run_begin(runtime, &runOptions);
-  fn(packedArgs.data());
-  nxrt_status_t *status = nxrt_run_end(run);
-  if (options.entrySeconds)
-    *options.entrySeconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
-
-  // Collect the results, then free what the compiled code allocated (once,
-  // and never the arguments or constant globals, whose allocated pointer is
-  // MLIR's sentinel).
+/// The results of a run of `sig`, read from the descriptors the entry wrote
+/// into `resultStorage`, then the buffers the compiled code allocated freed
+/// (once, and never the arguments `operands` or constant globals, whose
+/// allocated pointer is MLIR's sentinel). A failed run (`status`, which
+/// this consumes) frees the same and returns its error.
+static Expected<std::vector<HostTensor>>
+collectResults(const EntrySignature &sig, const int64_t *resultStorage,
+               llvm::ArrayRef<HostTensor> operands, nxrt_status_t *status) {
   std::vector<HostTensor> results;
   std::string copyFailure;
   llvm::SmallPtrSet<void *, 8> toFree;
   llvm::SmallPtrSet<const void *, 8> inputPtrs;
   for (const HostTensor &input : operands)
     inputPtrs.insert(input.data());
-  const int64_t *word = resultStorage.data();
+  const int64_t *word = resultStorage;
   for (const TensorSpec &spec : sig.results) {
     size_t rank = spec.shape.size();
     void *allocated, *aligned;
@@ -226,4 +193,53 @@ nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
   if (!copyFailure.empty())
     return llvm::createStringError(copyFailure);
   return results;
+}
+
+Expected<std::vector<HostTensor>>
+nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
+                  llvm::ArrayRef<HostTensor> inputs, nxrt_runtime_t *runtime,
+                  const RunOptions &options) {
+  if (auto err = checkEntryInputs(sig, inputs))
+    return std::move(err);
+  std::vector<HostTensor> copies;
+  if (!options.reuseInputs) {
+    Expected<std::vector<HostTensor>> copied = copyInputs(sig, inputs);
+    if (!copied)
+      return copied.takeError();
+    copies = std::move(*copied);
+  }
+  llvm::ArrayRef<HostTensor> operands =
+      options.reuseInputs ? inputs : llvm::ArrayRef<HostTensor>(copies);
+
+  std::vector<std::vector<int64_t>> argDescs;
+  std::vector<void *> argDescPtrs;
+  argDescs.reserve(operands.size());
+  for (const HostTensor &input : operands) {
+    argDescs.push_back(describe(input));
+    argDescPtrs.push_back(argDescs.back().data());
+  }
+  // Result storage: one descriptor per result, concatenated.
+  size_t resultWords = 0;
+  for (const TensorSpec &r : sig.results)
+    resultWords += descriptorWords(r.shape.size());
+  std::vector<int64_t> resultStorage(resultWords, 0);
+  void *resultPtr = resultStorage.data();
+
+  llvm::SmallVector<void *, 8> packedArgs;
+  if (!sig.results.empty())
+    packedArgs.push_back(&resultPtr);
+  for (void *&p : argDescPtrs)
+    packedArgs.push_back(&p);
+
+  nxrt_run_options_t runOptions;
+  runOptions.timeout_ms = options.timeoutMs;
+  auto start = std::chrono::steady_clock::now();
+  nxrt_run_t *run = nxrt_run_begin(runtime, &runOptions);
+  fn(packedArgs.data());
+  nxrt_status_t *status = nxrt_run_end(run);
+  if (options.entrySeconds)
+    *options.entrySeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+  return collectResults(sig, resultStorage.data(), operands, status);
 }
