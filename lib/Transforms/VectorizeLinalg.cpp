@@ -507,9 +507,6 @@ static LogicalResult vectorizeStaticTile(RewriterBase &rewriter,
   return success();
 }
 
-/// Tiles `op` to [1, ..., 1, lanes], peels the innermost tile loop and
-/// vectorizes every tile. `tileFolding` (see makeTileFoldingPatterns) folds
-/// the tiles' constant sizes into their types.
 /// Rows a reduction over an outer loop adds into its row of accumulators in
 /// one pass over that row.
 static constexpr int64_t kJammedRows = 4;
@@ -559,6 +556,11 @@ static bool isJammableReduction(linalg::LinalgOp op,
               .wasInterrupted();
 }
 
+/// Tiles `op` to [1, ..., 1, lanes], peels the innermost tile loop and
+/// vectorizes every tile. `tileFolding` (see makeTileFoldingPatterns) folds
+/// the tiles' constant sizes into their types.
+/// Sets `unrolledAccumulators` when it unrolled a short row of accumulators
+/// for hoisting, `jammedRows` when it jammed rows (jamReductionRows).
 static LogicalResult
 tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
                  const FrozenRewritePatternSet &tileFolding,
