@@ -29,3 +29,12 @@
 // RUN: not %numpy_python %t/run.py --cases=transpose 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=MISSING
 // MISSING: run.py: the bundle has no x86-64-v3 object for transpose
+// --core picks the core of the 1-thread runs; one this process may not use
+// is refused before anything runs.
+// RUN: %numpy_python %t/run.py --runs=2 --rounds=1 --threads=2 --no-peers \
+// RUN:   --cases=column-sum --core=0 | FileCheck %s --check-prefix=CORE
+// RUN: not %numpy_python %t/run.py --core=4096 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BAD-CORE
+// CORE: 2 cores (1 thread on core 0); nx objects for x86-64-v3; sides: nx;
+// CORE: | column-sum | {{[0-9.]+}} | - | - | {{[0-9.]+}} | - | - | - | - |
+// BAD-CORE: run.py: --core=4096 is not a core this process may use
