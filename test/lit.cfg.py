@@ -27,6 +27,9 @@ config.substitutions.append(
 config.substitutions.append(
     ("%nx_test_own_hook", os.path.join(config.nx_lib_dir, "libNxTestOwnHook.so")))
 config.substitutions.append(
+    ("%nx_test_ffi_handlers",
+     os.path.join(config.nx_lib_dir, "libNxTestFfiHandlers.so")))
+config.substitutions.append(
     ("%nx_example_callbacks",
      os.path.join(config.nx_lib_dir, "libNxExampleCallbacks.so")))
 config.substitutions.append(("%nx_src_root", config.nx_src_root))

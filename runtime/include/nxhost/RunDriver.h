@@ -42,6 +42,8 @@ struct DriverOptions {
   std::string tool;
   std::string entry = "main";
   std::vector<std::string> inputs, outputs, callbackLibraries;
+  /// --ffi-library paths and --ffi-target NAME=SYMBOL bindings.
+  std::vector<std::string> ffiLibraries, ffiTargets;
   std::vector<std::string> infeeds, outfeeds, streams;
   bool debugCallbacks = true;
   bool bridge = false;

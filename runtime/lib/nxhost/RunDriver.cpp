@@ -8,6 +8,8 @@
 
 #include "nxhost/RunDriver.h"
 
+#include "nxrt/nxrt_ffi.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -27,6 +29,28 @@ int nxhost::reportError(llvm::StringRef tool, const llvm::Twine &message) {
   llvm::errs().flush();
   llvm::WithColor::error(llvm::errs(), tool) << message << "\n";
   return 1;
+}
+
+/// Loads the --ffi-library libraries and binds the --ffi-target symbols,
+/// process-wide. A library must register a handler as it loads unless
+/// --ffi-target names what it exports.
+static llvm::Error loadFfiHandlers(const DriverOptions &opts) {
+  for (const std::string &lib : opts.ffiLibraries)
+    if (auto err = statusToError(nxrt_ffi_load_library(
+            lib.c_str(), opts.ffiTargets.empty() ? 1 : 0, nullptr)))
+      return err;
+  for (llvm::StringRef binding : opts.ffiTargets) {
+    auto [name, symbol] = binding.split('=');
+    if (name.empty() || symbol.empty())
+      return llvm::createStringError(
+          "--ffi-target='" + binding +
+          "' is not NAME=SYMBOL (a custom-call target and the XLA FFI "
+          "handler an --ffi-library exports)");
+    if (auto err = statusToError(nxrt_ffi_register_symbol(
+            nullptr, name.str().c_str(), symbol.str().c_str())))
+      return err;
+  }
+  return llvm::Error::success();
 }
 
 llvm::Expected<HostSession> nxhost::createSession(const DriverOptions &opts) {
@@ -69,6 +93,8 @@ llvm::Expected<HostSession> nxhost::createSession(const DriverOptions &opts) {
   for (const std::string &lib : opts.callbackLibraries)
     if (auto err = session.runtime->loadCallbackLibrary(lib))
       return std::move(err);
+  if (auto err = loadFfiHandlers(opts))
+    return std::move(err);
   return session;
 }
 
@@ -489,7 +515,8 @@ llvm::Error nxhost::checkAgainstEntry(const DriverOptions &opts,
   return llvm::Error::success();
 }
 
-/// When a run called a callback nothing bound, notes how to bind it.
+/// When a run called a callback or target nothing bound, notes how to bind
+/// it.
 static void noteUnboundCallbacks(const DriverOptions &opts,
                                  llvm::ArrayRef<std::string> errors) {
   for (llvm::StringRef name : namesAfter(errors, "unknown callback @", ' ')) {
@@ -502,6 +529,16 @@ static void noteUnboundCallbacks(const DriverOptions &opts,
       os << ", or drop --debug-callbacks=false to bind the built-in "
             "nx.debug.* ones";
     os << "\n";
+  }
+  for (llvm::StringRef name :
+       namesAfter(errors, "unknown custom-call target @", ' ')) {
+    llvm::outs().flush();
+    llvm::WithColor::note(llvm::errs(), opts.tool)
+        << "nothing binds custom-call target @" << name
+        << ": pass --ffi-library=LIB for an XLA FFI handler LIB registers "
+           "as it loads, with --ffi-target="
+        << name << "=SYMBOL if LIB only exports it, or --callbacks=LIB for "
+        << "a library whose nx_register_callbacks binds it\n";
   }
 }
 

@@ -47,6 +47,17 @@ struct RunFlags {
       "callbacks",
       cl::desc("Shared library exporting nx_register_callbacks (repeatable)"),
       cl::cat(runFlagsCategory())};
+  cl::list<std::string> ffiLibs{
+      "ffi-library",
+      cl::desc("Shared library of XLA FFI handlers, registered as it loads "
+               "(XLA_FFI_REGISTER_HANDLER) or named with --ffi-target "
+               "(repeatable)"),
+      cl::cat(runFlagsCategory())};
+  cl::list<std::string> ffiTargets{
+      "ffi-target",
+      cl::desc("NAME=SYMBOL: binds custom-call target NAME to the XLA FFI "
+               "handler SYMBOL that an --ffi-library exports (repeatable)"),
+      cl::cat(runFlagsCategory())};
   cl::opt<bool> debugCallbacks{
       "debug-callbacks",
       cl::desc("Bind the built-in nx.debug.* callbacks (on by default; "
@@ -144,6 +155,8 @@ DriverOptions nxhost::readRunFlags(llvm::StringRef tool) {
     options.outputs.push_back(
         llvm::StringRef(output).starts_with("@") ? output.substr(1) : output);
   options.callbackLibraries = flags.callbackLibs;
+  options.ffiLibraries = flags.ffiLibs;
+  options.ffiTargets = flags.ffiTargets;
   options.infeeds = flags.infeeds;
   options.outfeeds = flags.outfeeds;
   options.streams = flags.streams;

@@ -28,7 +28,7 @@ namespace {
 
 // Slow path for sites whose name was unbound at load time.
 ABSL_ATTRIBUTE_NOINLINE const nxrt::Handler *resolve(nxrt_site &site) {
-  const nxrt::Registry &registry = site.runtime->registry;
+  nxrt::Registry &registry = site.runtime->registry;
   const nxrt::Handler *h = site.kind == NXRT_SITE_CUSTOM_CALL
                                ? registry.findTarget(site.name)
                                : registry.findCallback(site.name);
@@ -39,10 +39,14 @@ ABSL_ATTRIBUTE_NOINLINE const nxrt::Handler *resolve(nxrt_site &site) {
 
 ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *unknown(nxrt_run &run,
                                                const nxrt_site &site) {
-  const char *what =
-      site.kind == NXRT_SITE_CUSTOM_CALL ? "custom-call target" : "callback";
+  if (site.kind == NXRT_SITE_CUSTOM_CALL)
+    return run.fail(absl::NotFoundError(absl::StrFormat(
+        "unknown custom-call target @%s at %s (neither bound with "
+        "nxrt_register_custom_call nor registered as an XLA FFI handler for "
+        "'Host')",
+        site.name, site.location)));
   return run.fail(absl::NotFoundError(
-      absl::StrFormat("unknown %s @%s at %s", what, site.name, site.location)));
+      absl::StrFormat("unknown callback @%s at %s", site.name, site.location)));
 }
 
 ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *skipped(const nxrt_site &site) {
@@ -139,7 +143,9 @@ dispatch(nxrt_run &run, nxrt_site &site, const nxrt_tensor_t *args,
                    h->name.c_str(),
                    site.location.c_str(),
                    &run};
-  nxrt_status_t *status = h->fn(h->userData, &call);
+  nxrt_status_t *status = ABSL_PREDICT_TRUE(h->fn != nullptr)
+                              ? h->fn(h->userData, &call)
+                              : h->siteFn(*h, site, call);
   if (ABSL_PREDICT_FALSE(status != nullptr))
     return handlerFailed(run, site, status);
   return nullptr;

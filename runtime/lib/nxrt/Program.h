@@ -16,9 +16,17 @@
 
 #include "Attributes.h"
 #include "Registry.h"
+#include "absl/base/call_once.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "nxrt/nxrt.h"
+
+namespace nxrt {
+/// Per-site data of a handler; see nxrt_site::handlerData.
+struct SiteData {
+  virtual ~SiteData() = default;
+};
+} // namespace nxrt
 
 struct nxrt_site {
   nxrt_runtime_t *runtime = nullptr;
@@ -34,6 +42,11 @@ struct nxrt_site {
   // Resolved at load; a site whose name was unbound then retries on each
   // invocation until the name is registered, then caches the result.
   std::atomic<const nxrt::Handler *> handler{nullptr};
+  // What a handler with a siteFn keeps for this site (an XLA FFI handler's
+  // attributes and state), made by its first call and destroyed with the
+  // program.
+  std::unique_ptr<nxrt::SiteData> handlerData;
+  absl::once_flag handlerDataOnce;
   // NXRT_SITE_OPTIONAL_IO_CALLBACK, stored as an io_callback site: with no
   // handler bound, invoking it is a no-op.
   bool optional = false;

@@ -8,6 +8,8 @@
 
 #include "Registry.h"
 
+#include "Ffi.h"
+
 #include "absl/strings/str_format.h"
 
 namespace nxrt {
@@ -75,7 +77,15 @@ const Handler *Registry::findCallback(absl::string_view name) const {
   return find(callbacks, name);
 }
 
-const Handler *Registry::findTarget(absl::string_view name) const {
+const Handler *Registry::findTarget(absl::string_view name) {
+  if (const Handler *h = find(targets, name))
+    return h;
+  const ffi::HandlerEntry *entry = ffi::findHostHandler(name);
+  if (!entry)
+    return nullptr;
+  // Two threads may bind the same handler at once: the loser finds the
+  // winner's.
+  (void)add(targets, "custom-call target", ffi::makeTargetHandler(*entry));
   return find(targets, name);
 }
 

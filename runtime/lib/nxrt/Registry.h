@@ -25,6 +25,8 @@
 #include "absl/time/time.h"
 #include "nxrt/nxrt.h"
 
+struct nxrt_site;
+
 namespace nxrt {
 
 struct Handler {
@@ -32,6 +34,10 @@ struct Handler {
   nxrt_dispatch_mode_t mode = NXRT_DISPATCH_INLINE;
   nxrt_handler_fn fn = nullptr;
   void *userData = nullptr;
+  // Targets whose handler keeps data per call site (XLA FFI handlers: their
+  // attributes and instantiated state) have this instead of `fn`.
+  nxrt_status_t *(*siteFn)(const Handler &handler, nxrt_site &site,
+                           const nxrt_call_t &call) = nullptr;
   // Bridge only: longest wait for one reply.
   absl::Duration timeout = absl::InfiniteDuration();
 };
@@ -42,9 +48,11 @@ public:
   absl::Status addTarget(const char *target, nxrt_handler_fn fn,
                          void *userData);
 
-  // NULL when unbound.
+  // NULL when unbound. A target no one registered with this registry
+  // resolves to an XLA FFI handler registered on "Host" under its name, if
+  // there is one, which is then bound here.
   const Handler *findCallback(absl::string_view name) const;
-  const Handler *findTarget(absl::string_view name) const;
+  const Handler *findTarget(absl::string_view name);
 
 private:
   using Map = absl::flat_hash_map<std::string, std::unique_ptr<Handler>>;

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "Bridge.h"
+#include "Ffi.h"
 #include "Registry.h"
 #include "Streams.h"
 #include "Trace.h"
@@ -29,6 +30,8 @@ struct nxrt_runtime {
   std::atomic<int64_t> routedTimeoutMs{0};
   // nxrt_runtime_set_tracer / _trace_log, likewise copied at run begin.
   nxrt::TraceSettings tracing;
+  // XLA_FFI_ExecutionContext_Get's data (nxrt_ffi_set_context_data).
+  nxrt::ffi::ContextData ffiContext;
 };
 
 namespace nxrt {

@@ -130,7 +130,11 @@ TEST_F(NxrtInvoke, UnknownCallbackFailsAtInvocationThenResolvesLate) {
 
   run = nxrt_run_begin(rt, nullptr);
   Status t(nxrt_invoke(run, target, nullptr, 0, nullptr, 0));
-  EXPECT_EQ(message(t), "unknown custom-call target @nope at m.mlir:5:2");
+  EXPECT_EQ(
+      message(t),
+      "unknown custom-call target @nope at m.mlir:5:2 (neither bound with "
+      "nxrt_register_custom_call nor registered as an XLA FFI handler "
+      "for 'Host')");
   nxrt_status_free(nxrt_run_end(run));
 
   int calls = 0;
