@@ -43,7 +43,7 @@ llvm_config.use_default_substitutions()
 # from the LLVM 22 installation.
 tool_dirs = [config.nx_tools_dir, config.llvm_tools_dir]
 tools = ["nx-opt", "mlir-opt", "mlir-translate", "nx-runner", "nx-compile",
-         "nxrt-run", "nx-aot-host"]
+         "nxrt-run", "nx-aot-host", "nx-ffi-host"]
 # --param nx_runner=aot: `nx-runner` in RUN lines runs both the JIT and the
 # ahead-of-time path (nx-compile + nxrt-run) and fails unless they agree
 # (test/Integration/AOT/nx-runner-via-aot.py); Integration/AOT runs the

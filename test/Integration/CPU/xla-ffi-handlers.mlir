@@ -15,6 +15,22 @@
 // RUN:   assert np.allclose(np.load('%t.scale.npy'), s, rtol=1e-6); print('rms ok')" | FileCheck %s --check-prefix=NUMPY
 // NUMPY: rms ok
 //
+// The same handlers from an object compiled ahead of time, under nxrt-run.
+// RUN: nx-compile %s -o %t.so
+// RUN: nxrt-run %t.so --entry=rms_norm --ffi-library=%nx_test_ffi_handlers \
+// RUN:   --input='2x4xf32=1 2 3 4 -1 0 1 2' --output=%t.rms.npy --output=%t.scale.npy \
+// RUN:   | FileCheck %s --check-prefix=RMS
+// RUN: %numpy_python -c "import numpy as np; x = np.array([[1,2,3,4],[-1,0,1,2]], np.float32); \
+// RUN:   s = 1 / np.sqrt((x * x).mean(-1) + np.float32(1e-5)); \
+// RUN:   assert np.allclose(np.load('%t.rms.npy'), x * s[:, None], rtol=1e-6), np.load('%t.rms.npy'); \
+// RUN:   assert np.allclose(np.load('%t.scale.npy'), s, rtol=1e-6); print('rms ok')" | FileCheck %s --check-prefix=NUMPY
+// RUN: nxrt-run %t.so --entry=counter --ffi-library=%nx_test_ffi_handlers --input='f32=0' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=COUNTER
+// RUN: nxrt-run %t.so --entry=async --ffi-library=%nx_test_ffi_handlers --input='3xf32=1 2 3' \
+// RUN:   | FileCheck %s --check-prefix=ASYNC
+// RUN: not nxrt-run %t.so --entry=fails --ffi-library=%nx_test_ffi_handlers --input='2xf32=1 2' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FAIL
+//
 // RUN: nx-runner %s --entry=affine --ffi-library=%nx_test_ffi_handlers --input='3xf32=1 2 3' \
 // RUN:   | FileCheck %s --check-prefix=AFFINE
 // AFFINE: result #0: tensor<3xf32> = [6.5, 8.5, 10.5]
