@@ -31,6 +31,10 @@ if(NX_ENABLE_COMPILER)
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/CompiledBench.cpp
             ${CMAKE_CURRENT_LIST_DIR}/BenchJit.cpp
     LINK NxRunner nx-bench-c-kernels)
+  nx_add_benchmark(nx-bench-ffi
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/FfiBench.cpp
+            ${CMAKE_CURRENT_LIST_DIR}/BenchJit.cpp
+    LINK NxRunner)
   nx_add_benchmark(nx-bench-kernels
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/KernelBench.cpp
             ${CMAKE_CURRENT_LIST_DIR}/BenchJit.cpp

@@ -49,8 +49,10 @@ absl::Status registerHandler(absl::string_view name, absl::string_view platform,
 /// siteFn builds XLA FFI call frames.
 std::unique_ptr<Handler> makeTargetHandler(const HandlerEntry &entry);
 
-/// The API table (FfiApi.cpp).
-const XLA_FFI_Api *api();
+/// The API table (FfiApi.cpp), constant-initialized: handlers reach it
+/// through every call frame.
+extern const XLA_FFI_Api kApiTable;
+inline const XLA_FFI_Api *api() { return &kApiTable; }
 
 /// absl::Status <-> XLA_FFI_Error.
 XLA_FFI_Error *toError(const absl::Status &status);

@@ -426,39 +426,35 @@ XLA_FFI_Error *handlerRegister(XLA_FFI_Handler_Register_Args *args) {
       nxrt::ffi::registerHandler(name, platform, args->bundle, traits));
 }
 
-XLA_FFI_Api makeApi() {
-  XLA_FFI_Api api{};
-  api.struct_size = XLA_FFI_Api_STRUCT_SIZE;
-  api.api_version.struct_size = XLA_FFI_Api_Version_STRUCT_SIZE;
-  api.api_version.major_version = XLA_FFI_API_MAJOR;
-  api.api_version.minor_version = XLA_FFI_API_MINOR;
-  api.XLA_FFI_Error_Create = errorCreate;
-  api.XLA_FFI_Error_GetMessage = errorGetMessage;
-  api.XLA_FFI_Error_Destroy = errorDestroy;
-  api.XLA_FFI_Handler_Register = handlerRegister;
-  api.XLA_FFI_Stream_Get = streamGet;
-  api.XLA_FFI_Type_Register = typeRegister;
-  api.XLA_FFI_ExecutionContext_Get = contextGet;
-  api.XLA_FFI_State_Set = stateSet;
-  api.XLA_FFI_State_Get = stateGet;
-  api.XLA_FFI_DeviceMemory_Allocate = deviceMemoryAllocate;
-  api.XLA_FFI_DeviceMemory_Free = deviceMemoryFree;
-  api.XLA_FFI_ThreadPool_Schedule = threadPoolSchedule;
-  api.XLA_FFI_ThreadPool_NumThreads = threadPoolNumThreads;
-  api.XLA_FFI_Future_Create = futureCreate;
-  api.XLA_FFI_Future_SetAvailable = futureSetAvailable;
-  api.XLA_FFI_Future_SetError = futureSetError;
-  api.XLA_FFI_RunId_Get = runIdGet;
-  api.XLA_FFI_DeviceOrdinal_Get = deviceOrdinalGet;
-  return api;
-}
-
 } // namespace
 
-const XLA_FFI_Api *nxrt::ffi::api() {
-  static const XLA_FFI_Api table = makeApi();
-  return &table;
-}
+// Constant-initialized: a function-local static would cost a guard check
+// per call.
+extern const XLA_FFI_Api nxrt::ffi::kApiTable = {
+    XLA_FFI_Api_STRUCT_SIZE,
+    nullptr,
+    {XLA_FFI_Api_Version_STRUCT_SIZE, nullptr, XLA_FFI_API_MAJOR,
+     XLA_FFI_API_MINOR},
+    nullptr,
+    errorCreate,
+    errorGetMessage,
+    errorDestroy,
+    handlerRegister,
+    streamGet,
+    typeRegister,
+    contextGet,
+    stateSet,
+    stateGet,
+    deviceMemoryAllocate,
+    deviceMemoryFree,
+    threadPoolSchedule,
+    threadPoolNumThreads,
+    futureCreate,
+    futureSetAvailable,
+    futureSetError,
+    runIdGet,
+    deviceOrdinalGet,
+};
 
 extern "C" const XLA_FFI_Api *nxrt_ffi_api(void) { return nxrt::ffi::api(); }
 

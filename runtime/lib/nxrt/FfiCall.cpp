@@ -18,8 +18,11 @@
 #include "Run.h"
 #include "Status.h"
 
-#include "absl/container/inlined_vector.h"
+#include "absl/base/optimization.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+
+#include <vector>
 
 namespace {
 
@@ -77,17 +80,21 @@ XLA_FFI_DataType toFfiType(nxrt_dtype_t dtype) {
 }
 
 /// A frame with no buffers yet: the API, the context and the attributes.
+/// Every field is assigned rather than the struct value-initialized, which
+/// compilers turn into a `rep stos` costing more than the rest of the call.
 XLA_FFI_CallFrame emptyFrame(XLA_FFI_ExecutionContext &ctx,
                              const XLA_FFI_Attrs &attrs) {
-  XLA_FFI_CallFrame frame{};
+  XLA_FFI_CallFrame frame;
   // The whole struct, `future` included: newer headers count it.
   frame.struct_size = sizeof(XLA_FFI_CallFrame);
+  frame.extension_start = nullptr;
   frame.api = nxrt::ffi::api();
   frame.ctx = &ctx;
   frame.stage = ctx.stage;
-  frame.args.struct_size = XLA_FFI_Args_STRUCT_SIZE;
-  frame.rets.struct_size = XLA_FFI_Rets_STRUCT_SIZE;
+  frame.args = {XLA_FFI_Args_STRUCT_SIZE, nullptr, 0, nullptr, nullptr};
+  frame.rets = {XLA_FFI_Rets_STRUCT_SIZE, nullptr, 0, nullptr, nullptr};
   frame.attrs = attrs;
+  frame.future = nullptr;
   return frame;
 }
 
@@ -112,91 +119,157 @@ std::unique_ptr<FfiSite> instantiate(const HandlerEntry &entry,
   return data;
 }
 
-/// Views of the call's tensors, in the frame's form.
-struct Buffers {
-  absl::InlinedVector<XLA_FFI_Buffer, 8> views;
-  absl::InlinedVector<void *, 8> pointers;
-  absl::InlinedVector<int32_t, 8> types; // ArgType and RetType are both 1
+// Calls with up to this many buffers describe them on the stack.
+constexpr size_t kStackBuffers = 8;
 
-  absl::Status describe(const nxrt_tensor_t *tensors, size_t count,
-                        const char *what) {
-    for (size_t i = 0; i < count; ++i) {
-      const nxrt_tensor_t &t = tensors[i];
-      XLA_FFI_DataType dtype = toFfiType(t.dtype);
-      if (dtype == XLA_FFI_DataType_INVALID)
-        return absl::InvalidArgumentError(
-            absl::StrFormat("%s #%d has dtype %d, which XLA FFI has no type "
-                            "for",
-                            what, i, static_cast<int>(t.dtype)));
-      views.push_back({XLA_FFI_Buffer_STRUCT_SIZE, nullptr, dtype, t.data,
-                       t.rank, const_cast<int64_t *>(t.dims)});
-      types.push_back(1);
-    }
-    return absl::OkStatus();
+// The type of each of those (ArgType and RetType are both 1): the frame's
+// type arrays point into it.
+const int32_t kBufferTypes[kStackBuffers] = {1, 1, 1, 1, 1, 1, 1, 1};
+
+/// Writes the XLA FFI views of `count` tensors and their pointers; false
+/// when one has a dtype XLA FFI has no type for.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool describe(const nxrt_tensor_t *tensors,
+                                                  size_t count,
+                                                  XLA_FFI_Buffer *views,
+                                                  void **pointers) {
+  for (size_t i = 0; i < count; ++i) {
+    const nxrt_tensor_t &t = tensors[i];
+    XLA_FFI_DataType dtype = toFfiType(t.dtype);
+    if (ABSL_PREDICT_FALSE(dtype == XLA_FFI_DataType_INVALID))
+      return false;
+    views[i] = {XLA_FFI_Buffer_STRUCT_SIZE,   nullptr, dtype, t.data, t.rank,
+                const_cast<int64_t *>(t.dims)};
+    pointers[i] = &views[i];
   }
-};
+  return true;
+}
 
-/// Runs one stage's function, if the bundle has one.
-absl::Status runStage(XLA_FFI_Handler *fn, XLA_FFI_ExecutionStage stage,
-                      XLA_FFI_ExecutionContext &ctx, XLA_FFI_CallFrame &frame,
-                      absl::Time deadline) {
-  if (!fn)
-    return absl::OkStatus();
-  ctx.stage = stage;
-  frame.stage = stage;
-  frame.future = nullptr;
-  absl::Status status = nxrt::ffi::takeError(fn(&frame));
+/// What a stage's call returned: its error, else its future's outcome
+/// (waited for until the run's deadline).
+ABSL_ATTRIBUTE_NOINLINE absl::Status settle(XLA_FFI_Error *error,
+                                            XLA_FFI_CallFrame &frame,
+                                            const nxrt_call_t &call) {
+  absl::Status status = nxrt::ffi::takeError(error);
   if (frame.future) {
+    absl::Time deadline =
+        call.run ? call.run->deadline : absl::InfiniteFuture();
     absl::Status completion = nxrt::ffi::awaitFuture(frame.future, deadline);
+    frame.future = nullptr;
     if (status.ok())
       status = completion;
   }
   return status;
 }
 
-nxrt_status_t *callHandler(const nxrt::Handler &handler, nxrt_site &site,
-                           const nxrt_call_t &call) {
-  const auto &entry = *static_cast<const HandlerEntry *>(handler.userData);
+ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *finish(XLA_FFI_Error *error,
+                                              XLA_FFI_CallFrame &frame,
+                                              const nxrt_call_t &call) {
+  return nxrt::toC(settle(error, frame, call));
+}
+
+/// Runs one stage's function, if the bundle has one.
+absl::Status runStage(XLA_FFI_Handler *fn, XLA_FFI_ExecutionStage stage,
+                      XLA_FFI_ExecutionContext &ctx, XLA_FFI_CallFrame &frame,
+                      const nxrt_call_t &call) {
+  if (!fn)
+    return absl::OkStatus();
+  ctx.stage = stage;
+  frame.stage = stage;
+  XLA_FFI_Error *error = fn(&frame);
+  if (ABSL_PREDICT_TRUE(!error && !frame.future))
+    return absl::OkStatus();
+  return settle(error, frame, call);
+}
+
+ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *
+unsupportedBuffer(const nxrt_call_t &call) {
+  for (size_t i = 0; i < call.nargs + call.nresults; ++i) {
+    const nxrt_tensor_t &t =
+        i < call.nargs ? call.args[i] : call.results[i - call.nargs];
+    if (toFfiType(t.dtype) == XLA_FFI_DataType_INVALID)
+      return nxrt::toC(absl::InvalidArgumentError(absl::StrFormat(
+          "%s #%d has dtype %d, which XLA FFI has no type for",
+          i < call.nargs ? "operand" : "result",
+          i < call.nargs ? i : i - call.nargs, static_cast<int>(t.dtype))));
+  }
+  return nullptr;
+}
+
+/// Converts the site's attributes and instantiates its handler on its first
+/// call; afterwards one acquire load.
+inline void prepareSite(const HandlerEntry &entry, nxrt_site &site) {
   absl::call_once(site.handlerDataOnce,
                   [&] { site.handlerData = instantiate(entry, site); });
-  auto &data = static_cast<FfiSite &>(*site.handlerData);
-  if (!data.status.ok())
-    return nxrt::toC(data.status);
+}
 
-  Buffers buffers;
-  if (absl::Status s = buffers.describe(call.args, call.nargs, "operand");
-      !s.ok())
-    return nxrt::toC(s);
-  if (absl::Status s = buffers.describe(call.results, call.nresults, "result");
-      !s.ok())
-    return nxrt::toC(s);
-  for (XLA_FFI_Buffer &view : buffers.views)
-    buffers.pointers.push_back(&view);
-
+/// One call with its buffers described in `views` and `pointers` (room for
+/// every operand and result) and `types` (as many 1s).
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline nxrt_status_t *
+callWith(const HandlerEntry &entry, FfiSite &data, nxrt_site &site,
+         const nxrt_call_t &call, XLA_FFI_Buffer *views, void **pointers,
+         const int32_t *types) {
+  if (ABSL_PREDICT_FALSE(!describe(call.args, call.nargs, views, pointers) ||
+                         !describe(call.results, call.nresults,
+                                   views + call.nargs, pointers + call.nargs)))
+    return unsupportedBuffer(call);
   XLA_FFI_ExecutionContext ctx;
   ctx.handler = &entry;
   ctx.runtime = site.runtime;
   ctx.run = call.run;
   ctx.state = &data.state;
   XLA_FFI_CallFrame frame = emptyFrame(ctx, data.attributes.top());
+  auto *typeArray = const_cast<int32_t *>(types);
   frame.args.size = static_cast<int64_t>(call.nargs);
-  frame.args.types = reinterpret_cast<XLA_FFI_ArgType *>(buffers.types.data());
-  frame.args.args = buffers.pointers.data();
+  frame.args.types = reinterpret_cast<XLA_FFI_ArgType *>(typeArray);
+  frame.args.args = pointers;
   frame.rets.size = static_cast<int64_t>(call.nresults);
-  frame.rets.types = reinterpret_cast<XLA_FFI_RetType *>(buffers.types.data());
-  frame.rets.rets = buffers.pointers.data() + call.nargs;
+  frame.rets.types = reinterpret_cast<XLA_FFI_RetType *>(typeArray);
+  frame.rets.rets = pointers + call.nargs;
 
-  absl::Time deadline = call.run ? call.run->deadline : absl::InfiniteFuture();
   const XLA_FFI_Handler_Bundle &bundle = entry.bundle;
+  // The common case, a bundle with only an execute stage that completes
+  // before it returns, touches no status object.
+  if (!bundle.prepare && !bundle.initialize) {
+    XLA_FFI_Error *error = bundle.execute(&frame);
+    if (ABSL_PREDICT_TRUE(!error && !frame.future))
+      return nullptr;
+    return finish(error, frame, call);
+  }
   absl::Status status = runStage(bundle.prepare, XLA_FFI_ExecutionStage_PREPARE,
-                                 ctx, frame, deadline);
+                                 ctx, frame, call);
   if (status.ok())
     status = runStage(bundle.initialize, XLA_FFI_ExecutionStage_INITIALIZE, ctx,
-                      frame, deadline);
+                      frame, call);
   if (status.ok())
     status = runStage(bundle.execute, XLA_FFI_ExecutionStage_EXECUTE, ctx,
-                      frame, deadline);
+                      frame, call);
   return nxrt::toC(status);
+}
+
+/// A call with more buffers than the stack holds.
+ABSL_ATTRIBUTE_NOINLINE nxrt_status_t *
+callWithHeapBuffers(const HandlerEntry &entry, FfiSite &data, nxrt_site &site,
+                    const nxrt_call_t &call) {
+  size_t count = call.nargs + call.nresults;
+  std::vector<XLA_FFI_Buffer> views(count);
+  std::vector<void *> pointers(count);
+  std::vector<int32_t> types(count, 1);
+  return callWith(entry, data, site, call, views.data(), pointers.data(),
+                  types.data());
+}
+
+nxrt_status_t *callHandler(const nxrt::Handler &handler, nxrt_site &site,
+                           const nxrt_call_t &call) {
+  const auto &entry = *static_cast<const HandlerEntry *>(handler.userData);
+  prepareSite(entry, site);
+  auto &data = static_cast<FfiSite &>(*site.handlerData);
+  if (ABSL_PREDICT_FALSE(!data.status.ok()))
+    return nxrt::toC(data.status);
+  if (ABSL_PREDICT_FALSE(call.nargs + call.nresults > kStackBuffers))
+    return callWithHeapBuffers(entry, data, site, call);
+  XLA_FFI_Buffer views[kStackBuffers];
+  void *pointers[kStackBuffers];
+  return callWith(entry, data, site, call, views, pointers, kBufferTypes);
 }
 
 } // namespace
