@@ -57,6 +57,9 @@ ERL_NIF_TERM nx_atom(ErlNifEnv *env, const char *name);
 ERL_NIF_TERM nx_ok(ErlNifEnv *env, ERL_NIF_TERM value);
 /* {:error, {code, message}}; consumes `status` (which must be non-NULL). */
 ERL_NIF_TERM nx_status_error(ErlNifEnv *env, nxrt_status_t *status);
+/* A binary without NUL bytes as a C string (free with enif_free); NULL
+ * for anything else. */
+char *nx_binary_to_cstr(ErlNifEnv *env, ERL_NIF_TERM term);
 /* The lowercase name of `code`, as the atoms in error tuples spell it. */
 const char *nx_code_name(nxrt_status_code_t code);
 /* {:error, {code, message}} from a code and a printf-style message. */
@@ -112,6 +115,13 @@ ERL_NIF_TERM nx_program_entries(ErlNifEnv *env, int argc,
                                 const ERL_NIF_TERM argv[]);
 ERL_NIF_TERM nx_run(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]);
 ERL_NIF_TERM nx_run_async(ErlNifEnv *env, int argc, const ERL_NIF_TERM argv[]);
+
+/*--- ffi.c --------------------------------------------------------------*/
+
+ERL_NIF_TERM nx_ffi_load_library(ErlNifEnv *env, int argc,
+                                 const ERL_NIF_TERM argv[]);
+ERL_NIF_TERM nx_ffi_register_symbol(ErlNifEnv *env, int argc,
+                                    const ERL_NIF_TERM argv[]);
 
 /*--- stream.c -----------------------------------------------------------*/
 

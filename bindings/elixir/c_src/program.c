@@ -83,16 +83,6 @@ static void *open_private_copy(const char *path, int *out_fd, char *error,
   return handle;
 }
 
-static char *binary_to_cstr(ErlNifEnv *env, ERL_NIF_TERM term) {
-  ErlNifBinary bin;
-  if (!enif_inspect_binary(env, term, &bin) || memchr(bin.data, 0, bin.size))
-    return NULL;
-  char *s = enif_alloc(bin.size + 1);
-  memcpy(s, bin.data, bin.size);
-  s[bin.size] = 0;
-  return s;
-}
-
 /* program_load(runtime, path, prefix) -> {:ok, program} | {:error, reason} */
 ERL_NIF_TERM nx_program_load(ErlNifEnv *env, int argc,
                              const ERL_NIF_TERM argv[]) {
@@ -100,8 +90,8 @@ ERL_NIF_TERM nx_program_load(ErlNifEnv *env, int argc,
   nx_runtime_res *rt;
   if (!enif_get_resource(env, argv[0], nx_runtime_type, (void **)&rt))
     return enif_make_badarg(env);
-  char *path = binary_to_cstr(env, argv[1]);
-  char *prefix = binary_to_cstr(env, argv[2]);
+  char *path = nx_binary_to_cstr(env, argv[1]);
+  char *prefix = nx_binary_to_cstr(env, argv[2]);
   if (!path || !prefix) {
     enif_free(path);
     enif_free(prefix);

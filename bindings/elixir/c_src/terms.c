@@ -287,3 +287,13 @@ ERL_NIF_TERM nx_make_attrs(ErlNifEnv *env, const nxrt_attrs_t *attrs) {
   }
   return map;
 }
+
+char *nx_binary_to_cstr(ErlNifEnv *env, ERL_NIF_TERM term) {
+  ErlNifBinary bin;
+  if (!enif_inspect_binary(env, term, &bin) || memchr(bin.data, 0, bin.size))
+    return NULL;
+  char *s = enif_alloc(bin.size + 1);
+  memcpy(s, bin.data, bin.size);
+  s[bin.size] = 0;
+  return s;
+}

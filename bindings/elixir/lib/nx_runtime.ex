@@ -82,6 +82,35 @@ defmodule NxRuntime do
     end
   end
 
+  @doc """
+  Loads a library of XLA FFI handlers: the handlers it registers as it loads
+  (`XLA_FFI_REGISTER_HANDLER`) become the targets of custom calls with
+  `api_version = 4` in every program. Handlers are registered process-wide,
+  as in XLA, and the library stays loaded. Returns how many handlers it
+  registered; raises when it cannot be loaded, or registered none and
+  `:require_handlers` (default `true`) is set.
+  """
+  def load_ffi_library(path, opts \\ []) do
+    require = if Keyword.get(opts, :require_handlers, true), do: 1, else: 0
+
+    case Nif.ffi_load_library(Path.expand(path), require) do
+      {:ok, count} -> count
+      error -> Error.raise!(error)
+    end
+  end
+
+  @doc """
+  Binds custom-call target `name` to the XLA FFI handler `symbol` that the
+  library at `path` exports, the way `jax.ffi.register_ffi_target` takes a
+  function pointer.
+  """
+  def register_ffi_target(name, path, symbol) do
+    case Nif.ffi_register_symbol(to_string(name), Path.expand(path), to_string(symbol)) do
+      :ok -> :ok
+      error -> Error.raise!(error)
+    end
+  end
+
   @doc "The entry points: `{name, arg_types, result_types}` with types as `{type, shape}`."
   def entries(%Program{ref: ref}), do: Nif.program_entries(ref)
 

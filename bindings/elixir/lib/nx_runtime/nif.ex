@@ -23,6 +23,8 @@ defmodule NxRuntime.Nif do
   def set_trace(_runtime, _enabled), do: not_loaded()
   def program_load(_runtime, _path, _prefix), do: not_loaded()
   def program_entries(_program), do: not_loaded()
+  def ffi_load_library(_path, _require_handlers), do: not_loaded()
+  def ffi_register_symbol(_name, _path, _symbol), do: not_loaded()
   def run(_program, _entry, _inputs, _timeout_ms), do: not_loaded()
   def run_async(_program, _entry, _inputs, _timeout_ms, _ref), do: not_loaded()
   def stream_open(_runtime, _name), do: not_loaded()
