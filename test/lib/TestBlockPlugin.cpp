@@ -18,6 +18,9 @@
 //   anything else                             -> skip
 //   Test.Block.ToF32 on host  -> test_to_f32, every input and result as f32
 //   Test.Block.BadArity       -> a spec with one operand element type too many
+//   Test.Block.RmsNorm on host, f32 -> the XLA FFI handler test_ffi.rms_norm
+//                                (TestFfiHandlers.c), the config's `eps` its
+//                                attribute
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +28,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/Config/llvm-config.h"
 
@@ -89,6 +93,22 @@ lowerBadArity(const BlockLoweringRequest &request) {
   return spec;
 }
 
+/// A native kernel that is an XLA FFI handler: the spec names the handler,
+/// and libnxrt binds the custom call to it when the program runs.
+static std::optional<CustomCallSpec>
+lowerRmsNorm(const BlockLoweringRequest &request) {
+  if (request.platform != "host" || request.inputTypes.size() != 1 ||
+      !getElementTypeOrSelf(request.inputTypes[0]).isF32() || !request.config)
+    return std::nullopt;
+  Attribute eps = request.config.get("eps");
+  if (!eps)
+    return std::nullopt;
+  CustomCallSpec spec;
+  spec.callTargetName = "test_ffi.rms_norm";
+  spec.attributes.emplace_back(StringAttr::get(eps.getContext(), "eps"), eps);
+  return spec;
+}
+
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo
 mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "NxTestBlockPlugin", LLVM_VERSION_STRING,
@@ -99,5 +119,7 @@ mlirGetPassPluginInfo() {
                 "Test.Block.ToF32", lowerToF32, /*replace=*/true);
             BlockLoweringRegistry::get().registerLowering(
                 "Test.Block.BadArity", lowerBadArity, /*replace=*/true);
+            BlockLoweringRegistry::get().registerLowering(
+                "Test.Block.RmsNorm", lowerRmsNorm, /*replace=*/true);
           }};
 }
