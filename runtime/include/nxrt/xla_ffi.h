@@ -313,7 +313,8 @@ struct XLA_FFI_CallFrame {
   XLA_FFI_Rets rets;
   XLA_FFI_Attrs attrs;
   /* Set by a handler that completes asynchronously; the runtime waits for
-   * it before the call returns. Not counted in the struct size. */
+   * it before the call returns. Not counted in the struct size, which
+   * handlers built with XLA's C++ header check for equality. */
   XLA_FFI_Future *future;
 };
 

@@ -85,8 +85,9 @@ XLA_FFI_DataType toFfiType(nxrt_dtype_t dtype) {
 XLA_FFI_CallFrame emptyFrame(XLA_FFI_ExecutionContext &ctx,
                              const XLA_FFI_Attrs &attrs) {
   XLA_FFI_CallFrame frame;
-  // The whole struct, `future` included: newer headers count it.
-  frame.struct_size = sizeof(XLA_FFI_CallFrame);
+  // XLA's size, which stops before `future`: handlers built with XLA's C++
+  // header demand exactly that.
+  frame.struct_size = XLA_FFI_CallFrame_STRUCT_SIZE;
   frame.extension_start = nullptr;
   frame.api = nxrt::ffi::api();
   frame.ctx = &ctx;

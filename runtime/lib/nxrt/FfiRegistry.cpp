@@ -63,7 +63,7 @@ absl::StatusOr<int> probeApiMinor(absl::string_view name,
   extension.extension_base.type = XLA_FFI_Extension_Metadata;
   extension.metadata = &metadata;
   XLA_FFI_CallFrame frame{};
-  frame.struct_size = sizeof(XLA_FFI_CallFrame);
+  frame.struct_size = XLA_FFI_CallFrame_STRUCT_SIZE;
   frame.extension_start = &extension.extension_base;
   frame.api = nxrt::ffi::api();
   frame.stage = XLA_FFI_ExecutionStage_EXECUTE;

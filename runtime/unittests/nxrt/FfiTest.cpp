@@ -173,6 +173,7 @@ TEST(NxrtFfiRegistry, RefusesOtherPlatformsVersionsAndNames) {
 
 // What a handler saw of its frame.
 struct Frame {
+  size_t frameSize = 0, bufferSize = 0;
   std::vector<XLA_FFI_DataType> dtypes;
   std::vector<void *> data;
   std::vector<std::vector<int64_t>> dims;
@@ -215,6 +216,9 @@ XLA_FFI_Error *record(XLA_FFI_CallFrame *frame) {
   if (answered<3>(frame))
     return nullptr;
   seen = Frame();
+  seen.frameSize = frame->struct_size;
+  seen.bufferSize =
+      static_cast<XLA_FFI_Buffer *>(frame->args.args[0])->struct_size;
   for (int64_t i = 0; i < frame->args.size + frame->rets.size; ++i) {
     auto *b = static_cast<XLA_FFI_Buffer *>(
         i < frame->args.size ? frame->args.args[i]
@@ -268,6 +272,11 @@ TEST_F(NxrtFfi, HandlersSeeBuffersInPlaceAndAttributesSortedByName) {
           .dict("nested", Attrs().i64("b", 1).i64("a", 2))
           .encode();
   NXRT_ASSERT_OK(runOnce("ffi_test.record", attrs).release());
+  // XLA's own sizes, which handlers built with its C++ header check for
+  // equality: the frame's stops before `future`.
+  EXPECT_EQ(seen.frameSize, size_t(XLA_FFI_CallFrame_STRUCT_SIZE));
+  EXPECT_EQ(seen.frameSize, offsetof(XLA_FFI_CallFrame, future));
+  EXPECT_EQ(seen.bufferSize, size_t(XLA_FFI_Buffer_STRUCT_SIZE));
   EXPECT_EQ(seen.dtypes, (std::vector<XLA_FFI_DataType>{XLA_FFI_DataType_F32,
                                                         XLA_FFI_DataType_F32}));
   EXPECT_EQ(seen.data, (std::vector<void *>{x.data.data(), y.data.data()}));

@@ -70,10 +70,14 @@ static int answer_metadata(XLA_FFI_CallFrame *frame) {
   return 1;
 }
 
-/* Checks the counts and returns the operand or result buffer `i`, which
- * must be f32 (dtype < 0: any). Messages follow XLA's decoding errors. */
+/* Checks the frame's size and its counts of arguments and results.
+ * Messages follow XLA's decoding errors. */
 static XLA_FFI_Error *decode(XLA_FFI_CallFrame *frame, int64_t nargs,
                              int64_t nrets) {
+  /* As strict as XLA's C++ header, which wants this exact size. */
+  if (frame->struct_size != XLA_FFI_CallFrame_STRUCT_SIZE)
+    return make_error(frame->api, XLA_FFI_Error_Code_INVALID_ARGUMENT,
+                      "Unexpected XLA_FFI_CallFrame size");
   if (frame->args.size != nargs || frame->rets.size != nrets) {
     char message[160];
     snprintf(message, sizeof(message),
