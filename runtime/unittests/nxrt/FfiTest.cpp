@@ -509,6 +509,50 @@ TEST_F(NxrtFfi, AFutureLateForTheDeadlineFailsTheRunPromptly) {
   std::this_thread::sleep_for(std::chrono::milliseconds(400));
 }
 
+// Sums x on the thread pool, a task per element, and waits for them.
+struct SumTask {
+  std::atomic<float> *sum;
+  std::atomic<int> *left;
+  float value;
+};
+
+XLA_FFI_Error *poolSum(XLA_FFI_CallFrame *frame) {
+  if (answered<3>(frame))
+    return nullptr;
+  auto *x = static_cast<XLA_FFI_Buffer *>(frame->args.args[0]);
+  auto *y = static_cast<XLA_FFI_Buffer *>(frame->rets.rets[0]);
+  std::atomic<float> sum{0};
+  std::atomic<int> left{static_cast<int>(x->dims[0])};
+  std::vector<SumTask> tasks;
+  for (int64_t i = 0; i < x->dims[0]; ++i)
+    tasks.push_back({&sum, &left, static_cast<float *>(x->data)[i]});
+  for (SumTask &task : tasks) {
+    XLA_FFI_ThreadPool_Schedule_Args args{};
+    args.struct_size = XLA_FFI_ThreadPool_Schedule_Args_STRUCT_SIZE;
+    args.ctx = frame->ctx;
+    args.task = [](void *data) {
+      auto *t = static_cast<SumTask *>(data);
+      float old = t->sum->load();
+      while (!t->sum->compare_exchange_weak(old, old + t->value)) {
+      }
+      t->left->fetch_sub(1);
+    };
+    args.data = &task;
+    if (XLA_FFI_Error *e = api()->XLA_FFI_ThreadPool_Schedule(&args))
+      return e;
+  }
+  while (left.load() > 0)
+    std::this_thread::yield();
+  static_cast<float *>(y->data)[0] = sum.load();
+  return nullptr;
+}
+
+TEST_F(NxrtFfi, TasksRunOnThePoolAndFinishBeforeTheHandlerReturns) {
+  registerExecute("ffi_test.pool_sum", poolSum);
+  NXRT_ASSERT_OK(runOnce("ffi_test.pool_sum").release());
+  EXPECT_EQ(y.data[0], 3.0f);
+}
+
 std::vector<std::string> platformErrors;
 
 XLA_FFI_Error *asksForDevice(XLA_FFI_CallFrame *frame) {
