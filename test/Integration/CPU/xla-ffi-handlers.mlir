@@ -59,6 +59,22 @@
 // RUN:   | FileCheck %s --check-prefix=FAIL
 // FAIL: error: custom call @test_ffi.fail at {{.*}}xla-ffi-handlers.mlir:{{[0-9]+}}:{{[0-9]+}} failed: the fail handler always fails
 //
+// output_operand_aliases make the result the operand's buffer; without
+// them it is a buffer of its own. The handler checks which it got.
+// RUN: nx-runner %s --entry=aliased --ffi-library=%nx_test_ffi_handlers --input='2xf32=1 2' \
+// RUN:   | FileCheck %s --check-prefix=ALIASED
+// ALIASED: result #0: tensor<2xf32> = [2, 4]
+// ALIASED-NEXT: result #1: tensor<2xf32> = [2, 4]
+//
+// has_side_effect keeps a call whose result is unused: it runs, and fails.
+// Without it, the unused call is removed and the run succeeds.
+// RUN: not nx-runner %s --entry=unused_effect --ffi-library=%nx_test_ffi_handlers --input='2xf32=1 2' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=EFFECT
+// EFFECT: error: custom call @test_ffi.fail at {{.*}} failed: the fail handler always fails
+// RUN: nx-runner %s --entry=unused_pure --ffi-library=%nx_test_ffi_handlers --input='2xf32=1 2' \
+// RUN:   | FileCheck %s --check-prefix=PURE
+// PURE: result #0: tensor<2xf32> = [1, 2]
+//
 // RUN: not nx-runner %s --entry=wrong_dtype --ffi-library=%nx_test_ffi_handlers --input='2xf64=1 2' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DTYPE
 // DTYPE: error: custom call @test_ffi.rms_norm at {{.*}} failed: Failed to decode all FFI handler operands: argument 0 has dtype 12, expected f32 (11)
@@ -135,4 +151,21 @@ func.func @missing_attr(%x: tensor<2xf32>) -> tensor<2xf32> {
 func.func @fails(%x: tensor<2xf32>) -> tensor<2xf32> {
   %y = nx.custom_call @test_ffi.fail(%x) {api_version = 4 : i32, has_side_effect = true, backend_config = {}} : (tensor<2xf32>) -> tensor<2xf32>
   return %y : tensor<2xf32>
+}
+
+func.func @aliased(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  %copy = bufferization.alloc_tensor() copy(%x) : tensor<2xf32>
+  %a = nx.custom_call @test_ffi.double_in_place(%copy) {api_version = 4 : i32, backend_config = {aliased = true}, output_operand_aliases = [#nx.output_operand_alias<output_tuple_indices = [], operand_index = 0, operand_tuple_indices = []>]} : (tensor<2xf32>) -> tensor<2xf32>
+  %b = nx.custom_call @test_ffi.double_in_place(%x) {api_version = 4 : i32, backend_config = {aliased = false}} : (tensor<2xf32>) -> tensor<2xf32>
+  return %a, %b : tensor<2xf32>, tensor<2xf32>
+}
+
+func.func @unused_effect(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %y = nx.custom_call @test_ffi.fail(%x) {api_version = 4 : i32, has_side_effect = true, backend_config = {}} : (tensor<2xf32>) -> tensor<2xf32>
+  return %x : tensor<2xf32>
+}
+
+func.func @unused_pure(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %y = nx.custom_call @test_ffi.fail(%x) {api_version = 4 : i32, has_side_effect = false, backend_config = {}} : (tensor<2xf32>) -> tensor<2xf32>
+  return %x : tensor<2xf32>
 }

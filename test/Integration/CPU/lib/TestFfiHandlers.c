@@ -29,6 +29,10 @@
  *                          thread of its own; the call completes through a
  *                          future.
  *   test_ffi.fail          always fails with INVALID_ARGUMENT.
+ *   test_ffi.double_in_place (x: f32[N]) -> f32[N]: 2 * x; attribute
+ *                          aliased (bool) says whether the result must be
+ *                          the operand's buffer (output_operand_aliases) or
+ *                          must not, and the call fails otherwise.
  *
  * nx_test_ffi_negate (f32[N]) -> f32[N] is exported but not registered: a
  * runner binds it with --ffi-target=NAME=nx_test_ffi_negate.
@@ -411,6 +415,30 @@ static XLA_FFI_Error *fail(XLA_FFI_CallFrame *frame) {
                     "the fail handler always fails");
 }
 
+/*--- double_in_place: output_operand_aliases ---*/
+
+static XLA_FFI_Error *double_in_place(XLA_FFI_CallFrame *frame) {
+  if (answer_metadata(frame))
+    return NULL;
+  TRY(decode(frame, 1, 1));
+  XLA_FFI_Buffer *x = arg(frame, 0), *y = ret(frame, 0);
+  TRY(expect_f32(frame, x, "argument 0"));
+  XLA_FFI_Scalar *aliased =
+      find_attr(&frame->attrs, "aliased", XLA_FFI_AttrType_SCALAR);
+  if (!aliased || aliased->dtype != XLA_FFI_DataType_PRED)
+    return missing(frame, "aliased", "bool");
+  int expected = *(const uint8_t *)aliased->value;
+  if ((x->data == y->data) != expected)
+    return make_error(frame->api, XLA_FFI_Error_Code_FAILED_PRECONDITION,
+                      expected ? "the result is not the operand's buffer"
+                               : "the result is the operand's buffer");
+  const float *in = x->data;
+  float *out = y->data;
+  for (int64_t i = 0, n = elements(x); i < n; ++i)
+    out[i] = 2 * in[i];
+  return NULL;
+}
+
 /*--- Exported, not registered ---*/
 
 EXPORT XLA_FFI_Error *nx_test_ffi_negate(XLA_FFI_CallFrame *frame) {
@@ -478,4 +506,5 @@ __attribute__((constructor)) static void register_handlers(void) {
   register_handler("test_ffi.parallel_scale", NULL, parallel_scale);
   register_handler("test_ffi.async_add_one", NULL, async_add_one);
   register_handler("test_ffi.fail", NULL, fail);
+  register_handler("test_ffi.double_in_place", NULL, double_in_place);
 }
