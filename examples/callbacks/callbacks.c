@@ -9,9 +9,8 @@
  * load it into nx-runner:
  *
  *   nx-runner examples/callbacks.mlir \
- *     --callbacks=build/lib/libNxExampleCallbacks.so --stream=results \
- *     --input='[1, 2, 3, 4]:tensor<4xf32>' \
- *     --input='[[1, 2, 3], [4, 5, 6], [7, 8, 10]]:tensor<3x3xf32>'
+ *     --callbacks=build/lib/libNxExampleCallbacks.so --outfeed=results \
+ *     --input='[1, 2, 2, 4]:tensor<4xf32>'
  *
  * A callback library exports one function,
  *
