@@ -218,7 +218,8 @@ fuzz() {
 }
 
 # bench/models/compare.py: nx-bench-models and PyTorch eager on the same
-# models, in one run; its Markdown table is README's "Whole models".
+# models, in one run; its Markdown table is docs/Performance.md's "Whole
+# models".
 run_model_benchmarks() {
   PACKAGES+=(python3-torch)
   build

@@ -58,8 +58,11 @@ install(FILES ${NX_BINARY_DIR}/cmake/nxrtConfig.cmake
               ${NX_BINARY_DIR}/cmake/nxrtConfigVersion.cmake
   DESTINATION ${NX_INSTALL_CMAKEDIR}/nxrt)
 
-install(FILES ${NX_SOURCE_DIR}/README.md ${NX_SOURCE_DIR}/docs/Design.md
-  DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The README and the manual keep the source tree's layout, so their relative
+# links hold where they are installed.
+install(FILES ${NX_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${NX_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs
+  FILES_MATCHING PATTERN "*.md" PATTERN "Dialects" EXCLUDE PATTERN "Passes" EXCLUDE)
 
 # --- NxMLIR -------------------------------------------------------------------
 if(NOT NX_ENABLE_COMPILER)
@@ -124,7 +127,7 @@ install(DIRECTORY ${NX_BINARY_DIR}/include/nx
   FILES_MATCHING PATTERN "*.inc" PATTERN "*.h"
   PATTERN "CMakeFiles" EXCLUDE)
 install(DIRECTORY ${NX_SOURCE_DIR}/docs/Dialects ${NX_SOURCE_DIR}/docs/Passes
-  DESTINATION ${CMAKE_INSTALL_DOCDIR})
+  DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 
 install(EXPORT NxMLIRTargets NAMESPACE NxMLIR::
   DESTINATION ${NX_INSTALL_CMAKEDIR}/NxMLIR)

@@ -15,8 +15,7 @@
 #
 # usage: tools/stablehlo-check/check-exports.sh STABLEHLO_BUILD_BIN [NX_BUILD_BIN]
 # StableHLO is not a dependency of nx: build stablehlo-opt/-translate from a
-# StableHLO snapshot against the same MLIR (see README, StableHLO
-# interchange). Nothing here runs in CI.
+# StableHLO snapshot against the same MLIR (see docs/StableHLO.md). Nothing here runs in CI.
 set -euo pipefail
 shlo_bin=${1:?usage: $0 STABLEHLO_BUILD_BIN [NX_BUILD_BIN]}
 root=$(cd "$(dirname "$0")/../.." && pwd)

@@ -521,7 +521,7 @@ def ConvertLinalgToDnnlPass : Pass<"convert-linalg-to-dnnl", "::mlir::ModuleOp">
     `nx-lower-to-cpu` (`dnnl=false` or `blas=false` leaves convolutions to
     `nx-convolutions-to-gemm` or to the loops).
 
-    Chosen by measurement (README, Performance): the im2col copy and an
+    Chosen by measurement (docs/Performance.md): the im2col copy and an
     OpenBLAS product ran a 56x56x64 3x3 convolution at 1.3x oneDNN's time,
     depthwise and dilated ones at 1.5-3x; oneDNN's kernels read the input
     in place.
