@@ -494,10 +494,29 @@ static LogicalResult tileAndVectorizeWindow(
 
 /// Replaces a linalg op of static shape by vector code; a tile that does not
 /// vectorize stays a linalg op, which the loop lowering takes.
+/// Whether `op` is a convolution or pooling whose operands mix integer and
+/// floating-point elements. Upstream's vectorizer converts the operands of
+/// these ops itself, ignoring their bodies, and crashes converting floats to
+/// integers (found by fuzzing: f32 and bf16 into an i64 depthwise result).
+static bool isMixedKindWindow(linalg::LinalgOp op) {
+  if (!linalg::isaConvolutionOpInterface(op))
+    return false;
+  std::optional<bool> isFloat;
+  for (OpOperand &operand : op->getOpOperands()) {
+    bool operandIsFloat = isa<FloatType>(getElementTypeOrSelf(operand.get()));
+    if (isFloat && *isFloat != operandIsFloat)
+      return true;
+    isFloat = operandIsFloat;
+  }
+  return false;
+}
+
 static LogicalResult vectorizeStaticTile(RewriterBase &rewriter,
                                          linalg::LinalgOp tile) {
   if (isWindowCopy(tile) && !tile.hasOnlyProjectedPermutations())
     return vectorizeWindowCopyTile(rewriter, tile);
+  if (isMixedKindWindow(tile))
+    return failure();
   rewriter.setInsertionPoint(tile);
   FailureOr<linalg::VectorizationResult> vectorized =
       linalg::vectorize(rewriter, tile);

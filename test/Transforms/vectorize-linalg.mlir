@@ -395,3 +395,17 @@ func.func @on_tensors(%x: tensor<64xf32>) -> tensor<64xf32> {
   } -> tensor<64xf32>
   return %r : tensor<64xf32>
 }
+
+// -----
+
+// A depthwise convolution of floats into integers stays a loop nest: the
+// upstream vectorizer converts a convolution's operands itself and cannot
+// turn floats into integers (it crashed, found by fuzzing).
+// CHECK-LABEL: func.func @float_into_integer_depthwise
+// CHECK-NOT: vector.
+// CHECK: linalg.depthwise_conv_1d_nwc_wc
+func.func @float_into_integer_depthwise(%x: memref<1x10x18x32xf32>, %w: memref<3x3x32xbf16>, %y: memref<1x8x16x32xi64>) {
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x10x18x32xf32>, memref<3x3x32xbf16>) outs(%y : memref<1x8x16x32xi64>)
+  return
+}
