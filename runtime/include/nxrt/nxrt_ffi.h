@@ -39,12 +39,14 @@ extern "C" {
 NXRT_API const XLA_FFI_Api *nxrt_ffi_api(void);
 NXRT_API const XLA_FFI_Api *XLA_FFI_GetApi(void);
 
-/* Registers `bundle` as handler `name` for `platform` ("Host" or "cpu";
- * NULL means "Host"), as XLA_FFI_Handler_Register does: the execute
- * handler is asked for its metadata first, and a handler built against an
- * API version nx does not implement (other than 0.1-0.3) is refused with
- * UNIMPLEMENTED. ALREADY_EXISTS when `name` is taken by another bundle on
- * the same platform; registering the same bundle again is a no-op. */
+/* Registers `bundle` as handler `name` for `platform` (NULL means "Host"),
+ * as XLA_FFI_Handler_Register does. nx calls the handlers of "Host" (also
+ * spelled "cpu", in any case); another platform's are kept, as XLA keeps
+ * them, and never bound. A Host handler is asked for its metadata first,
+ * and one built against an API version nx does not implement (other than
+ * 0.1-0.3) is refused with UNIMPLEMENTED. ALREADY_EXISTS when `name` is
+ * taken by another bundle on the same platform; registering the same
+ * bundle again is a no-op. */
 NXRT_API nxrt_status_t *nxrt_ffi_register(const char *name,
                                           const char *platform,
                                           const XLA_FFI_Handler_Bundle *bundle,

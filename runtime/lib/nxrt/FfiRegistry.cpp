@@ -16,6 +16,7 @@
 #include "Status.h"
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
 #include <dlfcn.h>
@@ -28,6 +29,10 @@ struct HandlerTable {
   nxrt::Mutex mu;
   absl::flat_hash_map<std::string, std::unique_ptr<HandlerEntry>>
       host ABSL_GUARDED_BY(mu);
+  // Handlers of other platforms (a library built for CPU and GPU registers
+  // both at load), by "platform/name": kept, as XLA keeps them, never bound.
+  absl::flat_hash_map<std::string, std::unique_ptr<HandlerEntry>>
+      other ABSL_GUARDED_BY(mu);
   // Registrations so far, to count what loading a library added.
   size_t count ABSL_GUARDED_BY(mu) = 0;
 };
@@ -101,22 +106,28 @@ absl::Status nxrt::ffi::registerHandler(absl::string_view name,
   if (!bundle.execute)
     return absl::InvalidArgumentError(
         absl::StrFormat("XLA FFI handler '%s' has no execute function", name));
-  if (!isHostPlatform(platform))
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "XLA FFI handler '%s' is for platform '%s'; nx runs 'Host' (or "
-        "'cpu') handlers",
-        name, platform));
-  absl::StatusOr<int> minor = probeApiMinor(name, bundle.execute);
+  if (platform.empty())
+    return absl::InvalidArgumentError(
+        absl::StrFormat("XLA FFI handler '%s' names no platform", name));
+  bool host = isHostPlatform(platform);
+  // Only a handler nx may call is asked for its version: another platform's
+  // may expect a device context even for that.
+  absl::StatusOr<int> minor = host ? probeApiMinor(name, bundle.execute) : 1;
   if (!minor.ok())
     return minor.status();
   HandlerTable &t = table();
   MutexLock lock(&t.mu);
-  auto [it, inserted] = t.host.try_emplace(std::string(name), nullptr);
+  std::string key =
+      host ? std::string(name)
+           : absl::StrCat(absl::AsciiStrToLower(platform), "/", name);
+  auto &map = host ? t.host : t.other;
+  auto [it, inserted] = map.try_emplace(key, nullptr);
   if (!inserted) {
     if (sameBundle(it->second->bundle, bundle))
       return absl::OkStatus();
-    return absl::AlreadyExistsError(absl::StrFormat(
-        "XLA FFI handler '%s' is already registered for 'Host'", name));
+    return absl::AlreadyExistsError(
+        absl::StrFormat("XLA FFI handler '%s' is already registered for '%s'",
+                        name, host ? "Host" : platform));
   }
   it->second = std::make_unique<HandlerEntry>(
       HandlerEntry{std::string(name), bundle, traits, *minor});
