@@ -72,6 +72,7 @@
 
 #include "BenchJit.h"
 #include "Latency.h"
+#include "LoopCounters.h"
 #include "baselines/CKernels.h"
 
 #include "nx/Runner/Runner.h"
@@ -104,6 +105,7 @@ namespace {
 using nx_bench::check;
 using nx_bench::JitModule;
 using nx_bench::ScopedRun;
+using nx_bench::setLoopCounters;
 
 /// A runtime with the benchmark's host callbacks bound inline.
 class BenchRuntime {
@@ -219,17 +221,6 @@ template <int Rank>
   if (out.basePtr != &init)
     std::free(out.basePtr);
   return result;
-}
-
-/// Items are loop iterations; per_iter is seconds per iteration (shown as
-/// e.g. "5.2n"). With the ms time unit and 10^6 iterations, the reported
-/// time in ms is also ns per iteration.
-void setLoopCounters(benchmark::State &state, int64_t iters) {
-  state.SetItemsProcessed(state.iterations() * iters);
-  state.counters["per_iter"] =
-      benchmark::Counter(static_cast<double>(iters),
-                         benchmark::Counter::kIsIterationInvariantRate |
-                             benchmark::Counter::kInvert);
 }
 
 template <int Rank> void runLoop(benchmark::State &state, bool callback) {

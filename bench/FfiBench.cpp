@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BenchJit.h"
+#include "LoopCounters.h"
 
 #include "nxrt/nxrt_ffi.h"
 
@@ -45,6 +46,7 @@ namespace {
 using nx_bench::check;
 using nx_bench::JitModule;
 using nx_bench::ScopedRun;
+using nx_bench::setLoopCounters;
 
 nxrt_status_t *nativeAddOne(void *, const nxrt_call_t *call) {
   *static_cast<float *>(call->results[0].data) =
@@ -120,14 +122,6 @@ using LoopFn = void (*)(StridedMemRefType<float, 0> *,
   if (out.basePtr != &init)
     std::free(out.basePtr);
   return result;
-}
-
-void setLoopCounters(benchmark::State &state, int64_t iters) {
-  state.SetItemsProcessed(state.iterations() * iters);
-  state.counters["per_iter"] =
-      benchmark::Counter(static_cast<double>(iters),
-                         benchmark::Counter::kIsIterationInvariantRate |
-                             benchmark::Counter::kInvert);
 }
 
 const char *kFourAttrs = "alpha = 2.0 : f32, count = 3 : i64, name = \"rms\", "

@@ -93,6 +93,9 @@
 // RUN: not nx-runner %s --entry=negate --ffi-library=%nx_test_ffi_handlers --ffi-target=test_ffi.negate=no_such_symbol 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOSYM
 // NOSYM: error: XLA FFI handler symbol 'no_such_symbol' not found in the process
+// RUN: not nx-runner %s --entry=negate --ffi-library=%nx_test_ffi_handlers --ffi-target=test_ffi.negate 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NOTPAIR
+// NOTPAIR: error: --ffi-target='test_ffi.negate' is not NAME=SYMBOL
 // REQUIRES: numpy
 
 func.func @rms_norm(%x: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2xf32>) {
