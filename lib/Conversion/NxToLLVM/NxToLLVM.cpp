@@ -77,15 +77,44 @@ static LogicalResult checkInvokeSite(InvokeOp op) {
   return checkInFunctionBody(op);
 }
 
+/// Whether a host call takes and returns nothing but tokens (perhaps
+/// nothing at all): such a call needs no buffers.
+static bool hasTokensOnly(Operation *op) {
+  auto isToken = [](Type type) { return isa<TokenType>(type); };
+  return llvm::all_of(op->getOperandTypes(), isToken) &&
+         llvm::all_of(op->getResultTypes(), isToken);
+}
+
 namespace {
 
 /// The views of one invoke, in the order nxrt_invoke takes them: stream ops
 /// take the handle (and infeeds the tag) before the op's own buffers;
 /// infeeds return the next tag first.
+/// A custom call's tokens take their places among its buffers, as TokenType.
 struct InvokeViewTypes {
-  SmallVector<MemRefType> args;
-  SmallVector<MemRefType> results;
+  SmallVector<Type> args;
+  SmallVector<Type> results;
 };
+
+/// `buffers` with a token inserted at each of `tokens` (increasing positions
+/// in the result, as the verifier ensures). Each token is `token`, whatever
+/// stands for one in the caller's list.
+template <typename T>
+static SmallVector<T> interleaveTokens(ArrayRef<T> buffers,
+                                       std::optional<ArrayRef<int64_t>> tokens,
+                                       T token) {
+  SmallVector<T> all(buffers);
+  for (int64_t position : tokens.value_or(ArrayRef<int64_t>()))
+    all.insert(all.begin() + position, token);
+  return all;
+}
+
+/// The shape a view's dims come from: a token has none.
+static ArrayRef<int64_t> getViewShape(Type type) {
+  if (auto memref = dyn_cast<MemRefType>(type))
+    return memref.getShape();
+  return {};
+}
 
 /// One nx.invoke: its views point at the buffers in place, its constant
 /// bytes (dims, stream handle) live in its site's record, and a failed call
@@ -107,8 +136,8 @@ struct InvokeOpLowering final : ConvertOpToLLVMPattern<InvokeOp> {
     if (failed(invoke))
       return failure();
     InvokeViewTypes types = getViewTypes(op, *site);
-    for (MemRefType type : llvm::concat<MemRefType>(types.args, types.results))
-      site->viewDims.emplace_back(type.getShape());
+    for (Type type : llvm::concat<Type>(types.args, types.results))
+      site->viewDims.emplace_back(getViewShape(type));
     FailureOr<SiteRecord> record = prependSiteRecord(rewriter, module, *site);
     if (failed(record))
       return failure();
@@ -129,9 +158,9 @@ struct InvokeOpLowering final : ConvertOpToLLVMPattern<InvokeOp> {
       resultData.push_back(tag);
     }
     appendBufferData(rewriter, loc, op.getInputs().getTypes(),
-                     adaptor.getInputs(), argData);
+                     adaptor.getInputs(), op.getTokenInputs(), argData);
     appendBufferData(rewriter, loc, op.getOutputs().getTypes(),
-                     adaptor.getOutputs(), resultData);
+                     adaptor.getOutputs(), op.getTokenOutputs(), resultData);
     ArrayRef<int64_t> dimsOffsets = record->dimsOffsets;
     storeViews(rewriter, loc, frame->argViews, types.args, argData,
                dimsOffsets.take_front(types.args.size()), recordAccess);
@@ -230,10 +259,13 @@ private:
       types.args.push_back(bytesType(kStreamTagSize));
       types.results.push_back(bytesType(kStreamTagSize));
     }
-    for (Type type : op.getInputs().getTypes())
-      types.args.push_back(cast<MemRefType>(type));
-    for (Type type : op.getOutputs().getTypes())
-      types.results.push_back(cast<MemRefType>(type));
+    Type token = TokenType::get(context);
+    SmallVector<Type> inputs(op.getInputs().getTypes());
+    SmallVector<Type> outputs(op.getOutputs().getTypes());
+    llvm::append_range(types.args, interleaveTokens<Type>(
+                                       inputs, op.getTokenInputs(), token));
+    llvm::append_range(types.results, interleaveTokens<Type>(
+                                          outputs, op.getTokenOutputs(), token));
     return types;
   }
 
@@ -252,28 +284,36 @@ private:
     return tag;
   }
 
-  /// The address of each buffer's first element.
+  /// The address of each buffer's first element; null for each token, at
+  /// its position among them.
   void appendBufferData(RewriterBase &rewriter, Location loc, TypeRange types,
                         ValueRange descriptors,
+                        std::optional<ArrayRef<int64_t>> tokens,
                         SmallVectorImpl<Value> &data) const {
     Type ptrType = LLVM::LLVMPointerType::get(rewriter.getContext());
+    SmallVector<Value> addresses;
     for (auto [type, descriptor] : llvm::zip(types, descriptors)) {
       MemRefDescriptor memref(descriptor);
       Value aligned = memref.alignedPtr(rewriter, loc);
       Value offset = memref.offset(rewriter, loc);
       Type element = getTypeConverter()->convertType(
           cast<MemRefType>(type).getElementType());
-      data.push_back(LLVM::GEPOp::create(rewriter, loc, ptrType, element,
-                                         aligned,
-                                         ArrayRef<LLVM::GEPArg>{offset}));
+      addresses.push_back(LLVM::GEPOp::create(rewriter, loc, ptrType, element,
+                                              aligned,
+                                              ArrayRef<LLVM::GEPArg>{offset}));
     }
+    Value null;
+    if (tokens && !tokens->empty())
+      null = LLVM::ZeroOp::create(rewriter, loc, ptrType);
+    llvm::append_range(data,
+                       interleaveTokens<Value>(addresses, tokens, null));
   }
 
   /// Each view {dtype, rank, dims, data}, field by field: the JIT's fast
   /// instruction selector handles scalar stores, not a store of the whole
   /// struct.
   static void storeViews(RewriterBase &rewriter, Location loc, Value views,
-                         ArrayRef<MemRefType> types, ArrayRef<Value> data,
+                         ArrayRef<Type> types, ArrayRef<Value> data,
                          ArrayRef<int64_t> dimsOffsets,
                          const RecordAccess &record) {
     MLIRContext *context = rewriter.getContext();
@@ -294,8 +334,10 @@ private:
                                 ArrayRef<LLVM::GEPArg>{0, position});
         LLVM::StoreOp::create(rewriter, loc, value, address);
       };
-      field(i32(getRuntimeDType(type.getElementType())), 0);
-      field(i32(type.getRank()), 1);
+      auto memref = dyn_cast<MemRefType>(type);
+      field(i32(memref ? getRuntimeDType(memref.getElementType()) : NXRT_TOKEN),
+            0);
+      field(i32(memref ? memref.getRank() : 0), 1);
       field(record.bytesAt(dimsOffset), 2);
       field(pointer, 3);
     }
@@ -320,7 +362,7 @@ struct CallbackOpLowering final : ConvertOpToLLVMPattern<CallbackOp> {
 };
 
 /// A host call still on tensors under `--convert-to-llvm`, which runs no
-/// bufferization. Calls that take and return nothing need no buffers: they
+/// bufferization. Calls that take and return no tensor need no buffers: they
 /// become nx.invoke here, as convert-nx-to-llvm does. Any other is reported
 /// at the op: converting the module around it would erase the callback it
 /// calls.
@@ -333,7 +375,7 @@ struct UnbufferizedHostOpLowering final : OpConversionPattern<HostOp> {
   LogicalResult
   matchAndRewrite(HostOp op, typename HostOp::Adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    if (op->getNumOperands() != 0 || op->getNumResults() != 0)
+    if (!hasTokensOnly(op))
       return op.emitOpError()
              << "must be bufferized into 'nx.invoke' before conversion to "
                 "LLVM (run one-shot-bufferize first, or nx-lower-to-cpu "
@@ -383,8 +425,8 @@ void nx::registerConvertNxToLLVMInterface(DialectRegistry &registry) {
   });
 }
 
-/// Host calls that take and return no tensor (a `() -> ()` callback, an
-/// argument-less custom call) are left alone by One-Shot Bufferize, which
+/// Host calls that take and return no tensor (a `() -> ()` callback, a
+/// custom call on tokens only) are left alone by One-Shot Bufferize, which
 /// only rewrites ops with tensor operands or results. They need no buffers:
 /// their own bufferization turns them into nx.invoke here. Any other host op
 /// still on tensors was not bufferized, and cannot be lowered.
@@ -399,7 +441,7 @@ static LogicalResult invokeTensorFreeHostCalls(ModuleOp module) {
   bufferization::BufferizationState state;
   for (Operation *op : hostOps) {
     auto bufferizable = dyn_cast<bufferization::BufferizableOpInterface>(op);
-    if (op->getNumOperands() != 0 || op->getNumResults() != 0 || !bufferizable)
+    if (!hasTokensOnly(op) || !bufferizable)
       return op->emitOpError()
              << "must be bufferized into 'nx.invoke' before "
                 "convert-nx-to-llvm (run one-shot-bufferize first)";

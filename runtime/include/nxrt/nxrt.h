@@ -135,6 +135,11 @@ typedef enum nxrt_dtype_t {
   NXRT_F64 = 13,
   NXRT_C64 = 14,  /* complex<f32>: real then imaginary */
   NXRT_C128 = 15, /* complex<f64> */
+  /* An ordering token: no elements, rank 0, data NULL. Only custom-call
+   * targets see one, where the program passes or returns a token (an XLA
+   * FFI handler gets XLA_FFI_DataType_TOKEN). Not a tensor element type:
+   * nxrt_dtype_size gives 0 and nxrt_dtype_name "token". */
+  NXRT_TOKEN = 16,
   NXRT_DTYPE_MAX_ENUM = 0x7fffffff
 } nxrt_dtype_t;
 

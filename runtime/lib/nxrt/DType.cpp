@@ -18,6 +18,8 @@
 namespace nxrt {
 
 std::string typeString(const nxrt_tensor_t &t) {
+  if (t.dtype == NXRT_TOKEN)
+    return "!nx.token";
   std::string s = "tensor<";
   // A negative size is a dynamic one in a signature: MLIR's `?`.
   for (int32_t i = 0; i < t.rank && t.dims; ++i)
@@ -49,6 +51,10 @@ bool sameType(const nxrt_tensor_t &a, const nxrt_tensor_t &b) {
 }
 
 absl::Status validateView(const nxrt_tensor_t &t, const char *what) {
+  // Only custom-call targets that know tokens take them.
+  if (t.dtype == NXRT_TOKEN)
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s is a token, where a tensor was expected", what));
   if (nxrt_dtype_size(t.dtype) == 0)
     return absl::InvalidArgumentError(
         absl::StrFormat("%s has invalid dtype %d", what, t.dtype));
@@ -104,6 +110,8 @@ const char *nxrt_dtype_name(nxrt_dtype_t dtype) {
   case dtype:                                                                  \
     return mlir;
 #include "nxrt/nxrt_dtypes.def"
+  case NXRT_TOKEN:
+    return "token";
   default:
     return "invalid";
   }

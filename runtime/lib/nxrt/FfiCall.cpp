@@ -35,6 +35,10 @@ struct FfiSite final : nxrt::SiteData {
   absl::Status status;
   nxrt::ffi::FfiAttributes attributes;
   SiteStateSlot state;
+  // The fields of every call's frame that do not change between calls (the
+  // API, the attributes, the sizes): a call copies it in a few wide moves
+  // rather than storing each field.
+  XLA_FFI_CallFrame frame;
 
   ~FfiSite() override {
     if (state.state && state.deleter)
@@ -74,6 +78,8 @@ XLA_FFI_DataType toFfiType(nxrt_dtype_t dtype) {
     return XLA_FFI_DataType_C64;
   case NXRT_C128:
     return XLA_FFI_DataType_C128;
+  case NXRT_TOKEN:
+    return XLA_FFI_DataType_TOKEN;
   default:
     return XLA_FFI_DataType_INVALID;
   }
@@ -105,14 +111,17 @@ std::unique_ptr<FfiSite> instantiate(const HandlerEntry &entry,
                                      nxrt_site &site) {
   auto data = std::make_unique<FfiSite>();
   data->status = data->attributes.convert(*site.attrs);
-  if (!data->status.ok() || !entry.bundle.instantiate)
-    return data;
   XLA_FFI_ExecutionContext ctx;
   ctx.handler = &entry;
   ctx.runtime = site.runtime;
   ctx.stage = XLA_FFI_ExecutionStage_INSTANTIATE;
   ctx.state = &data->state;
   XLA_FFI_CallFrame frame = emptyFrame(ctx, data->attributes.top());
+  data->frame = frame;
+  data->frame.ctx = nullptr;
+  data->frame.stage = XLA_FFI_ExecutionStage_EXECUTE;
+  if (!data->status.ok() || !entry.bundle.instantiate)
+    return data;
   absl::Status status = nxrt::ffi::takeError(entry.bundle.instantiate(&frame));
   if (!status.ok())
     data->status = absl::Status(
@@ -218,7 +227,8 @@ callWith(const HandlerEntry &entry, FfiSite &data, nxrt_site &site,
   ctx.runtime = site.runtime;
   ctx.run = call.run;
   ctx.state = &data.state;
-  XLA_FFI_CallFrame frame = emptyFrame(ctx, data.attributes.top());
+  XLA_FFI_CallFrame frame = data.frame;
+  frame.ctx = &ctx;
   auto *typeArray = const_cast<int32_t *>(types);
   frame.args.size = static_cast<int64_t>(call.nargs);
   frame.args.types = reinterpret_cast<XLA_FFI_ArgType *>(typeArray);

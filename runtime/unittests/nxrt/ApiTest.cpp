@@ -68,6 +68,13 @@ TEST(NxrtApi, DTypeSizesAndNames) {
     EXPECT_EQ(nxrt_dtype_size(c.dtype), c.size) << c.name;
     EXPECT_STREQ(nxrt_dtype_name(c.dtype), c.name);
   }
+  // A token has a name but no elements.
+  EXPECT_EQ(nxrt_dtype_size(NXRT_TOKEN), 0u);
+  EXPECT_STREQ(nxrt_dtype_name(NXRT_TOKEN), "token");
+  nxrt_tensor_t token{NXRT_TOKEN, 0, nullptr, nullptr};
+  char type[32];
+  nxrt_tensor_type_string(&token, type, sizeof(type));
+  EXPECT_STREQ(type, "!nx.token");
   EXPECT_EQ(nxrt_dtype_size(NXRT_DTYPE_INVALID), 0u);
   EXPECT_EQ(nxrt_dtype_size(static_cast<nxrt_dtype_t>(77)), 0u);
   EXPECT_STREQ(nxrt_dtype_name(static_cast<nxrt_dtype_t>(77)), "invalid");

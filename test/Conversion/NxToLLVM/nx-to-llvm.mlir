@@ -227,3 +227,38 @@ func.func @no_tensors() {
   nx.io_callback @tock()
   return
 }
+
+// -----
+
+// A custom call's tokens take their places among its views: dtype
+// NXRT_TOKEN (16), rank 0, no data. The target's operands are (token,
+// memref<4xf32>).
+// CHECK-LABEL: func.func @custom_call_tokens
+// CHECK: %[[ARGS:.+]] = llvm.alloca %{{.+}} x !llvm.struct<(i32, i32, ptr, ptr)>
+// CHECK: %[[NULL:.+]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: %[[TOKEN:.+]] = llvm.getelementptr %[[ARGS]][0]
+// CHECK: llvm.mlir.constant(16 : i32) : i32
+// CHECK: llvm.getelementptr %[[TOKEN]][0, 0]
+// CHECK: llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.getelementptr %[[TOKEN]][0, 1]
+// CHECK: %[[DATA_FIELD:.+]] = llvm.getelementptr %[[TOKEN]][0, 3]
+// CHECK: llvm.store %[[NULL]], %[[DATA_FIELD]]
+// CHECK: %[[BUFFER:.+]] = llvm.getelementptr %[[ARGS]][1]
+// CHECK: llvm.mlir.constant(12 : i32) : i32
+// CHECK: llvm.call @nxrt_invoke(%{{.+}}, %{{.+}}, %[[ARGS]], %{{.+}}, %{{.+}}, %{{.+}})
+func.func @custom_call_tokens(%x: memref<4xf32>, %s: memref<f32>) {
+  nx.invoke custom_call @log(%x) outs(%s) {has_side_effect, token_inputs = array<i64: 0>, token_outputs = array<i64: 1>} : (memref<4xf32>) -> (memref<f32>)
+  return
+}
+
+// -----
+
+// A custom call on tokens only is not touched by bufferization either.
+// CHECK-LABEL: func.func @tokens_only
+// CHECK: llvm.call @nxrt_invoke
+// CHECK-NOT: nx.custom_call
+func.func @tokens_only() {
+  %t = nx.create_token : !nx.token
+  %0 = nx.custom_call @order(%t) {has_side_effect = true} : (!nx.token) -> !nx.token
+  return
+}

@@ -735,6 +735,30 @@ func.func @invoke_infeed_inputs(%m: memref<4xf32>) {
 
 // -----
 
+func.func @invoke_tokens_not_custom_call(%m: memref<4xf32>) {
+  // expected-error @+1 {{'nx.invoke' op of kind elixir_call takes no tokens; only custom_call targets do}}
+  nx.invoke elixir_call @f(%m) outs() {token_inputs = array<i64: 0>} : (memref<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @invoke_token_position_out_of_range(%m: memref<4xf32>) {
+  // expected-error @+1 {{'nx.invoke' op token_inputs must be increasing positions in [0, 2), got 2}}
+  nx.invoke custom_call @f(%m) outs() {token_inputs = array<i64: 2>} : (memref<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @invoke_token_positions_not_increasing(%m: memref<4xf32>) {
+  // expected-error @+1 {{'nx.invoke' op token_outputs must be increasing positions in [0, 3), got 0}}
+  nx.invoke custom_call @f() outs(%m) {token_outputs = array<i64: 1, 0>} : () -> (memref<4xf32>)
+  return
+}
+
+// -----
+
 func.func @invoke_element_type(%m: memref<4xindex>) {
   // expected-error @+1 {{'nx.invoke' op operand #0 must be variadic of memref of}}
   nx.invoke elixir_call @f(%m) outs() : (memref<4xindex>) -> ()

@@ -180,6 +180,7 @@ func.func @custom_call(%x: tensor<2xf32>, %y: tensor<3xi32>) -> tensor<2xf32> {
 // CHECK: nx.invoke custom_call @qr_cpu_custom_call_f32(%[[IN]]) outs(%[[IN]], %[[OUT]]) : (memref<4xf32>) -> (memref<4xf32>, memref<4xf32>)
 // CHECK: nx.invoke outfeed @results(%[[IN]]) outs() {has_side_effect} : (memref<4xf32>) -> ()
 // CHECK: nx.invoke infeed @batches() outs(%[[OUT]]) {has_side_effect} : () -> (memref<4xf32>)
+// CHECK: nx.invoke custom_call @ordered(%[[IN]]) outs(%[[OUT]]) {has_side_effect, token_inputs = array<i64: 0>, token_outputs = array<i64: 1>} : (memref<4xf32>) -> (memref<4xf32>)
 // GENERIC-LABEL: sym_name = "invoke"
 // GENERIC: "nx.invoke"(%{{.+}}, %{{.+}}) <{attrs = {norm = "l2"}, has_side_effect, kind = 0 : i32, name = "normalize", operandSegmentSizes = array<i32: 1, 1>}> : (memref<4xf32>, memref<4xf32>) -> ()
 func.func @invoke(%in: memref<4xf32>, %out: memref<4xf32>, %n: memref<i64>) {
@@ -188,6 +189,7 @@ func.func @invoke(%in: memref<4xf32>, %out: memref<4xf32>, %n: memref<i64>) {
   nx.invoke custom_call @qr_cpu_custom_call_f32(%in) outs(%in, %out) : (memref<4xf32>) -> (memref<4xf32>, memref<4xf32>)
   nx.invoke outfeed @results(%in) outs() {has_side_effect} : (memref<4xf32>) -> ()
   nx.invoke infeed @batches() outs(%out) {has_side_effect} : () -> (memref<4xf32>)
+  nx.invoke custom_call @ordered(%in) outs(%out) {has_side_effect, token_inputs = array<i64: 0>, token_outputs = array<i64: 1>} : (memref<4xf32>) -> (memref<4xf32>)
   return
 }
 

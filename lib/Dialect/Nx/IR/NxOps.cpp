@@ -405,6 +405,25 @@ void CustomCallOp::getEffects(
 // InvokeOp
 //===----------------------------------------------------------------------===//
 
+/// Token positions are increasing and within the target's list, which holds
+/// the buffers and the tokens.
+static LogicalResult verifyTokenPositions(InvokeOp op,
+                                          DenseI64ArrayAttr positions,
+                                          StringRef name, size_t buffers) {
+  if (!positions)
+    return success();
+  int64_t size = static_cast<int64_t>(buffers + positions.size());
+  int64_t previous = -1;
+  for (int64_t position : positions.asArrayRef()) {
+    if (position <= previous || position >= size)
+      return op.emitOpError()
+             << name << " must be increasing positions in [0, " << size
+             << "), got " << position;
+    previous = position;
+  }
+  return success();
+}
+
 LogicalResult InvokeOp::verify() {
   auto checkBuffers = [&](ValueRange buffers, StringRef kind) -> LogicalResult {
     for (auto [index, buffer] : llvm::enumerate(buffers)) {
@@ -431,6 +450,15 @@ LogicalResult InvokeOp::verify() {
   if (kind == InvokeKind::Infeed && !getInputs().empty())
     return emitOpError() << "of kind infeed expects no inputs, got "
                          << getInputs().size();
+  if ((getTokenInputs() || getTokenOutputs()) &&
+      kind != InvokeKind::CustomCall)
+    return emitOpError() << "of kind " << stringifyInvokeKind(kind)
+                         << " takes no tokens; only custom_call targets do";
+  if (failed(verifyTokenPositions(*this, getTokenInputsAttr(), "token_inputs",
+                                  getInputs().size())) ||
+      failed(verifyTokenPositions(*this, getTokenOutputsAttr(),
+                                  "token_outputs", getOutputs().size())))
+    return failure();
   return success();
 }
 

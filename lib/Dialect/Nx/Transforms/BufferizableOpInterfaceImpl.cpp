@@ -247,48 +247,97 @@ struct CustomCallModel
     auto call = cast<CustomCallOp>(op);
     Location loc = op->getLoc();
     for (Type type : op->getResultTypes())
-      if (!isHostTensorType(type))
+      if (!isa<TokenType>(type) && !isHostTensorType(type))
         return call.emitOpError()
                << "cannot run on the host runtime: result type " << type
                << " is not a statically shaped tensor of a host element type";
-    for (Type type : op->getOperandTypes())
-      if (isa<TokenType>(type))
-        return call.emitOpError()
-               << "cannot run on the host runtime: it takes a token, which "
-                  "only orders StableHLO effects; raise the call with "
-                  "nx-import-stablehlo{raise-callbacks} or drop the token";
-    FailureOr<SmallVector<Value>> inputs =
-        getHostBuffers(rewriter, loc, call.getInputs(), options, state);
-    if (failed(inputs))
-      return failure();
-    SmallVector<Value> outputs(op->getNumResults());
-    for (auto [index, input] : llvm::enumerate(*inputs))
-      if (std::optional<unsigned> result = getAliasedResult(call, index))
-        outputs[*result] = input;
-    for (auto [index, output] : llvm::enumerate(outputs)) {
-      if (output)
+    // Tokens have no buffer: the invoke records where they were.
+    SmallVector<int64_t> tokenInputs, tokenOutputs;
+    SmallVector<Value> inputs;
+    for (auto [index, operand] : llvm::enumerate(call.getInputs())) {
+      if (isa<TokenType>(operand.getType())) {
+        tokenInputs.push_back(index);
         continue;
+      }
       FailureOr<Value> buffer =
-          allocateResult(rewriter, loc, op->getResult(index), options);
+          getHostBuffer(rewriter, loc, operand, options, state);
       if (failed(buffer))
         return failure();
-      output = *buffer;
+      inputs.push_back(*buffer);
     }
-    // A string backend_config (api_version < 4) reaches the target as the
-    // string attribute "backend_config".
-    DictionaryAttr attrs = rewriter.getDictionaryAttr({});
-    if (Attribute config = call.getBackendConfigAttr()) {
-      if (auto dict = dyn_cast<DictionaryAttr>(config))
-        attrs = dict;
-      else
-        attrs = rewriter.getDictionaryAttr(
-            rewriter.getNamedAttr("backend_config", config));
-    }
-    InvokeOp::create(rewriter, loc, InvokeKind::CustomCall,
-                     call.getCallTargetName(), attrs, *inputs, outputs,
-                     call.getHasSideEffect());
-    replaceOpWithBufferizedValues(rewriter, op, outputs);
+    FailureOr<SmallVector<Value>> replacements =
+        getResultValues(call, rewriter, inputs, options, tokenOutputs);
+    if (failed(replacements))
+      return failure();
+    SmallVector<Value> outputs;
+    for (Value value : *replacements)
+      if (!isa<TokenType>(value.getType()))
+        outputs.push_back(value);
+    // A call that takes or returns a token is one whose order matters:
+    // tokens exist to order effects, so such a call keeps its place even
+    // when nothing reads its results.
+    bool ordered = !tokenInputs.empty() || !tokenOutputs.empty();
+    auto invoke = InvokeOp::create(
+        rewriter, loc, InvokeKind::CustomCall, call.getCallTargetName(),
+        getHostAttributes(call, rewriter), inputs, outputs,
+        call.getHasSideEffect() || ordered);
+    if (!tokenInputs.empty())
+      invoke.setTokenInputs(tokenInputs);
+    if (!tokenOutputs.empty())
+      invoke.setTokenOutputs(tokenOutputs);
+    replaceOpWithBufferizedValues(rewriter, op, *replacements);
     return success();
+  }
+
+private:
+  /// The value each result is replaced by: its operand's buffer if aliased,
+  /// else a fresh buffer; a token result becomes a fresh token, its position
+  /// appended to `tokenOutputs`. `inputs` holds the operands' buffers,
+  /// tokens left out.
+  static FailureOr<SmallVector<Value>>
+  getResultValues(CustomCallOp call, RewriterBase &rewriter,
+                  ArrayRef<Value> inputs, const BufferizationOptions &options,
+                  SmallVectorImpl<int64_t> &tokenOutputs) {
+    Location loc = call.getLoc();
+    // The buffer of each operand, by its position among all operands.
+    SmallVector<Value> operandBuffers;
+    const Value *nextInput = inputs.begin();
+    for (Value operand : call.getInputs())
+      operandBuffers.push_back(isa<TokenType>(operand.getType()) ? Value()
+                                                                 : *nextInput++);
+    SmallVector<Value> values(call->getNumResults());
+    for (auto [index, buffer] : llvm::enumerate(operandBuffers))
+      if (std::optional<unsigned> result = getAliasedResult(call, index))
+        if (buffer)
+          values[*result] = buffer;
+    for (auto [index, value] : llvm::enumerate(values)) {
+      if (value)
+        continue;
+      Value result = call->getResult(index);
+      if (isa<TokenType>(result.getType())) {
+        tokenOutputs.push_back(index);
+        value = CreateTokenOp::create(rewriter, loc, result.getType());
+        continue;
+      }
+      FailureOr<Value> buffer = allocateResult(rewriter, loc, result, options);
+      if (failed(buffer))
+        return failure();
+      value = *buffer;
+    }
+    return values;
+  }
+
+  /// The target's attributes: a dictionary backend_config as it is; a
+  /// string one (api_version < 4) as the string attribute "backend_config".
+  static DictionaryAttr getHostAttributes(CustomCallOp call,
+                                          RewriterBase &rewriter) {
+    Attribute config = call.getBackendConfigAttr();
+    if (!config)
+      return rewriter.getDictionaryAttr({});
+    if (auto dict = dyn_cast<DictionaryAttr>(config))
+      return dict;
+    return rewriter.getDictionaryAttr(
+        rewriter.getNamedAttr("backend_config", config));
   }
 };
 

@@ -24,12 +24,3 @@ func.func @custom_call_dynamic_result(%x: tensor<4xf32>) -> tensor<?xf32> {
   %0 = nx.custom_call @t(%x) : (tensor<4xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
-
-// -----
-
-func.func @custom_call_with_token(%t: !nx.token, %x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+2 {{failed to bufferize op}}
-  // expected-error @+1 {{'nx.custom_call' op cannot run on the host runtime: it takes a token, which only orders StableHLO effects; raise the call with nx-import-stablehlo{raise-callbacks} or drop the token}}
-  %0 = nx.custom_call @t(%t, %x) : (!nx.token, tensor<4xf32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
-}

@@ -105,6 +105,21 @@ func.func @custom_call_dictionary(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 }
 
+// Tokens have no buffer: the invoke records their positions among the
+// target's operands and results, and is kept in its place (has_side_effect).
+// A token result is replaced by a fresh token; an aliased operand after a
+// token is still found by its position among all operands.
+// CHECK-LABEL: func.func @custom_call_tokens
+// CHECK-SAME: (%[[T:.+]]: !nx.token, %[[X:.+]]: memref<4xf32>)
+// CHECK: %[[T2:.+]] = nx.create_token
+// CHECK: %[[S:.+]] = memref.alloc() {{.*}} : memref<f32>
+// CHECK: nx.invoke custom_call @log(%[[X]]) outs(%[[X]], %[[S]]) {has_side_effect, token_inputs = array<i64: 0>, token_outputs = array<i64: 1>} : (memref<4xf32>) -> (memref<4xf32>, memref<f32>)
+// CHECK: return %[[T2]], %[[X]], %[[S]]
+func.func @custom_call_tokens(%t: !nx.token, %x: tensor<4xf32> {bufferization.writable = true}) -> (!nx.token, tensor<4xf32>, tensor<f32>) {
+  %0:3 = nx.custom_call @log(%t, %x) {api_version = 4 : i32, output_operand_aliases = [#nx.output_operand_alias<output_tuple_indices = [0], operand_index = 1, operand_tuple_indices = []>]} : (!nx.token, tensor<4xf32>) -> (tensor<4xf32>, !nx.token, tensor<f32>)
+  return %0#1, %0#0, %0#2 : !nx.token, tensor<4xf32>, tensor<f32>
+}
+
 // -----
 
 // An optional io_callback becomes an optional_io_callback invoke; its static

@@ -439,6 +439,43 @@ static XLA_FFI_Error *double_in_place(XLA_FFI_CallFrame *frame) {
   return NULL;
 }
 
+/*--- ordered_log: tokens in and out, as XLA's Token (BufferR0<TOKEN>) ---*/
+
+static XLA_FFI_Error *expect_token(XLA_FFI_CallFrame *frame,
+                                   const XLA_FFI_Buffer *buffer,
+                                   const char *what) {
+  if (buffer->dtype == XLA_FFI_DataType_TOKEN && buffer->rank == 0 &&
+      buffer->data == NULL)
+    return NULL;
+  char message[160];
+  snprintf(message, sizeof(message),
+           "Failed to decode all FFI handler operands: %s is not a token "
+           "(dtype %d, rank %lld)",
+           what, (int)buffer->dtype, (long long)buffer->rank);
+  return make_error(frame->api, XLA_FFI_Error_Code_INVALID_ARGUMENT, message);
+}
+
+/* (token, f32 x) -> (f32 sum, token): prints the running call count and
+ * the sum of x, so a test sees the calls' order. */
+static XLA_FFI_Error *ordered_log(XLA_FFI_CallFrame *frame) {
+  static int calls;
+  if (answer_metadata(frame))
+    return NULL;
+  TRY(decode(frame, 2, 2));
+  TRY(expect_token(frame, arg(frame, 0), "argument 0"));
+  TRY(expect_f32(frame, arg(frame, 1), "argument 1"));
+  TRY(expect_f32(frame, ret(frame, 0), "result 0"));
+  TRY(expect_token(frame, ret(frame, 1), "result 1"));
+  const float *in = arg(frame, 1)->data;
+  float sum = 0;
+  for (int64_t i = 0, n = elements(arg(frame, 1)); i < n; ++i)
+    sum += in[i];
+  *(float *)ret(frame, 0)->data = sum;
+  printf("ordered_log call %d: sum %g\n", ++calls, sum);
+  fflush(stdout);
+  return NULL;
+}
+
 /*--- Exported, not registered ---*/
 
 EXPORT XLA_FFI_Error *nx_test_ffi_negate(XLA_FFI_CallFrame *frame) {
@@ -507,4 +544,5 @@ __attribute__((constructor)) static void register_handlers(void) {
   register_handler("test_ffi.async_add_one", NULL, async_add_one);
   register_handler("test_ffi.fail", NULL, fail);
   register_handler("test_ffi.double_in_place", NULL, double_in_place);
+  register_handler("test_ffi.ordered_log", NULL, ordered_log);
 }

@@ -495,10 +495,22 @@ def Nx_InvokeOp : Nx_Op<"invoke", [AttrSizedOperandSegments,
     Without `has_side_effect` the op only reads its inputs and writes its
     outputs; with it, it also reads and writes host state.
 
+    A custom-call target may take and return tokens, which carry no data and
+    so have no buffer. `token_inputs` and `token_outputs` list their
+    positions in the target's operand and result lists, in increasing order;
+    the buffers fill the other positions in order. The runtime hands the
+    target each token as a rank-0 view of dtype `NXRT_TOKEN` with no data,
+    as XLA hands a token to an FFI handler.
+
     ```mlir
     nx.invoke elixir_call @normalize(%in) outs(%out) attrs {norm = "l2"} {has_side_effect}
         : (memref<4xf32>) -> (memref<4xf32>)
     nx.invoke io_callback @log(%in) outs() {has_side_effect} : (memref<4xf32>) -> ()
+    // The target's operands are (token, memref<4xf32>); its results
+    // (memref<4xf32>, token).
+    nx.invoke custom_call @log_ordered(%in) outs(%out)
+        {has_side_effect, token_inputs = array<i64: 0>, token_outputs = array<i64: 1>}
+        : (memref<4xf32>) -> (memref<4xf32>)
     ```
   }];
   let arguments = (ins
@@ -507,7 +519,9 @@ def Nx_InvokeOp : Nx_Op<"invoke", [AttrSizedOperandSegments,
     DefaultValuedAttr<DictionaryAttr, "{}">:$attrs,
     Variadic<Nx_HostMemRef>:$inputs,
     Variadic<Nx_HostMemRef>:$outputs,
-    UnitAttr:$has_side_effect
+    UnitAttr:$has_side_effect,
+    OptionalAttr<DenseI64ArrayAttr>:$token_inputs,
+    OptionalAttr<DenseI64ArrayAttr>:$token_outputs
   );
   let assemblyFormat = [{
     $kind custom<CallTarget>($name) `(` $inputs `)` `outs` `(` $outputs `)`
@@ -515,6 +529,15 @@ def Nx_InvokeOp : Nx_Op<"invoke", [AttrSizedOperandSegments,
     `:` custom<ParenTypeList>(type($inputs)) `->`
     custom<ParenTypeList>(type($outputs))
   }];
+  let builders = [
+    // Every kind but custom_call takes buffers only.
+    OpBuilder<(ins "InvokeKind":$kind, "::llvm::StringRef":$name,
+                   "::mlir::DictionaryAttr":$attrs, "::mlir::ValueRange":$inputs,
+                   "::mlir::ValueRange":$outputs, "bool":$hasSideEffect), [{
+      build($_builder, $_state, kind, name, attrs, inputs, outputs,
+            hasSideEffect, /*token_inputs=*/nullptr, /*token_outputs=*/nullptr);
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
