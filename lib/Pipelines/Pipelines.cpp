@@ -43,6 +43,8 @@ using namespace mlir;
 
 void nx::buildLowerToCpuPipeline(OpPassManager &pm,
                                  const LowerToCpuOptions &options) {
+  // Input the pipeline would lower wrongly is reported at its op.
+  pm.addPass(nx::createNxCheckCpuInputPass());
   // nx: ids for the host to bind callbacks by.
   pm.addPass(createNxAssignCallbackIdsPass());
   pm.addPass(createNxPrepareEntryPointsPass());

@@ -46,6 +46,36 @@ def LowerTosaPass : Pass<"nx-lower-tosa", "::mlir::ModuleOp"> {
   }];
 }
 
+def NxCheckCpuInputPass : Pass<"nx-check-cpu-input", "::mlir::ModuleOp"> {
+  let summary = "Rejects OpenMP ops in the input of nx-lower-to-cpu";
+  let description = [{
+    `nx-lower-to-cpu` parallelizes loops itself, after bufferization and
+    buffer deallocation. A module that is already parallelized
+    (`convert-linalg-to-openmp` run by hand, or OpenMP written by a front
+    end) would have deallocation place its ownership values inside
+    `omp.wsloop`, which then fails to verify at an op the user did not
+    write. This pass reports the first OpenMP op instead, at its location.
+    First pass of `nx-lower-to-cpu`.
+
+    Input:
+
+    ```mlir
+    omp.parallel {
+      omp.wsloop {
+        omp.loop_nest (%i) : index = (%c0) to (%c64) step (%c1) { ... }
+      }
+      omp.terminator
+    }
+    ```
+
+    Output: unchanged, or an error at the first OpenMP op:
+
+    ```
+    error: 'omp.parallel' op is already parallelized with OpenMP: nx-lower-to-cpu parallelizes loops itself (convert-linalg-to-openmp) and takes the program before that
+    ```
+  }];
+}
+
 def CheckStaticBoundsPass : Pass<"nx-check-static-bounds"> {
   let summary = "Rejects linalg ops and reshapes whose known sizes contradict each other";
   let description = [{
