@@ -190,23 +190,6 @@ const nxhost::EntrySignature *Executable::findEntry(StringRef name) const {
   return nullptr;
 }
 
-llvm::orc::SymbolMap
-nx::runner::runtimeSymbolMap(llvm::orc::MangleAndInterner interner) {
-  llvm::orc::SymbolMap map;
-  auto add = [&](StringRef name, void *address) {
-    map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                           llvm::JITSymbolFlags::Exported};
-  };
-#define NXRT_SYMBOL(fn) add(#fn, reinterpret_cast<void *>(&fn));
-#include "nxrt/nxrt_symbols.def"
-  // memref.copy between strided buffers lowers to a call of MLIR's
-  // `memrefCopy`; libnxrt defines it with the same ABI, so the JIT needs no
-  // MLIR runtime library (and behaves as nx-compile's objects do).
-  add(runtime_symbols::kMlirMemrefCopy,
-      reinterpret_cast<void *>(&nxrt_memref_copy));
-  return map;
-}
-
 static void initializeNativeTarget() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -505,11 +488,16 @@ llvm::Error Executable::generateCode(ModuleOp lowered,
   engineOptions.sectionMemoryMapper = jitMemory.get();
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
+  // What the module uses but does not define, for the JIT to bind (below).
+  std::vector<std::string> undefinedSymbols;
   // The options hold these by reference (function_ref), and the JIT calls
   // `optimizeTimed` when it generates code, below.
   auto translate = [&](Operation *module, llvm::LLVMContext &context) {
     TimingScope timing = startPhase(options, "translate to LLVM IR");
-    return translateForJit(module, context);
+    std::unique_ptr<llvm::Module> llvmModule = translateForJit(module, context);
+    if (llvmModule)
+      undefinedSymbols = getUndefinedSymbols(*llvmModule);
+    return llvmModule;
   };
   auto optimizeTimed = [&](llvm::Module *module) {
     TimingScope timing = startPhase(options, "optimize LLVM IR");
@@ -529,6 +517,15 @@ llvm::Error Executable::generateCode(ModuleOp lowered,
   }
   jitEngine = std::move(*engine);
   jitEngine->registerSymbols(runtimeSymbolMap);
+  // And what libnxrt's dependencies define (the OpenMP runtime), which the
+  // JIT would not find either where the host loaded libnxrt RTLD_LOCAL.
+  // The separate stages are bound below.
+  llvm::erase_if(undefinedSymbols, [&](const std::string &name) {
+    return stages.addresses.contains(name);
+  });
+  jitEngine->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+    return runtimeDependencySymbolMap(undefinedSymbols, interner);
+  });
   if (!stages.addresses.empty())
     jitEngine->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
       llvm::orc::SymbolMap map;

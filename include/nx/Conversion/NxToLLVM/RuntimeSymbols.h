@@ -8,7 +8,10 @@
 //
 // Every symbol that code produced by convert-nx-to-llvm calls or defines, in
 // one place; the protocol they implement is described in docs/Design.md
-// ("Compiled code and the runtime"). Values of the runtime's enums come from
+// ("Compiled code and the runtime"). The libnxrt functions it calls come
+// from runtime/include/nxrt/nxrt_symbols.def, the one list of them that the
+// JIT binds and libnxrt exports: a name below that the list lacks does not
+// compile. Values of the runtime's enums come from
 // runtime/include/nxrt/nxrt.h itself (a C header) so the two cannot drift
 // apart.
 //
@@ -21,35 +24,57 @@
 
 namespace mlir::nx::runtime_symbols {
 
-// Functions of libnxrt called by compiled code.
-inline constexpr llvm::StringLiteral kRunCurrent = "nxrt_run_current";
-inline constexpr llvm::StringLiteral kInvoke = "nxrt_invoke";
-inline constexpr llvm::StringLiteral kRunFailed = "nxrt_run_failed";
-inline constexpr llvm::StringLiteral kInvokeFailed = "nxrt_invoke_failed";
+/// One constant per NXRT_SYMBOL(fn) line of nxrt_symbols.def, named and
+/// valued `fn`.
+namespace entry_points {
+#define NXRT_SYMBOL(fn) inline constexpr llvm::StringLiteral fn = #fn;
+#include "nxrt/nxrt_symbols.def"
+} // namespace entry_points
+
+/// Every libnxrt function compiled code may call, in nxrt_symbols.def's
+/// order.
+inline constexpr llvm::StringLiteral kEntryPoints[] = {
+#define NXRT_SYMBOL(fn) entry_points::fn,
+#include "nxrt/nxrt_symbols.def"
+};
+
+// Functions of libnxrt called by compiled code, by their use.
+inline constexpr llvm::StringLiteral kRunCurrent =
+    entry_points::nxrt_run_current;
+inline constexpr llvm::StringLiteral kInvoke = entry_points::nxrt_invoke;
+inline constexpr llvm::StringLiteral kRunFailed = entry_points::nxrt_run_failed;
+inline constexpr llvm::StringLiteral kInvokeFailed =
+    entry_points::nxrt_invoke_failed;
 // Reports a heap allocation that failed: (run, bytes, "file:line:col").
-inline constexpr llvm::StringLiteral kOutOfMemory = "nxrt_out_of_memory";
+inline constexpr llvm::StringLiteral kOutOfMemory =
+    entry_points::nxrt_out_of_memory;
 inline constexpr llvm::StringLiteral kProgramAddSites =
-    "nxrt_program_add_sites";
+    entry_points::nxrt_program_add_sites;
 // Contractions (convert-linalg-to-blas): C += A B on f32 / f64 buffers.
-inline constexpr llvm::StringLiteral kGemmF32 = "nxrt_gemm_f32";
-inline constexpr llvm::StringLiteral kGemmF64 = "nxrt_gemm_f64";
+inline constexpr llvm::StringLiteral kGemmF32 = entry_points::nxrt_gemm_f32;
+inline constexpr llvm::StringLiteral kGemmF64 = entry_points::nxrt_gemm_f64;
 // Compiles the f32 products' kernels: __nx_init calls it when the module
 // has f32 products, so that their first run does not.
-inline constexpr llvm::StringLiteral kGemmPrepare = "nxrt_gemm_prepare";
+inline constexpr llvm::StringLiteral kGemmPrepare =
+    entry_points::nxrt_gemm_prepare;
 // A part of a product, one per thread of an OpenMP team.
-inline constexpr llvm::StringLiteral kGemmPartF32 = "nxrt_gemm_part_f32";
-inline constexpr llvm::StringLiteral kGemmPartF64 = "nxrt_gemm_part_f64";
+inline constexpr llvm::StringLiteral kGemmPartF32 =
+    entry_points::nxrt_gemm_part_f32;
+inline constexpr llvm::StringLiteral kGemmPartF64 =
+    entry_points::nxrt_gemm_part_f64;
 // 2-D convolutions (convert-linalg-to-dnnl), on oneDNN.
-inline constexpr llvm::StringLiteral kConv2dF32 = "nxrt_conv2d_f32";
+inline constexpr llvm::StringLiteral kConv2dF32 = entry_points::nxrt_conv2d_f32;
 // Parallel loop nests (convert-linalg-to-openmp): their team size.
-inline constexpr llvm::StringLiteral kComputeThreads = "nxrt_compute_threads";
+inline constexpr llvm::StringLiteral kComputeThreads =
+    entry_points::nxrt_compute_threads;
 // MLIR's generic allocation functions, which nx-lower-to-cpu lowers heap
 // allocations to and libnxrt defines (it records the buffers per run).
 inline constexpr llvm::StringLiteral kGenericAlloc =
-    "_mlir_memref_to_llvm_alloc";
+    entry_points::_mlir_memref_to_llvm_alloc;
 inline constexpr llvm::StringLiteral kGenericAlignedAlloc =
-    "_mlir_memref_to_llvm_aligned_alloc";
-inline constexpr llvm::StringLiteral kGenericFree = "_mlir_memref_to_llvm_free";
+    entry_points::_mlir_memref_to_llvm_aligned_alloc;
+inline constexpr llvm::StringLiteral kGenericFree =
+    entry_points::_mlir_memref_to_llvm_free;
 
 // Defined by every module convert-nx-to-llvm produces:
 //   nxrt_status_t *__nx_init(nxrt_program_t *program);
@@ -60,7 +85,8 @@ inline constexpr llvm::StringLiteral kGenericFree = "_mlir_memref_to_llvm_free";
 /// to, and libnxrt's function of the same ABI that the JIT and ahead-of-time
 /// objects bind it to (neither carries MLIR's runtime library).
 inline constexpr llvm::StringLiteral kMlirMemrefCopy = "memrefCopy";
-inline constexpr llvm::StringLiteral kMemrefCopy = "nxrt_memref_copy";
+inline constexpr llvm::StringLiteral kMemrefCopy =
+    entry_points::nxrt_memref_copy;
 
 /// Prefix of the C interface MLIR's LLVM lowering gives each entry point
 /// (`llvm.emit_c_interface`), which hosts call.
