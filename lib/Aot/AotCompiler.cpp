@@ -119,15 +119,13 @@ createTargetMachine(StringRef cpu, unsigned optLevel) {
   return builder->createTargetMachine();
 }
 
-/// The widest vector register the target machine's CPU has, as the
-/// vectorizer's width (the JIT uses the host's).
-static int64_t getVectorBits(llvm::TargetMachine &machine) {
+/// The vector widths for the target machine's CPU (the JIT uses the
+/// host's), by the pipeline's one policy.
+static VectorWidths getVectorWidths(llvm::TargetMachine &machine) {
   const llvm::MCSubtargetInfo *info = machine.getMCSubtargetInfo();
-  if (info->checkFeatures("+avx512f"))
-    return 512;
-  if (info->checkFeatures("+avx"))
-    return 256;
-  return 128;
+  return selectVectorWidths(machine.getTargetCPU(), [&](llvm::StringRef name) {
+    return info->checkFeatures(("+" + name).str());
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -367,9 +365,9 @@ Expected<AotObject> aot::compileAot(ModuleOp module,
 
   OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));
   runner::CompileOptions lowering = compile;
-  lowering.vectorBits = getVectorBits(**machine);
-  lowering.reductionVectorBits =
-      getReductionVectorBits((*machine)->getTargetCPU(), lowering.vectorBits);
+  VectorWidths widths = getVectorWidths(**machine);
+  lowering.vectorBits = widths.vectorBits;
+  lowering.reductionVectorBits = widths.reductionVectorBits;
   if (auto err = runner::lowerToCpu(*lowered, lowering))
     return std::move(err);
   if (compile.loweredIR) {

@@ -66,43 +66,37 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   }
 
   // Front ends: tosa and elementwise tensor ops become linalg.
-  pm.addPass(nx::createLowerTosaPass());
+  pm.addPass(nx::createNxLowerTosaPass());
   // Sizes that contradict each other are reported at the user's op, before
   // canonicalization and bufferization make them static in ops that would
   // not verify.
-  pm.addPass(nx::createCheckStaticBoundsPass());
+  pm.addPass(nx::createNxCheckStaticBoundsPass());
   // One linalg.generic per tree of elementwise ops, so bufferization and the
   // loop lowering see one op per chain between host calls, not one per
   // elementwise op. nx-fuse-elementwise does it in linear time; the passes
   // after it handle what it leaves (dynamic shapes) and fuse the generics of
   // front ends (tosa, hand-written linalg) into their consumers wherever
   // that repeats no work (nx-fuse-linalg).
-  pm.addNestedPass<func::FuncOp>(nx::createFuseElementwisePass());
+  pm.addNestedPass<func::FuncOp>(nx::createNxFuseElementwisePass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  pm.addNestedPass<func::FuncOp>(nx::createFuseLinalgPass());
+  pm.addNestedPass<func::FuncOp>(nx::createNxFuseLinalgPass());
   pm.addPass(createCanonicalizerPass());
-  int64_t vectorBits =
-      options.vectorBits != 0 ? options.vectorBits : getHostVectorBits();
-  // The host's reduction width goes with the host's vector width; an
-  // explicit vector width is the reductions' too, whatever the host.
-  int64_t reductionVectorBits = options.reductionVectorBits;
-  if (reductionVectorBits == 0)
-    reductionVectorBits =
-        options.vectorBits != 0
-            ? vectorBits
-            : getReductionVectorBits(llvm::sys::getHostCPUName(), vectorBits);
+  VectorWidths widths =
+      selectHostVectorWidths(options.vectorBits, options.reductionVectorBits);
+  int64_t vectorBits = widths.vectorBits;
+  int64_t reductionVectorBits = widths.reductionVectorBits;
   // Innermost reductions keep one partial result per vector lane, which
   // nx-vectorize-linalg turns into vector accumulators after bufferization.
   if (options.vectorize && !options.strictReductions) {
-    SplitReductionsPassOptions splitReductionsOptions;
+    NxSplitReductionsPassOptions splitReductionsOptions;
     splitReductionsOptions.vectorBits = vectorBits;
     splitReductionsOptions.reductionVectorBits = reductionVectorBits;
     pm.addNestedPass<func::FuncOp>(
-        createSplitReductionsPass(splitReductionsOptions));
+        createNxSplitReductionsPass(splitReductionsOptions));
   }
   // An elementwise op writes over an input it is the last user of, so a loop
   // carrying a tensor updates one buffer instead of allocating per iteration.
-  pm.addNestedPass<func::FuncOp>(nx::createReuseInputsAsOutputsPass());
+  pm.addNestedPass<func::FuncOp>(nx::createNxReuseInputsAsOutputsPass());
 
   // Tensors to buffers; nx ops bufferize through their interfaces.
   bufferization::OneShotBufferizePassOptions bufferizeOptions;
@@ -118,19 +112,19 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // later function pass runs nested on one piece at a time while it is in
   // the cache, so compile time is linear in program size. Those pieces
   // return no buffer they do not own, so deallocation needs no copies.
-  SplitFunctionsPassOptions splitOptions;
+  NxSplitFunctionsPassOptions splitOptions;
   splitOptions.maxOps = options.maxFunctionOps;
   bool split = options.maxFunctionOps != 0;
   if (split)
-    pm.addPass(createSplitFunctionsPass(splitOptions));
+    pm.addPass(createNxSplitFunctionsPass(splitOptions));
   pm.addPass(bufferization::createOneShotBufferizePass(bufferizeOptions));
   // Buffers a loop iteration allocates and drops (a host call's results
   // copied into the loop-carried buffer) are allocated once, before the
   // loop; deallocation, which comes next, frees them after it.
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   if (split) {
-    pm.addPass(createInlinePiecesPass());
-    pm.addPass(createSplitFunctionsPass(splitOptions));
+    pm.addPass(createNxInlinePiecesPass());
+    pm.addPass(createNxSplitFunctionsPass(splitOptions));
   }
   // Upstream's buffer-deallocation-pipeline with nx-split-deallocs before
   // the simplification, which is quadratic in the buffers one dealloc frees,
@@ -143,12 +137,12 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(
       bufferization::createOwnershipBasedBufferDeallocationPass());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(nx::createSplitDeallocsPass());
+  pm.addNestedPass<func::FuncOp>(nx::createNxSplitDeallocsPass());
   pm.addNestedPass<func::FuncOp>(
       bufferization::createBufferDeallocationSimplificationPass());
   // Frees buffers after their last use rather than at their block's end, so
   // a long straight-line program does not hold every intermediate at once.
-  pm.addNestedPass<func::FuncOp>(nx::createHoistDeallocsPass());
+  pm.addNestedPass<func::FuncOp>(nx::createNxHoistDeallocsPass());
   pm.addPass(bufferization::createLowerDeallocationsPass());
   pm.addNestedPass<func::FuncOp>(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
@@ -156,7 +150,7 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // vector registers. It marks linalg combiners, so it comes before any
   // pass below that turns linalg ops into loops.
   if (!options.strictReductions)
-    pm.addNestedPass<func::FuncOp>(nx::createReassociateReductionsPass());
+    pm.addNestedPass<func::FuncOp>(nx::createNxReassociateReductionsPass());
   // The deallocation pipeline clones results a function does not own (its
   // arguments, constants) so the caller always owns what it gets back.
   pm.addPass(createConvertBufferizationToMemRefPass());
@@ -165,24 +159,24 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // convolutions become matrix products (im2col) first.
   if (options.blas) {
     if (options.dnnl)
-      pm.addPass(createConvertLinalgToDnnlPass());
-    pm.addNestedPass<func::FuncOp>(nx::createConvolutionsToGemmPass());
-    ConvertLinalgToBlasPassOptions blasOptions;
+      pm.addPass(createNxLinalgToDnnlPass());
+    pm.addNestedPass<func::FuncOp>(nx::createNxConvolutionsToGemmPass());
+    NxLinalgToBlasPassOptions blasOptions;
     // Large products share out their rows among the same OpenMP team as the
     // loop nests; the BLAS itself then runs single-threaded.
     if (options.parallel)
       blasOptions.numThreadsFunction =
           nx::runtime_symbols::kComputeThreads.str();
-    pm.addPass(createConvertLinalgToBlasPass(blasOptions));
+    pm.addPass(createNxLinalgToBlasPass(blasOptions));
   }
 
   // Large parallel loop nests share their outermost loop among
   // nxrt_compute_threads() OpenMP threads. Their bodies call no host code.
   if (options.parallel) {
-    ConvertLinalgToOpenMPPassOptions openMPOptions;
+    NxLinalgToOpenMPPassOptions openMPOptions;
     openMPOptions.numThreadsFunction =
         nx::runtime_symbols::kComputeThreads.str();
-    pm.addPass(createConvertLinalgToOpenMPPass(openMPOptions));
+    pm.addPass(createNxLinalgToOpenMPPass(openMPOptions));
   }
 
   // Buffers and loops to LLVM. Loops are left for LLVM's vectorizer (the JIT
@@ -190,16 +184,16 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   // arithmetic it can vectorize.
   OpPassManager &functionPm = pm.nest<func::FuncOp>();
   // Transposing copies in cache-sized blocks, within each thread's rows.
-  functionPm.addPass(nx::createTileTransposesPass());
+  functionPm.addPass(nx::createNxTileTransposesPass());
   if (options.vectorize) {
-    VectorizeLinalgPassOptions vectorizeOptions;
+    NxVectorizeLinalgPassOptions vectorizeOptions;
     vectorizeOptions.vectorBits = vectorBits;
     vectorizeOptions.reductionVectorBits = reductionVectorBits;
-    functionPm.addPass(createVectorizeLinalgPass(vectorizeOptions));
+    functionPm.addPass(createNxVectorizeLinalgPass(vectorizeOptions));
   }
   functionPm.addPass(createConvertLinalgToLoopsPass());
   if (!options.libmMath)
-    functionPm.addPass(nx::createApproximateMathPass());
+    functionPm.addPass(nx::createNxApproximateMathPass());
   // libm's functions for every math op libm has (erf has no LLVM intrinsic
   // to fall back on): a module pass, since it declares them, and before the
   // vector lowering, since it unrolls vector operands.
@@ -261,17 +255,27 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   llvmFunctionPm.addPass(createCanonicalizerPass());
 }
 
-int64_t nx::getReductionVectorBits(llvm::StringRef cpu, int64_t vectorBits) {
-  return cpu == "znver4" ? std::min<int64_t>(vectorBits, 256) : vectorBits;
+nx::VectorWidths
+nx::selectVectorWidths(llvm::StringRef cpu,
+                       llvm::function_ref<bool(llvm::StringRef)> hasFeature,
+                       int64_t vectorBits, int64_t reductionVectorBits) {
+  int64_t widest = hasFeature("avx512f") ? 512 : hasFeature("avx") ? 256 : 128;
+  VectorWidths widths{vectorBits != 0 ? vectorBits : widest,
+                      reductionVectorBits};
+  if (widths.reductionVectorBits == 0)
+    widths.reductionVectorBits = vectorBits == 0 && cpu == "znver4"
+                                     ? std::min<int64_t>(widths.vectorBits, 256)
+                                     : widths.vectorBits;
+  return widths;
 }
 
-int64_t nx::getHostVectorBits() {
+nx::VectorWidths nx::selectHostVectorWidths(int64_t vectorBits,
+                                            int64_t reductionVectorBits) {
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  if (features.lookup("avx512f"))
-    return 512;
-  if (features.lookup("avx"))
-    return 256;
-  return 128;
+  return selectVectorWidths(
+      llvm::sys::getHostCPUName(),
+      [&](llvm::StringRef name) { return features.lookup(name); }, vectorBits,
+      reductionVectorBits);
 }
 
 void nx::registerNxPipelines() {

@@ -23,7 +23,7 @@
 #define DEBUG_TYPE "nx-approximate-math"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_APPROXIMATEMATHPASS
+#define GEN_PASS_DEF_NXAPPROXIMATEMATHPASS
 #include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -76,8 +76,8 @@ struct DivisionByConstant : OpRewritePattern<arith::DivFOp> {
   }
 };
 
-struct ApproximateMathPass
-    : nx::impl::ApproximateMathPassBase<ApproximateMathPass> {
+struct NxApproximateMathPass
+    : nx::impl::NxApproximateMathPassBase<NxApproximateMathPass> {
   void runOnOperation() override {
     // Math on tensors is left alone: nx-lower-to-cpu rewrites it into
     // linalg bodies on scalars (nx-fuse-elementwise) before this pass runs.

@@ -35,7 +35,7 @@ struct NxCheckCpuInputPass final
             return WalkResult::advance();
           op->emitOpError()
               << "is already parallelized with OpenMP: nx-lower-to-cpu "
-                 "parallelizes loops itself (convert-linalg-to-openmp) and "
+                 "parallelizes loops itself (nx-linalg-to-openmp) and "
                  "takes the program before that";
           return WalkResult::interrupt();
         });

@@ -10,15 +10,15 @@
 #include "nx/Transforms/Passes.h"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_CHECKSTATICBOUNDSPASS
+#define GEN_PASS_DEF_NXCHECKSTATICBOUNDSPASS
 #include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
 using namespace mlir;
 
 namespace {
-struct CheckStaticBoundsPass final
-    : nx::impl::CheckStaticBoundsPassBase<CheckStaticBoundsPass> {
+struct NxCheckStaticBoundsPass final
+    : nx::impl::NxCheckStaticBoundsPassBase<NxCheckStaticBoundsPass> {
   void runOnOperation() final {
     markAllAnalysesPreserved();
     if (failed(nx::verifyStaticBounds(getOperation())))

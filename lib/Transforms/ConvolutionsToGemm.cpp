@@ -30,7 +30,7 @@
 #define DEBUG_TYPE "nx-convolutions-to-gemm"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_CONVOLUTIONSTOGEMMPASS
+#define GEN_PASS_DEF_NXCONVOLUTIONSTOGEMMPASS
 #include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -394,8 +394,8 @@ static bool lowerNchw(OpBuilder &builder, Location loc, const Convolution &conv,
 
 namespace {
 
-struct ConvolutionsToGemmPass
-    : nx::impl::ConvolutionsToGemmPassBase<ConvolutionsToGemmPass> {
+struct NxConvolutionsToGemmPass
+    : nx::impl::NxConvolutionsToGemmPassBase<NxConvolutionsToGemmPass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -27,7 +27,7 @@
 #define DEBUG_TYPE "nx-fuse-elementwise"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_FUSEELEMENTWISEPASS
+#define GEN_PASS_DEF_NXFUSEELEMENTWISEPASS
 #include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -134,8 +134,8 @@ static void rewriteGroup(const Group &group) {
 
 namespace {
 
-struct FuseElementwisePass final
-    : nx::impl::FuseElementwisePassBase<FuseElementwisePass> {
+struct NxFuseElementwisePass final
+    : nx::impl::NxFuseElementwisePassBase<NxFuseElementwisePass> {
   void runOnOperation() final {
     SmallVector<Block *> blocks;
     getOperation()->walk([&](Block *block) { blocks.push_back(block); });

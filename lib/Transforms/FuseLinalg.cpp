@@ -27,7 +27,7 @@
 #define DEBUG_TYPE "nx-fuse-linalg"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_FUSELINALGPASS
+#define GEN_PASS_DEF_NXFUSELINALGPASS
 #include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -60,7 +60,7 @@ static bool isReshapeAcrossParallelOp(OpOperand *operand) {
 
 namespace {
 
-struct FuseLinalgPass : nx::impl::FuseLinalgPassBase<FuseLinalgPass> {
+struct NxFuseLinalgPass : nx::impl::NxFuseLinalgPassBase<NxFuseLinalgPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     linalg::ControlFusionFn fuseControl = [](OpOperand *operand) {

@@ -23,7 +23,7 @@
 #define DEBUG_TYPE "nx-hoist-deallocs"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_HOISTDEALLOCSPASS
+#define GEN_PASS_DEF_NXHOISTDEALLOCSPASS
 #include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -71,8 +71,8 @@ static Operation *getEarliestPoint(bufferization::DeallocOp dealloc) {
 
 namespace {
 
-struct HoistDeallocsPass final
-    : nx::impl::HoistDeallocsPassBase<HoistDeallocsPass> {
+struct NxHoistDeallocsPass final
+    : nx::impl::NxHoistDeallocsPassBase<NxHoistDeallocsPass> {
   void runOnOperation() final {
     // Every position is found before anything moves: a move invalidates the
     // block's cached op order, and the next isBeforeInBlock would renumber

@@ -26,7 +26,7 @@
 #define DEBUG_TYPE "nx-inline-pieces"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_INLINEPIECESPASS
+#define GEN_PASS_DEF_NXINLINEPIECESPASS
 #include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -51,8 +51,8 @@ static void inlineCall(func::CallOp call, func::FuncOp piece,
 
 namespace {
 
-struct InlinePiecesPass final
-    : nx::impl::InlinePiecesPassBase<InlinePiecesPass> {
+struct NxInlinePiecesPass final
+    : nx::impl::NxInlinePiecesPassBase<NxInlinePiecesPass> {
   void runOnOperation() final {
     ModuleOp module = getOperation();
     // In module order, so diagnostics are deterministic.

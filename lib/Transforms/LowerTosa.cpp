@@ -18,7 +18,7 @@
 #define DEBUG_TYPE "nx-lower-tosa"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_LOWERTOSAPASS
+#define GEN_PASS_DEF_NXLOWERTOSAPASS
 #include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -35,7 +35,7 @@ static void buildTosaFrontEnd(OpPassManager &pm) {
 
 namespace {
 
-struct LowerTosaPass final : nx::impl::LowerTosaPassBase<LowerTosaPass> {
+struct NxLowerTosaPass final : nx::impl::NxLowerTosaPassBase<NxLowerTosaPass> {
   // The dialects the dynamic pipeline creates must be loaded before any
   // pass runs (multithreaded pass managers cannot load them later).
   void getDependentDialects(DialectRegistry &registry) const final {

@@ -22,7 +22,7 @@
 #define DEBUG_TYPE "nx-reassociate-reductions"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_REASSOCIATEREDUCTIONSPASS
+#define GEN_PASS_DEF_NXREASSOCIATEREDUCTIONSPASS
 #include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -30,8 +30,8 @@ using namespace mlir;
 
 namespace {
 
-struct ReassociateReductionsPass
-    : nx::impl::ReassociateReductionsPassBase<ReassociateReductionsPass> {
+struct NxReassociateReductionsPass
+    : nx::impl::NxReassociateReductionsPassBase<NxReassociateReductionsPass> {
   void runOnOperation() override {
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (op.getNumReductionLoops() == 0)

@@ -22,7 +22,7 @@
 #define DEBUG_TYPE "nx-reuse-inputs-as-outputs"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_REUSEINPUTSASOUTPUTSPASS
+#define GEN_PASS_DEF_NXREUSEINPUTSASOUTPUTSPASS
 #include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -51,8 +51,8 @@ static OpOperand *findReusableInput(linalg::GenericOp op, OpOperand &init) {
 
 namespace {
 
-struct ReuseInputsAsOutputsPass
-    : nx::impl::ReuseInputsAsOutputsPassBase<ReuseInputsAsOutputsPass> {
+struct NxReuseInputsAsOutputsPass
+    : nx::impl::NxReuseInputsAsOutputsPassBase<NxReuseInputsAsOutputsPass> {
   void runOnOperation() override {
     getOperation()->walk([&](linalg::GenericOp op) {
       if (!op.hasPureTensorSemantics() ||

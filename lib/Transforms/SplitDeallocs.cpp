@@ -27,7 +27,7 @@
 #define DEBUG_TYPE "nx-split-deallocs"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_SPLITDEALLOCSPASS
+#define GEN_PASS_DEF_NXSPLITDEALLOCSPASS
 #include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -132,8 +132,8 @@ static bool splitDealloc(bufferization::DeallocOp dealloc,
 
 namespace {
 
-struct SplitDeallocsPass final
-    : nx::impl::SplitDeallocsPassBase<SplitDeallocsPass> {
+struct NxSplitDeallocsPass final
+    : nx::impl::NxSplitDeallocsPassBase<NxSplitDeallocsPass> {
   void runOnOperation() final {
     SmallVector<bufferization::DeallocOp> deallocs;
     getOperation()->walk(

@@ -37,7 +37,7 @@
 #define DEBUG_TYPE "nx-split-functions"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_SPLITFUNCTIONSPASS
+#define GEN_PASS_DEF_NXSPLITFUNCTIONSPASS
 #include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -298,8 +298,8 @@ private:
   unsigned nextPart = 0;
 };
 
-struct SplitFunctionsPass final
-    : nx::impl::SplitFunctionsPassBase<SplitFunctionsPass> {
+struct NxSplitFunctionsPass final
+    : nx::impl::NxSplitFunctionsPassBase<NxSplitFunctionsPass> {
   using Base::Base;
 
   void runOnOperation() final {

@@ -26,7 +26,7 @@
 #define DEBUG_TYPE "nx-split-reductions"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_SPLITREDUCTIONSPASS
+#define GEN_PASS_DEF_NXSPLITREDUCTIONSPASS
 #include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -64,7 +64,7 @@ static std::optional<int64_t> getSplitRatio(linalg::LinalgOp op,
 static constexpr int64_t kMinRowsPerChunk = 16;
 
 /// Iteration points below which an outer reduction is left whole: what
-/// convert-linalg-to-openmp runs serially by default (min-work).
+/// nx-linalg-to-openmp runs serially by default (min-work).
 static constexpr int64_t kMinOuterSplitPoints = 65536;
 
 /// The number of chunks to split `op`'s reduction into, or nothing when
@@ -105,9 +105,9 @@ static std::optional<int64_t> getOuterSplitChunks(linalg::LinalgOp op) {
 
 namespace {
 
-struct SplitReductionsPass
-    : nx::impl::SplitReductionsPassBase<SplitReductionsPass> {
-  using SplitReductionsPassBase::SplitReductionsPassBase;
+struct NxSplitReductionsPass
+    : nx::impl::NxSplitReductionsPassBase<NxSplitReductionsPass> {
+  using NxSplitReductionsPassBase::NxSplitReductionsPassBase;
 
   void runOnOperation() override {
     if (failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),

@@ -24,7 +24,7 @@
 #include "mlir/Interfaces/TilingInterface.h"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_TILETRANSPOSESPASS
+#define GEN_PASS_DEF_NXTILETRANSPOSESPASS
 #include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -71,9 +71,9 @@ getTransposedLoops(linalg::LinalgOp op, int64_t tileSize) {
 
 namespace {
 
-struct TileTransposesPass
-    : nx::impl::TileTransposesPassBase<TileTransposesPass> {
-  using TileTransposesPassBase::TileTransposesPassBase;
+struct NxTileTransposesPass
+    : nx::impl::NxTileTransposesPassBase<NxTileTransposesPass> {
+  using NxTileTransposesPassBase::NxTileTransposesPassBase;
 
   void runOnOperation() override {
     if (failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),

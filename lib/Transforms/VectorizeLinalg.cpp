@@ -50,7 +50,7 @@
 #define DEBUG_TYPE "nx-vectorize-linalg"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_VECTORIZELINALGPASS
+#define GEN_PASS_DEF_NXVECTORIZELINALGPASS
 #include "nx/Transforms/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -792,9 +792,9 @@ static RewritePatternSet makeUnitDimPatterns(MLIRContext *context) {
 
 namespace {
 
-struct VectorizeLinalgPass
-    : nx::impl::VectorizeLinalgPassBase<VectorizeLinalgPass> {
-  using VectorizeLinalgPassBase::VectorizeLinalgPassBase;
+struct NxVectorizeLinalgPass
+    : nx::impl::NxVectorizeLinalgPassBase<NxVectorizeLinalgPass> {
+  using NxVectorizeLinalgPassBase::NxVectorizeLinalgPassBase;
 
   // Frozen once: freezing a pattern set costs more than applying it to one
   // tile, and a large program has thousands of tiles.

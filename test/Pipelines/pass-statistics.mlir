@@ -13,11 +13,11 @@
 // CHECK-NEXT: (S) 1 blocks-inlined - Number of blocks replaced by their default implementation
 // CHECK-LABEL: ConvertNxToLLVMPass
 // CHECK-NEXT: (S) 3 call-sites - Number of call sites __nx_init registers
-// CHECK-LABEL: HoistDeallocsPass
-// CHECK-NEXT: (S) {{[1-9][0-9]*}} deallocs-hoisted
 // CHECK-LABEL: NxAssignCallbackIdsPass
 // CHECK-NEXT: (S) 2 callbacks - Number of callbacks numbered
-// CHECK-LABEL: VectorizeLinalgPass
+// CHECK-LABEL: NxHoistDeallocsPass
+// CHECK-NEXT: (S) {{[1-9][0-9]*}} deallocs-hoisted
+// CHECK-LABEL: NxVectorizeLinalgPass
 // CHECK: (S) {{[1-9][0-9]*}} vectorized
 
 // CUSTOM-LABEL: ConvertNxToCustomCallPass

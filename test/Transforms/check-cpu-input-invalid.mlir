@@ -8,7 +8,7 @@ func.func @parallelized(%m: memref<64xf32>, %v: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
-  // expected-error @+1 {{'omp.parallel' op is already parallelized with OpenMP: nx-lower-to-cpu parallelizes loops itself (convert-linalg-to-openmp) and takes the program before that}}
+  // expected-error @+1 {{'omp.parallel' op is already parallelized with OpenMP: nx-lower-to-cpu parallelizes loops itself (nx-linalg-to-openmp) and takes the program before that}}
   omp.parallel {
     omp.wsloop {
       omp.loop_nest (%i) : index = (%c0) to (%c64) step (%c1) {

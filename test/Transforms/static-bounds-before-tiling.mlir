@@ -1,8 +1,8 @@
 // Every pass that tiles linalg ops into subviews at static offsets first
 // rejects an op whose known sizes put an access out of bounds: its tiles'
 // subviews would not verify.
-// RUN: nx-opt %s -split-input-file -verify-diagnostics -convert-linalg-to-openmp
-// RUN: nx-opt %s -split-input-file -verify-diagnostics -convert-linalg-to-blas
+// RUN: nx-opt %s -split-input-file -verify-diagnostics -nx-linalg-to-openmp
+// RUN: nx-opt %s -split-input-file -verify-diagnostics -nx-linalg-to-blas
 // RUN: nx-opt %s -split-input-file -verify-diagnostics -nx-vectorize-linalg
 // RUN: nx-opt %s -split-input-file -verify-diagnostics -nx-convolutions-to-gemm
 // RUN: nx-opt %s -split-input-file -verify-diagnostics -nx-tile-transposes=tile-size=2

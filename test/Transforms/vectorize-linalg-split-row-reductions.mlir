@@ -47,7 +47,7 @@ func.func @row_sums(%x: memref<16x64x32xf32>, %y: memref<16xf32>) {
 
 // -----
 
-// The same in one OpenMP tile of rows (convert-linalg-to-openmp): the three
+// The same in one OpenMP tile of rows (nx-linalg-to-openmp): the three
 // ops reach the partial sums through two subviews of the same rows, and
 // the number of rows is dynamic (a short last tile).
 // CHECK-LABEL: func.func @row_sums_in_a_tile

@@ -219,7 +219,7 @@ func.func @odd_column_sums(%x: memref<30x256xf32>, %y: memref<256xf32>) {
 // -----
 
 // Partial sums in a buffer that a later op reads through a view (as
-// convert-linalg-to-openmp's tiles do): the accumulators still move to
+// nx-linalg-to-openmp's tiles do): the accumulators still move to
 // registers, since no view of the buffer is used inside the reduction loop.
 // CHECK-LABEL: func.func @partial_sums_with_a_later_view
 // CHECK: %[[P:.*]] = memref.alloc() : memref<8x64xf32>

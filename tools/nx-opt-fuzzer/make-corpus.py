@@ -25,7 +25,7 @@ import re
 import subprocess
 import sys
 
-PASS_NAME = re.compile(r"(?:nx|convert-nx)-[a-z0-9-]+|convert-to-llvm|convert-linalg-to-openmp")
+PASS_NAME = re.compile(r"(?:nx|convert-nx)-[a-z0-9-]+|convert-to-llvm|nx-linalg-to-openmp")
 SEED_PIPELINE = re.compile(r"^// fuzz-pipeline: (.*)$", re.M)
 SEED_SKIP = re.compile(r"^// fuzz-skip-pipeline: (.*)$", re.M)
 OVERRIDE = "// pipeline: "

@@ -115,7 +115,7 @@ static const char *const kPipelines[] = {
     "convert-to-llvm{filter-dialects=nx,func,memref}",
     // The compute passes on buffers, as nx-lower-to-cpu runs them.
     "func.func(nx-vectorize-linalg{vector-bits=512})",
-    "convert-linalg-to-openmp{num-threads-function=threads min-work=16}",
+    "nx-linalg-to-openmp{num-threads-function=threads min-work=16}",
     // On tensors, before bufferization.
     "func.func(nx-split-reductions{vector-bits=128})",
     // Upstream's whole conversion, every dialect: what nx's interface
@@ -128,7 +128,7 @@ static const char *const kPipelines[] = {
     "func.func(nx-approximate-math)",
     "func.func(nx-reassociate-reductions)",
     "func.func(nx-reuse-inputs-as-outputs)",
-    "convert-linalg-to-blas",
+    "nx-linalg-to-blas",
     "nx-lower-to-cpu{vectorize=false parallel=false blas=false "
     "libm-math=true strict-reductions=true max-function-ops=0}",
     "nx-lower-to-cpu{lower-blocks=false vector-bits=128 max-function-ops=2}",
@@ -140,9 +140,9 @@ static const char *const kPipelines[] = {
     "nx-prepare-entry-points,nx-erase-tokens,convert-nx-to-llvm",
     "nx-lower-to-cpu,convert-to-llvm",
     // Convolutions on buffers to im2col and matmul, then BLAS.
-    "nx-convolutions-to-gemm{row-block=16},convert-linalg-to-blas",
+    "nx-convolutions-to-gemm{row-block=16},nx-linalg-to-blas",
     // Convolutions on buffers to oneDNN calls.
-    "convert-linalg-to-dnnl",
+    "nx-linalg-to-dnnl",
 };
 static constexpr size_t kNumPipelines = std::size(kPipelines);
 
@@ -158,7 +158,7 @@ static const char *const kOptionPipelines[] = {
     "nx-lower-to-cpu{max-function-ops=4}",
     "func.func(nx-split-reductions{vector-bits=128})",
     "func.func(nx-vectorize-linalg{vector-bits=512})",
-    "convert-linalg-to-openmp{num-threads-function=threads min-work=16}",
+    "nx-linalg-to-openmp{num-threads-function=threads min-work=16}",
     "nx-assign-callback-ids,convert-nx-to-custom-call{"
     "callback-server-handle=123}",
     "nx-convolutions-to-gemm{row-block=16}",
@@ -335,9 +335,8 @@ static DialectRegistry &getRegistry() {
 static bool isNxPass(Pass *pass) {
   StringRef argument = pass->getArgument();
   return argument.starts_with("nx-") || argument.contains("-nx-") ||
-         argument == "convert-linalg-to-blas" ||
-         argument == "convert-linalg-to-dnnl" ||
-         argument == "convert-linalg-to-openmp";
+         argument == "nx-linalg-to-blas" || argument == "nx-linalg-to-dnnl" ||
+         argument == "nx-linalg-to-openmp";
 }
 
 /// The first op, in pre-order, that fails its own verifier (regions

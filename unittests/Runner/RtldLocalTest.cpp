@@ -109,7 +109,7 @@ TEST(RtldLocal, LibnxrtIsNotInTheGlobalScope) {
   EXPECT_EQ(dlsym(RTLD_DEFAULT, "nxrt_invoke"), nullptr);
 }
 
-// 128 x 256 x 96 multiply-adds: above convert-linalg-to-blas's min-work, so
+// 128 x 256 x 96 multiply-adds: above nx-linalg-to-blas's min-work, so
 // an OpenMP team shares the product, one nxrt_gemm_part_f32 per thread.
 constexpr const char *kMatmul = R"mlir(
 func.func @matmul(%a: tensor<128x256xf32>, %b: tensor<256x96xf32>) -> tensor<128x96xf32> {
@@ -141,7 +141,7 @@ TEST(RtldLocal, SharedProductRuns) {
   }
 }
 
-// convert-linalg-to-dnnl runs f32 NHWC/HWCF convolutions on oneDNN.
+// nx-linalg-to-dnnl runs f32 NHWC/HWCF convolutions on oneDNN.
 constexpr const char *kConvolution = R"mlir(
 func.func @conv(%x: tensor<2x9x9x3xf32>, %w: tensor<3x3x3x4xf32>) -> tensor<2x7x7x4xf32> {
   %zero = arith.constant 0.0 : f32

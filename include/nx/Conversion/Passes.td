@@ -268,7 +268,7 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
     writes it into its record, where each call reads it. `__nx_init` is the
     same few instructions for any number of sites. In a module with f32
     products (`nxrt_gemm_f32` or `nxrt_gemm_part_f32`, from
-    `convert-linalg-to-blas`), it first calls `nxrt_gemm_prepare`, so that
+    `nx-linalg-to-blas`), it first calls `nxrt_gemm_prepare`, so that
     oneDNN compiles its GEMM kernels when the program loads rather than in
     its first run. Infeeds also pass the
     stream protocol's tag (zero: compiled code orders its infeeds by control
@@ -370,7 +370,7 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
   ];
 }
 
-def ConvertLinalgToBlasPass : Pass<"convert-linalg-to-blas", "::mlir::ModuleOp"> {
+def NxLinalgToBlasPass : Pass<"nx-linalg-to-blas", "::mlir::ModuleOp"> {
   let summary = "Turns linalg contractions on f32/f64 buffers into calls of libnxrt's BLAS-backed nxrt_gemm";
   let description = [{
     Replaces a linalg contraction on buffers of one element type, f32 or
@@ -481,7 +481,7 @@ def ConvertLinalgToBlasPass : Pass<"convert-linalg-to-blas", "::mlir::ModuleOp">
   ];
 }
 
-def ConvertLinalgToDnnlPass : Pass<"convert-linalg-to-dnnl", "::mlir::ModuleOp"> {
+def NxLinalgToDnnlPass : Pass<"nx-linalg-to-dnnl", "::mlir::ModuleOp"> {
   let summary = "Turns linalg 2-D convolutions on f32 buffers, with their padding, bias and ReLU, into calls of libnxrt's oneDNN-backed nxrt_conv2d_f32";
   let description = [{
     Replaces `linalg.conv_2d_nhwc_hwcf`, `linalg.conv_2d_nhwc_fhwc`,
@@ -583,8 +583,8 @@ def ConvertLinalgToDnnlPass : Pass<"convert-linalg-to-dnnl", "::mlir::ModuleOp">
   ];
 }
 
-def ConvertLinalgToOpenMPPass
-    : Pass<"convert-linalg-to-openmp", "::mlir::ModuleOp"> {
+def NxLinalgToOpenMPPass
+    : Pass<"nx-linalg-to-openmp", "::mlir::ModuleOp"> {
   let summary = "Runs large linalg loop nests on buffers on every core, through OpenMP";
   let description = [{
     Shares the outermost loop of a linalg op on buffers among a team of

@@ -32,16 +32,32 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
 void buildLowerToCpuPipeline(OpPassManager &pm,
                              const LowerToCpuOptions &options);
 
-/// The width of the host's vector registers in bits: 512 with AVX-512F,
-/// 256 with AVX, otherwise 128.
-int64_t getHostVectorBits();
+/// The vector widths nx-lower-to-cpu compiles for.
+struct VectorWidths {
+  /// For nx-vectorize-linalg and nx-split-reductions.
+  int64_t vectorBits;
+  /// For the reductions that only combine what they read (sums, maxima),
+  /// whose loads bound them.
+  int64_t reductionVectorBits;
+};
 
-/// The vector width in bits for reductions that only combine what they
-/// read on CPU `cpu` (LLVM's name) with vectors of `vectorBits`: at most 256
-/// on AMD Zen 4 ("znver4"), which executes a 512-bit operation as two
-/// 256-bit halves and streams memory faster through 256-bit loads;
-/// `vectorBits` elsewhere.
-int64_t getReductionVectorBits(llvm::StringRef cpu, int64_t vectorBits);
+/// The one vector-width policy, for the JIT (the host) and the
+/// ahead-of-time compiler (its target) alike. `cpu` is LLVM's name of the
+/// CPU, `hasFeature` says whether it has an LLVM feature ("avx512f").
+/// Nonzero `vectorBits` / `reductionVectorBits` are the user's and win.
+/// Otherwise vectors are the widest registers: 512 bits with AVX-512F, 256
+/// with AVX, else 128. Reductions take the vector width, except that on the
+/// CPU's own width AMD Zen 4 ("znver4") gets at most 256: it executes a
+/// 512-bit operation as two 256-bit halves and streams memory faster
+/// through 256-bit loads. An explicit vector width is the reductions' too.
+VectorWidths
+selectVectorWidths(llvm::StringRef cpu,
+                   llvm::function_ref<bool(llvm::StringRef)> hasFeature,
+                   int64_t vectorBits = 0, int64_t reductionVectorBits = 0);
+
+/// selectVectorWidths for the host this process runs on.
+VectorWidths selectHostVectorWidths(int64_t vectorBits = 0,
+                                    int64_t reductionVectorBits = 0);
 
 /// Registers `nx-lower-to-cpu` with the global pass registry.
 void registerNxPipelines();

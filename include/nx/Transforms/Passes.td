@@ -17,7 +17,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def LowerTosaPass : Pass<"nx-lower-tosa", "::mlir::ModuleOp"> {
+def NxLowerTosaPass : Pass<"nx-lower-tosa", "::mlir::ModuleOp"> {
   let summary = "Runs the TOSA to linalg/arith/tensor pipeline on modules that contain TOSA ops";
   let description = [{
     Runs upstream's TOSA front end (`addTosaToLinalgPasses`, then
@@ -51,7 +51,7 @@ def NxCheckCpuInputPass : Pass<"nx-check-cpu-input", "::mlir::ModuleOp"> {
   let description = [{
     `nx-lower-to-cpu` parallelizes loops itself, after bufferization and
     buffer deallocation. A module that is already parallelized
-    (`convert-linalg-to-openmp` run by hand, or OpenMP written by a front
+    (`nx-linalg-to-openmp` run by hand, or OpenMP written by a front
     end) would have deallocation place its ownership values inside
     `omp.wsloop`, which then fails to verify at an op the user did not
     write. This pass reports the first OpenMP op instead, at its location.
@@ -71,12 +71,12 @@ def NxCheckCpuInputPass : Pass<"nx-check-cpu-input", "::mlir::ModuleOp"> {
     Output: unchanged, or an error at the first OpenMP op:
 
     ```
-    error: 'omp.parallel' op is already parallelized with OpenMP: nx-lower-to-cpu parallelizes loops itself (convert-linalg-to-openmp) and takes the program before that
+    error: 'omp.parallel' op is already parallelized with OpenMP: nx-lower-to-cpu parallelizes loops itself (nx-linalg-to-openmp) and takes the program before that
     ```
   }];
 }
 
-def CheckStaticBoundsPass : Pass<"nx-check-static-bounds"> {
+def NxCheckStaticBoundsPass : Pass<"nx-check-static-bounds"> {
   let summary = "Rejects linalg ops and reshapes whose known sizes contradict each other";
   let description = [{
     Upstream's verifiers check a linalg op's accesses against its operands
@@ -95,8 +95,8 @@ def CheckStaticBoundsPass : Pass<"nx-check-static-bounds"> {
     length from the operands it alone indexes, and that every linear index
     (a convolution's `h * stride + kh * dilation`) stays within
     `[0, size)` and int64. It rewrites nothing. It runs first in
-    `nx-lower-to-cpu`, and the passes that tile (`convert-linalg-to-openmp`,
-    `convert-linalg-to-blas`, `nx-vectorize-linalg`,
+    `nx-lower-to-cpu`, and the passes that tile (`nx-linalg-to-openmp`,
+    `nx-linalg-to-blas`, `nx-vectorize-linalg`,
     `nx-convolutions-to-gemm`, `nx-tile-transposes`) apply the same check
     to what they are given.
 
@@ -119,7 +119,7 @@ def CheckStaticBoundsPass : Pass<"nx-check-static-bounds"> {
   }];
 }
 
-def FuseElementwisePass : Pass<"nx-fuse-elementwise"> {
+def NxFuseElementwisePass : Pass<"nx-fuse-elementwise"> {
   let summary = "Turns trees of elementwise tensor ops into one linalg.generic each, in linear time";
   let description = [{
     Lowers `ElementwiseMappable` ops on tensors (`arith`, `math`) to
@@ -170,7 +170,7 @@ def FuseElementwisePass : Pass<"nx-fuse-elementwise"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
-def FuseLinalgPass : Pass<"nx-fuse-linalg"> {
+def NxFuseLinalgPass : Pass<"nx-fuse-linalg"> {
   let summary = "Fuses elementwise linalg.generic producers into their consumers where no work is repeated";
   let description = [{
     Upstream's `linalg-fuse-elementwise-ops` with a cost model. That pass
@@ -246,7 +246,7 @@ def FuseLinalgPass : Pass<"nx-fuse-linalg"> {
   ];
 }
 
-def HoistDeallocsPass : Pass<"nx-hoist-deallocs"> {
+def NxHoistDeallocsPass : Pass<"nx-hoist-deallocs"> {
   let summary = "Frees each fresh buffer right after its last use instead of at its block's end";
   let description = [{
     `ownership-based-buffer-deallocation` frees a block's buffers at the
@@ -300,7 +300,7 @@ def HoistDeallocsPass : Pass<"nx-hoist-deallocs"> {
   ];
 }
 
-def SplitDeallocsPass : Pass<"nx-split-deallocs"> {
+def NxSplitDeallocsPass : Pass<"nx-split-deallocs"> {
   let summary = "Gives each fresh allocation its own bufferization.dealloc";
   let description = [{
     `ownership-based-buffer-deallocation` frees every buffer of a block with
@@ -349,7 +349,7 @@ def SplitDeallocsPass : Pass<"nx-split-deallocs"> {
                            "::mlir::bufferization::BufferizationDialect"];
 }
 
-def ReassociateReductionsPass : Pass<"nx-reassociate-reductions"> {
+def NxReassociateReductionsPass : Pass<"nx-reassociate-reductions"> {
   let summary = "Lets the combiners of linalg reductions reassociate, so reductions vectorize";
   let description = [{
     A floating-point reduction written as a loop is one serial chain: each
@@ -398,7 +398,7 @@ def ReassociateReductionsPass : Pass<"nx-reassociate-reductions"> {
   ];
 }
 
-def SplitReductionsPass : Pass<"nx-split-reductions"> {
+def NxSplitReductionsPass : Pass<"nx-split-reductions"> {
   let summary = "Splits tensor reductions into partial results and a short final reduction: innermost ones into vector-wide partials, outer ones into chunks of rows";
   let description = [{
     A reduction along an op's innermost loop (a row sum, the sum of a whole
@@ -435,7 +435,7 @@ def SplitReductionsPass : Pass<"nx-split-reductions"> {
 
     A reduction along an op's outermost loop of an extent other than 1
     whose innermost loop is parallel (a column sum: loops reduction, then
-    parallel) leaves no outer parallel loop for `convert-linalg-to-openmp`
+    parallel) leaves no outer parallel loop for `nx-linalg-to-openmp`
     to share, and threads sharing its columns would each read a narrow
     strip of every row. Its reduced dimension R is split the other way
     (without `innerParallel`) into `chunks` (parallel, outermost) and
@@ -445,7 +445,7 @@ def SplitReductionsPass : Pass<"nx-split-reductions"> {
     `chunks` rows of partial results. `chunks` is the first of 32, 16, 8
     and 4 that divides R and leaves at least 16 rows per chunk; an op with
     a dynamic size, or with fewer than 2^16 iteration points (what
-    `convert-linalg-to-openmp` leaves serial by default), is left alone.
+    `nx-linalg-to-openmp` leaves serial by default), is left alone.
 
     The partial results are combined in a different order from the serial
     loop, so floating-point results may differ in the last bits.
@@ -522,7 +522,7 @@ def SplitReductionsPass : Pass<"nx-split-reductions"> {
   ];
 }
 
-def ApproximateMathPass : Pass<"nx-approximate-math"> {
+def NxApproximateMathPass : Pass<"nx-approximate-math"> {
   let summary = "Replaces f32 math functions by upstream's polynomial approximations, which vectorize, and divisions by constants by multiplications";
   let description = [{
     Applies MLIR's `populateMathPolynomialApproximationPatterns`: `math.exp`,
@@ -577,7 +577,7 @@ def ApproximateMathPass : Pass<"nx-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
-def TileTransposesPass : Pass<"nx-tile-transposes"> {
+def NxTileTransposesPass : Pass<"nx-tile-transposes"> {
   let summary = "Tiles permuting copies on buffers into square blocks that stay in the cache";
   let description = [{
     A linalg op on buffers without reduction loops that reads an input
@@ -592,7 +592,7 @@ def TileTransposesPass : Pass<"nx-tile-transposes"> {
     dimensions and both block loops become `scf.for` loops around the op on
     the block, which `convert-linalg-to-loops` lowers.
 
-    Runs after `convert-linalg-to-openmp` in `nx-lower-to-cpu`, on the op in
+    Runs after `nx-linalg-to-openmp` in `nx-lower-to-cpu`, on the op in
     each thread's tile; that pass gives a transposing op's threads at least
     `tile-size` rows each. Ops with one of the two loops shorter than a
     block, or of dynamic extent, are left alone.
@@ -631,7 +631,7 @@ def TileTransposesPass : Pass<"nx-tile-transposes"> {
   ];
 }
 
-def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
+def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
   let summary = "Tiles linalg ops on buffers to the vector width and vectorizes each tile";
   let description = [{
     For each linalg op on buffers whose innermost loop is parallel
@@ -858,13 +858,13 @@ def VectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
   ];
 }
 
-def ConvolutionsToGemmPass : Pass<"nx-convolutions-to-gemm"> {
+def NxConvolutionsToGemmPass : Pass<"nx-convolutions-to-gemm"> {
   let summary = "Lowers 2-D convolutions on f32/f64 buffers to im2col and linalg.matmul";
   let description = [{
     Rewrites `linalg.conv_2d_nhwc_hwcf`, `linalg.conv_2d_nhwc_fhwc` and
     `linalg.conv_2d_nchw_fchw` on buffers of static shape, with one element
     type, f32 or f64, into `linalg.matmul` ops on two-dimensional views of
-    the buffers, which `convert-linalg-to-blas` then hands to the optimized
+    the buffers, which `nx-linalg-to-blas` then hands to the optimized
     BLAS. Any stride and dilation is taken; padding is whatever the input
     buffer holds (a `tensor.pad` before the convolution becomes a padded
     buffer in bufferization).
@@ -937,7 +937,7 @@ def ConvolutionsToGemmPass : Pass<"nx-convolutions-to-gemm"> {
   ];
 }
 
-def ReuseInputsAsOutputsPass : Pass<"nx-reuse-inputs-as-outputs"> {
+def NxReuseInputsAsOutputsPass : Pass<"nx-reuse-inputs-as-outputs"> {
   let summary = "Lets elementwise linalg ops write into an input they are the last user of";
   let description = [{
     An elementwise `linalg.generic` on tensors computes into its `outs`
@@ -988,7 +988,7 @@ def ReuseInputsAsOutputsPass : Pass<"nx-reuse-inputs-as-outputs"> {
   ];
 }
 
-def SplitFunctionsPass : Pass<"nx-split-functions", "::mlir::ModuleOp"> {
+def NxSplitFunctionsPass : Pass<"nx-split-functions", "::mlir::ModuleOp"> {
   let summary = "Outlines runs of a large function's ops into private functions of bounded size";
   let description = [{
     A function pass visits every op of its function, and a nested pipeline
@@ -1074,7 +1074,7 @@ def SplitFunctionsPass : Pass<"nx-split-functions", "::mlir::ModuleOp"> {
   ];
 }
 
-def InlinePiecesPass : Pass<"nx-inline-pieces", "::mlir::ModuleOp"> {
+def NxInlinePiecesPass : Pass<"nx-inline-pieces", "::mlir::ModuleOp"> {
   let summary = "Inlines the pieces nx-split-functions outlined back into their callers";
   let description = [{
     Moves the body of every function marked `nx.piece` (the pieces

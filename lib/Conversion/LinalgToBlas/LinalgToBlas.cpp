@@ -45,10 +45,10 @@
 
 #include <optional>
 
-#define DEBUG_TYPE "convert-linalg-to-blas"
+#define DEBUG_TYPE "nx-linalg-to-blas"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_CONVERTLINALGTOBLASPASS
+#define GEN_PASS_DEF_NXLINALGTOBLASPASS
 #include "nx/Conversion/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -412,9 +412,9 @@ void nx::populateLinalgToBlasPatterns(RewritePatternSet &patterns,
 
 namespace {
 
-struct ConvertLinalgToBlasPass
-    : nx::impl::ConvertLinalgToBlasPassBase<ConvertLinalgToBlasPass> {
-  using ConvertLinalgToBlasPassBase::ConvertLinalgToBlasPassBase;
+struct NxLinalgToBlasPass
+    : nx::impl::NxLinalgToBlasPassBase<NxLinalgToBlasPass> {
+  using NxLinalgToBlasPassBase::NxLinalgToBlasPassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -11,7 +11,7 @@
 // input (a fill of a fresh buffer and a copy into its interior), a zero
 // fill of its output, and an elementwise bias and ReLU over its result.
 // oneDNN does each inside its kernel, on data in registers; these find the
-// ones convert-linalg-to-dnnl can fold into the call. Nothing here changes
+// ones nx-linalg-to-dnnl can fold into the call. Nothing here changes
 // the IR.
 //
 //===----------------------------------------------------------------------===//

@@ -38,10 +38,10 @@
 #include <array>
 #include <optional>
 
-#define DEBUG_TYPE "convert-linalg-to-dnnl"
+#define DEBUG_TYPE "nx-linalg-to-dnnl"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_CONVERTLINALGTODNNLPASS
+#define GEN_PASS_DEF_NXLINALGTODNNLPASS
 #include "nx/Conversion/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -231,9 +231,9 @@ void nx::populateLinalgToDnnlPatterns(RewritePatternSet &patterns) {
 
 namespace {
 
-struct ConvertLinalgToDnnlPass
-    : nx::impl::ConvertLinalgToDnnlPassBase<ConvertLinalgToDnnlPass> {
-  using ConvertLinalgToDnnlPassBase::ConvertLinalgToDnnlPassBase;
+struct NxLinalgToDnnlPass
+    : nx::impl::NxLinalgToDnnlPassBase<NxLinalgToDnnlPass> {
+  using NxLinalgToDnnlPassBase::NxLinalgToDnnlPassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -41,10 +41,10 @@
 
 #include <functional>
 
-#define DEBUG_TYPE "convert-linalg-to-openmp"
+#define DEBUG_TYPE "nx-linalg-to-openmp"
 
 namespace mlir::nx {
-#define GEN_PASS_DEF_CONVERTLINALGTOOPENMPPASS
+#define GEN_PASS_DEF_NXLINALGTOOPENMPPASS
 #include "nx/Conversion/Passes.h.inc"
 } // namespace mlir::nx
 
@@ -565,9 +565,9 @@ void nx::populateLinalgToOpenMPPatterns(RewritePatternSet &patterns,
 
 namespace {
 
-struct ConvertLinalgToOpenMPPass
-    : nx::impl::ConvertLinalgToOpenMPPassBase<ConvertLinalgToOpenMPPass> {
-  using ConvertLinalgToOpenMPPassBase::ConvertLinalgToOpenMPPassBase;
+struct NxLinalgToOpenMPPass
+    : nx::impl::NxLinalgToOpenMPPassBase<NxLinalgToOpenMPPass> {
+  using NxLinalgToOpenMPPassBase::NxLinalgToOpenMPPassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

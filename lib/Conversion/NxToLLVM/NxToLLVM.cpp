@@ -262,10 +262,11 @@ private:
     Type token = TokenType::get(context);
     SmallVector<Type> inputs(op.getInputs().getTypes());
     SmallVector<Type> outputs(op.getOutputs().getTypes());
-    llvm::append_range(types.args, interleaveTokens<Type>(
-                                       inputs, op.getTokenInputs(), token));
-    llvm::append_range(types.results, interleaveTokens<Type>(
-                                          outputs, op.getTokenOutputs(), token));
+    llvm::append_range(
+        types.args, interleaveTokens<Type>(inputs, op.getTokenInputs(), token));
+    llvm::append_range(
+        types.results,
+        interleaveTokens<Type>(outputs, op.getTokenOutputs(), token));
     return types;
   }
 
@@ -305,8 +306,7 @@ private:
     Value null;
     if (tokens && !tokens->empty())
       null = LLVM::ZeroOp::create(rewriter, loc, ptrType);
-    llvm::append_range(data,
-                       interleaveTokens<Value>(addresses, tokens, null));
+    llvm::append_range(data, interleaveTokens<Value>(addresses, tokens, null));
   }
 
   /// Each view {dtype, rank, dims, data}, field by field: the JIT's fast

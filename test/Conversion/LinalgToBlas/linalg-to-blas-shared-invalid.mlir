@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -convert-linalg-to-blas="num-threads-function=threads" -verify-diagnostics
+// RUN: nx-opt %s -split-input-file -nx-linalg-to-blas="num-threads-function=threads" -verify-diagnostics
 
 // The team-size function's name is taken by something else: the product
 // cannot ask it for its team size.

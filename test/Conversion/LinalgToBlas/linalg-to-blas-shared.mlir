@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -convert-linalg-to-blas="num-threads-function=threads min-work=1000000" | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -nx-linalg-to-blas="num-threads-function=threads min-work=1000000" | FileCheck %s --enable-var-scope
 
 // A product of at least min-work multiply-adds (here 128 * 128 * 128) is
 // shared among an OpenMP team of @threads() threads: one part per thread,

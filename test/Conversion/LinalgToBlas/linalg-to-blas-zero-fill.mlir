@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -convert-linalg-to-blas -mlir-pass-statistics -mlir-pass-statistics-display=list 2>%t.stats | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -nx-linalg-to-blas -mlir-pass-statistics -mlir-pass-statistics-display=list 2>%t.stats | FileCheck %s --enable-var-scope
 // RUN: FileCheck %s --check-prefix=STATS < %t.stats
 
 // A product right after a fill of zero of exactly its output takes the fill

@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -convert-linalg-to-blas | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -nx-linalg-to-blas | FileCheck %s --enable-var-scope
 
 // A matmul becomes one nxrt_gemm_f32 call: batch 1; m and k from A's sizes
 // and n from B's; each operand's address (aligned pointer + offset * 4

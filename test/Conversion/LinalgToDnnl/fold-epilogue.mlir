@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -convert-linalg-to-dnnl -canonicalize | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -nx-linalg-to-dnnl -canonicalize | FileCheck %s --enable-var-scope
 
 #nhwc = affine_map<(n, h, w, c) -> (n, h, w, c)>
 #channel = affine_map<(n, h, w, c) -> (c)>

@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -convert-linalg-to-dnnl -canonicalize | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -nx-linalg-to-dnnl -canonicalize | FileCheck %s --enable-var-scope
 
 // A bufferized zero tensor.pad of rows and columns: the call reads the
 // unpadded input (7x6) with 1 row and 2 columns of zeros before it, and the

@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -convert-linalg-to-dnnl -verify-diagnostics
+// RUN: nx-opt %s -split-input-file -nx-linalg-to-dnnl -verify-diagnostics
 
 // expected-error @+1 {{'func.func' op uses the name 'nxrt_conv2d_f32', which libnxrt's convolutions have; expected their declaration '!llvm.func<void (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, ptr, i64, i64, i64, i64, ptr, i64, i64, i64, i64, i64, ptr, i64, ptr, i64, i64, i64, i64)>'}}
 func.func private @nxrt_conv2d_f32(memref<4x4xf32>)

@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -convert-linalg-to-dnnl -canonicalize | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -nx-linalg-to-dnnl -canonicalize | FileCheck %s --enable-var-scope
 
 // An NHWC/HWCF convolution becomes one nxrt_conv2d_f32 call: batch 1, one
 // group of 4 input and 8 output channels, a 9x9 input, a 3x3 filter, a 4x4

@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -convert-linalg-to-openmp | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -nx-linalg-to-openmp | FileCheck %s --enable-var-scope
 
 // An in-place elementwise op after a parallel op on the output it owns (an
 // average pool's division by its window) moves into that op's tiles, past

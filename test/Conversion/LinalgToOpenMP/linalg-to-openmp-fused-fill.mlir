@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -convert-linalg-to-openmp | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -nx-linalg-to-openmp | FileCheck %s --enable-var-scope
 
 // A fill of a fresh buffer right before the op that accumulates into it
 // moves into that op's tiles: each thread fills the slice it then writes,

@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -convert-linalg-to-openmp -cse | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -nx-linalg-to-openmp -cse | FileCheck %s --enable-var-scope
 
 #x = affine_map<(i, k, l) -> (i, k, l)>
 #p = affine_map<(i, k, l) -> (i, l)>

@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -convert-linalg-to-openmp='num-threads-function=threads' -verify-diagnostics
+// RUN: nx-opt %s -split-input-file -nx-linalg-to-openmp='num-threads-function=threads' -verify-diagnostics
 
 // expected-error @+1 {{'func.func' op is named by num-threads-function; expected a func.func of type '() -> i32'}}
 func.func private @threads() -> i64

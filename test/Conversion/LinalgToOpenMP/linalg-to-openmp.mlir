@@ -1,5 +1,5 @@
-// RUN: nx-opt %s -split-input-file -convert-linalg-to-openmp='num-threads-function=threads' | FileCheck %s --enable-var-scope
-// RUN: nx-opt %s -split-input-file -convert-linalg-to-openmp | FileCheck %s --enable-var-scope --check-prefix=DEFAULT
+// RUN: nx-opt %s -split-input-file -nx-linalg-to-openmp='num-threads-function=threads' | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -nx-linalg-to-openmp | FileCheck %s --enable-var-scope --check-prefix=DEFAULT
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 

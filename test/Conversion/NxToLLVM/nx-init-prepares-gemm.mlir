@@ -1,6 +1,6 @@
 // RUN: nx-opt %s -split-input-file -convert-nx-to-llvm | FileCheck %s --enable-var-scope
 
-// A module with f32 products (convert-linalg-to-blas's nxrt_gemm_f32) has
+// A module with f32 products (nx-linalg-to-blas's nxrt_gemm_f32) has
 // __nx_init compile their kernels first, so that its first run does not.
 // CHECK-LABEL: llvm.func @nxrt_gemm_prepare()
 // CHECK-LABEL: llvm.func @__nx_init

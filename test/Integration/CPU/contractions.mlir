@@ -1,4 +1,4 @@
-// Contractions run on the optimized BLAS (convert-linalg-to-blas) and give
+// Contractions run on the optimized BLAS (nx-linalg-to-blas) and give
 // what the loops give: every entry runs both ways, with the same expected
 // output. A slice that takes every other column is a view no BLAS call
 // takes (neither of its strides is 1): the runtime's plain loop serves it.

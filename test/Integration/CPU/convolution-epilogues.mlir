@@ -37,7 +37,7 @@
 //
 // Every epilogue and padding is folded into the calls.
 // RUN: nx-opt %s -nx-lower-to-cpu -mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=FOLDED
-// FOLDED: ConvertLinalgToDnnlPass
+// FOLDED: NxLinalgToDnnlPass
 // FOLDED-DAG: 5 convolutions
 // FOLDED-DAG: 5 folded-epilogues
 // FOLDED-DAG: 5 folded-pads

@@ -1,6 +1,6 @@
-// 2-D convolutions run on oneDNN (f32, the default: convert-linalg-to-dnnl)
+// 2-D convolutions run on oneDNN (f32, the default: nx-linalg-to-dnnl)
 // and as im2col + matrix products on the optimized BLAS (--dnnl=false, and
-// f64: nx-convolutions-to-gemm, then convert-linalg-to-blas), and give
+// f64: nx-convolutions-to-gemm, then nx-linalg-to-blas), and give
 // exactly what the loops give (--blas=false): every entry's printed result
 // is compared byte for byte. The inputs are small integers (-3..3), so every
 // partial sum is exact in f32 and f64 whatever the summation order, and the

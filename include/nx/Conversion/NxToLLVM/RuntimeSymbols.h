@@ -50,7 +50,7 @@ inline constexpr llvm::StringLiteral kOutOfMemory =
     entry_points::nxrt_out_of_memory;
 inline constexpr llvm::StringLiteral kProgramAddSites =
     entry_points::nxrt_program_add_sites;
-// Contractions (convert-linalg-to-blas): C += A B on f32 / f64 buffers.
+// Contractions (nx-linalg-to-blas): C += A B on f32 / f64 buffers.
 inline constexpr llvm::StringLiteral kGemmF32 = entry_points::nxrt_gemm_f32;
 inline constexpr llvm::StringLiteral kGemmF64 = entry_points::nxrt_gemm_f64;
 // Compiles the f32 products' kernels: __nx_init calls it when the module
@@ -62,9 +62,9 @@ inline constexpr llvm::StringLiteral kGemmPartF32 =
     entry_points::nxrt_gemm_part_f32;
 inline constexpr llvm::StringLiteral kGemmPartF64 =
     entry_points::nxrt_gemm_part_f64;
-// 2-D convolutions (convert-linalg-to-dnnl), on oneDNN.
+// 2-D convolutions (nx-linalg-to-dnnl), on oneDNN.
 inline constexpr llvm::StringLiteral kConv2dF32 = entry_points::nxrt_conv2d_f32;
-// Parallel loop nests (convert-linalg-to-openmp): their team size.
+// Parallel loop nests (nx-linalg-to-openmp): their team size.
 inline constexpr llvm::StringLiteral kComputeThreads =
     entry_points::nxrt_compute_threads;
 // MLIR's generic allocation functions, which nx-lower-to-cpu lowers heap

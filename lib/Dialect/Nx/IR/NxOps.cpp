@@ -416,9 +416,8 @@ static LogicalResult verifyTokenPositions(InvokeOp op,
   int64_t previous = -1;
   for (int64_t position : positions.asArrayRef()) {
     if (position <= previous || position >= size)
-      return op.emitOpError()
-             << name << " must be increasing positions in [0, " << size
-             << "), got " << position;
+      return op.emitOpError() << name << " must be increasing positions in [0, "
+                              << size << "), got " << position;
     previous = position;
   }
   return success();
@@ -450,14 +449,13 @@ LogicalResult InvokeOp::verify() {
   if (kind == InvokeKind::Infeed && !getInputs().empty())
     return emitOpError() << "of kind infeed expects no inputs, got "
                          << getInputs().size();
-  if ((getTokenInputs() || getTokenOutputs()) &&
-      kind != InvokeKind::CustomCall)
+  if ((getTokenInputs() || getTokenOutputs()) && kind != InvokeKind::CustomCall)
     return emitOpError() << "of kind " << stringifyInvokeKind(kind)
                          << " takes no tokens; only custom_call targets do";
   if (failed(verifyTokenPositions(*this, getTokenInputsAttr(), "token_inputs",
                                   getInputs().size())) ||
-      failed(verifyTokenPositions(*this, getTokenOutputsAttr(),
-                                  "token_outputs", getOutputs().size())))
+      failed(verifyTokenPositions(*this, getTokenOutputsAttr(), "token_outputs",
+                                  getOutputs().size())))
     return failure();
   return success();
 }

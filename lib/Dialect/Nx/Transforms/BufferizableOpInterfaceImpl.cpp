@@ -277,10 +277,10 @@ struct CustomCallModel
     // tokens exist to order effects, so such a call keeps its place even
     // when nothing reads its results.
     bool ordered = !tokenInputs.empty() || !tokenOutputs.empty();
-    auto invoke = InvokeOp::create(
-        rewriter, loc, InvokeKind::CustomCall, call.getCallTargetName(),
-        getHostAttributes(call, rewriter), inputs, outputs,
-        call.getHasSideEffect() || ordered);
+    auto invoke = InvokeOp::create(rewriter, loc, InvokeKind::CustomCall,
+                                   call.getCallTargetName(),
+                                   getHostAttributes(call, rewriter), inputs,
+                                   outputs, call.getHasSideEffect() || ordered);
     if (!tokenInputs.empty())
       invoke.setTokenInputs(tokenInputs);
     if (!tokenOutputs.empty())
@@ -303,8 +303,8 @@ private:
     SmallVector<Value> operandBuffers;
     const Value *nextInput = inputs.begin();
     for (Value operand : call.getInputs())
-      operandBuffers.push_back(isa<TokenType>(operand.getType()) ? Value()
-                                                                 : *nextInput++);
+      operandBuffers.push_back(
+          isa<TokenType>(operand.getType()) ? Value() : *nextInput++);
     SmallVector<Value> values(call->getNumResults());
     for (auto [index, buffer] : llvm::enumerate(operandBuffers))
       if (std::optional<unsigned> result = getAliasedResult(call, index))
