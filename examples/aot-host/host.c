@@ -6,6 +6,7 @@
  *
  * examples/callbacks.mlir, compiled ahead of time into callbacks.o with
  *
+ * Run:
  *   nx-compile examples/callbacks.mlir -o callbacks.o --emit-header=callbacks.h
  *
  * and linked into this program together with libnxrt and the callbacks of

@@ -6,8 +6,9 @@
  *
  * The host side of examples/callbacks.mlir, in plain C against libnxrt's
  * C ABI. Build it (the project's CMake does: target NxExampleCallbacks) and
- * load it into nx-runner:
+ * load it into nx-runner, from the repository root:
  *
+ * Run:
  *   nx-runner examples/callbacks.mlir \
  *     --callbacks=build/lib/libNxExampleCallbacks.so --outfeed=results \
  *     --input='[1, 2, 2, 4]:tensor<4xf32>'
