@@ -3,7 +3,7 @@
 // calls the handlers: libnxrt's C API, no runner in between. A handler's
 // error fails its run, and the host goes on.
 // RUN: nx-ffi-host %nx_test_ffi_handlers | FileCheck %s
-// CHECK: handlers registered: 8
+// CHECK: handlers registered: 9
 // CHECK-NEXT: rms_norm: 0.3651 0.7303 1.0954 1.4606 -0.8165 0.0000 0.8165 1.6330
 // CHECK-NEXT: fails: custom call @test_ffi.fail at {{.*}}rms_norm.mlir:9:8 failed: the fail handler always fails
 // RUN: not nx-ffi-host %t.missing.so 2>&1 | FileCheck %s --check-prefix=MISSING
