@@ -35,10 +35,6 @@ struct FfiSite final : nxrt::SiteData {
   absl::Status status;
   nxrt::ffi::FfiAttributes attributes;
   SiteStateSlot state;
-  // The fields of every call's frame that do not change between calls (the
-  // API, the attributes, the sizes): a call copies it in a few wide moves
-  // rather than storing each field.
-  XLA_FFI_CallFrame frame;
 
   ~FfiSite() override {
     if (state.state && state.deleter)
@@ -116,12 +112,9 @@ std::unique_ptr<FfiSite> instantiate(const HandlerEntry &entry,
   ctx.runtime = site.runtime;
   ctx.stage = XLA_FFI_ExecutionStage_INSTANTIATE;
   ctx.state = &data->state;
-  XLA_FFI_CallFrame frame = emptyFrame(ctx, data->attributes.top());
-  data->frame = frame;
-  data->frame.ctx = nullptr;
-  data->frame.stage = XLA_FFI_ExecutionStage_EXECUTE;
   if (!data->status.ok() || !entry.bundle.instantiate)
     return data;
+  XLA_FFI_CallFrame frame = emptyFrame(ctx, data->attributes.top());
   absl::Status status = nxrt::ffi::takeError(entry.bundle.instantiate(&frame));
   if (!status.ok())
     data->status = absl::Status(
@@ -227,8 +220,7 @@ callWith(const HandlerEntry &entry, FfiSite &data, nxrt_site &site,
   ctx.runtime = site.runtime;
   ctx.run = call.run;
   ctx.state = &data.state;
-  XLA_FFI_CallFrame frame = data.frame;
-  frame.ctx = &ctx;
+  XLA_FFI_CallFrame frame = emptyFrame(ctx, data.attributes.top());
   auto *typeArray = const_cast<int32_t *>(types);
   frame.args.size = static_cast<int64_t>(call.nargs);
   frame.args.types = reinterpret_cast<XLA_FFI_ArgType *>(typeArray);
