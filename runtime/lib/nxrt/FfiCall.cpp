@@ -22,6 +22,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
+#include <atomic>
+#include <memory>
 #include <vector>
 
 namespace {
@@ -35,6 +37,11 @@ struct FfiSite final : nxrt::SiteData {
   absl::Status status;
   nxrt::ffi::FfiAttributes attributes;
   SiteStateSlot state;
+  // Unique for the process's life, unlike the site's address, which a
+  // later site may reuse: a thread's frame knows by it whose fields it holds.
+  uint64_t serial = nextSerial.fetch_add(1, std::memory_order_relaxed);
+
+  static inline std::atomic<uint64_t> nextSerial{1};
 
   ~FfiSite() override {
     if (state.state && state.deleter)
@@ -261,6 +268,109 @@ callWithHeapBuffers(const HandlerEntry &entry, FfiSite &data, nxrt_site &site,
                   types.data());
 }
 
+/// A thread's frame for the common call, a handler with only an execute
+/// stage and at most kStackBuffers buffers. What every such call shares
+/// (the sizes, the API, the buffer types, each view's pointer) is written
+/// once per thread, so a call stores only its own values: a frame built
+/// afresh on the stack takes three times the stores, most of a call's cost.
+/// A call made while the frame is in use (a handler that runs compiled code
+/// which calls handlers) builds its own on the stack.
+struct ThreadFrame {
+  XLA_FFI_ExecutionContext ctx;
+  XLA_FFI_CallFrame frame;
+  XLA_FFI_Buffer views[kStackBuffers];
+  void *pointers[kStackBuffers];
+  // The serial of the site whose handler, state and attributes the frame
+  // holds: a loop calling one site stores them once.
+  uint64_t siteSerial = 0;
+  bool busy = false;
+
+  ThreadFrame() {
+    frame = emptyFrame(ctx, XLA_FFI_Attrs{XLA_FFI_Attrs_STRUCT_SIZE, nullptr, 0,
+                                          nullptr, nullptr, nullptr});
+    auto *types = const_cast<int32_t *>(kBufferTypes);
+    frame.args.types = reinterpret_cast<XLA_FFI_ArgType *>(types);
+    frame.args.args = pointers;
+    frame.rets.types = reinterpret_cast<XLA_FFI_RetType *>(types);
+    for (size_t i = 0; i < kStackBuffers; ++i) {
+      views[i] = {XLA_FFI_Buffer_STRUCT_SIZE,
+                  nullptr,
+                  XLA_FFI_DataType_INVALID,
+                  nullptr,
+                  0,
+                  nullptr};
+      pointers[i] = &views[i];
+    }
+  }
+};
+
+// The calling thread's frame. Initial-exec: one load from the thread
+// pointer, where the default model for a shared library calls
+// __tls_get_addr; eight bytes fit the static TLS glibc keeps for libraries
+// loaded later (dlopen).
+__attribute__((tls_model(
+    "initial-exec"))) thread_local ThreadFrame *currentThreadFrame = nullptr;
+
+/// Owns a thread's frame until the thread exits.
+struct ThreadFrameOwner {
+  std::unique_ptr<ThreadFrame> frame = std::make_unique<ThreadFrame>();
+  ~ThreadFrameOwner() { currentThreadFrame = nullptr; }
+};
+
+ABSL_ATTRIBUTE_NOINLINE ThreadFrame &createThreadFrame() {
+  thread_local ThreadFrameOwner owner;
+  currentThreadFrame = owner.frame.get();
+  return *currentThreadFrame;
+}
+
+/// Writes each view's own fields; false when one has a dtype XLA FFI has
+/// no type for.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool
+describeInPlace(const nxrt_tensor_t *tensors, size_t count,
+                XLA_FFI_Buffer *views) {
+  for (size_t i = 0; i < count; ++i) {
+    const nxrt_tensor_t &t = tensors[i];
+    XLA_FFI_DataType dtype = toFfiType(t.dtype);
+    if (ABSL_PREDICT_FALSE(dtype == XLA_FFI_DataType_INVALID))
+      return false;
+    views[i].dtype = dtype;
+    views[i].data = t.data;
+    views[i].rank = t.rank;
+    views[i].dims = const_cast<int64_t *>(t.dims);
+  }
+  return true;
+}
+
+/// The common call, on the thread's frame.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline nxrt_status_t *
+callOnThreadFrame(ThreadFrame &thread, const HandlerEntry &entry, FfiSite &data,
+                  nxrt_site &site, const nxrt_call_t &call) {
+  if (ABSL_PREDICT_FALSE(
+          !describeInPlace(call.args, call.nargs, thread.views) ||
+          !describeInPlace(call.results, call.nresults,
+                           thread.views + call.nargs)))
+    return unsupportedBuffer(call);
+  XLA_FFI_CallFrame &frame = thread.frame;
+  if (thread.siteSerial != data.serial) {
+    thread.siteSerial = data.serial;
+    thread.ctx.handler = &entry;
+    thread.ctx.runtime = site.runtime;
+    thread.ctx.state = &data.state;
+    frame.attrs = data.attributes.top();
+  }
+  thread.ctx.run = call.run;
+  frame.args.size = static_cast<int64_t>(call.nargs);
+  frame.rets.size = static_cast<int64_t>(call.nresults);
+  frame.rets.rets = thread.pointers + call.nargs;
+  thread.busy = true;
+  XLA_FFI_Error *error = entry.bundle.execute(&frame);
+  nxrt_status_t *status = nullptr;
+  if (ABSL_PREDICT_FALSE(error || frame.future))
+    status = finish(error, frame, call);
+  thread.busy = false;
+  return status;
+}
+
 nxrt_status_t *callHandler(const nxrt::Handler &handler, nxrt_site &site,
                            const nxrt_call_t &call) {
   const auto &entry = *static_cast<const HandlerEntry *>(handler.userData);
@@ -270,6 +380,13 @@ nxrt_status_t *callHandler(const nxrt::Handler &handler, nxrt_site &site,
     return nxrt::toC(data.status);
   if (ABSL_PREDICT_FALSE(call.nargs + call.nresults > kStackBuffers))
     return callWithHeapBuffers(entry, data, site, call);
+  if (ABSL_PREDICT_TRUE(!entry.bundle.prepare && !entry.bundle.initialize)) {
+    ThreadFrame *thread = currentThreadFrame;
+    if (ABSL_PREDICT_FALSE(!thread))
+      thread = &createThreadFrame();
+    if (ABSL_PREDICT_TRUE(!thread->busy))
+      return callOnThreadFrame(*thread, entry, data, site, call);
+  }
   XLA_FFI_Buffer views[kStackBuffers];
   void *pointers[kStackBuffers];
   return callWith(entry, data, site, call, views, pointers, kBufferTypes);

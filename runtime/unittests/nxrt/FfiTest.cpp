@@ -316,6 +316,61 @@ TEST_F(NxrtFfi, AHandlersErrorFailsTheRunWithItsCode) {
                         "failed: index 7 is out of range");
 }
 
+// A handler whose call makes another handler call on the same thread (as
+// one that runs compiled code does) keeps its own frame: the inner call
+// must not reuse the outer one's.
+nxrt_run_t *nestedRun = nullptr;
+nxrt_site_t *innerSite = nullptr;
+
+XLA_FFI_Error *innerNegate(XLA_FFI_CallFrame *frame) {
+  if (answered<3>(frame))
+    return nullptr;
+  auto *in = static_cast<XLA_FFI_Buffer *>(frame->args.args[0]);
+  auto *out = static_cast<XLA_FFI_Buffer *>(frame->rets.rets[0]);
+  *static_cast<float *>(out->data) = -*static_cast<float *>(in->data);
+  return nullptr;
+}
+
+XLA_FFI_Error *outerCallsInner(XLA_FFI_CallFrame *frame) {
+  if (answered<3>(frame))
+    return nullptr;
+  int64_t scalar[] = {1};
+  float in = 5, out = 0;
+  nxrt_tensor_t inView{NXRT_F32, 1, scalar, &in};
+  nxrt_tensor_t outView{NXRT_F32, 1, scalar, &out};
+  if (nxrt_status_t *s =
+          nxrt_invoke(nestedRun, innerSite, &inView, 1, &outView, 1)) {
+    nxrt_status_free(s);
+    return error(XLA_FFI_Error_Code_INTERNAL, "the inner call failed");
+  }
+  // The outer frame still describes the outer call's buffers.
+  auto *x = static_cast<XLA_FFI_Buffer *>(frame->args.args[0]);
+  auto *y = static_cast<XLA_FFI_Buffer *>(frame->rets.rets[0]);
+  if (frame->args.size != 1 || frame->rets.size != 1 || x->rank != 1 ||
+      x->dims[0] != 2)
+    return error(XLA_FFI_Error_Code_INTERNAL,
+                 "the outer frame was overwritten");
+  for (int i = 0; i < 2; ++i)
+    static_cast<float *>(y->data)[i] = static_cast<float *>(x->data)[i] + out;
+  return nullptr;
+}
+
+TEST_F(NxrtFfi, ACallWithinACallKeepsTheOuterFrame) {
+  registerExecute("ffi_test.inner_negate", innerNegate);
+  registerExecute("ffi_test.outer", outerCallsInner);
+  innerSite = addSite(NXRT_SITE_CUSTOM_CALL, "ffi_test.inner_negate",
+                      "ffi.mlir:9:2", {});
+  nxrt_site_t *outer =
+      addSite(NXRT_SITE_CUSTOM_CALL, "ffi_test.outer", "ffi.mlir:4:2", {});
+  nestedRun = nxrt_run_begin(rt, nullptr);
+  // Twice: the second call finds the thread's frame set up by the first.
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    nxrt_status_free(nxrt_invoke(nestedRun, outer, &x.view, 1, &y.view, 1));
+    EXPECT_EQ(y.data, (std::vector<float>{-4, -3}));
+  }
+  NXRT_ASSERT_OK(nxrt_run_end(nestedRun));
+}
+
 // State in each API version's layout. The deleters count.
 std::atomic<int> deleted{0};
 void countDeletion(void *state) {
