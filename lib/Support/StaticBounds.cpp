@@ -235,3 +235,7 @@ LogicalResult mlir::nx::verifyStaticBounds(Operation *root) {
   });
   return failure(failed);
 }
+
+LogicalResult mlir::nx::verifyStaticBoundsBeforeRewrite(Operation *root) {
+  return verifyStaticBounds(root);
+}

@@ -399,9 +399,7 @@ struct NxConvolutionsToGemmPass
   using Base::Base;
 
   void runOnOperation() override {
-    // Patches are subviews at static offsets: a convolution whose known
-    // sizes put an access out of bounds would make ones that do not verify.
-    if (failed(nx::verifyStaticBounds(getOperation())))
+    if (failed(nx::verifyStaticBoundsBeforeRewrite(getOperation())))
       return signalPassFailure();
     SmallVector<std::pair<Operation *, Convolution>> convolutions;
     getOperation()->walk([&](linalg::LinalgOp op) {

@@ -79,9 +79,7 @@ struct NxTileTransposesPass
     if (failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
                                           tileSize, 1)))
       return signalPassFailure();
-    // Blocks are subviews at static offsets: an op whose known sizes put an
-    // access out of bounds would become subviews that do not verify.
-    if (failed(nx::verifyStaticBounds(getOperation())))
+    if (failed(nx::verifyStaticBoundsBeforeRewrite(getOperation())))
       return signalPassFailure();
     SmallVector<std::pair<linalg::LinalgOp, std::pair<unsigned, unsigned>>>
         candidates;

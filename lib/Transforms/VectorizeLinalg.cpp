@@ -56,10 +56,6 @@ namespace mlir::nx {
 
 using namespace mlir;
 
-/// Elements of the widest operand type that fit `vectorBits`, or nothing when
-/// `op` is not one this pass handles: not on buffers, no loops, a reduction
-/// innermost, a map that is no projected permutation or reads the innermost
-/// dimension with a stride, or an element type getVectorLanes rejects.
 /// Whether `op` copies a window of its input (an im2col patch, a shifted
 /// slice): a plain copy whose maps may index outer dimensions by sums of
 /// loops, but read and write the innermost loop as their own contiguous
@@ -89,6 +85,10 @@ static bool isWindowCopy(linalg::LinalgOp op) {
   return true;
 }
 
+/// Elements of the widest operand type that fit `vectorBits`, or nothing when
+/// `op` is not one this pass handles: not on buffers, no loops, a reduction
+/// innermost, a map that is no projected permutation or reads the innermost
+/// dimension with a stride, or an element type getVectorLanes rejects.
 static std::optional<int64_t> getLanes(linalg::LinalgOp op, int64_t vectorBits,
                                        int64_t reductionVectorBits) {
   if (isWindowCopy(op))
@@ -173,6 +173,57 @@ static std::optional<unsigned> getTransposedLoop(linalg::LinalgOp op,
   return other;
 }
 
+/// Leaves each loop whose static extent is no larger than its tile size
+/// untiled (size 0): its one tile is the whole extent, and no loop that runs
+/// once is made.
+static void untileShortLoops(MutableArrayRef<int64_t> tileSizes,
+                             ArrayRef<int64_t> ranges) {
+  for (auto [size, range] : llvm::zip(tileSizes, ranges))
+    if (range <= size)
+      size = 0;
+}
+
+/// Tiles `op` by `tileSizes` (0: not tiled) into scf.for loops of tiles,
+/// which replace it.
+static FailureOr<scf::SCFTilingResult>
+tileAndErase(RewriterBase &rewriter, linalg::LinalgOp op,
+             ArrayRef<int64_t> tileSizes) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), tileSizes));
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return failure();
+  rewriter.eraseOp(op);
+  return tiled;
+}
+
+/// The outermost tile loop, or the tile itself when no loop was made.
+static Operation *getOutermost(scf::SCFTilingResult &tiled) {
+  return tiled.loops.empty() ? tiled.tiledOps.front()
+                             : tiled.loops.front().getOperation();
+}
+
+/// Applies `patterns` to `ops` and to the ops they make, and to nothing
+/// else: the pass's other candidates may be elsewhere in the same function.
+static void applyToOpsAndNew(ArrayRef<Operation *> ops,
+                             const FrozenRewritePatternSet &patterns) {
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  (void)applyOpPatternsGreedily(ops, patterns, config);
+}
+
+/// Folds the tiles' constant sizes under `root`, the outermost op of a
+/// tiling, into their types (`tileFolding`, see makeTileFoldingPatterns).
+/// None of the loops under it runs once (an extent no larger than its tile
+/// is not tiled), so folding leaves them, and `root`, in place.
+static void foldTileSizes(Operation *root,
+                          const FrozenRewritePatternSet &tileFolding) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *nested) { ops.push_back(nested); });
+  applyToOpsAndNew(ops, tileFolding);
+}
+
 /// Tiles a transposing copy into `lanes` x `lanes` squares of its two
 /// contiguous loops and vectorizes each: a read of `lanes` rows of the
 /// input, a `vector.transpose` (lowered to shuffles) and a write of `lanes`
@@ -188,30 +239,14 @@ tileAndVectorizeTranspose(RewriterBase &rewriter, linalg::LinalgOp op,
   SmallVector<int64_t> tileSizes(ranges.size(), 1);
   for (unsigned dim : {transposedLoop, unsigned(ranges.size() - 1)})
     tileSizes[dim] = lanes;
-  for (auto [size, range] : llvm::zip(tileSizes, ranges))
-    if (range <= size)
-      size = 0;
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), tileSizes));
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  untileShortLoops(tileSizes, ranges);
+  FailureOr<scf::SCFTilingResult> tiled = tileAndErase(rewriter, op, tileSizes);
   if (failed(tiled))
     return failure();
-  rewriter.eraseOp(op);
-  // The tile loops, or the op itself when it is one tile: none of the
-  // loops runs once, so folding leaves them in place.
-  Operation *root = tiled->loops.empty() ? tiled->tiledOps.front()
-                                         : tiled->loops.front().getOperation();
-  SmallVector<Operation *> bodyOps;
+  Operation *root = getOutermost(*tiled);
   SmallVector<linalg::LinalgOp> tiles;
-  root->walk([&](Operation *nested) {
-    bodyOps.push_back(nested);
-    if (auto tile = dyn_cast<linalg::LinalgOp>(nested))
-      tiles.push_back(tile);
-  });
-  GreedyRewriteConfig config;
-  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-  (void)applyOpPatternsGreedily(bodyOps, tileFolding, config);
+  root->walk([&](linalg::LinalgOp tile) { tiles.push_back(tile); });
+  foldTileSizes(root, tileFolding);
   // Each tile becomes a transposed read and a write in its place; the
   // transposed read then becomes a read of whole rows and a transpose.
   SmallVector<Operation *> transfers;
@@ -232,7 +267,7 @@ tileAndVectorizeTranspose(RewriterBase &rewriter, linalg::LinalgOp op,
       if (isa<vector::TransferReadOp>(made))
         transfers.push_back(made);
   }
-  (void)applyOpPatternsGreedily(transfers, permutationLowering, config);
+  applyToOpsAndNew(transfers, permutationLowering);
   return success();
 }
 
@@ -349,6 +384,128 @@ static void moveNeighborsIntoTile(RewriterBase &rewriter,
   }
 }
 
+/// The combiner of a channel window's body and its fast-math flags.
+/// Upstream's vectorizer builds the 1-D op's combiner anew, without the
+/// fast-math flags the op's own combiner has (nx-reassociate-reductions):
+/// restoreCombinerFlags puts them back on the vector combiners.
+struct WindowCombiner {
+  std::optional<OperationName> name;
+  arith::FastMathFlagsAttr flags;
+};
+
+static WindowCombiner getWindowCombiner(linalg::LinalgOp op) {
+  WindowCombiner combiner;
+  for (Operation *user : op.getRegionOutputArgs().front().getUsers())
+    if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(user)) {
+      combiner.name = user->getName();
+      combiner.flags = fastMath.getFastMathFlagsAttr();
+    }
+  return combiner;
+}
+
+static void restoreCombinerFlags(llvm::iterator_range<Block::iterator> ops,
+                                 const WindowCombiner &combiner) {
+  for (Operation &created : ops)
+    created.walk([&](arith::ArithFastMathInterface vectorCombiner) {
+      if (vectorCombiner->getName() == *combiner.name &&
+          isa<VectorType>(vectorCombiner->getResult(0).getType()))
+        vectorCombiner->setAttr(vectorCombiner.getFastMathAttrName(),
+                                combiner.flags);
+    });
+}
+
+/// Moves `neighbors` into the tiles of a channel window tiled by
+/// `tileSizes` (see moveNeighborsIntoTile), around the filter-row loop
+/// (dimension 4) or the tile itself; each tile loop covers one of the
+/// dimensions with a tile size, in order. `ranges` are the window's loop
+/// ranges and `out` its output.
+static void
+moveNeighborsIntoWindowTiles(RewriterBase &rewriter, WindowNeighbors neighbors,
+                             scf::SCFTilingResult &tiled,
+                             ArrayRef<int64_t> tileSizes,
+                             ArrayRef<int64_t> ranges, Value out,
+                             SmallVectorImpl<linalg::LinalgOp> &neighborTiles) {
+  SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0));
+  SmallVector<int64_t> sizes(ranges.begin(), ranges.begin() + 4);
+  Operation *body = tiled.tiledOps.front();
+  unsigned loop = 0;
+  for (auto [dim, size] : llvm::enumerate(tileSizes)) {
+    if (size == 0)
+      continue;
+    auto forOp = cast<scf::ForOp>(tiled.loops[loop++].getOperation());
+    if (dim < 4) {
+      offsets[dim] = forOp.getInductionVar();
+      sizes[dim] = size;
+    } else if (dim == 4) {
+      body = forOp;
+    }
+  }
+  moveNeighborsIntoTile(rewriter, neighbors, body, out, offsets, sizes,
+                        neighborTiles);
+  if (neighbors.fill)
+    rewriter.eraseOp(neighbors.fill);
+  if (neighbors.epilogue)
+    rewriter.eraseOp(neighbors.epilogue);
+}
+
+/// Replaces a tile of a channel window that covers one output row and one
+/// filter row by the 1-D op on rank-reduced views, which upstream's
+/// vectorizer takes (upstream's decomposition patterns take tensors only).
+/// Returns null, leaving the tile, for any other tile.
+static Operation *replaceByOneDimensionalWindow(RewriterBase &rewriter,
+                                                linalg::LinalgOp tile) {
+  auto input = cast<MemRefType>(tile.getDpsInputs()[0].getType());
+  auto filter = cast<MemRefType>(tile.getDpsInputs()[1].getType());
+  auto output = cast<MemRefType>(tile.getDpsInits()[0].getType());
+  if (!input.hasStaticShape() || !output.hasStaticShape() ||
+      !filter.hasStaticShape() || input.getDimSize(1) != 1 ||
+      output.getDimSize(1) != 1 || filter.getDimSize(0) != 1)
+    return nullptr;
+  Location loc = tile.getLoc();
+  rewriter.setInsertionPoint(tile);
+  auto dropDim = [](MemRefType type, unsigned dim) {
+    SmallVector<int64_t> shape(type.getShape());
+    shape.erase(shape.begin() + dim);
+    return shape;
+  };
+  Value in = memref::createCanonicalRankReducingSubViewOp(
+      rewriter, loc, tile.getDpsInputs()[0], dropDim(input, 1));
+  Value window = memref::createCanonicalRankReducingSubViewOp(
+      rewriter, loc, tile.getDpsInputs()[1], dropDim(filter, 0));
+  Value out = memref::createCanonicalRankReducingSubViewOp(
+      rewriter, loc, tile.getDpsInits()[0], dropDim(output, 1));
+  auto attribute = [&](StringRef name) {
+    auto values = tile->getAttrOfType<DenseIntElementsAttr>(name);
+    return rewriter.getI64TensorAttr(
+        {values ? values.getValues<int64_t>()[1] : 1});
+  };
+  Operation *oneDimensional =
+      createOneDimensionalWindow(rewriter, loc, tile, in, window, out,
+                                 attribute("strides"), attribute("dilations"));
+  rewriter.eraseOp(tile);
+  return oneDimensional;
+}
+
+/// Vectorizes a one-row tile of a channel window as its 1-D op, with the
+/// window's combiner flags on the vector code.
+static void vectorizeWindowRow(RewriterBase &rewriter, linalg::LinalgOp tile,
+                               const WindowCombiner &combiner) {
+  Operation *oneDimensional = replaceByOneDimensionalWindow(rewriter, tile);
+  if (!oneDimensional)
+    return;
+  // The vector code replaces the 1-D op between its neighbours.
+  Operation *before = oneDimensional->getPrevNode();
+  Operation *after = oneDimensional->getNextNode();
+  Block *block = oneDimensional->getBlock();
+  if (failed(vectorizeStaticTile(rewriter,
+                                 cast<linalg::LinalgOp>(oneDimensional))) ||
+      !combiner.name || !combiner.flags)
+    return;
+  auto first = before ? std::next(before->getIterator()) : block->begin();
+  auto last = after ? after->getIterator() : block->end();
+  restoreCombinerFlags(llvm::make_range(first, last), combiner);
+}
+
 /// Tiles a static NHWC channel window (depthwise convolution, max, min or
 /// sum pooling) into one output row of up to kWindowColumns columns by
 /// `lanes` channels per tile, with one filter row (kh) per tile loop
@@ -365,16 +522,7 @@ static LogicalResult tileAndVectorizeWindow(
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (ranges.size() != 6 || ranges[3] % lanes != 0)
     return failure();
-  // Upstream's vectorizer builds the 1-D op's combiner anew, without the
-  // fast-math flags the op's own combiner has (nx-reassociate-reductions):
-  // they are put back on the vector combiners below.
-  std::optional<OperationName> combinerName;
-  arith::FastMathFlagsAttr combinerFlags;
-  for (Operation *user : op.getRegionOutputArgs().front().getUsers())
-    if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(user)) {
-      combinerName = user->getName();
-      combinerFlags = fastMath.getFastMathFlagsAttr();
-    }
+  WindowCombiner combiner = getWindowCombiner(op);
   // Tiles of equal width, so that all have the static shape the vectorizer
   // needs: the widest that divides the row.
   int64_t columns = kWindowColumns;
@@ -383,117 +531,31 @@ static LogicalResult tileAndVectorizeWindow(
   SmallVector<int64_t> tileSizes = {1, 1, columns, lanes, 1, 0};
   // Found before tiling, which puts its loops between the op and them.
   WindowNeighbors neighbors = getWindowNeighbors(op);
-  for (auto [size, range] : llvm::zip(tileSizes, ranges))
-    if (range <= size)
-      size = 0;
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), tileSizes));
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  untileShortLoops(tileSizes, ranges);
+  Value out = op.getDpsInits()[0];
+  FailureOr<scf::SCFTilingResult> tiled = tileAndErase(rewriter, op, tileSizes);
   if (failed(tiled))
     return failure();
-  // The fill and epilogue move into the tiles, around the filter-row loop
-  // (dimension 4) or the tile itself; each tile loop covers one of the
-  // dimensions with a tile size, in order.
   SmallVector<linalg::LinalgOp> neighborTiles;
   if (neighbors.fill || neighbors.epilogue) {
-    SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0));
-    SmallVector<int64_t> sizes(ranges.begin(), ranges.begin() + 4);
-    Operation *body = tiled->tiledOps.front();
-    unsigned loop = 0;
-    for (auto [dim, size] : llvm::enumerate(tileSizes)) {
-      if (size == 0)
-        continue;
-      auto forOp = cast<scf::ForOp>(tiled->loops[loop++].getOperation());
-      if (dim < 4) {
-        offsets[dim] = forOp.getInductionVar();
-        sizes[dim] = size;
-      } else if (dim == 4) {
-        body = forOp;
-      }
-    }
-    moveNeighborsIntoTile(rewriter, neighbors, body, op.getDpsInits()[0],
-                          offsets, sizes, neighborTiles);
-    if (neighbors.fill)
-      rewriter.eraseOp(neighbors.fill);
-    if (neighbors.epilogue)
-      rewriter.eraseOp(neighbors.epilogue);
+    moveNeighborsIntoWindowTiles(rewriter, neighbors, *tiled, tileSizes, ranges,
+                                 out, neighborTiles);
     movedNeighbors = true;
   }
-  rewriter.eraseOp(op);
-  // The tile loops, or the op itself when it is one tile: none of the
-  // loops runs once (an extent no larger than its tile is not tiled), so
-  // folding leaves them in place. Only ops in there are rewritten: the
-  // pass's other candidates may be elsewhere in the same function.
-  Operation *root = tiled->loops.empty() ? tiled->tiledOps.front()
-                                         : tiled->loops.front().getOperation();
-  SmallVector<Operation *> bodyOps;
-  root->walk([&](Operation *nested) { bodyOps.push_back(nested); });
-  GreedyRewriteConfig config;
-  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-  (void)applyOpPatternsGreedily(bodyOps, tileFolding, config);
-  // One output row and one filter row: the 1-D op on rank-reduced views
-  // (upstream's decomposition patterns take tensors only), which
-  // upstream's vectorizer takes.
-  SmallVector<linalg::LinalgOp> tiles;
+  Operation *root = getOutermost(*tiled);
+  foldTileSizes(root, tileFolding);
+  SmallVector<linalg::LinalgOp> rows;
   root->walk([&](linalg::LinalgOp tile) {
     if (isChannelWindow(tile))
-      tiles.push_back(tile);
+      rows.push_back(tile);
   });
-  for (linalg::LinalgOp tile : tiles) {
-    auto input = cast<MemRefType>(tile.getDpsInputs()[0].getType());
-    auto filter = cast<MemRefType>(tile.getDpsInputs()[1].getType());
-    auto output = cast<MemRefType>(tile.getDpsInits()[0].getType());
-    if (!input.hasStaticShape() || !output.hasStaticShape() ||
-        !filter.hasStaticShape() || input.getDimSize(1) != 1 ||
-        output.getDimSize(1) != 1 || filter.getDimSize(0) != 1)
-      continue;
-    Location loc = tile.getLoc();
-    rewriter.setInsertionPoint(tile);
-    auto dropDim = [](MemRefType type, unsigned dim) {
-      SmallVector<int64_t> shape(type.getShape());
-      shape.erase(shape.begin() + dim);
-      return shape;
-    };
-    Value in = memref::createCanonicalRankReducingSubViewOp(
-        rewriter, loc, tile.getDpsInputs()[0], dropDim(input, 1));
-    Value window = memref::createCanonicalRankReducingSubViewOp(
-        rewriter, loc, tile.getDpsInputs()[1], dropDim(filter, 0));
-    Value out = memref::createCanonicalRankReducingSubViewOp(
-        rewriter, loc, tile.getDpsInits()[0], dropDim(output, 1));
-    auto attribute = [&](StringRef name) {
-      auto values = tile->getAttrOfType<DenseIntElementsAttr>(name);
-      return rewriter.getI64TensorAttr(
-          {values ? values.getValues<int64_t>()[1] : 1});
-    };
-    Operation *oneDimensional = createOneDimensionalWindow(
-        rewriter, loc, tile, in, window, out, attribute("strides"),
-        attribute("dilations"));
-    rewriter.eraseOp(tile);
-    // The vector code replaces the 1-D op between its neighbours.
-    Operation *before = oneDimensional->getPrevNode();
-    Operation *after = oneDimensional->getNextNode();
-    Block *block = oneDimensional->getBlock();
-    if (failed(vectorizeStaticTile(rewriter,
-                                   cast<linalg::LinalgOp>(oneDimensional))) ||
-        !combinerName || !combinerFlags)
-      continue;
-    auto first = before ? std::next(before->getIterator()) : block->begin();
-    auto last = after ? after->getIterator() : block->end();
-    for (Operation &created : llvm::make_range(first, last))
-      created.walk([&](arith::ArithFastMathInterface combiner) {
-        if (combiner->getName() == *combinerName &&
-            isa<VectorType>(combiner->getResult(0).getType()))
-          combiner->setAttr(combiner.getFastMathAttrName(), combinerFlags);
-      });
-  }
+  for (linalg::LinalgOp tile : rows)
+    vectorizeWindowRow(rewriter, tile, combiner);
   for (linalg::LinalgOp tile : neighborTiles)
     (void)vectorizeStaticTile(rewriter, tile);
   return success();
 }
 
-/// Replaces a linalg op of static shape by vector code; a tile that does not
-/// vectorize stays a linalg op, which the loop lowering takes.
 /// Whether `op` is a convolution or pooling whose operands mix integer and
 /// floating-point elements. Upstream's vectorizer converts the operands of
 /// these ops itself, ignoring their bodies, and crashes converting floats to
@@ -511,6 +573,8 @@ static bool isMixedKindWindow(linalg::LinalgOp op) {
   return false;
 }
 
+/// Replaces a linalg op of static shape by vector code; a tile that does not
+/// vectorize stays a linalg op, which the loop lowering takes.
 static LogicalResult vectorizeStaticTile(RewriterBase &rewriter,
                                          linalg::LinalgOp tile) {
   if (isWindowCopy(tile) && !tile.hasOnlyProjectedPermutations())
@@ -614,13 +678,9 @@ tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
   // `op` is erased once tiled.
   bool reduces = op.getNumReductionLoops() != 0;
   bool jammable = isJammableReduction(op, tileSizes);
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), tileSizes));
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  FailureOr<scf::SCFTilingResult> tiled = tileAndErase(rewriter, op, tileSizes);
   if (failed(tiled))
     return failure();
-  rewriter.eraseOp(op);
   // Full tiles in the innermost dimension's loop, the partial one (if any)
   // in a copy of it after it. A dynamic partial tile is left to the loop
   // lowering.
@@ -645,9 +705,7 @@ tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
     bodyOps.push_back(partial);
     partial.getBody()->walk(collect);
   }
-  GreedyRewriteConfig config;
-  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-  (void)applyOpPatternsGreedily(bodyOps, tileFolding, config);
+  applyToOpsAndNew(bodyOps, tileFolding);
 
   for (linalg::LinalgOp tile : tiles)
     if (!tile.hasDynamicShape())
@@ -790,6 +848,30 @@ static RewritePatternSet makeUnitDimPatterns(MLIRContext *context) {
   return patterns;
 }
 
+/// The channel windows among the pass's candidates and the fill and
+/// epilogue each may take into its tiles (tileAndVectorizeWindow): those
+/// wait for it.
+struct WindowNeighborhoods {
+  llvm::DenseMap<Operation *, WindowNeighbors> ofWindow;
+  llvm::DenseSet<Operation *> waiting;
+};
+
+static WindowNeighborhoods
+findWindowNeighbors(ArrayRef<linalg::LinalgOp> candidates) {
+  WindowNeighborhoods windows;
+  for (linalg::LinalgOp op : candidates) {
+    if (!isChannelWindow(op))
+      continue;
+    WindowNeighbors neighbors = getWindowNeighbors(op);
+    for (Operation *neighbor :
+         {neighbors.fill.getOperation(), neighbors.epilogue.getOperation()})
+      if (neighbor)
+        windows.waiting.insert(neighbor);
+    windows.ofWindow[op] = neighbors;
+  }
+  return windows;
+}
+
 namespace {
 
 struct NxVectorizeLinalgPass
@@ -808,6 +890,16 @@ struct NxVectorizeLinalgPass
     return success();
   }
 
+  /// What vectorizing the candidates did, which decides the clean-ups
+  /// after it. Statistics may be compiled out (LLVM without
+  /// LLVM_ENABLE_STATS): `vectorized` counts for itself.
+  struct Progress {
+    int64_t vectorized = 0;
+    bool unrolledAccumulators = false;
+    bool jammedRows = false;
+    bool movedNeighbors = false;
+  };
+
   void runOnOperation() override {
     if (failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
                                           vectorBits, 16)) ||
@@ -815,9 +907,7 @@ struct NxVectorizeLinalgPass
          failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
                                            reductionVectorBits, 16))))
       return signalPassFailure();
-    // Tiles are subviews at static offsets: an op whose known sizes put an
-    // access out of bounds would become subviews that do not verify.
-    if (failed(nx::verifyStaticBounds(getOperation())))
+    if (failed(nx::verifyStaticBoundsBeforeRewrite(getOperation())))
       return signalPassFailure();
     SmallVector<linalg::LinalgOp> candidates;
     getOperation()->walk([&](linalg::LinalgOp op) {
@@ -825,61 +915,55 @@ struct NxVectorizeLinalgPass
         candidates.push_back(op);
     });
     IRRewriter rewriter(&getContext());
-    // Statistics may be compiled out (LLVM without LLVM_ENABLE_STATS): the
-    // decision below counts for itself.
-    int64_t vectorized = 0;
-    bool unrolledAccumulators = false;
-    bool jammedRows = false;
-    bool movedNeighbors = false;
-    // A channel window's fill and epilogue wait for it: it may take them
-    // into its tiles (tileAndVectorizeWindow).
-    llvm::DenseMap<Operation *, WindowNeighbors> windowNeighbors;
-    llvm::DenseSet<Operation *> waiting;
-    for (linalg::LinalgOp op : candidates) {
-      if (!isChannelWindow(op))
-        continue;
-      WindowNeighbors neighbors = getWindowNeighbors(op);
-      for (Operation *neighbor :
-           {neighbors.fill.getOperation(), neighbors.epilogue.getOperation()})
-        if (neighbor)
-          waiting.insert(neighbor);
-      windowNeighbors[op] = neighbors;
+    Progress progress;
+    WindowNeighborhoods windows = findWindowNeighbors(candidates);
+    llvm::DenseSet<Operation *> replaced = vectorizeSplitRowReductions(
+        rewriter, candidates, windows.waiting, progress);
+    vectorizeCandidates(rewriter, candidates, windows, replaced, progress);
+    nx::addStatistic(numVectorized, progress.vectorized);
+    if (progress.vectorized == 0)
+      return;
+    if (failed(cleanUpAfter(progress)))
+      return signalPassFailure();
+  }
+
+  /// Vectorizes `op` by the first tiling that takes it: vectors along its
+  /// innermost loop, squares of a transpose, or rows of a channel window,
+  /// which sets `tookNeighbors` when its tiles took its fill or epilogue.
+  /// Returns whether one did.
+  bool vectorizeOne(RewriterBase &rewriter, linalg::LinalgOp op,
+                    bool &tookNeighbors, Progress &progress) {
+    std::optional<int64_t> lanes =
+        getLanes(op, vectorBits, reductionVectorBits);
+    rewriter.setInsertionPoint(op);
+    if (lanes && succeeded(tileAndVectorize(rewriter, op, *lanes, tileFolding,
+                                            progress.unrolledAccumulators,
+                                            progress.jammedRows)))
+      return true;
+    std::optional<int64_t> transposeLanes = nx::getVectorLanes(op, vectorBits);
+    std::optional<unsigned> transposed =
+        transposeLanes ? getTransposedLoop(op, *transposeLanes) : std::nullopt;
+    if (transposed && succeeded(tileAndVectorizeTranspose(
+                          rewriter, op, *transposed, *transposeLanes,
+                          tileFolding, permutationLowering)))
+      return true;
+    if (transposeLanes && isChannelWindow(op) &&
+        succeeded(tileAndVectorizeWindow(rewriter, op, *transposeLanes,
+                                         tileFolding, tookNeighbors))) {
+      progress.unrolledAccumulators = true;
+      progress.movedNeighbors |= tookNeighbors;
+      return true;
     }
-    auto vectorizeOne = [&](linalg::LinalgOp op, bool &tookNeighbors) {
-      std::optional<int64_t> lanes =
-          getLanes(op, vectorBits, reductionVectorBits);
-      rewriter.setInsertionPoint(op);
-      if (lanes &&
-          succeeded(tileAndVectorize(rewriter, op, *lanes, tileFolding,
-                                     unrolledAccumulators, jammedRows)))
-        return true;
-      std::optional<int64_t> transposeLanes =
-          nx::getVectorLanes(op, vectorBits);
-      std::optional<unsigned> transposed =
-          transposeLanes ? getTransposedLoop(op, *transposeLanes)
-                         : std::nullopt;
-      if (transposed && succeeded(tileAndVectorizeTranspose(
-                            rewriter, op, *transposed, *transposeLanes,
-                            tileFolding, permutationLowering)))
-        return true;
-      if (transposeLanes && isChannelWindow(op) &&
-          succeeded(tileAndVectorizeWindow(rewriter, op, *transposeLanes,
-                                           tileFolding, tookNeighbors))) {
-        unrolledAccumulators = true;
-        movedNeighbors |= tookNeighbors;
-        return true;
-      }
-      return false;
-    };
-    auto count = [&](bool done) {
-      if (done)
-        ++vectorized;
-      else
-        nx::addStatistic(numLeft);
-    };
-    // A split row reduction's three ops become one loop per row with its
-    // accumulators in registers; op by op, they would pass them through
-    // memory at each row's start and end.
+    return false;
+  }
+
+  /// Vectorizes each split row reduction among `candidates` whose ops wait
+  /// for no window as one loop per row with its accumulators in registers;
+  /// op by op, its three ops would pass them through memory at each row's
+  /// start and end. Returns the ops it replaced.
+  llvm::DenseSet<Operation *> vectorizeSplitRowReductions(
+      RewriterBase &rewriter, ArrayRef<linalg::LinalgOp> candidates,
+      const llvm::DenseSet<Operation *> &waiting, Progress &progress) {
     llvm::DenseSet<Operation *> replaced;
     for (linalg::LinalgOp op : candidates) {
       if (replaced.contains(op))
@@ -899,36 +983,58 @@ struct NxVectorizeLinalgPass
       if (failed(nx::vectorizeSplitRowReduction(rewriter, *reduction, *lanes)))
         continue;
       replaced.insert(ops.begin(), ops.end());
-      vectorized += 3;
+      progress.vectorized += 3;
       nx::addStatistic(numRowReductions);
     }
+    return replaced;
+  }
+
+  /// Vectorizes the candidates not `replaced`, each channel window's
+  /// waiting neighbours with it: in its tiles, or on their own when it did
+  /// not take them.
+  void vectorizeCandidates(RewriterBase &rewriter,
+                           ArrayRef<linalg::LinalgOp> candidates,
+                           const WindowNeighborhoods &windows,
+                           const llvm::DenseSet<Operation *> &replaced,
+                           Progress &progress) {
+    auto count = [&](bool done) {
+      if (done)
+        ++progress.vectorized;
+      else
+        nx::addStatistic(numLeft);
+    };
     for (linalg::LinalgOp op : candidates) {
-      if (waiting.contains(op) || replaced.contains(op))
+      if (windows.waiting.contains(op) || replaced.contains(op))
         continue;
-      auto neighbors = windowNeighbors.find(op);
+      auto neighbors = windows.ofWindow.find(op);
       bool tookNeighbors = false;
-      count(vectorizeOne(op, tookNeighbors));
-      // Neighbors the window did not take are vectorized on their own.
-      if (neighbors == windowNeighbors.end() || tookNeighbors)
+      count(vectorizeOne(rewriter, op, tookNeighbors, progress));
+      if (neighbors == windows.ofWindow.end() || tookNeighbors)
         continue;
-      for (Operation *neighbor : {neighbors->second.fill.getOperation(),
-                                  neighbors->second.epilogue.getOperation()})
+      WindowNeighbors left = neighbors->second;
+      for (Operation *neighbor :
+           {left.fill.getOperation(), left.epilogue.getOperation()})
         if (neighbor)
-          count(vectorizeOne(cast<linalg::LinalgOp>(neighbor), tookNeighbors));
+          count(vectorizeOne(rewriter, cast<linalg::LinalgOp>(neighbor),
+                             tookNeighbors, progress));
     }
-    nx::addStatistic(numVectorized, vectorized);
-    if (vectorized == 0)
-      return;
+  }
+
+  /// What the tiles' vector code needs once every candidate is done: unit
+  /// dimensions dropped and, where `progress` says tiles made them,
+  /// accumulators hoisted into registers and transfers forwarded.
+  LogicalResult cleanUpAfter(const Progress &progress) {
     cleanUpVectors();
-    if (unrolledAccumulators && failed(hoistAccumulators()))
-      return signalPassFailure();
+    if (progress.unrolledAccumulators && failed(hoistAccumulators()))
+      return failure();
     // The fills and epilogues moved into window tiles meet the
     // accumulators' transfers, and so do the copies of jammed rows: forward
     // them and drop the writes they overwrite.
-    if (movedNeighbors || jammedRows) {
+    if (progress.movedNeighbors || progress.jammedRows) {
       IRRewriter flowRewriter(&getContext());
       vector::transferOpflowOpt(flowRewriter, getOperation());
     }
+    return success();
   }
 
   /// Accumulators read and written at the same place in every iteration of
@@ -962,15 +1068,13 @@ struct NxVectorizeLinalgPass
           llvm::any_of(op->getResultTypes(), llvm::IsaPred<VectorType>))
         ops.push_back(op);
     });
-    GreedyRewriteConfig config;
-    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
-    (void)applyOpPatternsGreedily(ops, unitDims, config);
+    applyToOpsAndNew(ops, unitDims);
 
     SmallVector<Operation *> transfers;
     getOperation()->walk([&](VectorTransferOpInterface transfer) {
       transfers.push_back(transfer);
     });
-    (void)applyOpPatternsGreedily(transfers, aliasFolding, config);
+    applyToOpsAndNew(transfers, aliasFolding);
   }
 
   FrozenRewritePatternSet tileFolding, unitDims, aliasFolding,

@@ -33,6 +33,23 @@ namespace mlir::nx {
 /// Fails when it emitted an error.
 LogicalResult verifyStaticBounds(Operation *root);
 
+/// verifyStaticBounds, as the passes that rewrite linalg ops by their
+/// static sizes apply it to what they are given before they build anything:
+/// convert-linalg-to-openmp, convert-linalg-to-blas, nx-vectorize-linalg,
+/// nx-convolutions-to-gemm and nx-tile-transposes make tiles, parts and
+/// patches that are subviews at static offsets, which do not verify where
+/// known sizes put an access out of bounds; convert-linalg-to-dnnl would
+/// make a call that reads past its input.
+///
+/// nx-lower-to-cpu runs nx-check-static-bounds before all of them, so there
+/// this finds nothing new. It stays because each of these passes also runs
+/// on its own (nx-opt, the C API, nx-opt-fuzzer's pipelines), on IR that
+/// nothing has checked, where an out-of-bounds op must be an error at that
+/// op and not a crash or IR that does not verify
+/// (test/Transforms/static-bounds-before-tiling.mlir). One walk of the IR
+/// costs little next to the rewrite.
+LogicalResult verifyStaticBoundsBeforeRewrite(Operation *root);
+
 } // namespace mlir::nx
 
 #endif // NX_SUPPORT_STATICBOUNDS_H

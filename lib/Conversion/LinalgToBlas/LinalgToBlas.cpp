@@ -23,14 +23,12 @@
 
 #include "nx/Conversion/LinalgToBlas/LinalgToBlas.h"
 #include "nx/Conversion/LinalgToOpenMP/LinalgToOpenMP.h"
+#include "nx/Conversion/LinalgToOpenMP/OpenMPTeam.h"
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
 #include "nx/Conversion/Passes.h"
-#include "nx/Support/PassOptions.h"
 #include "nx/Support/PassStatistics.h"
-#include "nx/Support/StaticBounds.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -268,11 +266,8 @@ static void callGemmInParts(PatternRewriter &rewriter, Location loc,
   auto toI64 = [&](Value index) -> Value {
     return arith::IndexCastOp::create(rewriter, loc, i64, index);
   };
-  omp::ParallelOperands parallelClauses;
-  Value threads = func::CallOp::create(rewriter, loc, numThreadsFunction,
-                                       rewriter.getI32Type(), ValueRange())
-                      .getResult(0);
-  parallelClauses.numThreads = threads;
+  Value threads = nx::callNumThreadsFunction(rewriter, loc, numThreadsFunction);
+  Value large;
   Value parts = arith::IndexCastOp::create(rewriter, loc,
                                            rewriter.getIndexType(), threads);
   if (dynamic) {
@@ -280,27 +275,16 @@ static void callGemmInParts(PatternRewriter &rewriter, Location loc,
     for (Value extent : arguments.slice(1, 3))
       work = arith::MulIOp::create(rewriter, loc, work, extent);
     Value threshold = arith::ConstantIntOp::create(rewriter, loc, i64, minWork);
-    Value large = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::sge, work, threshold);
-    parallelClauses.ifExpr = large;
+    large = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
+                                  work, threshold);
     Value single = arith::ConstantIndexOp::create(rewriter, loc, 1);
     parts = arith::SelectOp::create(rewriter, loc, large, parts, single);
   }
   Value partCount = toI64(parts);
   Value firstPart = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value step = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  auto parallel = omp::ParallelOp::create(rewriter, loc, parallelClauses);
-  rewriter.createBlock(&parallel.getRegion());
-  auto wsloop = omp::WsloopOp::create(rewriter, loc, omp::WsloopOperands());
-  omp::TerminatorOp::create(rewriter, loc);
-  rewriter.createBlock(&wsloop.getRegion());
-  omp::LoopNestOperands nestClauses;
-  nestClauses.loopLowerBounds.push_back(firstPart);
-  nestClauses.loopUpperBounds.push_back(parts);
-  nestClauses.loopSteps.push_back(step);
-  auto nest = omp::LoopNestOp::create(rewriter, loc, nestClauses);
-  Block *body = rewriter.createBlock(&nest.getRegion(), {},
-                                     {rewriter.getIndexType()}, {loc});
+  Block *body = nx::createTeamLoop(rewriter, loc, /*ifExpr=*/large, threads,
+                                   firstPart, parts, step);
   SmallVector<Value> partArguments{toI64(body->getArgument(0)), partCount};
   llvm::append_range(partArguments, arguments);
   LLVM::CallOp::create(rewriter, loc, gemm, partArguments);
@@ -418,12 +402,7 @@ struct NxLinalgToBlasPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(nx::checkPassOptionAtLeast(module, getArgument(), minWork, 1)))
-      return signalPassFailure();
-    // Products are shared out as subviews at static offsets: an op whose
-    // known sizes put an access out of bounds would make ones that do not
-    // verify.
-    if (failed(nx::verifyStaticBounds(module)))
+    if (failed(nx::checkTeamPassInput(module, getArgument(), minWork)))
       return signalPassFailure();
     // A symbol of the runtime's name that is not its declaration would
     // make every contraction fail to convert, silently.

@@ -237,9 +237,7 @@ struct NxLinalgToDnnlPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // A convolution whose known sizes read past its input would become a
-    // call that does.
-    if (failed(nx::verifyStaticBounds(module)))
+    if (failed(nx::verifyStaticBoundsBeforeRewrite(module)))
       return signalPassFailure();
     // A symbol of the runtime's name that is not its declaration would
     // make every convolution fail to convert, silently.

@@ -16,10 +16,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/Conversion/LinalgToOpenMP/LinalgToOpenMP.h"
+#include "nx/Conversion/LinalgToOpenMP/OpenMPTeam.h"
 #include "nx/Conversion/Passes.h"
-#include "nx/Support/PassOptions.h"
 #include "nx/Support/PassStatistics.h"
-#include "nx/Support/StaticBounds.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -171,6 +170,12 @@ struct LinalgToOpenMPLoops : OpInterfaceRewritePattern<linalg::LinalgOp> {
   /// any) to its slice of the output.
   LogicalResult rewriteNest(linalg::LinalgOp op, linalg::LinalgOp epilogue,
                             PatternRewriter &rewriter) const;
+
+  /// Runs the iterations of `outer`, a loop of tiles, on an OpenMP team
+  /// instead: when the nest's size (`points`) is known only at run time,
+  /// only once it reaches minWork.
+  void runOnTeam(scf::ForOp outer, Value points, Location loc,
+                 PatternRewriter &rewriter) const;
 
   int64_t minWork;
   std::string numThreadsFunction;
@@ -427,22 +432,11 @@ LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
   return rewriteNest(op, /*epilogue=*/{}, rewriter);
 }
 
-LogicalResult
-LinalgToOpenMPLoops::rewriteNest(linalg::LinalgOp op, linalg::LinalgOp epilogue,
-                                 PatternRewriter &rewriter) const {
-  // With a row producer, the producer's tiling leads and `op` follows it.
-  linalg::LinalgOp producer = getRowProducer(op, minWork);
-  linalg::LinalgOp lead = producer ? producer : op;
-  linalg::FillOp fusedFill = getFusableFill(lead);
-  Location loc = lead.getLoc();
-
-  // Tiles of the outermost dimension, each the same op on slices: enough
-  // whole rows (or, in one dimension, elements) to cover
-  // kMinPointsPerIteration points. Later passes vectorize or lower each
-  // tile as they would the whole op. Tiling first: it is the step that may
-  // fail, and nothing is built before it.
+/// Rows of `lead`'s shared loop per tile: enough whole rows (or, in one
+/// dimension, elements) to cover kMinPointsPerIteration points, and for a
+/// transpose enough for square blocks (kMinTransposedRows).
+static int64_t getRowsPerTile(linalg::LinalgOp lead, unsigned shared) {
   SmallVector<int64_t> staticRanges = lead.getStaticLoopRanges();
-  unsigned shared = getSharedLoop(lead);
   int64_t innerPoints = 1;
   for (int64_t range : ArrayRef(staticRanges).drop_front(shared + 1))
     innerPoints = ShapedType::isDynamic(range)
@@ -452,25 +446,79 @@ LinalgToOpenMPLoops::rewriteNest(linalg::LinalgOp op, linalg::LinalgOp epilogue,
   int64_t rowsPerTile = llvm::divideCeil(kMinPointsPerIteration, innerPoints);
   if (readsSharedLoopContiguously(lead, shared))
     rowsPerTile = std::max(rowsPerTile, kMinTransposedRows);
+  return rowsPerTile;
+}
+
+/// Tiles `lead`'s shared loop by `rowsPerTile`, its other loops whole.
+static FailureOr<scf::SCFTilingResult>
+tileSharedLoop(linalg::LinalgOp lead, unsigned shared, int64_t rowsPerTile,
+               PatternRewriter &rewriter) {
   SmallVector<OpFoldResult> tileSizes(lead.getNumLoops(),
                                       rewriter.getIndexAttr(0));
   tileSizes[shared] = rewriter.getIndexAttr(rowsPerTile);
   scf::SCFTilingOptions tilingOptions;
   tilingOptions.setTileSizes(tileSizes);
   rewriter.setInsertionPoint(lead);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(lead.getOperation()), tilingOptions);
+  return scf::tileUsingSCF(rewriter, cast<TilingInterface>(lead.getOperation()),
+                           tilingOptions);
+}
+
+/// Replaces `fill`, of the output `tile` writes a slice of, by a fill of
+/// that slice just before `tile`.
+static void fillEachTile(linalg::FillOp fill, linalg::LinalgOp tile,
+                         PatternRewriter &rewriter) {
+  rewriter.setInsertionPoint(tile);
+  linalg::FillOp::create(rewriter, fill.getLoc(), fill.getInputs()[0],
+                         tile.getDpsInits()[0]);
+  rewriter.eraseOp(fill);
+}
+
+/// Replaces `epilogue` by its copy on the slice `tile` writes, right after
+/// `tile`.
+static void applyEpilogueInEachTile(linalg::LinalgOp epilogue,
+                                    linalg::LinalgOp tile,
+                                    PatternRewriter &rewriter) {
+  rewriter.setInsertionPointAfter(tile);
+  IRMapping slice;
+  slice.map(epilogue.getDpsInits()[0], tile.getDpsInits()[0]);
+  rewriter.clone(*epilogue, slice);
+  rewriter.eraseOp(epilogue);
+}
+
+/// The number of points of a nest of `ranges`, folded as built: a constant
+/// for a static nest.
+static Value countPoints(ArrayRef<Range> ranges, Location loc,
+                         PatternRewriter &rewriter) {
+  Value points = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (const Range &range : ranges) {
+    Value extent = getValueOrCreateConstantIndexOp(rewriter, loc, range.size);
+    points = rewriter.createOrFold<arith::MulIOp>(loc, points, extent);
+  }
+  return points;
+}
+
+LogicalResult
+LinalgToOpenMPLoops::rewriteNest(linalg::LinalgOp op, linalg::LinalgOp epilogue,
+                                 PatternRewriter &rewriter) const {
+  // With a row producer, the producer's tiling leads and `op` follows it.
+  linalg::LinalgOp producer = getRowProducer(op, minWork);
+  linalg::LinalgOp lead = producer ? producer : op;
+  linalg::FillOp fusedFill = getFusableFill(lead);
+  Location loc = lead.getLoc();
+
+  // Tiles of the outermost dimension, each the same op on slices. Later
+  // passes vectorize or lower each tile as they would the whole op. Tiling
+  // first: it is the step that may fail, and nothing is built before it.
+  unsigned shared = getSharedLoop(lead);
+  int64_t rowsPerTile = getRowsPerTile(lead, shared);
+  FailureOr<scf::SCFTilingResult> tiled =
+      tileSharedLoop(lead, shared, rowsPerTile, rewriter);
   if (failed(tiled) || tiled->loops.size() != 1)
     return rewriter.notifyMatchFailure(lead, "could not tile the outer loop");
   auto outer = cast<scf::ForOp>(tiled->loops.front().getOperation());
   auto tile = cast<linalg::LinalgOp>(tiled->tiledOps.front());
-  if (fusedFill) {
-    // Each tile fills the slice of the output it writes, just before.
-    rewriter.setInsertionPoint(tile);
-    linalg::FillOp::create(rewriter, fusedFill.getLoc(),
-                           fusedFill.getInputs()[0], tile.getDpsInits()[0]);
-    rewriter.eraseOp(fusedFill);
-  }
+  if (fusedFill)
+    fillEachTile(fusedFill, tile, rewriter);
   // The nest's size, for the if clause below: the lead's.
   rewriter.setInsertionPoint(outer);
   SmallVector<Range> leadRanges = lead.createLoopRanges(rewriter, loc);
@@ -485,48 +533,32 @@ LinalgToOpenMPLoops::rewriteNest(linalg::LinalgOp op, linalg::LinalgOp epilogue,
     rewriter.eraseOp(producer);
     tile = *rows;
   }
-  if (epilogue) {
-    // Each tile then applies the epilogue to the slice it wrote.
-    rewriter.setInsertionPointAfter(tile);
-    IRMapping slice;
-    slice.map(epilogue.getDpsInits()[0], tile.getDpsInits()[0]);
-    rewriter.clone(*epilogue, slice);
-    rewriter.eraseOp(epilogue);
-  }
+  if (epilogue)
+    applyEpilogueInEachTile(epilogue, tile, rewriter);
 
-  // The nest's size, folded as built: a static nest, which classify() found
-  // large enough, needs no if clause.
   rewriter.setInsertionPoint(outer);
-  Value points = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  for (const Range &range : leadRanges) {
-    Value extent = getValueOrCreateConstantIndexOp(rewriter, loc, range.size);
-    points = rewriter.createOrFold<arith::MulIOp>(loc, points, extent);
-  }
+  Value points = countPoints(leadRanges, loc, rewriter);
   rewriter.eraseOp(op);
-  omp::ParallelOperands parallelClauses;
+  runOnTeam(outer, points, loc, rewriter);
+  return success();
+}
+
+void LinalgToOpenMPLoops::runOnTeam(scf::ForOp outer, Value points,
+                                    Location loc,
+                                    PatternRewriter &rewriter) const {
+  // A static nest, which classify() found large enough, needs no if clause.
+  Value ifExpr;
   if (!matchPattern(points, m_Constant())) {
     Value threshold = arith::ConstantIndexOp::create(rewriter, loc, minWork);
-    parallelClauses.ifExpr = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::sge, points, threshold);
+    ifExpr = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
+                                   points, threshold);
   }
+  Value numThreads;
   if (!numThreadsFunction.empty())
-    parallelClauses.numThreads =
-        func::CallOp::create(rewriter, loc, numThreadsFunction,
-                             rewriter.getI32Type(), ValueRange())
-            .getResult(0);
-
-  auto parallel = omp::ParallelOp::create(rewriter, loc, parallelClauses);
-  rewriter.createBlock(&parallel.getRegion());
-  auto wsloop = omp::WsloopOp::create(rewriter, loc, omp::WsloopOperands());
-  omp::TerminatorOp::create(rewriter, loc);
-  rewriter.createBlock(&wsloop.getRegion());
-  omp::LoopNestOperands nestClauses;
-  nestClauses.loopLowerBounds.push_back(outer.getLowerBound());
-  nestClauses.loopUpperBounds.push_back(outer.getUpperBound());
-  nestClauses.loopSteps.push_back(outer.getStep());
-  auto nest = omp::LoopNestOp::create(rewriter, loc, nestClauses);
-  Block *body = rewriter.createBlock(
-      &nest.getRegion(), {}, {outer.getInductionVar().getType()}, {loc});
+    numThreads = nx::callNumThreadsFunction(rewriter, loc, numThreadsFunction);
+  Block *body = nx::createTeamLoop(rewriter, loc, ifExpr, numThreads,
+                                   outer.getLowerBound(), outer.getUpperBound(),
+                                   outer.getStep());
   // The scf.for's body, induction variable and all, becomes the loop nest's.
   Operation *yield = outer.getBody()->getTerminator();
   rewriter.setInsertionPoint(yield);
@@ -534,7 +566,6 @@ LinalgToOpenMPLoops::rewriteNest(linalg::LinalgOp op, linalg::LinalgOp epilogue,
   rewriter.eraseOp(yield);
   rewriter.mergeBlocks(outer.getBody(), body, body->getArguments());
   rewriter.eraseOp(outer);
-  return success();
 }
 
 LogicalResult nx::declareNumThreadsFunction(ModuleOp module, StringRef name) {
@@ -571,11 +602,7 @@ struct NxLinalgToOpenMPPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(nx::checkPassOptionAtLeast(module, getArgument(), minWork, 1)))
-      return signalPassFailure();
-    // Tiles are subviews at static offsets: an op whose known sizes put an
-    // access out of bounds would become subviews that do not verify.
-    if (failed(nx::verifyStaticBounds(module)))
+    if (failed(nx::checkTeamPassInput(module, getArgument(), minWork)))
       return signalPassFailure();
     int64_t parallel = 0, small = 0, before = 0;
     module.walk([&](linalg::LinalgOp op) {

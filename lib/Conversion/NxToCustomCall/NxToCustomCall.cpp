@@ -59,18 +59,23 @@ static void appendWords(Builder &b, SmallVectorImpl<NamedAttribute> &config,
                                        static_cast<uint64_t>(bytes.size())));
 }
 
-/// One `#nx.output_operand_alias` per pair (result i, operand i), i < n,
-/// with StableHLO's tuple indexing: [] for a single result, [i] otherwise.
+/// The `#nx.output_operand_alias` of result `result` of `numResults` to
+/// operand `operand`, with StableHLO's tuple indexing: [] for a single
+/// result, [result] otherwise.
+static Attribute getOutputOperandAlias(MLIRContext *context, unsigned result,
+                                       unsigned numResults, unsigned operand) {
+  SmallVector<int64_t> outputIndices;
+  if (numResults != 1)
+    outputIndices.push_back(result);
+  return OutputOperandAliasAttr::get(context, outputIndices, operand, {});
+}
+
+/// One `#nx.output_operand_alias` per pair (result i, operand i), i < n.
 static SmallVector<Attribute>
 passthroughAliases(MLIRContext *context, unsigned n, unsigned numResults) {
   SmallVector<Attribute> aliases;
-  for (unsigned i = 0; i < n; ++i) {
-    SmallVector<int64_t> outputIndices;
-    if (numResults != 1)
-      outputIndices.push_back(i);
-    aliases.push_back(
-        OutputOperandAliasAttr::get(context, outputIndices, i, {}));
-  }
+  for (unsigned i = 0; i < n; ++i)
+    aliases.push_back(getOutputOperandAlias(context, i, numResults, i));
   return aliases;
 }
 
@@ -288,15 +293,17 @@ protected:
     return *callback.getId();
   }
 
-  /// The backend_config entries of an ordered callback and of one with
-  /// static arguments.
+  /// The backend_config entries of an ordered callback, of one with static
+  /// arguments and of an optional one.
   static void appendCallConfig(Builder &b, bool ordered,
-                               DictionaryAttr staticArgs,
+                               DictionaryAttr staticArgs, bool optional,
                                SmallVectorImpl<NamedAttribute> &config) {
     if (ordered)
       config.emplace_back(b.getStringAttr("ordered"), b.getBoolAttr(true));
     if (staticArgs)
       config.emplace_back(b.getStringAttr("static_args"), staticArgs);
+    if (optional)
+      config.emplace_back(b.getStringAttr("optional"), b.getBoolAttr(true));
   }
 
   /// A callback id's 8 little-endian bytes.
@@ -352,11 +359,8 @@ protected:
                                          static_cast<uint64_t>(numAliased)));
     SmallVector<Attribute> aliases;
     for (unsigned i = 0; i < numAliased; ++i)
-      aliases.push_back(OutputOperandAliasAttr::get(
-          b.getContext(),
-          resultTypes.size() == 1 ? ArrayRef<int64_t>{}
-                                  : ArrayRef<int64_t>{static_cast<int64_t>(i)},
-          i + 1, {}));
+      aliases.push_back(
+          getOutputOperandAlias(b.getContext(), i, resultTypes.size(), i + 1));
     CustomCallOp call =
         createCustomCall(b, loc, kRuntimeCallbackTarget, resultTypes, operands,
                          config, hasSideEffect, aliases);
@@ -364,6 +368,74 @@ protected:
       call->setAttr(NxDialect::getCallbackAttrsAttrName(),
                     b.getDictionaryAttr(nxAttrs));
     return call;
+  }
+
+  /// How an nx.io_callback's custom call differs from an nx.elixir_call's.
+  struct CallbackShape {
+    /// The callback's results: an io_callback's are its arguments.
+    TypeRange resultTypes;
+    /// Whether each result passes the argument of its index through.
+    bool passesArgsThrough = false;
+    bool hasSideEffect = false;
+    bool optional = false;
+    /// The call target under CallbackAbi::ExlaLegacy.
+    StringRef legacyTarget;
+  };
+
+  /// Replaces `op`, an nx.elixir_call or nx.io_callback of the converted
+  /// `args`, by the custom call of the callback ABI the options select.
+  LogicalResult lowerCallback(OpTy op, ValueRange args,
+                              const CallbackShape &shape,
+                              ConversionPatternRewriter &rewriter) const {
+    FailureOr<int64_t> id = matchCallback(op, op.getCalleeAttr(), rewriter);
+    if (failed(id))
+      return failure();
+    if (options.abi == CallbackAbi::ExlaRuntimeCallback) {
+      SmallVector<NamedAttribute> nxAttrs;
+      appendCallConfig(rewriter, op.getOrdered(), op.getStaticArgsAttr(),
+                       shape.optional, nxAttrs);
+      CustomCallOp call = createRuntimeCallback(
+          rewriter, op.getLoc(), *id, args, shape.resultTypes,
+          /*numAliased=*/shape.passesArgsThrough ? args.size() : 0,
+          shape.hasSideEffect, nxAttrs);
+      rewriter.replaceOp(op, call.getResults());
+      return success();
+    }
+    replaceByLegacyCallback(op, *id, args, shape, rewriter);
+    return success();
+  }
+
+  /// CallbackAbi::ExlaLegacy: an ordered callback threads a token as its
+  /// last argument and result, which aliases it; the id goes into the
+  /// backend_config or after every argument (encodeCallbackId).
+  void replaceByLegacyCallback(OpTy op, int64_t id, ValueRange args,
+                               const CallbackShape &shape,
+                               ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    SmallVector<Value> operands(args);
+    SmallVector<Type> resultTypes(shape.resultTypes);
+    if (op.getOrdered()) {
+      operands.push_back(getOrderingToken(rewriter, op));
+      resultTypes.push_back(operands.back().getType());
+    }
+    // The id operand (if any) comes last and is not passed through.
+    unsigned numPassed = operands.size();
+    SmallVector<Attribute> aliases;
+    if (shape.passesArgsThrough)
+      aliases = passthroughAliases(rewriter.getContext(), numPassed,
+                                   resultTypes.size());
+    else if (op.getOrdered())
+      aliases.push_back(
+          getOutputOperandAlias(rewriter.getContext(), resultTypes.size() - 1,
+                                resultTypes.size(), numPassed - 1));
+    SmallVector<NamedAttribute> config;
+    encodeCallbackId(rewriter, loc, id, config, operands);
+    appendCallConfig(rewriter, op.getOrdered(), op.getStaticArgsAttr(),
+                     shape.optional, config);
+    CustomCallOp call =
+        createCustomCall(rewriter, loc, shape.legacyTarget, resultTypes,
+                         operands, config, shape.hasSideEffect, aliases);
+    rewriter.replaceOp(op, call.getResults().take_front(op->getNumResults()));
   }
 
   /// The stream handle constant of a stream op, when the pattern applies.
@@ -394,43 +466,11 @@ struct ElixirCallLowering final : HostOpLowering<ElixirCallOp> {
   LogicalResult
   matchAndRewrite(ElixirCallOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    FailureOr<int64_t> id = matchCallback(op, op.getCalleeAttr(), rewriter);
-    if (failed(id))
-      return failure();
-    Location loc = op.getLoc();
-    if (options.abi == CallbackAbi::ExlaRuntimeCallback) {
-      SmallVector<NamedAttribute> nxAttrs;
-      appendCallConfig(rewriter, op.getOrdered(), op.getStaticArgsAttr(),
-                       nxAttrs);
-      CustomCallOp call = createRuntimeCallback(
-          rewriter, loc, *id, adaptor.getArgs(), op.getResultTypes(),
-          /*numAliased=*/0, /*hasSideEffect=*/!op.getPure(), nxAttrs);
-      rewriter.replaceOp(op, call.getResults());
-      return success();
-    }
-    SmallVector<Value> operands(adaptor.getArgs());
-    SmallVector<Type> resultTypes(op.getResultTypes());
-    SmallVector<NamedAttribute> config;
-    SmallVector<Attribute> aliases;
-    if (op.getOrdered()) {
-      // The token is the last argument and the last result, which aliases
-      // it.
-      operands.push_back(getOrderingToken(rewriter, op));
-      resultTypes.push_back(operands.back().getType());
-      aliases.push_back(OutputOperandAliasAttr::get(
-          getContext(),
-          resultTypes.size() == 1
-              ? ArrayRef<int64_t>{}
-              : ArrayRef<int64_t>{static_cast<int64_t>(resultTypes.size() - 1)},
-          operands.size() - 1, {}));
-    }
-    encodeCallbackId(rewriter, loc, *id, config, operands);
-    appendCallConfig(rewriter, op.getOrdered(), op.getStaticArgsAttr(), config);
-    CustomCallOp call = createCustomCall(
-        rewriter, loc, options.callbackTarget, resultTypes, operands, config,
-        /*hasSideEffect=*/!op.getPure(), aliases);
-    rewriter.replaceOp(op, call.getResults().take_front(op.getNumResults()));
-    return success();
+    CallbackShape shape;
+    shape.resultTypes = op.getResultTypes();
+    shape.hasSideEffect = !op.getPure();
+    shape.legacyTarget = options.callbackTarget;
+    return lowerCallback(op, adaptor.getArgs(), shape, rewriter);
   }
 };
 
@@ -440,44 +480,14 @@ struct IoCallbackLowering final : HostOpLowering<IoCallbackOp> {
   LogicalResult
   matchAndRewrite(IoCallbackOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    FailureOr<int64_t> id = matchCallback(op, op.getCalleeAttr(), rewriter);
-    if (failed(id))
-      return failure();
-    Location loc = op.getLoc();
-    if (options.abi == CallbackAbi::ExlaRuntimeCallback) {
-      SmallVector<NamedAttribute> nxAttrs;
-      appendCallConfig(rewriter, op.getOrdered(), op.getStaticArgsAttr(),
-                       nxAttrs);
-      if (op.getOptional())
-        nxAttrs.emplace_back(rewriter.getStringAttr("optional"),
-                             rewriter.getBoolAttr(true));
-      // EXLA's io_call: every result passes an argument through.
-      CustomCallOp call = createRuntimeCallback(
-          rewriter, loc, *id, adaptor.getArgs(), op.getArgs().getTypes(),
-          /*numAliased=*/op.getArgs().size(), /*hasSideEffect=*/true, nxAttrs);
-      rewriter.replaceOp(op, call.getResults());
-      return success();
-    }
-    SmallVector<Value> operands(adaptor.getArgs());
-    SmallVector<Type> resultTypes(op.getArgs().getTypes());
-    SmallVector<NamedAttribute> config;
-    if (op.getOrdered()) {
-      operands.push_back(getOrderingToken(rewriter, op));
-      resultTypes.push_back(operands.back().getType());
-    }
-    unsigned numAliased = operands.size();
-    // The id operand (if any) comes last and is not passed through.
-    encodeCallbackId(rewriter, loc, *id, config, operands);
-    appendCallConfig(rewriter, op.getOrdered(), op.getStaticArgsAttr(), config);
-    if (op.getOptional())
-      config.emplace_back(rewriter.getStringAttr("optional"),
-                          rewriter.getBoolAttr(true));
-    CustomCallOp call = createCustomCall(
-        rewriter, loc, options.ioCallbackTarget, resultTypes, operands, config,
-        /*hasSideEffect=*/true,
-        passthroughAliases(getContext(), numAliased, resultTypes.size()));
-    rewriter.replaceOp(op, call.getResults().take_front(op.getNumResults()));
-    return success();
+    CallbackShape shape;
+    // EXLA's io_call: every result passes an argument through.
+    shape.resultTypes = op.getArgs().getTypes();
+    shape.passesArgsThrough = true;
+    shape.hasSideEffect = true;
+    shape.optional = op.getOptional();
+    shape.legacyTarget = options.ioCallbackTarget;
+    return lowerCallback(op, adaptor.getArgs(), shape, rewriter);
   }
 };
 

@@ -102,139 +102,197 @@ static std::string nameFromExlaId(ModuleOp module, int64_t id) {
   return nameFromExlaId(module, {id}, 8);
 }
 
-/// Splits `call`'s operands and results into token, handle and data for
-/// the protocol of its target. Returns std::nullopt for calls that are not
-/// host callbacks, and failure for callbacks whose shape is broken.
-static FailureOr<std::optional<CallbackCall>>
-recognize(ModuleOp module, CustomCallOp call, ArrayRef<std::string> jaxNames) {
-  StringRef target = call.getCallTargetName();
-  auto config = dyn_cast_or_null<DictionaryAttr>(call.getBackendConfigAttr());
-  CallbackCall result;
+namespace {
+
+/// Which of a callback custom call's operands and results are the
+/// callback's own: [firstArg, lastArg) and [firstResult, lastResult). Each
+/// protocol puts its tokens, handles and ids around them.
+struct CallbackSpan {
+  explicit CallbackSpan(Operation *call)
+      : lastArg(call->getNumOperands()), lastResult(call->getNumResults()) {}
+
   unsigned firstArg = 0, firstResult = 0;
-  unsigned lastArg = call->getNumOperands();
-  unsigned lastResult = call->getNumResults();
-  // A leading !nx.token operand and result: ordered (JAX, EXLA).
-  auto takeLeadingToken = [&](unsigned operand) {
-    if (call->getNumOperands() > operand && call->getNumResults() > 0 &&
-        isa<TokenType>(call->getOperand(operand).getType()) &&
-        isa<TokenType>(call->getResult(0).getType())) {
-      result.tokenIn = call->getOperand(operand);
-      result.tokenOut = call->getResult(0);
-      result.ordered = true;
-      firstArg = operand + 1;
-      firstResult = 1;
-    }
-  };
+  unsigned lastArg, lastResult;
+};
 
-  if (isJaxFfiCallbackTarget(target) || target == kJaxLegacyCpuCallback) {
-    std::optional<uint64_t> index;
-    if (target == kJaxLegacyCpuCallback) {
-      // The descriptor operand (checked on import) identifies the callback.
-      index = getScalarConstant(call->getOperand(0));
-      if (!index)
-        return call.emitOpError()
-               << "cannot be raised: its callback descriptor (operand #0) "
-                  "is not a constant";
-      takeLeadingToken(1);
-      firstArg = std::max(firstArg, 1u);
-    } else {
-      if (!config)
-        config = call->getAttrOfType<DictionaryAttr>("mhlo.backend_config");
-      // `index` (today's JAX) wins over the older `descriptor`.
-      for (StringRef key : {"descriptor", "index"})
-        if (auto value = config ? config.getAs<IntegerAttr>(key) : nullptr)
-          index = value.getValue().getLimitedValue();
-      takeLeadingToken(0);
-    }
-    result.name = *index < jaxNames.size()
-                      ? jaxNames[*index]
-                      : "jax_callback_" + std::to_string(*index);
-    if (result.name.empty())
-      return call.emitOpError() << "cannot be raised: jax-callback-names "
-                                   "gives callback index "
-                                << *index << " an empty name";
-    result.pure = !call.getHasSideEffect();
-    // JAX's io_callback returns new values; with none, it is a side effect
-    // on its operands.
-    result.io = call->getNumResults() == firstResult && !result.pure;
-  } else if (isExlaCallbackTarget(target)) {
-    takeLeadingToken(0);
-    // Today's form passes the callback server handle as the first operand;
-    // earlier EXLA versions carried the server's pid in backend_config.
-    if (target == kExlaRuntimeCallback &&
-        !(config && config.get("callback_server_pid")))
-      ++firstArg;
-    if (config && config.get("callback_id")) {
-      auto words = config.getAs<DenseI64ArrayAttr>("callback_id");
-      auto size = config.getAs<IntegerAttr>("callback_id_size");
-      result.name = nameFromExlaId(module, words.asArrayRef(),
-                                   size.getValue().getZExtValue());
-    } else {
-      // Operand encoding: the id is the last operand, a constant.
-      std::optional<uint64_t> id =
-          lastArg > firstArg ? getScalarConstant(call->getOperand(lastArg - 1))
-                             : std::nullopt;
-      if (!id)
-        return call.emitOpError()
-               << "cannot be raised: it has no backend_config callback_id "
-                  "and its last operand is not a constant id";
-      result.name = nameFromExlaId(module, static_cast<int64_t>(*id));
-      --lastArg;
-    }
-    if (config) {
-      result.staticArgs = config.getAs<DictionaryAttr>("static_args");
-      if (auto optional = config.getAs<BoolAttr>("optional"))
-        result.optional = optional.getValue();
-      // nx's own ordered io_callbacks thread a ui8 tensor as the last
-      // operand and result.
-      if (auto ordered = config.getAs<BoolAttr>("ordered");
-          ordered && ordered.getValue() && !result.ordered) {
-        if (lastArg <= firstArg || lastResult <= firstResult)
-          return call.emitOpError() << "cannot be raised: it is ordered but "
-                                       "has no ordering token operand";
-        result.tokenIn = call->getOperand(--lastArg);
-        result.tokenOut = call->getResult(--lastResult);
-        result.ordered = true;
-      }
-    }
-    // What nx puts beside EXLA's backend_config on exla_runtime_callback.
-    if (auto nxAttrs = call->getAttrOfType<DictionaryAttr>(
-            NxDialect::getCallbackAttrsAttrName())) {
-      if (!result.staticArgs)
-        result.staticArgs = nxAttrs.getAs<DictionaryAttr>("static_args");
-      if (auto optional = nxAttrs.getAs<BoolAttr>("optional"))
-        result.optional |= optional.getValue();
-      if (auto ordered = nxAttrs.getAs<BoolAttr>("ordered"))
-        result.ordered |= ordered.getValue();
-    }
-    result.pure = !call.getHasSideEffect();
-    result.io = target == kExlaIoCallback ||
-                (target == kExlaRuntimeCallback && lastResult == firstResult);
-    // EXLA's io_call: its results pass its arguments through, as many as
-    // num_aliased_data_outputs says.
-    auto aliased = config
-                       ? config.getAs<IntegerAttr>("num_aliased_data_outputs")
-                       : nullptr;
-    if (target == kExlaRuntimeCallback && aliased &&
-        aliased.getValue().getZExtValue() != 0) {
-      uint64_t count = aliased.getValue().getZExtValue();
-      if (count != lastResult - firstResult || count != lastArg - firstArg)
-        return call.emitOpError()
-               << "cannot be raised: num_aliased_data_outputs is " << count
-               << " but it has " << lastArg - firstArg << " arguments and "
-               << lastResult - firstResult
-               << " results (an io_call passes every argument through)";
-      result.io = true;
-    }
-  } else {
-    return std::optional<CallbackCall>();
+} // namespace
+
+/// Takes a leading !nx.token operand (at `operand`) and result, if `call`
+/// has them, as the token of an ordered callback (JAX, EXLA).
+static void takeLeadingToken(CustomCallOp call, unsigned operand,
+                             CallbackCall &result, CallbackSpan &span) {
+  if (call->getNumOperands() > operand && call->getNumResults() > 0 &&
+      isa<TokenType>(call->getOperand(operand).getType()) &&
+      isa<TokenType>(call->getResult(0).getType())) {
+    result.tokenIn = call->getOperand(operand);
+    result.tokenOut = call->getResult(0);
+    result.ordered = true;
+    span.firstArg = operand + 1;
+    span.firstResult = 1;
   }
+}
 
-  for (unsigned index = firstArg; index < lastArg; ++index)
-    result.args.push_back(call->getOperand(index));
-  for (unsigned index = firstResult; index < lastResult; ++index)
-    result.results.push_back(call->getResult(index));
-  // Callbacks exchange host tensors only.
+/// A JAX callback (FFI or legacy CPU): named by the index its descriptor
+/// selects in `jaxNames`.
+static LogicalResult recognizeJaxCallback(CustomCallOp call,
+                                          DictionaryAttr config,
+                                          ArrayRef<std::string> jaxNames,
+                                          CallbackCall &result,
+                                          CallbackSpan &span) {
+  std::optional<uint64_t> index;
+  if (call.getCallTargetName() == kJaxLegacyCpuCallback) {
+    // The descriptor operand (checked on import) identifies the callback.
+    index = getScalarConstant(call->getOperand(0));
+    if (!index)
+      return call.emitOpError()
+             << "cannot be raised: its callback descriptor (operand #0) "
+                "is not a constant";
+    takeLeadingToken(call, 1, result, span);
+    span.firstArg = std::max(span.firstArg, 1u);
+  } else {
+    if (!config)
+      config = call->getAttrOfType<DictionaryAttr>("mhlo.backend_config");
+    // `index` (today's JAX) wins over the older `descriptor`.
+    for (StringRef key : {"descriptor", "index"})
+      if (auto value = config ? config.getAs<IntegerAttr>(key) : nullptr)
+        index = value.getValue().getLimitedValue();
+    takeLeadingToken(call, 0, result, span);
+  }
+  result.name = *index < jaxNames.size()
+                    ? jaxNames[*index]
+                    : "jax_callback_" + std::to_string(*index);
+  if (result.name.empty())
+    return call.emitOpError() << "cannot be raised: jax-callback-names "
+                                 "gives callback index "
+                              << *index << " an empty name";
+  result.pure = !call.getHasSideEffect();
+  // JAX's io_callback returns new values; with none, it is a side effect
+  // on its operands.
+  result.io = call->getNumResults() == span.firstResult && !result.pure;
+  return success();
+}
+
+/// The name of the callback an EXLA call selects: by the id in its
+/// backend_config, or else by its last operand, a constant id, which is
+/// then no argument.
+static FailureOr<std::string> getExlaCallbackName(ModuleOp module,
+                                                  CustomCallOp call,
+                                                  DictionaryAttr config,
+                                                  CallbackSpan &span) {
+  if (config && config.get("callback_id")) {
+    auto words = config.getAs<DenseI64ArrayAttr>("callback_id");
+    auto size = config.getAs<IntegerAttr>("callback_id_size");
+    return nameFromExlaId(module, words.asArrayRef(),
+                          size.getValue().getZExtValue());
+  }
+  std::optional<uint64_t> id =
+      span.lastArg > span.firstArg
+          ? getScalarConstant(call->getOperand(span.lastArg - 1))
+          : std::nullopt;
+  if (!id)
+    return call.emitOpError()
+           << "cannot be raised: it has no backend_config callback_id "
+              "and its last operand is not a constant id";
+  --span.lastArg;
+  return nameFromExlaId(module, static_cast<int64_t>(*id));
+}
+
+/// What an EXLA call's backend_config says beyond its id: static
+/// arguments, whether the callback is optional, and whether it is one of
+/// nx's own ordered io_callbacks, which thread a ui8 tensor as their last
+/// operand and result.
+static LogicalResult applyExlaBackendConfig(CustomCallOp call,
+                                            DictionaryAttr config,
+                                            CallbackCall &result,
+                                            CallbackSpan &span) {
+  result.staticArgs = config.getAs<DictionaryAttr>("static_args");
+  if (auto optional = config.getAs<BoolAttr>("optional"))
+    result.optional = optional.getValue();
+  auto ordered = config.getAs<BoolAttr>("ordered");
+  if (!ordered || !ordered.getValue() || result.ordered)
+    return success();
+  if (span.lastArg <= span.firstArg || span.lastResult <= span.firstResult)
+    return call.emitOpError() << "cannot be raised: it is ordered but "
+                                 "has no ordering token operand";
+  result.tokenIn = call->getOperand(--span.lastArg);
+  result.tokenOut = call->getResult(--span.lastResult);
+  result.ordered = true;
+  return success();
+}
+
+/// What nx puts beside EXLA's backend_config on exla_runtime_callback, whose
+/// handler takes no other entries.
+static void applyNxCallbackAttrs(CustomCallOp call, CallbackCall &result) {
+  auto nxAttrs = call->getAttrOfType<DictionaryAttr>(
+      NxDialect::getCallbackAttrsAttrName());
+  if (!nxAttrs)
+    return;
+  if (!result.staticArgs)
+    result.staticArgs = nxAttrs.getAs<DictionaryAttr>("static_args");
+  if (auto optional = nxAttrs.getAs<BoolAttr>("optional"))
+    result.optional |= optional.getValue();
+  if (auto ordered = nxAttrs.getAs<BoolAttr>("ordered"))
+    result.ordered |= ordered.getValue();
+}
+
+/// Whether an EXLA call is an io_callback, which returns nothing new. An
+/// exla_runtime_callback with num_aliased_data_outputs is EXLA's io_call:
+/// its results pass its arguments through, as many as that says.
+static FailureOr<bool> isExlaIoCallback(CustomCallOp call,
+                                        DictionaryAttr config,
+                                        const CallbackSpan &span) {
+  StringRef target = call.getCallTargetName();
+  bool io = target == kExlaIoCallback || (target == kExlaRuntimeCallback &&
+                                          span.lastResult == span.firstResult);
+  auto aliased =
+      config ? config.getAs<IntegerAttr>("num_aliased_data_outputs") : nullptr;
+  if (target != kExlaRuntimeCallback || !aliased ||
+      aliased.getValue().getZExtValue() == 0)
+    return io;
+  uint64_t count = aliased.getValue().getZExtValue();
+  unsigned numArgs = span.lastArg - span.firstArg;
+  unsigned numResults = span.lastResult - span.firstResult;
+  if (count != numResults || count != numArgs)
+    return call.emitOpError()
+           << "cannot be raised: num_aliased_data_outputs is " << count
+           << " but it has " << numArgs << " arguments and " << numResults
+           << " results (an io_call passes every argument through)";
+  return true;
+}
+
+/// An EXLA callback (elixir_callback, io_callback or runtime_callback):
+/// named by its id.
+static LogicalResult recognizeExlaCallback(ModuleOp module, CustomCallOp call,
+                                           DictionaryAttr config,
+                                           CallbackCall &result,
+                                           CallbackSpan &span) {
+  StringRef target = call.getCallTargetName();
+  takeLeadingToken(call, 0, result, span);
+  // Today's form passes the callback server handle as the first operand;
+  // earlier EXLA versions carried the server's pid in backend_config.
+  if (target == kExlaRuntimeCallback &&
+      !(config && config.get("callback_server_pid")))
+    ++span.firstArg;
+  FailureOr<std::string> name = getExlaCallbackName(module, call, config, span);
+  if (failed(name))
+    return failure();
+  result.name = std::move(*name);
+  if (config && failed(applyExlaBackendConfig(call, config, result, span)))
+    return failure();
+  applyNxCallbackAttrs(call, result);
+  result.pure = !call.getHasSideEffect();
+  FailureOr<bool> io = isExlaIoCallback(call, config, span);
+  if (failed(io))
+    return failure();
+  result.io = *io;
+  return success();
+}
+
+/// Checks that a recognized callback exchanges host tensors only, that its
+/// token result is its token operand's type and that an io_callback's
+/// results, if any, pass its arguments through.
+static LogicalResult verifyRaisable(CustomCallOp call,
+                                    const CallbackCall &result) {
   auto emitError = [&]() -> InFlightDiagnostic {
     InFlightDiagnostic diag = call.emitOpError();
     diag << "cannot be raised: ";
@@ -253,13 +311,38 @@ recognize(ModuleOp module, CustomCallOp call, ArrayRef<std::string> jaxNames) {
            << "cannot be raised: its token operand has type "
            << result.tokenIn.getType() << " but its token result "
            << result.tokenOut.getType();
-  if (result.io) {
-    // A passthrough: results, if any, are the arguments.
-    if (!result.results.empty() && ValueRange(result.results).getTypes() !=
-                                       ValueRange(result.args).getTypes())
-      return call.emitOpError() << "cannot be raised as nx.io_callback: its "
-                                   "results do not pass its arguments through";
+  if (result.io && !result.results.empty() &&
+      ValueRange(result.results).getTypes() !=
+          ValueRange(result.args).getTypes())
+    return call.emitOpError() << "cannot be raised as nx.io_callback: its "
+                                 "results do not pass its arguments through";
+  return success();
+}
+
+/// Splits `call`'s operands and results into token, handle and data for
+/// the protocol of its target. Returns std::nullopt for calls that are not
+/// host callbacks, and failure for callbacks whose shape is broken.
+static FailureOr<std::optional<CallbackCall>>
+recognize(ModuleOp module, CustomCallOp call, ArrayRef<std::string> jaxNames) {
+  StringRef target = call.getCallTargetName();
+  auto config = dyn_cast_or_null<DictionaryAttr>(call.getBackendConfigAttr());
+  CallbackCall result;
+  CallbackSpan span(call);
+  if (isJaxFfiCallbackTarget(target) || target == kJaxLegacyCpuCallback) {
+    if (failed(recognizeJaxCallback(call, config, jaxNames, result, span)))
+      return failure();
+  } else if (isExlaCallbackTarget(target)) {
+    if (failed(recognizeExlaCallback(module, call, config, result, span)))
+      return failure();
+  } else {
+    return std::optional<CallbackCall>();
   }
+  for (unsigned index = span.firstArg; index < span.lastArg; ++index)
+    result.args.push_back(call->getOperand(index));
+  for (unsigned index = span.firstResult; index < span.lastResult; ++index)
+    result.results.push_back(call->getResult(index));
+  if (failed(verifyRaisable(call, result)))
+    return failure();
   return std::optional<CallbackCall>(std::move(result));
 }
 

@@ -148,60 +148,17 @@ absl::Status Bridge::call(const nxrt_site &site, const Handler &handler,
   // because the run routes callbacks (nxrt_runtime_set_callback_dispatch):
   // its handler is the host's to run, from the pull queue, while a hook may
   // belong to a callback library that answers only its own names.
-  bool toHook = handler.mode == NXRT_DISPATCH_BRIDGE;
-
-  nxrt_bridge_hook_fn hook = nullptr;
-  void *hookData = nullptr;
-  bool closed;
-  nxrt_request *finished = nullptr;
-  {
-    SpinLockHolder lock(&queueLock);
-    closed = isClosed;
-    if (!closed) {
-      req->tag = nextTag++;
-      // This call's reference, the tag map's, and the mailbox's, queue's
-      // or hook's; no other thread has seen the request yet.
-      req->refs.store(3, std::memory_order_relaxed);
-      pendingByTag.emplace(req->tag, req);
-      if (toHook) {
-        hook = hookFn;
-        hookData = hookUserData;
-      }
-      if (!hook) {
-        nxrt_request *empty = nullptr;
-        if (head || !mailbox.compare_exchange_strong(
-                        empty, req, std::memory_order_seq_cst)) {
-          (tail ? tail->next : head) = req;
-          tail = req;
-          queued.fetch_add(1, std::memory_order_seq_cst);
-        }
-      }
-    }
-    // The entry of an answered call, left for this critical section (see
-    // the end of this function); erased once this call is posted, while
-    // the dispatcher works on it.
-    if (uint64_t done = answeredTag.exchange(0, std::memory_order_relaxed))
-      if (auto it = pendingByTag.find(done); it != pendingByTag.end()) {
-        finished = it->second;
-        pendingByTag.erase(it);
-      }
-  }
-  if (finished)
-    finished->unref();
-  if (closed) {
+  Posting posting = post(req, handler.mode == NXRT_DISPATCH_BRIDGE);
+  if (posting.closed) {
     req->unref();
     return absl::UnavailableError(
         absl::StrFormat("%s failed: bridge dispatcher closed", site.what));
   }
-  // Pairs with the puller's increment-then-check in Pull: either it sees
-  // the posted request or we see it parked.
-  if (!hook && parkedPullers.load(std::memory_order_seq_cst) > 0) {
-    workSeq.fetch_add(1, std::memory_order_seq_cst);
-    futexWake(workSeq, 1);
-  }
   // No lock is held here: the hook may reply (or start runs) right away.
-  if (hook)
-    hook(hookData, req);
+  if (posting.hook)
+    posting.hook(posting.hookData, req);
+  else
+    wakeParkedPuller();
 
   bool expired = awaitReply(req, deadline, nowNs);
   // The host may still be copying arguments out of the program's buffers.
@@ -218,6 +175,61 @@ absl::Status Bridge::call(const nxrt_site &site, const Handler &handler,
   else if (req->replyCode != 0)
     result = site.failed(absl::Status(
         static_cast<absl::StatusCode>(req->replyCode), req->replyMessage));
+  dropEntry(req->tag, expired);
+  req->unref();
+  return result;
+}
+
+Bridge::Posting Bridge::post(nxrt_request *req, bool toHook) {
+  Posting posting;
+  nxrt_request *finished = nullptr;
+  {
+    SpinLockHolder lock(&queueLock);
+    posting.closed = isClosed;
+    if (!posting.closed) {
+      req->tag = nextTag++;
+      // This call's reference, the tag map's, and the mailbox's, queue's
+      // or hook's; no other thread has seen the request yet.
+      req->refs.store(3, std::memory_order_relaxed);
+      pendingByTag.emplace(req->tag, req);
+      if (toHook) {
+        posting.hook = hookFn;
+        posting.hookData = hookUserData;
+      }
+      if (!posting.hook) {
+        nxrt_request *empty = nullptr;
+        if (head || !mailbox.compare_exchange_strong(
+                        empty, req, std::memory_order_seq_cst)) {
+          (tail ? tail->next : head) = req;
+          tail = req;
+          queued.fetch_add(1, std::memory_order_seq_cst);
+        }
+      }
+    }
+    // The entry of an answered call, left for this critical section (see
+    // dropEntry); erased once this call is posted, while the dispatcher
+    // works on it.
+    if (uint64_t done = answeredTag.exchange(0, std::memory_order_relaxed))
+      if (auto it = pendingByTag.find(done); it != pendingByTag.end()) {
+        finished = it->second;
+        pendingByTag.erase(it);
+      }
+  }
+  if (finished)
+    finished->unref();
+  return posting;
+}
+
+void Bridge::wakeParkedPuller() {
+  // Pairs with the puller's increment-then-check in Pull: either it sees
+  // the posted request or we see it parked.
+  if (parkedPullers.load(std::memory_order_seq_cst) > 0) {
+    workSeq.fetch_add(1, std::memory_order_seq_cst);
+    futexWake(workSeq, 1);
+  }
+}
+
+void Bridge::dropEntry(uint64_t tag, bool expired) {
   // Replies leave the entry to us (see Reply), so the map's lines stay on
   // this thread's core. An expired call's entry goes now: a late reply must
   // find nothing. An answered call's entry goes with the next call's
@@ -226,12 +238,10 @@ absl::Status Bridge::call(const nxrt_site &site, const Handler &handler,
   // with the calling thread; a tag displaced by a concurrent caller's is
   // erased here.
   if (expired)
-    forget(req->tag);
+    forget(tag);
   else if (uint64_t displaced =
-               answeredTag.exchange(req->tag, std::memory_order_relaxed))
+               answeredTag.exchange(tag, std::memory_order_relaxed))
     forget(displaced);
-  req->unref();
-  return result;
 }
 
 bool Bridge::awaitReply(nxrt_request *req, absl::Time deadline,
@@ -299,7 +309,7 @@ absl::Status Bridge::pull(absl::Duration timeout, nxrt_request_t **out) {
     bool parked = !pullSpin.spin(hasWork, startNs, deadline,
                                  callerCpu.load(std::memory_order_relaxed));
     if (parked) {
-      // Pairs with Call's post-then-check: either hasWork() below sees
+      // Pairs with wakeParkedPuller's check: either hasWork() below sees
       // the request or the pusher sees us counted and bumps workSeq
       // (after which a wait on the old value returns at once).
       parkedPullers.fetch_add(1, std::memory_order_seq_cst);

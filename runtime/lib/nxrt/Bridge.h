@@ -177,6 +177,26 @@ public:
   void close();
 
 private:
+  // Where post() put a request: nowhere once the bridge is closed, else
+  // with `hook` (and its data) to call, or in the mailbox or pull queue
+  // when `hook` is null.
+  struct Posting {
+    bool closed = false;
+    nxrt_bridge_hook_fn hook = nullptr;
+    void *hookData = nullptr;
+  };
+
+  // Tags `req` and enters it in the tag map under the lock, with the
+  // hook's reference, when `toHook` and a hook is installed, or the
+  // mailbox's or pull queue's; also erases the entry an answered call left
+  // for this critical section (see dropEntry).
+  Posting post(nxrt_request *req, bool toHook);
+  // Wakes one parked puller, if any, for a request just posted to the
+  // mailbox or pull queue.
+  void wakeParkedPuller();
+  // Erases the tag map's entry of the call of `tag` now that it returned
+  // (`expired` or answered), or leaves it for the next call to erase.
+  void dropEntry(uint64_t tag, bool expired);
   // Takes `req` out of kPending with a reply (under kReplying, which only
   // one caller can win); false if the request already expired or was
   // answered.
@@ -208,7 +228,7 @@ private:
   nxrt_bridge_hook_fn hookFn ABSL_GUARDED_BY(queueLock) = nullptr;
   void *hookUserData ABSL_GUARDED_BY(queueLock) = nullptr;
   // The tag of the last answered call whose entry is still in pendingByTag
-  // (0: none); see the end of Call.
+  // (0: none); see dropEntry.
   std::atomic<uint64_t> answeredTag{0};
   absl::flat_hash_map<uint64_t, nxrt_request *>
       pendingByTag ABSL_GUARDED_BY(queueLock);

@@ -1,5 +1,4 @@
-//===- SegmentCallbacks.cpp - split functions at host callbacks
-//------------===//
+//===- SegmentCallbacks.cpp - split functions at host callbacks -----------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -146,8 +145,19 @@ public:
   }
 
 private:
+  /// Where each top-level op of a block goes, and the ops in program order.
+  struct BlockSchedule {
+    DenseMap<Operation *, Placement> placement;
+    SmallVector<Operation *> order;
+    int lastStage = 0;
+  };
+
   LogicalResult collectHostOps();
   void segmentBlock(Block &block);
+  void eraseDeadOps(Block &block);
+  BlockSchedule placeEarliest(Block &block) const;
+  static void sinkPureComputation(Block &block, BlockSchedule &schedule);
+  void emitSchedule(Block &block, const BlockSchedule &schedule);
   void emitStage(ArrayRef<Operation *> ops, Block &block);
   Value toDevice(Value value, Operation *user);
   Value toHost(Value value, Operation *user);
@@ -250,11 +260,20 @@ static unsigned getChains(Operation *op) {
 }
 
 void FunctionSegmenter::segmentBlock(Block &block) {
-  Operation *terminator = block.getTerminator();
+  eraseDeadOps(block);
+  BlockSchedule schedule = placeEarliest(block);
+  sinkPureComputation(block, schedule);
+  emitSchedule(block, schedule);
+  // Constants whose uses all moved into stages.
+  for (Operation &op : llvm::make_early_inc_range(block.without_terminator()))
+    if (isRematerializable(&op) && op.use_empty())
+      op.erase();
+}
 
-  // Dead ops would only make stages bigger; users precede producers in
-  // reverse order, so one backward walk removes dead chains.
-  for (Operation *op = terminator->getPrevNode(); op;) {
+/// Dead ops would only make stages bigger; users precede producers in
+/// reverse order, so one backward walk removes dead chains.
+void FunctionSegmenter::eraseDeadOps(Block &block) {
+  for (Operation *op = block.getTerminator()->getPrevNode(); op;) {
     Operation *previous = op->getPrevNode();
     if (isOpTriviallyDead(op)) {
       if (hostOps.contains(op))
@@ -263,10 +282,30 @@ void FunctionSegmenter::segmentBlock(Block &block) {
     }
     op = previous;
   }
+}
 
-  // Forward: the earliest stage of computation, the boundary of host ops.
-  DenseMap<Operation *, Placement> placement;
-  SmallVector<Operation *> order;
+/// The earliest index of an op (a host op when `isHost`) that uses `used`,
+/// its operands and the values its regions capture: none before the values'
+/// producers. A host op's results are ready at its own boundary for other
+/// host ops and in the next stage for computation.
+static int getReadyIndex(const DenseMap<Operation *, Placement> &placement,
+                         const SetVector<Value> &used, bool isHost) {
+  int index = 0;
+  for (Value value : used) {
+    Operation *producer = value.getDefiningOp();
+    auto it = producer ? placement.find(producer) : placement.end();
+    if (it == placement.end())
+      continue; // Block argument, outer value or constant: ready at once.
+    int ready = it->second.index + (it->second.isHost && !isHost ? 1 : 0);
+    index = std::max(index, ready);
+  }
+  return index;
+}
+
+/// Forward: the earliest stage of computation, the boundary of host ops.
+FunctionSegmenter::BlockSchedule
+FunctionSegmenter::placeEarliest(Block &block) const {
+  BlockSchedule schedule;
   int hostChain = 0, streamChain = 0, effectChain = 0, lastBoundary = -1;
   SetVector<Value> used;
   for (Operation &op : block.without_terminator()) {
@@ -277,17 +316,7 @@ void FunctionSegmenter::segmentBlock(Block &block) {
     used.insert(op.operand_begin(), op.operand_end());
     if (op.getNumRegions() != 0)
       getUsedValuesDefinedAbove(op.getRegions(), used);
-    int index = 0;
-    for (Value value : used) {
-      Operation *producer = value.getDefiningOp();
-      auto it = producer ? placement.find(producer) : placement.end();
-      if (it == placement.end())
-        continue; // Block argument, outer value or constant: ready at once.
-      // A host op's results are ready at its own boundary for other host ops
-      // and in the next stage for computation.
-      int ready = it->second.index + (it->second.isHost && !isHost ? 1 : 0);
-      index = std::max(index, ready);
-    }
+    int index = getReadyIndex(schedule.placement, used, isHost);
     if (isHost) {
       unsigned chains = getChains(&op);
       if (chains & kHostChain)
@@ -304,34 +333,45 @@ void FunctionSegmenter::segmentBlock(Block &block) {
       index = std::max(index, effectChain);
       effectChain = index;
     }
-    placement[&op] = {index, isHost};
-    order.push_back(&op);
+    schedule.placement[&op] = {index, isHost};
+    schedule.order.push_back(&op);
   }
-  int lastStage = lastBoundary + 1;
+  schedule.lastStage = lastBoundary + 1;
+  return schedule;
+}
 
-  // Backward: sink pure computation to the earliest stage of its users, so a
-  // stage before a callback computes only what it needs.
-  for (Operation *op : llvm::reverse(order)) {
-    Placement &place = placement.find(op)->second;
+/// Backward: sink pure computation to the earliest stage of its users, so a
+/// stage before a callback computes only what it needs.
+void FunctionSegmenter::sinkPureComputation(Block &block,
+                                            BlockSchedule &schedule) {
+  for (Operation *op : llvm::reverse(schedule.order)) {
+    Placement &place = schedule.placement.find(op)->second;
     if (place.isHost || !isMemoryEffectFree(op))
       continue;
-    int latest = lastStage;
+    int latest = schedule.lastStage;
+    // A user with no placement is the terminator: the last stage.
     for (Operation *user : op->getUsers()) {
-      auto it = placement.find(block.findAncestorOpInBlock(*user));
-      if (it != placement.end()) // Otherwise the terminator: the last stage.
+      auto it = schedule.placement.find(block.findAncestorOpInBlock(*user));
+      if (it != schedule.placement.end())
         latest = std::min(latest, it->second.index);
     }
     place.index = latest;
   }
+}
 
+/// Rebuilds the block in execution order in front of its terminator: each
+/// stage a call of its own function, each boundary's host ops on host
+/// values, with the blocks of their regions segmented in turn.
+void FunctionSegmenter::emitSchedule(Block &block,
+                                     const BlockSchedule &schedule) {
+  int lastStage = schedule.lastStage;
   SmallVector<SmallVector<Operation *>> stages(lastStage + 1);
   SmallVector<SmallVector<Operation *>> boundaries(lastStage);
-  for (Operation *op : order) {
-    Placement place = placement.lookup(op);
+  for (Operation *op : schedule.order) {
+    Placement place = schedule.placement.lookup(op);
     (place.isHost ? boundaries : stages)[place.index].push_back(op);
   }
-
-  // Rebuild the block in execution order in front of its terminator.
+  Operation *terminator = block.getTerminator();
   for (int stage = 0; stage <= lastStage; ++stage) {
     if (!stages[stage].empty())
       emitStage(stages[stage], block);
@@ -348,11 +388,6 @@ void FunctionSegmenter::segmentBlock(Block &block) {
   }
   for (OpOperand &operand : terminator->getOpOperands())
     operand.set(toHost(operand.get(), terminator));
-
-  // Constants whose uses all moved into stages.
-  for (Operation &op : llvm::make_early_inc_range(block.without_terminator()))
-    if (isRematerializable(&op) && op.use_empty())
-      op.erase();
 }
 
 void FunctionSegmenter::emitStage(ArrayRef<Operation *> ops, Block &block) {
