@@ -35,10 +35,10 @@ LogicalResult verifyStaticBounds(Operation *root);
 
 /// verifyStaticBounds, as the passes that rewrite linalg ops by their
 /// static sizes apply it to what they are given before they build anything:
-/// convert-linalg-to-openmp, convert-linalg-to-blas, nx-vectorize-linalg,
+/// nx-linalg-to-openmp, nx-linalg-to-blas, nx-vectorize-linalg,
 /// nx-convolutions-to-gemm and nx-tile-transposes make tiles, parts and
 /// patches that are subviews at static offsets, which do not verify where
-/// known sizes put an access out of bounds; convert-linalg-to-dnnl would
+/// known sizes put an access out of bounds; nx-linalg-to-dnnl would
 /// make a call that reads past its input.
 ///
 /// nx-lower-to-cpu runs nx-check-static-bounds before all of them, so there

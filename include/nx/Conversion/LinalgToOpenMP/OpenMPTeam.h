@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// convert-linalg-to-openmp shares a loop nest's outermost loop among an
-// OpenMP team, and convert-linalg-to-blas a large product's parts: both
+// nx-linalg-to-openmp shares a loop nest's outermost loop among an
+// OpenMP team, and nx-linalg-to-blas a large product's parts: both
 // fork the same team around one worksharing loop, sized by the same
 // num-threads function, and check their input the same way first.
 //
@@ -29,7 +29,7 @@ class OpBuilder;
 
 namespace mlir::nx {
 
-/// What convert-linalg-to-openmp and convert-linalg-to-blas (`pass`) check
+/// What nx-linalg-to-openmp and nx-linalg-to-blas (`pass`) check
 /// before they rewrite anything: their `min-work` option is at least 1, and
 /// no linalg op under `root` has known sizes that put an access out of
 /// bounds (verifyStaticBoundsBeforeRewrite). Errors are reported at the op.
