@@ -136,22 +136,34 @@ constexpr size_t kStackBuffers = 8;
 // type arrays point into it.
 const int32_t kBufferTypes[kStackBuffers] = {1, 1, 1, 1, 1, 1, 1, 1};
 
-/// Writes the XLA FFI views of `count` tensors and their pointers; false
-/// when one has a dtype XLA FFI has no type for.
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool describe(const nxrt_tensor_t *tensors,
-                                                  size_t count,
-                                                  XLA_FFI_Buffer *views,
-                                                  void **pointers) {
+/// Writes each view's own fields; false when one has a dtype XLA FFI has
+/// no type for.
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool
+describeInPlace(const nxrt_tensor_t *tensors, size_t count,
+                XLA_FFI_Buffer *views) {
   for (size_t i = 0; i < count; ++i) {
     const nxrt_tensor_t &t = tensors[i];
     XLA_FFI_DataType dtype = toFfiType(t.dtype);
     if (ABSL_PREDICT_FALSE(dtype == XLA_FFI_DataType_INVALID))
       return false;
-    views[i] = {XLA_FFI_Buffer_STRUCT_SIZE,   nullptr, dtype, t.data, t.rank,
-                const_cast<int64_t *>(t.dims)};
-    pointers[i] = &views[i];
+    views[i].dtype = dtype;
+    views[i].data = t.data;
+    views[i].rank = t.rank;
+    views[i].dims = const_cast<int64_t *>(t.dims);
   }
   return true;
+}
+
+/// Writes the XLA FFI views of `count` tensors and their pointers; false
+/// when one has a dtype XLA FFI has no type for.
+inline bool describe(const nxrt_tensor_t *tensors, size_t count,
+                     XLA_FFI_Buffer *views, void **pointers) {
+  for (size_t i = 0; i < count; ++i) {
+    views[i].struct_size = XLA_FFI_Buffer_STRUCT_SIZE;
+    views[i].extension_start = nullptr;
+    pointers[i] = &views[i];
+  }
+  return describeInPlace(tensors, count, views);
 }
 
 /// What a stage's call returned: its error, else its future's outcome
@@ -321,24 +333,6 @@ ABSL_ATTRIBUTE_NOINLINE ThreadFrame &createThreadFrame() {
   thread_local ThreadFrameOwner owner;
   currentThreadFrame = owner.frame.get();
   return *currentThreadFrame;
-}
-
-/// Writes each view's own fields; false when one has a dtype XLA FFI has
-/// no type for.
-ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool
-describeInPlace(const nxrt_tensor_t *tensors, size_t count,
-                XLA_FFI_Buffer *views) {
-  for (size_t i = 0; i < count; ++i) {
-    const nxrt_tensor_t &t = tensors[i];
-    XLA_FFI_DataType dtype = toFfiType(t.dtype);
-    if (ABSL_PREDICT_FALSE(dtype == XLA_FFI_DataType_INVALID))
-      return false;
-    views[i].dtype = dtype;
-    views[i].data = t.data;
-    views[i].rank = t.rank;
-    views[i].dims = const_cast<int64_t *>(t.dims);
-  }
-  return true;
 }
 
 /// The common call, on the thread's frame.
