@@ -270,7 +270,24 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
     products (`nxrt_gemm_f32` or `nxrt_gemm_part_f32`, from
     `nx-linalg-to-blas`), it first calls `nxrt_gemm_prepare`, so that
     oneDNN compiles its GEMM kernels when the program loads rather than in
-    its first run. Infeeds also pass the
+    its first run. In a module with parallel loop nests (which size their
+    teams by `nxrt_compute_threads`) it starts the team
+    (`nxrt_threads_prepare`), and in one with static heap buffers it faults
+    in as much heap as a run holds at once (`nxrt_heap_prepare`), estimated
+    from the `memref.alloc` and `memref.dealloc` ops in program order,
+    buffers that callees return included:
+
+    ```mlir
+    llvm.func @__nx_init(%program: !llvm.ptr) -> !llvm.ptr {
+      llvm.call @nxrt_gemm_prepare() : () -> ()
+      llvm.call @nxrt_threads_prepare() : () -> ()
+      %bytes = llvm.mlir.constant(10494121 : i64) : i64
+      llvm.call @nxrt_heap_prepare(%bytes) : (i64) -> ()
+      ...
+    }
+    ```
+
+    Infeeds also pass the
     stream protocol's tag (zero: compiled code orders its infeeds by control
     flow). Runtime symbol names come from `RuntimeSymbols.h`, enum values
     from `nxrt/nxrt.h`.

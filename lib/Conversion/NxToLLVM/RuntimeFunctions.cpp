@@ -21,7 +21,7 @@ namespace symbols = mlir::nx::runtime_symbols;
 static constexpr StringLiteral kRuntimeFunctions[] = {
     symbols::kRunCurrent, symbols::kInvoke, symbols::kRunFailed,
     symbols::kInvokeFailed, symbols::kOutOfMemory, symbols::kProgramAddSites,
-    symbols::kGemmPrepare,
+    symbols::kGemmPrepare, symbols::kThreadsPrepare, symbols::kHeapPrepare,
     // Declared later by finalize-memref-to-llvm{use-generic-functions},
     // which would rename its declaration around a clash.
     symbols::kGenericAlloc, symbols::kGenericAlignedAlloc,
@@ -49,8 +49,10 @@ static LLVM::LLVMFunctionType getRuntimeFunctionType(MLIRContext *context,
     return fn(voidType, {ptr, i64, ptr});
   if (name == symbols::kProgramAddSites)
     return fn(ptr, {ptr, ptr});
-  if (name == symbols::kGemmPrepare)
+  if (name == symbols::kGemmPrepare || name == symbols::kThreadsPrepare)
     return fn(voidType, {});
+  if (name == symbols::kHeapPrepare)
+    return fn(voidType, {i64});
   if (name == symbols::kGenericAlloc)
     return fn(ptr, {i64});
   if (name == symbols::kGenericAlignedAlloc)

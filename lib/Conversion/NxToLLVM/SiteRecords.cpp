@@ -8,6 +8,7 @@
 
 #include "SiteRecords.h"
 
+#include "HeapEstimate.h"
 #include "RuntimeFunctions.h"
 
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
@@ -16,6 +17,7 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 
@@ -78,6 +80,61 @@ static FailureOr<int64_t> getNewSiteIndex(LLVM::GlobalOp list) {
   return *index + 1;
 }
 
+/// What __nx_init sets up so that the first run does not pay for it: the
+/// runtime functions it calls, null where the module needs none.
+struct FirstRunPreparation {
+  /// oneDNN compiles its GEMM kernels at their first use: a program with f32
+  /// products has them compiled when it loads.
+  LLVM::LLVMFuncOp gemm;
+  /// libomp starts a team's threads at its first parallel region.
+  LLVM::LLVMFuncOp threads;
+  /// Fresh heap pages fault in one by one as the first run writes them.
+  LLVM::LLVMFuncOp heap;
+  uint64_t heapBytes = 0;
+};
+
+static FailureOr<FirstRunPreparation>
+declareFirstRunPreparation(RewriterBase &rewriter, ModuleOp module) {
+  FirstRunPreparation preparation;
+  auto declare = [&](StringRef name, LLVM::LLVMFuncOp &func) {
+    FailureOr<LLVM::LLVMFuncOp> declared =
+        lookupOrCreateRuntimeFunction(rewriter, module, name);
+    if (succeeded(declared))
+      func = *declared;
+    return succeeded(declared);
+  };
+  auto has = [&](StringRef name) {
+    return SymbolTable::lookupSymbolIn(module, name) != nullptr;
+  };
+  if ((has(symbols::kGemmF32) || has(symbols::kGemmPartF32)) &&
+      !declare(symbols::kGemmPrepare, preparation.gemm))
+    return failure();
+  // Parallel loop nests and products size their teams by this function.
+  if (has(symbols::kComputeThreads) &&
+      !declare(symbols::kThreadsPrepare, preparation.threads))
+    return failure();
+  preparation.heapBytes = estimatePeakHeapBytes(module);
+  if (preparation.heapBytes &&
+      !declare(symbols::kHeapPrepare, preparation.heap))
+    return failure();
+  return preparation;
+}
+
+static void callFirstRunPreparation(RewriterBase &rewriter, Location loc,
+                                    const FirstRunPreparation &preparation) {
+  for (LLVM::LLVMFuncOp func : {preparation.gemm, preparation.threads})
+    if (func)
+      LLVM::CallOp::create(rewriter, loc, func, ValueRange{});
+  if (!preparation.heap)
+    return;
+  // An estimate past INT64_MAX is still far past what the runtime prepares.
+  uint64_t bytes = std::min<uint64_t>(preparation.heapBytes, INT64_MAX);
+  Value size = LLVM::ConstantOp::create(
+      rewriter, loc, rewriter.getI64Type(),
+      rewriter.getI64IntegerAttr(static_cast<int64_t>(bytes)));
+  LLVM::CallOp::create(rewriter, loc, preparation.heap, ValueRange{size});
+}
+
 FailureOr<LLVM::GlobalOp> nx::getOrCreateSiteList(RewriterBase &rewriter,
                                                   ModuleOp module) {
   // Created at the module's start, so that finding it (a scan of the
@@ -98,16 +155,10 @@ FailureOr<LLVM::GlobalOp> nx::getOrCreateSiteList(RewriterBase &rewriter,
       rewriter, module, symbols::kProgramAddSites);
   if (failed(addSites))
     return failure();
-  // oneDNN compiles its GEMM kernels at their first use: a program with f32
-  // products has them compiled when it loads, not in its first run.
-  FailureOr<LLVM::LLVMFuncOp> prepareGemm;
-  if (SymbolTable::lookupSymbolIn(module, symbols::kGemmF32) ||
-      SymbolTable::lookupSymbolIn(module, symbols::kGemmPartF32)) {
-    prepareGemm =
-        lookupOrCreateRuntimeFunction(rewriter, module, symbols::kGemmPrepare);
-    if (failed(prepareGemm))
-      return failure();
-  }
+  FailureOr<FirstRunPreparation> preparation =
+      declareFirstRunPreparation(rewriter, module);
+  if (failed(preparation))
+    return failure();
 
   OpBuilder::InsertionGuard guard(rewriter);
   MLIRContext *context = module.getContext();
@@ -126,8 +177,7 @@ FailureOr<LLVM::GlobalOp> nx::getOrCreateSiteList(RewriterBase &rewriter,
   auto init = LLVM::LLVMFuncOp::create(rewriter, loc, symbols::kInitFunction,
                                        LLVM::LLVMFunctionType::get(ptr, {ptr}));
   Block *entry = rewriter.createBlock(&init.getBody(), {}, {ptr}, {loc});
-  if (succeeded(prepareGemm) && *prepareGemm)
-    LLVM::CallOp::create(rewriter, loc, *prepareGemm, ValueRange{});
+  callFirstRunPreparation(rewriter, loc, *preparation);
   Value firstRecord = LLVM::LoadOp::create(
       rewriter, loc, ptr, LLVM::AddressOfOp::create(rewriter, loc, list));
   Value status =

@@ -59,8 +59,9 @@ extern "C" {
  * product over C instead of adding it, so compiled code no longer zeroes C
  * first. 12: compiled code checks its heap allocations and reports one that
  * failed through nxrt_out_of_memory; hosts read a site's kind and name
- * (nxrt_site_kind, nxrt_site_name). */
-#define NXRT_API_VERSION 12
+ * (nxrt_site_kind, nxrt_site_name). 13: __nx_init prepares the first run:
+ * nxrt_threads_prepare and nxrt_heap_prepare. */
+#define NXRT_API_VERSION 13
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -967,6 +968,25 @@ NXRT_API int nxrt_compute_threads(void);
  * products calls it, so the program's first run costs about what later runs
  * cost. Runs once per process; later calls return at once. Thread-safe. */
 NXRT_API void nxrt_gemm_prepare(void);
+
+/* Starts the OpenMP team of nxrt_compute_threads() threads that compiled
+ * parallel loop nests and products run on, instead of in the program's
+ * first parallel region: __nx_init of a program with parallel loop nests
+ * calls it. The threads stay for later regions; a later, larger
+ * nxrt_set_compute_threads starts the others at the next region.
+ * Thread-safe. */
+NXRT_API void nxrt_threads_prepare(void);
+
+/* Faults in twice `bytes` (at most 64 MiB) of the calling thread's malloc
+ * heap and gives them back to it, so that the buffers a program's first run
+ * allocates, and the libraries' workspaces, find their pages mapped instead
+ * of faulting them in one by one (on a virtual machine, about 12 us a
+ * page). __nx_init calls it with the most heap memory the compiled code
+ * holds at once, estimated from its static allocations. The pages stay mapped under the heap settings of
+ * nxrt_runtime_create; they serve runs on the calling thread, whose heap
+ * (glibc arena) they belong to. Does nothing with a C library other than
+ * glibc. Thread-safe. */
+NXRT_API void nxrt_heap_prepare(uint64_t bytes);
 
 NXRT_API void nxrt_gemm_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
                             const float *a, int64_t batch_stride_a,

@@ -247,6 +247,17 @@ void nxrt_gemm_prepare(void) {
   });
 }
 
+void nxrt_threads_prepare(void) {
+  // libomp creates a team's threads at its first parallel region and keeps
+  // them: the program's first parallel loop nest then finds them started.
+  // The region counts its threads, so that the compiler keeps it.
+  std::atomic<int> started{0};
+  int threads = nxrt_compute_threads();
+#pragma omp parallel num_threads(threads)
+  started.fetch_add(1, std::memory_order_relaxed);
+  (void)started.load(std::memory_order_relaxed);
+}
+
 void nxrt_set_compute_threads(int n) {
   int threads = resolveThreads(n);
   computeThreads.store(threads, std::memory_order_relaxed);

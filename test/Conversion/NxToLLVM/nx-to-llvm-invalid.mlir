@@ -122,3 +122,22 @@ llvm.func @nxrt_gemm_f32(i64)
 func.func @nxrt_gemm_prepare(%x: i32) {
   return
 }
+
+// -----
+
+// A module with static buffers calls nxrt_heap_prepare from __nx_init.
+// expected-error @+1 {{'func.func' op uses the name of libnxrt's 'nxrt_heap_prepare', which compiled code calls as '!llvm.func<void (i64)>'}}
+func.func @nxrt_heap_prepare() {
+  %buffer = memref.alloc() : memref<4xf32>
+  memref.dealloc %buffer : memref<4xf32>
+  return
+}
+
+// -----
+
+// One with parallel code calls nxrt_threads_prepare.
+func.func private @nxrt_compute_threads() -> i32
+// expected-error @+1 {{'func.func' op uses the name of libnxrt's 'nxrt_threads_prepare', which compiled code calls as '!llvm.func<void ()>'}}
+func.func @nxrt_threads_prepare(%x: i32) {
+  return
+}

@@ -57,6 +57,12 @@ inline constexpr llvm::StringLiteral kGemmF64 = entry_points::nxrt_gemm_f64;
 // has f32 products, so that their first run does not.
 inline constexpr llvm::StringLiteral kGemmPrepare =
     entry_points::nxrt_gemm_prepare;
+// Start the compute team, and fault in the heap a run holds at once
+// (bytes): __nx_init calls them, so that the first run does not.
+inline constexpr llvm::StringLiteral kThreadsPrepare =
+    entry_points::nxrt_threads_prepare;
+inline constexpr llvm::StringLiteral kHeapPrepare =
+    entry_points::nxrt_heap_prepare;
 // A part of a product, one per thread of an OpenMP team.
 inline constexpr llvm::StringLiteral kGemmPartF32 =
     entry_points::nxrt_gemm_part_f32;

@@ -1,0 +1,71 @@
+// RUN: nx-opt %s -split-input-file -convert-nx-to-llvm | FileCheck %s --enable-var-scope
+
+// __nx_init faults in the heap that one run holds at once: the most bytes
+// of static buffers live together, in the order of the function's ops.
+// Here 4 KiB, then 8 KiB while %b and %c are live, then 4 KiB again.
+// CHECK-LABEL: llvm.func @nxrt_heap_prepare(i64)
+// CHECK-LABEL: llvm.func @__nx_init
+// CHECK: %[[BYTES:.*]] = llvm.mlir.constant(8192 : i64) : i64
+// CHECK-NEXT: llvm.call @nxrt_heap_prepare(%[[BYTES]]) : (i64) -> ()
+func.func @sequence() {
+  %a = memref.alloc() : memref<1024xf32>
+  memref.dealloc %a : memref<1024xf32>
+  %b = memref.alloc() : memref<1024xf32>
+  %c = memref.alloc() : memref<1024xf32>
+  memref.dealloc %b : memref<1024xf32>
+  memref.dealloc %c : memref<1024xf32>
+  %d = memref.alloc() : memref<1024xf32>
+  memref.dealloc %d : memref<1024xf32>
+  return
+}
+
+// -----
+
+// A buffer a callee returns stays live in its caller until the caller frees
+// it. @produce holds 5 KiB at its peak: a 1 KiB scratch buffer and the
+// 4 KiB it returns. @caller holds the first result and 2 KiB of its own when
+// it calls @produce again: 4 + 2 + 5 = 11 KiB. It frees the first result
+// through the base buffer of its strided metadata before taking 8 KiB more
+// (2 + 8 = 10 KiB; 14 if that did not count as freeing it).
+// CHECK-LABEL: llvm.func @__nx_init
+// CHECK: llvm.mlir.constant(11264 : i64) : i64
+func.func private @produce() -> memref<1024xf32> {
+  %scratch = memref.alloc() : memref<256xf32>
+  %out = memref.alloc() : memref<1024xf32>
+  memref.dealloc %scratch : memref<256xf32>
+  return %out : memref<1024xf32>
+}
+
+func.func @caller() {
+  %first = call @produce() : () -> memref<1024xf32>
+  %own = memref.alloc() : memref<512xf32>
+  %second = call @produce() : () -> memref<1024xf32>
+  memref.dealloc %second : memref<1024xf32>
+  %base, %offset, %size, %stride = memref.extract_strided_metadata %first
+      : memref<1024xf32> -> memref<f32>, index, index, index
+  memref.dealloc %base : memref<f32>
+  %big = memref.alloc() : memref<2048xf32>
+  memref.dealloc %big : memref<2048xf32>
+  memref.dealloc %own : memref<512xf32>
+  return
+}
+
+// -----
+
+// Buffers of OpenMP regions come from the worker threads' heaps, and a
+// dynamic shape has no size to prepare: nothing left to prepare, so no call.
+// CHECK: // -----
+// CHECK-NOT: nxrt_heap_prepare
+// CHECK-LABEL: llvm.func @__nx_init
+// CHECK-NOT: nxrt_heap_prepare
+// CHECK: llvm.return
+func.func @nothing_static(%n: index) {
+  omp.parallel {
+    %in_region = memref.alloc() : memref<1024xf32>
+    memref.dealloc %in_region : memref<1024xf32>
+    omp.terminator
+  }
+  %dynamic = memref.alloc(%n) : memref<?xf32>
+  memref.dealloc %dynamic : memref<?xf32>
+  return
+}
