@@ -13,9 +13,12 @@
  *
  * This header declares that ABI under XLA's own type and field names, so
  * that handlers written against either header compile against the other.
- * It was written from the published layout of API version 0.3, which
- * libnxrt reports; libnxrt also accepts handlers built against 0.1 and 0.2
- * (see docs/FFI.md for the differences and how they are told apart).
+ * It was written from the published layout of API version 0.3 and updated
+ * to 0.4 (jaxlib 0.11), which libnxrt reports; libnxrt also accepts
+ * handlers built against 0.1 to 0.3 (see docs/FFI.md for the differences
+ * and how they are told apart). 0.4 renamed the execution context to the
+ * invoke context and Error_GetMessage to Error_GetDetails: both spellings
+ * compile here.
  *
  * The nx-specific entry points (loading handler libraries, execution
  * context data) are in nxrt_ffi.h.
@@ -49,12 +52,14 @@ extern "C" {
   enum { type##_STRUCT_SIZE = XLA_FFI_STRUCT_SIZE(type, last_field) }
 
 #define XLA_FFI_API_MAJOR 0
-#define XLA_FFI_API_MINOR 3
+#define XLA_FFI_API_MINOR 4
 
 typedef struct XLA_FFI_Api XLA_FFI_Api;
 typedef struct XLA_FFI_InternalApi XLA_FFI_InternalApi;
 typedef struct XLA_FFI_Error XLA_FFI_Error;
 typedef struct XLA_FFI_ExecutionContext XLA_FFI_ExecutionContext;
+/* API 0.4's name for the execution context. */
+typedef struct XLA_FFI_ExecutionContext XLA_FFI_InvokeContext;
 typedef struct XLA_FFI_Future XLA_FFI_Future;
 
 /*--- Extensions: a linked list hanging off a struct's extension_start ---*/
@@ -113,16 +118,23 @@ XLA_FFI_DEFINE_STRUCT_TRAITS(XLA_FFI_Error_Create_Args, errc);
 
 typedef XLA_FFI_Error *XLA_FFI_Error_Create(XLA_FFI_Error_Create_Args *args);
 
-struct XLA_FFI_Error_GetMessage_Args {
+struct XLA_FFI_Error_GetDetails_Args {
   size_t struct_size;
   XLA_FFI_Extension_Base *extension_start;
   XLA_FFI_Error *error;
-  const char *message; /* out: valid until the error is destroyed */
+  const char *message;     /* out: valid until the error is destroyed */
+  XLA_FFI_Error_Code errc; /* out, 0.4 and later */
 };
 
-XLA_FFI_DEFINE_STRUCT_TRAITS(XLA_FFI_Error_GetMessage_Args, message);
+XLA_FFI_DEFINE_STRUCT_TRAITS(XLA_FFI_Error_GetDetails_Args, errc);
 
-typedef void XLA_FFI_Error_GetMessage(XLA_FFI_Error_GetMessage_Args *args);
+typedef void XLA_FFI_Error_GetDetails(XLA_FFI_Error_GetDetails_Args *args);
+
+/* The names before 0.4, which asked for the message only. */
+typedef XLA_FFI_Error_GetDetails_Args XLA_FFI_Error_GetMessage_Args;
+typedef XLA_FFI_Error_GetDetails XLA_FFI_Error_GetMessage;
+#define XLA_FFI_Error_GetMessage_Args_STRUCT_SIZE                              \
+  XLA_FFI_STRUCT_SIZE(XLA_FFI_Error_GetDetails_Args, message)
 
 struct XLA_FFI_Error_Destroy_Args {
   size_t struct_size;
@@ -391,6 +403,12 @@ XLA_FFI_DEFINE_STRUCT_TRAITS(XLA_FFI_ExecutionContext_Get_Args, data);
 typedef XLA_FFI_Error *
 XLA_FFI_ExecutionContext_Get(XLA_FFI_ExecutionContext_Get_Args *args);
 
+/* API 0.4's names for the same call. */
+typedef XLA_FFI_ExecutionContext_Get_Args XLA_FFI_InvokeContext_Get_Args;
+typedef XLA_FFI_ExecutionContext_Get XLA_FFI_InvokeContext_Get;
+#define XLA_FFI_InvokeContext_Get_Args_STRUCT_SIZE                             \
+  XLA_FFI_ExecutionContext_Get_Args_STRUCT_SIZE
+
 /* State of a call site, set by the stage it belongs to (INSTANTIATE) and
  * read by the later ones. The deleter comes from the type's TypeInfo. */
 struct XLA_FFI_State_Set_Args {
@@ -536,6 +554,40 @@ XLA_FFI_DEFINE_STRUCT_TRAITS(XLA_FFI_Metadata_Extension, metadata);
 
 /*--- The table ---*/
 
+/*--- Extensions of the invoke context (0.4 and later) ---*/
+
+/* An extension's identity: a type, unique within a context, and its own
+ * version. */
+typedef struct XLA_FFI_ExtensionId {
+  int64_t extension_type;
+  int32_t major_version;
+  int32_t minor_version;
+} XLA_FFI_ExtensionId;
+
+typedef struct XLA_FFI_Extension XLA_FFI_Extension;
+struct XLA_FFI_Extension {
+  size_t struct_size;
+  XLA_FFI_ExtensionId id;
+  const XLA_FFI_Extension *next;
+};
+
+XLA_FFI_DEFINE_STRUCT_TRAITS(XLA_FFI_Extension, next);
+
+struct XLA_FFI_InvokeContext_FindExtension_Args {
+  size_t struct_size;
+  XLA_FFI_Extension_Base *extension_start;
+  XLA_FFI_InvokeContext *ctx;
+  int64_t extension_type;
+  const XLA_FFI_Extension *extension; /* out: NULL when the context has none
+                                         of that type (always, in nx) */
+};
+
+XLA_FFI_DEFINE_STRUCT_TRAITS(XLA_FFI_InvokeContext_FindExtension_Args,
+                             extension);
+
+typedef XLA_FFI_Error *XLA_FFI_InvokeContext_FindExtension(
+    XLA_FFI_InvokeContext_FindExtension_Args *args);
+
 struct XLA_FFI_Api {
   size_t struct_size;
   XLA_FFI_Extension_Base *extension_start;
@@ -543,12 +595,18 @@ struct XLA_FFI_Api {
   XLA_FFI_InternalApi *internal_api; /* NULL in nx */
 
   XLA_FFI_Error_Create *XLA_FFI_Error_Create;
-  XLA_FFI_Error_GetMessage *XLA_FFI_Error_GetMessage;
+  union { /* one slot, under its names before and since 0.4 */
+    XLA_FFI_Error_GetDetails *XLA_FFI_Error_GetDetails;
+    XLA_FFI_Error_GetMessage *XLA_FFI_Error_GetMessage;
+  };
   XLA_FFI_Error_Destroy *XLA_FFI_Error_Destroy;
   XLA_FFI_Handler_Register *XLA_FFI_Handler_Register;
   XLA_FFI_Stream_Get *XLA_FFI_Stream_Get;
   XLA_FFI_Type_Register *XLA_FFI_Type_Register;
-  XLA_FFI_ExecutionContext_Get *XLA_FFI_ExecutionContext_Get;
+  union {
+    XLA_FFI_InvokeContext_Get *XLA_FFI_InvokeContext_Get;
+    XLA_FFI_ExecutionContext_Get *XLA_FFI_ExecutionContext_Get;
+  };
   XLA_FFI_State_Set *XLA_FFI_State_Set;
   XLA_FFI_State_Get *XLA_FFI_State_Get;
   XLA_FFI_DeviceMemory_Allocate *XLA_FFI_DeviceMemory_Allocate;
@@ -560,9 +618,11 @@ struct XLA_FFI_Api {
   XLA_FFI_Future_SetError *XLA_FFI_Future_SetError;
   XLA_FFI_RunId_Get *XLA_FFI_RunId_Get;
   XLA_FFI_DeviceOrdinal_Get *XLA_FFI_DeviceOrdinal_Get;
+  XLA_FFI_InvokeContext_FindExtension
+      *XLA_FFI_InvokeContext_FindExtension; /* 0.4 and later */
 };
 
-XLA_FFI_DEFINE_STRUCT_TRAITS(XLA_FFI_Api, XLA_FFI_DeviceOrdinal_Get);
+XLA_FFI_DEFINE_STRUCT_TRAITS(XLA_FFI_Api, XLA_FFI_InvokeContext_FindExtension);
 
 /* The table of the runtime the caller is loaded into (libnxrt's). */
 const XLA_FFI_Api *XLA_FFI_GetApi(void);

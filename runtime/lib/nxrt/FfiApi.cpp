@@ -127,8 +127,13 @@ XLA_FFI_Error *errorCreate(XLA_FFI_Error_Create_Args *args) {
   return new XLA_FFI_Error{code, args->message ? args->message : ""};
 }
 
-void errorGetMessage(XLA_FFI_Error_GetMessage_Args *args) {
+void errorGetDetails(XLA_FFI_Error_GetDetails_Args *args) {
   args->message = args->error ? args->error->message.c_str() : "";
+  // Before 0.4 the call returned the message only.
+  if (args->struct_size >= XLA_FFI_Error_GetDetails_Args_STRUCT_SIZE)
+    args->errc = args->error
+                     ? static_cast<XLA_FFI_Error_Code>(args->error->code)
+                     : XLA_FFI_Error_Code_OK;
 }
 
 void errorDestroy(XLA_FFI_Error_Destroy_Args *args) { delete args->error; }
@@ -152,7 +157,9 @@ TypeTable &types() {
   return *table;
 }
 
-// API 0.1's Type_Register arguments end at type_id.
+// API 0.1's Type_Register arguments end at type_id. So does the size that
+// XLA's 0.4 header declares for them, which still sets type_info after it;
+// like XLA, the call reads type_info whenever it is set.
 constexpr size_t kTypeRegisterV1Size =
     offsetof(XLA_FFI_Type_Register_Args, type_info);
 
@@ -163,8 +170,7 @@ XLA_FFI_Error *typeRegister(XLA_FFI_Type_Register_Args *args) {
         "XLA_FFI_Type_Register: the name and type id must not be null"));
   std::string name(args->name.ptr, args->name.len);
   void (*deleter)(void *) = nullptr;
-  if (args->struct_size >= XLA_FFI_Type_Register_Args_STRUCT_SIZE &&
-      args->type_info &&
+  if (args->type_info &&
       args->type_info->struct_size >= XLA_FFI_TypeInfo_STRUCT_SIZE)
     deleter = args->type_info->deleter;
   TypeTable &table = types();
@@ -409,6 +415,18 @@ XLA_FFI_Error *futureSetError(XLA_FFI_Future_SetError_Args *args) {
   return complete(args->future, nxrt::ffi::takeError(args->error));
 }
 
+//===--- Extensions (0.4)
+//---------------------------------------------------===//
+
+// nx attaches no extension to the contexts it passes: a handler that needs
+// one learns that it is missing from its own decoding ("not found").
+XLA_FFI_Error *findExtension(XLA_FFI_InvokeContext_FindExtension_Args *args) {
+  NXRT_FFI_CHECK_SIZE(XLA_FFI_InvokeContext_FindExtension, args,
+                      XLA_FFI_InvokeContext_FindExtension_Args_STRUCT_SIZE);
+  args->extension = nullptr;
+  return nullptr;
+}
+
 //===--- Registration
 //------------------------------------------------------===//
 
@@ -437,12 +455,12 @@ extern const XLA_FFI_Api nxrt::ffi::kApiTable = {
      XLA_FFI_API_MINOR},
     nullptr,
     errorCreate,
-    errorGetMessage,
+    {errorGetDetails},
     errorDestroy,
     handlerRegister,
     streamGet,
     typeRegister,
-    contextGet,
+    {contextGet},
     stateSet,
     stateGet,
     deviceMemoryAllocate,
@@ -454,6 +472,7 @@ extern const XLA_FFI_Api nxrt::ffi::kApiTable = {
     futureSetError,
     runIdGet,
     deviceOrdinalGet,
+    findExtension,
 };
 
 extern "C" const XLA_FFI_Api *nxrt_ffi_api(void) { return nxrt::ffi::api(); }

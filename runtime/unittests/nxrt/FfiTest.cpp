@@ -85,23 +85,53 @@ protected:
   Tensor<float> y{NXRT_F32, {2}};
 };
 
-TEST(NxrtFfiApi, TableIsCompleteAtVersion03) {
+TEST(NxrtFfiApi, TableIsCompleteAtVersion04) {
   const XLA_FFI_Api *table = api();
   ASSERT_NE(table, nullptr);
   EXPECT_EQ(table, XLA_FFI_GetApi());
   EXPECT_EQ(table->struct_size, size_t(XLA_FFI_Api_STRUCT_SIZE));
   EXPECT_EQ(table->api_version.major_version, 0);
-  EXPECT_EQ(table->api_version.minor_version, 3);
-  // Every slot from Error_Create to DeviceOrdinal_Get is filled.
+  EXPECT_EQ(table->api_version.minor_version, 4);
+  // Every slot from Error_Create to InvokeContext_FindExtension is filled.
   auto *first = reinterpret_cast<void *const *>(&table->XLA_FFI_Error_Create);
-  auto *last =
-      reinterpret_cast<void *const *>(&table->XLA_FFI_DeviceOrdinal_Get);
+  auto *last = reinterpret_cast<void *const *>(
+      &table->XLA_FFI_InvokeContext_FindExtension);
   for (auto *slot = first; slot <= last; ++slot)
     EXPECT_NE(*slot, nullptr) << "slot " << (slot - first);
 }
 
 TEST(NxrtFfiApi, ErrorsKeepTheirMessage) {
   EXPECT_EQ(takeMessage(error(XLA_FFI_Error_Code_INTERNAL, "boom")), "boom");
+}
+
+// 0.4's Error_GetDetails also returns the code; a caller of 0.3's
+// Error_GetMessage, whose struct ends at the message, gets no code written.
+TEST(NxrtFfiApi, ErrorDetailsCarryTheCodeForCallersThatKnowIt) {
+  XLA_FFI_Error *e = error(XLA_FFI_Error_Code_OUT_OF_RANGE, "far");
+  XLA_FFI_Error_GetDetails_Args details{};
+  details.struct_size = XLA_FFI_Error_GetDetails_Args_STRUCT_SIZE;
+  details.error = e;
+  api()->XLA_FFI_Error_GetDetails(&details);
+  EXPECT_STREQ(details.message, "far");
+  EXPECT_EQ(details.errc, XLA_FFI_Error_Code_OUT_OF_RANGE);
+  XLA_FFI_Error_GetDetails_Args older{};
+  older.struct_size = XLA_FFI_Error_GetMessage_Args_STRUCT_SIZE;
+  older.error = e;
+  older.errc = XLA_FFI_Error_Code_DATA_LOSS;
+  api()->XLA_FFI_Error_GetMessage(&older);
+  EXPECT_STREQ(older.message, "far");
+  EXPECT_EQ(older.errc, XLA_FFI_Error_Code_DATA_LOSS);
+  EXPECT_EQ(takeMessage(e), "far");
+}
+
+// nx attaches no extension to an invoke context.
+TEST(NxrtFfiApi, NoExtensionIsFound) {
+  XLA_FFI_InvokeContext_FindExtension_Args args{};
+  args.struct_size = XLA_FFI_InvokeContext_FindExtension_Args_STRUCT_SIZE;
+  args.extension_type = 7;
+  args.extension = reinterpret_cast<const XLA_FFI_Extension *>(&args);
+  EXPECT_EQ(api()->XLA_FFI_InvokeContext_FindExtension(&args), nullptr);
+  EXPECT_EQ(args.extension, nullptr);
 }
 
 TEST(NxrtFfiApi, ShortStructsAreRejectedNamingTheCall) {
@@ -160,7 +190,7 @@ TEST(NxrtFfiRegistry, KeepsOtherPlatformsApartAndRefusesVersionsAndNames) {
   EXPECT_EQ(nxrt_status_code(newer.get()), NXRT_UNIMPLEMENTED);
   EXPECT_EQ(message(newer), "XLA FFI handler 'ffi_test.newer' was built "
                             "against API version 0.9; nx implements 0.1 to "
-                            "0.3");
+                            "0.4");
   EXPECT_FALSE(nxrt_ffi_has_handler("ffi_test.newer"));
   bundle.execute = noop;
   NXRT_EXPECT_OK(nxrt_ffi_register("ffi_test.once", "host", &bundle, 0));
@@ -453,8 +483,11 @@ template <int Minor> XLA_FFI_Error *executeWithState(XLA_FFI_CallFrame *frame) {
 TEST_F(NxrtFfi, StateOfEveryApiVersionLivesAsLongAsTheProgram) {
   static const XLA_FFI_TypeInfo info{XLA_FFI_TypeInfo_STRUCT_SIZE, nullptr,
                                      countDeletion};
+  // With the size XLA's 0.4 header declares for these arguments: up to
+  // type_id, with type_info set after it. The 0.2 to 0.4 states below are
+  // deleted by the type's deleter.
   XLA_FFI_Type_Register_Args type{};
-  type.struct_size = XLA_FFI_Type_Register_Args_STRUCT_SIZE;
+  type.struct_size = offsetof(XLA_FFI_Type_Register_Args, type_info);
   type.name = {"ffi_test.State", 14};
   type.type_id = &stateType;
   type.type_info = &info;
@@ -462,9 +495,10 @@ TEST_F(NxrtFfi, StateOfEveryApiVersionLivesAsLongAsTheProgram) {
   registerExecute("ffi_test.state1", executeWithState<1>, instantiateV1);
   registerExecute("ffi_test.state2", executeWithState<2>, instantiateV2);
   registerExecute("ffi_test.state3", executeWithState<3>, instantiateV3);
+  registerExecute("ffi_test.state4", executeWithState<4>, instantiateV3);
   deleted = 0;
-  for (const char *target :
-       {"ffi_test.state1", "ffi_test.state2", "ffi_test.state3"}) {
+  for (const char *target : {"ffi_test.state1", "ffi_test.state2",
+                             "ffi_test.state3", "ffi_test.state4"}) {
     nxrt_site_t *site = addSite(NXRT_SITE_CUSTOM_CALL, target);
     for (float expected : {42.f, 43.f}) {
       nxrt_run_t *run = nxrt_run_begin(rt, nullptr);
@@ -476,7 +510,7 @@ TEST_F(NxrtFfi, StateOfEveryApiVersionLivesAsLongAsTheProgram) {
   EXPECT_EQ(deleted, 0);
   nxrt_program_destroy(program);
   program = nxrt_program_create(rt, "test");
-  EXPECT_EQ(deleted, 3);
+  EXPECT_EQ(deleted, 4);
 }
 
 XLA_FFI_Error *noState(XLA_FFI_CallFrame *frame) {
