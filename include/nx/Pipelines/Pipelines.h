@@ -14,6 +14,8 @@
 
 #include "nx/Transforms/Passes.h"
 
+#include <optional>
+
 namespace mlir::nx {
 
 /// nx-lower-to-cpu's options, one per entry of LowerToCpuOptions.def.
@@ -28,7 +30,7 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
 /// in; LLVM dialect out, with nx host interactions calling libnxrt. Every
 /// public function of the result has the C interface
 /// (`_mlir_ciface_<name>`), and the module defines `__nx_init` (see
-/// RuntimeSymbols.h).
+/// RuntimeSymbols.h). It is the six phases below, in order.
 void buildLowerToCpuPipeline(OpPassManager &pm,
                              const LowerToCpuOptions &options);
 
@@ -59,7 +61,86 @@ selectVectorWidths(llvm::StringRef cpu,
 VectorWidths selectHostVectorWidths(int64_t vectorBits = 0,
                                     int64_t reductionVectorBits = 0);
 
-/// Registers `nx-lower-to-cpu` with the global pass registry.
+//===----------------------------------------------------------------------===//
+// The phases of nx-lower-to-cpu, each registered as a pipeline of its own
+// (nx-cpu-<phase>) and taking its options from nx-lower-to-cpu's flags.
+//===----------------------------------------------------------------------===//
+
+/// Phase 1, `nx-cpu-host-calls`: checks the input, numbers the callbacks,
+/// prepares entry points, erases tokens and transfers, and replaces blocks.
+struct CpuHostCallOptions {
+  /// Blocks become the runtime's kernels where it has one, else their
+  /// default region; false: always their default region.
+  bool lowerBlocks = true;
+};
+void buildCpuHostCallPipeline(OpPassManager &pm,
+                              const CpuHostCallOptions &options);
+
+/// Phase 2, `nx-cpu-bufferize`: front ends to linalg, fusion, reductions
+/// split for vectors, then One-Shot Bufferize and deallocation.
+struct CpuBufferizeOptions {
+  /// Split innermost reductions into one partial result per vector lane.
+  bool splitReductions = true;
+  /// Let floating-point reductions reassociate.
+  bool reassociateReductions = true;
+  VectorWidths widths = {512, 512};
+  /// nx-split-functions' bound; 0 keeps functions whole.
+  int64_t maxFunctionOps = NxSplitFunctionsPassOptions().maxOps;
+};
+void buildCpuBufferizePipeline(OpPassManager &pm,
+                               const CpuBufferizeOptions &options);
+
+/// Phase 3, `nx-cpu-library-calls`: contractions and convolutions to
+/// libnxrt's BLAS and oneDNN.
+struct CpuLibraryCallOptions {
+  /// 2-D convolutions on oneDNN; otherwise as matrix products.
+  bool dnnl = true;
+  /// Large products shared among nxrt_compute_threads() threads.
+  bool shareProducts = true;
+};
+void buildCpuLibraryCallPipeline(OpPassManager &pm,
+                                 const CpuLibraryCallOptions &options);
+
+/// Phase 4, `nx-cpu-parallelize`: large parallel loop nests to OpenMP.
+void buildCpuParallelizePipeline(OpPassManager &pm);
+
+/// Phase 5, `nx-cpu-codegen`: transposes tiled, linalg vectorized or to
+/// loops, math approximated or to libm.
+struct CpuCodegenOptions {
+  bool vectorize = true;
+  VectorWidths widths = {512, 512};
+  /// libm's functions instead of polynomial approximations.
+  bool libmMath = false;
+};
+void buildCpuCodegenPipeline(OpPassManager &pm,
+                             const CpuCodegenOptions &options);
+
+/// Phase 6, `nx-cpu-to-llvm`: loops, vectors, buffers, nx host calls
+/// (convert-nx-to-llvm) and OpenMP to the LLVM dialect.
+struct CpuToLLVMOptions {
+  /// The module has vector ops (codegen's `vectorize`).
+  bool vectors = true;
+  /// The module has OpenMP ops (the parallelize phase ran).
+  bool openMP = true;
+};
+void buildCpuToLLVMPipeline(OpPassManager &pm, const CpuToLLVMOptions &options);
+
+/// Every phase's options, from nx-lower-to-cpu's flags: the one place where
+/// flags become phase options. The vector widths are the host's where the
+/// flags leave them to it.
+struct CpuPhaseOptions {
+  CpuHostCallOptions hostCalls;
+  CpuBufferizeOptions bufferize;
+  /// Unset: no library calls.
+  std::optional<CpuLibraryCallOptions> libraryCalls;
+  bool parallelize = true;
+  CpuCodegenOptions codegen;
+  CpuToLLVMOptions toLLVM;
+
+  static CpuPhaseOptions fromFlags(const LowerToCpuOptions &flags);
+};
+
+/// Registers `nx-lower-to-cpu` and its phases with the global pass registry.
 void registerNxPipelines();
 
 } // namespace mlir::nx
