@@ -1,5 +1,4 @@
-//===- Latency.h - round-trip latency helpers for the benchmarks -*- C++
-//-*-===//
+//===- Latency.h - round-trip latency helpers -------------------*- C++ -*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

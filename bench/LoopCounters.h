@@ -1,5 +1,4 @@
-//===- LoopCounters.h - per-iteration counters of compiled loops -*- C++
-//-*-===//
+//===- LoopCounters.h - counters of compiled loops --------------*- C++ -*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

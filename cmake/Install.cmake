@@ -73,7 +73,7 @@ endif()
 # carry their dependencies in the export (as link-only entries), so every one
 # a library links must be exported too.
 set(NX_COMPILER_LIBRARIES
-  NxSupport NxDialect NxBlockLowering NxTransforms NxDialectTransforms
+  NxSupport NxDialect NxBlockLowering NxTransforms NxCodegenCPU NxDialectTransforms
   NxToCustomCall NxToLLVM NxLinalgToOpenMP NxLinalgToBlas NxLinalgToDnnl NxStableHLO
   NxHooksToIoCallback NxPipelines NxRegistration nxhost NxRunner NxAot
   NxMLIRCAPI NxCAPI)

@@ -9,6 +9,7 @@
 
 #include "nx/InitNx.h"
 
+#include "nx/Codegen/CPU/Passes.h"
 #include "nx/Conversion/NxToLLVM/NxToLLVM.h"
 #include "nx/Conversion/Passes.h"
 #include "nx/Dialect/Nx/IR/NxDialect.h"
@@ -30,6 +31,7 @@ void mlir::nx::registerNxDialects(DialectRegistry &registry) {
 void mlir::nx::registerNxPasses() {
   registerNxDialectPasses();
   registerNxTransformsPasses();
+  registerNxCodegenCPUPasses();
   registerNxConversionPasses();
   registerNxPipelines();
   registerNxPassStatistics();
@@ -46,6 +48,9 @@ void mlir::nx::registerNxPassStatistics() {
 #define NX_PASS_STATISTIC(ARGUMENT, NAME, DESCRIPTION)                         \
   {ARGUMENT, NAME, DESCRIPTION},
 #include "nx/Transforms/PassStatistics.inc"
+#define NX_PASS_STATISTIC(ARGUMENT, NAME, DESCRIPTION)                         \
+  {ARGUMENT, NAME, DESCRIPTION},
+#include "nx/Codegen/CPU/PassStatistics.inc"
   };
   registerPassStatisticDescriptions(descriptions);
 }

@@ -16,6 +16,7 @@
 #include "mlir-c/Pass.h"
 #include "mlir-c/Support.h"
 
+#include "nx/Codegen/CPU/Passes.capi.h.inc"
 #include "nx/Conversion/Passes.capi.h.inc"
 #include "nx/Dialect/Nx/Transforms/Passes.capi.h.inc"
 #include "nx/Transforms/Passes.capi.h.inc"

@@ -9,6 +9,7 @@
 
 #include "nx-c/Passes.h"
 
+#include "nx/Codegen/CPU/Passes.h"
 #include "nx/Conversion/Passes.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"
 #include "nx/InitNx.h"
@@ -25,6 +26,7 @@ using namespace mlir;
 using namespace mlir::nx;
 
 extern "C" {
+#include "nx/Codegen/CPU/Passes.capi.cpp.inc"
 #include "nx/Conversion/Passes.capi.cpp.inc"
 #include "nx/Dialect/Nx/Transforms/Passes.capi.cpp.inc"
 #include "nx/Transforms/Passes.capi.cpp.inc"

@@ -45,6 +45,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "nx/Codegen/CPU/Passes.h"
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
 #include "nx/Conversion/Passes.h"
 #include "nx/Dialect/Nx/Transforms/Passes.h"

@@ -5,3 +5,4 @@
 // RUN: diff %nx_obj_root/docs/Passes/NxPasses.md %nx_src_root/docs/Passes/NxPasses.md
 // RUN: diff %nx_obj_root/docs/Passes/NxConversionPasses.md %nx_src_root/docs/Passes/NxConversionPasses.md
 // RUN: diff %nx_obj_root/docs/Passes/NxTransformsPasses.md %nx_src_root/docs/Passes/NxTransformsPasses.md
+// RUN: diff %nx_obj_root/docs/Passes/NxCodegenCPUPasses.md %nx_src_root/docs/Passes/NxCodegenCPUPasses.md

@@ -9,16 +9,8 @@
 #ifndef NX_CONVERSION_PASSES_H
 #define NX_CONVERSION_PASSES_H
 
-#include "nx/Dialect/Nx/IR/NxDialect.h"
 #include "nx/Dialect/Nx/Platform.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::nx {

@@ -1,5 +1,4 @@
-//===- CompileFlags.h - the compilers' shared command-line flags -*- C++
-//-*-===//
+//===- CompileFlags.h - the compilers' shared flags -------------*- C++ -*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

@@ -1,5 +1,4 @@
-//===- ParseDiagnostics.h - parse errors worded for tools without flags -*- C++
-//-*-===//
+//===- ParseDiagnostics.h - parse errors for tools --------------*- C++ -*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

@@ -6,24 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Passes over upstream dialects only; nothing here needs the nx dialect.
+// Passes over upstream dialects only that make no decision for one target;
+// nothing here needs the nx dialect. The CPU back end's passes are in
+// nx/Codegen/CPU/Passes.h.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef NX_TRANSFORMS_PASSES_H
 #define NX_TRANSFORMS_PASSES_H
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::nx {

@@ -1,5 +1,4 @@
-//===- EntryCall.h - call a compiled entry point on host tensors -*- C++
-//-*-===//
+//===- EntryCall.h - call a compiled entry point ----------------*- C++ -*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

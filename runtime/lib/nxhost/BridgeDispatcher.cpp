@@ -106,7 +106,7 @@ BridgeDispatcher::create(nxrt_runtime_t *runtime, unsigned numThreads,
     return llvm::createStringError("no runtime to serve");
   if (auto err = statusToError(nxrt_runtime_set_callback_dispatch(
           runtime, NXRT_DISPATCH_BRIDGE, timeoutMs)))
-    return std::move(err);
+    return err;
   return std::unique_ptr<BridgeDispatcher>(
       new BridgeDispatcher(startPullers(runtime, numThreads, tool)));
 }

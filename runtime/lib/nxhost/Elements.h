@@ -1,5 +1,4 @@
-//===- Elements.h - element values by the dtype table ------------*- C++
-//-*-===//
+//===- Elements.h - element values by the dtype table -----------*- C++ -*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

@@ -200,7 +200,7 @@ nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
                   llvm::ArrayRef<HostTensor> inputs, nxrt_runtime_t *runtime,
                   const RunOptions &options) {
   if (auto err = checkEntryInputs(sig, inputs))
-    return std::move(err);
+    return err;
   std::vector<HostTensor> copies;
   if (!options.reuseInputs) {
     Expected<std::vector<HostTensor>> copied = copyInputs(sig, inputs);

@@ -92,9 +92,9 @@ llvm::Expected<HostSession> nxhost::createSession(const DriverOptions &opts) {
   }
   for (const std::string &lib : opts.callbackLibraries)
     if (auto err = session.runtime->loadCallbackLibrary(lib))
-      return std::move(err);
+      return err;
   if (auto err = loadFfiHandlers(opts))
-    return std::move(err);
+    return err;
   return session;
 }
 

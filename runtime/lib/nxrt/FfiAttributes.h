@@ -1,5 +1,4 @@
-//===- FfiAttributes.h - A site's attributes as XLA FFI attributes -*- C++
-//-*-===//
+//===- FfiAttributes.h - site attributes as XLA FFI ones --------*- C++ -*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

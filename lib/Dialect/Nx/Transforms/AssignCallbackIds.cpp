@@ -12,6 +12,7 @@
 #include "nx/Support/PassStatistics.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 
 #define DEBUG_TYPE "nx-assign-callback-ids"
 

@@ -10,6 +10,7 @@
 #include "nx/Dialect/Nx/Transforms/Passes.h"
 #include "nx/Support/PassStatistics.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 #define DEBUG_TYPE "nx-inline-blocks"

@@ -16,6 +16,8 @@
 #include "nx/Dialect/Nx/Transforms/Passes.h"
 #include "nx/Support/PassStatistics.h"
 
+#include "mlir/IR/BuiltinOps.h"
+
 #define DEBUG_TYPE "nx-strip-transfers"
 
 namespace mlir::nx {

@@ -9,10 +9,8 @@
 #ifndef NX_DIALECT_NX_TRANSFORMS_PASSES_H
 #define NX_DIALECT_NX_TRANSFORMS_PASSES_H
 
-#include "nx/Dialect/Nx/IR/NxDialect.h"
 #include "nx/Dialect/Nx/Platform.h"
 
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::nx {

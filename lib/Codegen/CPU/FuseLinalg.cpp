@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nx/Codegen/CPU/Passes.h"
 #include "nx/Support/PassStatistics.h"
-#include "nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -28,7 +28,7 @@
 
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXFUSELINALGPASS
-#include "nx/Transforms/Passes.h.inc"
+#include "nx/Codegen/CPU/Passes.h.inc"
 } // namespace mlir::nx
 
 using namespace mlir;

@@ -12,20 +12,23 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nx/Codegen/CPU/Passes.h"
 #include "nx/Support/PassOptions.h"
 #include "nx/Support/PassStatistics.h"
 #include "nx/Support/StaticBounds.h"
-#include "nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXTILETRANSPOSESPASS
-#include "nx/Transforms/Passes.h.inc"
+#include "nx/Codegen/CPU/Passes.h.inc"
 } // namespace mlir::nx
 
 using namespace mlir;

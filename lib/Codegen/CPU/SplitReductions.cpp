@@ -12,22 +12,24 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nx/Codegen/CPU/Passes.h"
 #include "nx/Support/PassOptions.h"
 #include "nx/Support/PassStatistics.h"
-#include "nx/Transforms/Passes.h"
 
 #include "VectorShape.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
 #define DEBUG_TYPE "nx-split-reductions"
 
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXSPLITREDUCTIONSPASS
-#include "nx/Transforms/Passes.h.inc"
+#include "nx/Codegen/CPU/Passes.h.inc"
 } // namespace mlir::nx
 
 using namespace mlir;
@@ -110,11 +112,8 @@ struct NxSplitReductionsPass
   using NxSplitReductionsPassBase::NxSplitReductionsPassBase;
 
   void runOnOperation() override {
-    if (failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
-                                          vectorBits, 16)) ||
-        (reductionVectorBits != 0 &&
-         failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
-                                           reductionVectorBits, 16))))
+    if (failed(nx::checkVectorBitsOptions(getOperation(), getArgument(),
+                                          vectorBits, reductionVectorBits)))
       return signalPassFailure();
     SmallVector<std::pair<linalg::LinalgOp, linalg::SplitReductionOptions>>
         candidates;

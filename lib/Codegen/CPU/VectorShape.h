@@ -1,11 +1,10 @@
-//===- VectorShape.h - vector width choices shared by the passes -*- C++
+//===- VectorShape.h - vector widths the passes share -----------*- C++ -*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
-//-*-===//
 //
 // nx-split-reductions and nx-vectorize-linalg must agree on how many lanes
 // an op's vectors have and on which ops read their innermost loop
@@ -13,8 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NX_LIB_TRANSFORMS_VECTORSHAPE_H
-#define NX_LIB_TRANSFORMS_VECTORSHAPE_H
+#ifndef NX_LIB_CODEGEN_CPU_VECTORSHAPE_H
+#define NX_LIB_CODEGEN_CPU_VECTORSHAPE_H
+
+#include "nx/Support/PassOptions.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -28,6 +29,20 @@ namespace mlir::nx {
 /// nx-vectorize-linalg unrolls a tile loop of at most this many tiles so
 /// they stay in registers.
 inline constexpr int64_t kVectorAccumulators = 4;
+
+/// Fails, reporting at `op`, unless the `vector-bits` option both passes
+/// take is at least 16 bits, and so is `reduction-vector-bits` where it is
+/// not 0 (the same as `vector-bits`).
+template <typename VectorBitsOption, typename ReductionBitsOption>
+LogicalResult checkVectorBitsOptions(Operation *op, StringRef pass,
+                                     const VectorBitsOption &vectorBits,
+                                     const ReductionBitsOption &reductionBits) {
+  if (failed(checkPassOptionAtLeast(op, pass, vectorBits, 16)))
+    return failure();
+  if (reductionBits == 0)
+    return success();
+  return checkPassOptionAtLeast(op, pass, reductionBits, 16);
+}
 
 /// Elements of the widest operand type that fit `vectorBits`, or nothing when
 /// an operand's element type is no integer or float of 8 to 64 bits (i1
@@ -98,4 +113,4 @@ inline bool readsInnermostLoopContiguously(linalg::LinalgOp op) {
 
 } // namespace mlir::nx
 
-#endif // NX_LIB_TRANSFORMS_VECTORSHAPE_H
+#endif // NX_LIB_CODEGEN_CPU_VECTORSHAPE_H

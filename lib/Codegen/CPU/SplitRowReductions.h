@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NX_LIB_TRANSFORMS_SPLITROWREDUCTIONS_H
-#define NX_LIB_TRANSFORMS_SPLITROWREDUCTIONS_H
+#ifndef NX_LIB_CODEGEN_CPU_SPLITROWREDUCTIONS_H
+#define NX_LIB_CODEGEN_CPU_SPLITROWREDUCTIONS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -59,4 +59,4 @@ LogicalResult vectorizeSplitRowReduction(RewriterBase &rewriter,
 
 } // namespace mlir::nx
 
-#endif // NX_LIB_TRANSFORMS_SPLITROWREDUCTIONS_H
+#endif // NX_LIB_CODEGEN_CPU_SPLITROWREDUCTIONS_H

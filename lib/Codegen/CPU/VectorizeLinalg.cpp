@@ -14,14 +14,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nx/Codegen/CPU/Passes.h"
 #include "nx/Support/PassOptions.h"
 #include "nx/Support/PassStatistics.h"
 #include "nx/Support/StaticBounds.h"
-#include "nx/Transforms/Passes.h"
 
 #include "SplitRowReductions.h"
 #include "VectorShape.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
@@ -29,10 +30,12 @@
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
@@ -51,7 +54,7 @@
 
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXVECTORIZELINALGPASS
-#include "nx/Transforms/Passes.h.inc"
+#include "nx/Codegen/CPU/Passes.h.inc"
 } // namespace mlir::nx
 
 using namespace mlir;
@@ -901,11 +904,8 @@ struct NxVectorizeLinalgPass
   };
 
   void runOnOperation() override {
-    if (failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
-                                          vectorBits, 16)) ||
-        (reductionVectorBits != 0 &&
-         failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
-                                           reductionVectorBits, 16))))
+    if (failed(nx::checkVectorBitsOptions(getOperation(), getArgument(),
+                                          vectorBits, reductionVectorBits)))
       return signalPassFailure();
     if (failed(nx::verifyStaticBoundsBeforeRewrite(getOperation())))
       return signalPassFailure();

@@ -14,9 +14,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nx/Codegen/CPU/Passes.h"
 #include "nx/Support/PassStatistics.h"
 #include "nx/Support/StaticBounds.h"
-#include "nx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -31,7 +31,7 @@
 
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXCONVOLUTIONSTOGEMMPASS
-#include "nx/Transforms/Passes.h.inc"
+#include "nx/Codegen/CPU/Passes.h.inc"
 } // namespace mlir::nx
 
 using namespace mlir;
@@ -58,9 +58,8 @@ struct Convolution {
 
 template <typename ConvOp>
 static void readStridesAndDilations(ConvOp op, Convolution &conv) {
-  SmallVector<int64_t> strides(op.getStrides().template getValues<int64_t>());
-  SmallVector<int64_t> dilations(
-      op.getDilations().template getValues<int64_t>());
+  auto strides = op.getStrides().template getValues<int64_t>();
+  auto dilations = op.getDilations().template getValues<int64_t>();
   conv.strideH = strides[0];
   conv.strideW = strides[1];
   conv.dilationH = dilations[0];

@@ -6,14 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nx/Transforms/Passes.h"
+#include "nx/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::nx {
 #define GEN_PASS_DEF_NXCHECKCPUINPUTPASS
-#include "nx/Transforms/Passes.h.inc"
+#include "nx/Codegen/CPU/Passes.h.inc"
 } // namespace mlir::nx
 
 using namespace mlir;

@@ -1,0 +1,716 @@
+//===- Passes.td - CPU code generation passes --------------*- tablegen -*-===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The CPU back end's code generation: passes over upstream dialects (linalg,
+// vector, math, memref) whose choices are made for CPUs, such as vector
+// widths, reduction splitting for SIMD lanes, cache-sized transpose tiles,
+// convolutions as GEMMs and fusion that keeps products BLAS can take.
+// nx-lower-to-cpu runs them; nothing here needs the nx dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_CODEGEN_CPU_PASSES_TD
+#define NX_CODEGEN_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def NxCheckCpuInputPass : Pass<"nx-check-cpu-input", "::mlir::ModuleOp"> {
+  let summary = "Rejects OpenMP ops in the input of nx-lower-to-cpu";
+  let description = [{
+    `nx-lower-to-cpu` parallelizes loops itself, after bufferization and
+    buffer deallocation. A module that is already parallelized
+    (`nx-linalg-to-openmp` run by hand, or OpenMP written by a front
+    end) would have deallocation place its ownership values inside
+    `omp.wsloop`, which then fails to verify at an op the user did not
+    write. This pass reports the first OpenMP op instead, at its location.
+    First pass of `nx-lower-to-cpu`.
+
+    Input:
+
+    ```mlir
+    omp.parallel {
+      omp.wsloop {
+        omp.loop_nest (%i) : index = (%c0) to (%c64) step (%c1) { ... }
+      }
+      omp.terminator
+    }
+    ```
+
+    Output: unchanged, or an error at the first OpenMP op:
+
+    ```
+    error: 'omp.parallel' op is already parallelized with OpenMP: nx-lower-to-cpu parallelizes loops itself (nx-linalg-to-openmp) and takes the program before that
+    ```
+  }];
+}
+
+def NxFuseLinalgPass : Pass<"nx-fuse-linalg"> {
+  let summary = "Fuses elementwise linalg.generic producers into their consumers where no work is repeated";
+  let description = [{
+    Upstream's `linalg-fuse-elementwise-ops` with a cost model. That pass
+    fuses an elementwise producer into any `linalg.generic` consumer, and
+    propagates `tensor.expand_shape` / `collapse_shape` through every linalg
+    op by rewriting it as a `linalg.generic` of more loops. In a model, both
+    go wrong on contractions: the bias and GELU of one dense layer end up
+    computed inside the next layer's matmul, once per output column
+    (`k`-fold the work), and a reshaped `linalg.matmul` becomes a generic of
+    two row dimensions that BLAS cannot take.
+
+    Here a producer fuses into a consumer only when the consumer reads each
+    of the producer's elements once: its indexing map for that operand is a
+    permutation of all its loops (elementwise consumers, and reductions that
+    read the producer as it is laid out). Reshapes move only across ops
+    without reduction loops. Otherwise the patterns are upstream's:
+    elementwise fusion, reshape propagation by expansion, constant folding
+    and the linalg and reshape canonicalizations. Part of `nx-lower-to-cpu`.
+
+    Before:
+
+    ```mlir
+    %h = linalg.generic {indexing_maps = [#id, #id],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%x : tensor<64x32xf32>) outs(%e : tensor<64x32xf32>) {
+    ^bb0(%v: f32, %out: f32):
+      %g = math.erf %v : f32
+      linalg.yield %g : f32
+    } -> tensor<64x32xf32>
+    %y = linalg.generic {indexing_maps = [#mk, #kn, #mn],
+        iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%h, %w : tensor<64x32xf32>, tensor<32x16xf32>)
+        outs(%c : tensor<64x16xf32>) { ... mulf, addf ... }
+    %r = linalg.generic {indexing_maps = [#id, #id],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%y : tensor<64x16xf32>) outs(%e2 : tensor<64x16xf32>) {
+    ^bb0(%v: f32, %out: f32):
+      %m = arith.maximumf %v, %zero : f32
+      linalg.yield %m : f32
+    } -> tensor<64x16xf32>
+    %s = linalg.generic {indexing_maps = [#id, #row],
+                         iterator_types = ["parallel", "reduction"]}
+        ins(%r : tensor<64x16xf32>) outs(%acc : tensor<64xf32>) {
+    ^bb0(%v: f32, %a: f32):
+      %t = arith.addf %v, %a : f32
+      linalg.yield %t : f32
+    } -> tensor<64xf32>
+    ```
+
+    After: the erf stays a loop of its own, since the contraction would
+    compute it 16 times per element; the ReLU, read once per element by the
+    row sum, is computed inside it.
+
+    ```mlir
+    %h = linalg.generic ... math.erf ...
+    %y = linalg.generic ... ins(%h, %w ...) ... mulf, addf ...
+    %s = linalg.generic {indexing_maps = [#id, #row],
+                         iterator_types = ["parallel", "reduction"]}
+        ins(%y : tensor<64x16xf32>) outs(%acc : tensor<64xf32>) {
+    ^bb0(%v: f32, %a: f32):
+      %m = arith.maximumf %v, %zero : f32
+      %t = arith.addf %m, %a : f32
+      linalg.yield %t : f32
+    } -> tensor<64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numRefused", "refused-fusions",
+              "Number of producer-consumer pairs left unfused because the consumer would compute the producer more than once per element">
+  ];
+}
+
+def NxReassociateReductionsPass : Pass<"nx-reassociate-reductions"> {
+  let summary = "Lets the combiners of linalg reductions reassociate, so reductions vectorize";
+  let description = [{
+    A floating-point reduction written as a loop is one serial chain: each
+    step waits for the previous sum, and no compiler may split it into
+    vector lanes without permission to reassociate. This pass gives that
+    permission where a `linalg` op reduces: in the payload of every linalg
+    op with a reduction iterator, each floating-point `arith` op that reads
+    an output's block argument (the running value: `addf`, `mulf`,
+    `maximumf`, ...) gets the `reassoc` fast-math flag. LLVM's loop
+    vectorizer then keeps several partial results in vector registers and
+    combines them at the end. `maximumf` and `minimumf` combiners also get
+    `nsz`: the maximum of +0 and -0 may be either zero (NaNs still
+    propagate). IEEE's ordered zeros cost x86 a sign test and a blend per
+    step, which made a 2x2 max pooling 1.5x slower than oneDNN's; PyTorch's
+    max pooling does not order them either.
+
+    The result may differ from the serial order's in the last bits, as
+    with XLA's and every BLAS's reductions. `nx-lower-to-cpu` runs this
+    pass unless `strict-reductions` is set.
+
+    Before:
+
+    ```mlir
+    linalg.reduce ins(%x : memref<1024xf32>) outs(%acc : memref<f32>)
+        dimensions = [0]
+      (%in: f32, %sum: f32) {
+        %0 = arith.addf %in, %sum : f32
+        linalg.yield %0 : f32
+      }
+    ```
+
+    After:
+
+    ```mlir
+    linalg.reduce ins(%x : memref<1024xf32>) outs(%acc : memref<f32>)
+        dimensions = [0]
+      (%in: f32, %sum: f32) {
+        %0 = arith.addf %in, %sum fastmath<reassoc> : f32
+        linalg.yield %0 : f32
+      }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numCombiners", "combiners",
+              "Number of reduction combiners marked reassoc (and nsz)">
+  ];
+}
+
+def NxSplitReductionsPass : Pass<"nx-split-reductions"> {
+  let summary = "Splits tensor reductions into partial results and a short final reduction: innermost ones into vector-wide partials, outer ones into chunks of rows";
+  let description = [{
+    A reduction along an op's innermost loop (a row sum, the sum of a whole
+    tensor) gives a vectorizer one running value: each vector of inputs
+    would be reduced across its lanes at every step. This pass uses
+    upstream's `linalg::splitReduction` (with `innerParallel`) so that it
+    keeps one partial result per vector lane instead:
+
+    - the reduced dimension K is split into `K / ratio` (still a reduction)
+      and `ratio` (parallel, innermost);
+    - the op reduces into an intermediate tensor with an extra innermost
+      dimension of `ratio` elements, filled with the combiner's neutral
+      element;
+    - a second op reduces those `ratio` partial results into the original
+      output.
+
+    The first op's innermost loop is now parallel, so `nx-vectorize-linalg`
+    turns it into vector arithmetic on `ratio / lanes` vector accumulators
+    after bufferization. `ratio` is four vectors of the widest element type
+    (four independent accumulators hide the latency of the combining
+    instruction) when K is a multiple of that and at least twice it, else
+    one vector under the same conditions; otherwise the op is left alone,
+    as are ops on buffers, dynamic K, ops with several reductions or
+    outputs, `linalg.index`, non-permutation maps, reductions that are not
+    contiguous innermost in memory, contractions (they go to BLAS) and
+    combiners with no known neutral element.
+
+    A reduction that only combines what it reads (its body is one
+    operation of its two arguments: a sum, a maximum) does one operation
+    per element loaded, so its loads bound it: its vectors have
+    `reduction-vector-bits` when that is set (`nx-lower-to-cpu` sets 256 on
+    AMD Zen 4, whose 256-bit loads stream memory faster than its split
+    512-bit ones), like `nx-vectorize-linalg`'s for the same op.
+
+    A reduction along an op's outermost loop of an extent other than 1
+    whose innermost loop is parallel (a column sum: loops reduction, then
+    parallel) leaves no outer parallel loop for `nx-linalg-to-openmp`
+    to share, and threads sharing its columns would each read a narrow
+    strip of every row. Its reduced dimension R is split the other way
+    (without `innerParallel`) into `chunks` (parallel, outermost) and
+    `R / chunks` (still a reduction): the first op reduces whole rows into
+    one row of partial results per chunk, which threads share chunk by
+    chunk while each streams its own rows, and a second op reduces the
+    `chunks` rows of partial results. `chunks` is the first of 32, 16, 8
+    and 4 that divides R and leaves at least 16 rows per chunk; an op with
+    a dynamic size, or with fewer than 2^16 iteration points (what
+    `nx-linalg-to-openmp` leaves serial by default), is left alone.
+
+    The partial results are combined in a different order from the serial
+    loop, so floating-point results may differ in the last bits.
+    `nx-lower-to-cpu` runs this pass unless `strict-reductions` is set.
+
+    Before (`vector-bits=512`):
+
+    ```mlir
+    %r = linalg.reduce ins(%x : tensor<8x1024xf32>)
+                       outs(%init : tensor<8xf32>) dimensions = [1]
+      (%in: f32, %acc: f32) {
+        %s = arith.addf %in, %acc : f32
+        linalg.yield %s : f32
+      }
+    ```
+
+    After:
+
+    ```mlir
+    %e = tensor.expand_shape %x [[0], [1, 2]] output_shape [8, 16, 64]
+        : tensor<8x1024xf32> into tensor<8x16x64xf32>
+    %zero = linalg.fill ins(%cst0 : f32)
+        outs(tensor.empty() : tensor<8x64xf32>) -> tensor<8x64xf32>
+    %partial = linalg.generic {
+        indexing_maps = [(d0, d1, d2) -> (d0, d1, d2), (d0, d1, d2) -> (d0, d2)],
+        iterator_types = ["parallel", "reduction", "parallel"]}
+        ins(%e : tensor<8x16x64xf32>) outs(%zero : tensor<8x64xf32>) {...}
+    %r = linalg.generic {
+        indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0)],
+        iterator_types = ["parallel", "reduction"]}
+        ins(%partial : tensor<8x64xf32>) outs(%init : tensor<8xf32>) {...}
+    ```
+
+    Before, a column sum:
+
+    ```mlir
+    %r = linalg.reduce ins(%x : tensor<2048x512xf32>)
+                       outs(%init : tensor<512xf32>) dimensions = [0]
+      (%in: f32, %acc: f32) {...}
+    ```
+
+    After:
+
+    ```mlir
+    %e = tensor.expand_shape %x [[0, 1], [2]] output_shape [32, 64, 512]
+        : tensor<2048x512xf32> into tensor<32x64x512xf32>
+    %zero = linalg.fill ins(%cst0 : f32)
+        outs(tensor.empty() : tensor<32x512xf32>) -> tensor<32x512xf32>
+    %partial = linalg.generic {
+        indexing_maps = [(d0, d1, d2) -> (d0, d1, d2), (d0, d1, d2) -> (d0, d2)],
+        iterator_types = ["parallel", "reduction", "parallel"]}
+        ins(%e : tensor<32x64x512xf32>) outs(%zero : tensor<32x512xf32>) {...}
+    %r = linalg.generic {
+        indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d1)],
+        iterator_types = ["reduction", "parallel"]}
+        ins(%partial : tensor<32x512xf32>) outs(%init : tensor<512xf32>) {...}
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "Width of the host's vector registers in bits">,
+    Option<"reductionVectorBits", "reduction-vector-bits", "int64_t",
+           /*default=*/"0",
+           "Vector width in bits of reductions that only combine what they "
+           "read (a sum, a maximum), whose loads bound them (0: vector-bits)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numSplit", "split", "Number of innermost reductions split">,
+    Statistic<"numSplitOuter", "split-outer",
+              "Number of outer reductions split into chunks of rows">
+  ];
+}
+
+def NxApproximateMathPass : Pass<"nx-approximate-math"> {
+  let summary = "Replaces f32 math functions by upstream's polynomial approximations, which vectorize, and divisions by constants by multiplications";
+  let description = [{
+    Applies MLIR's `populateMathPolynomialApproximationPatterns`: `math.exp`,
+    `log`, `log1p`, `tanh`, `erf`, `sin`, `cos`, `atan` and the others it
+    covers, on f32 (and on f16 / bf16, computed in f32), become arithmetic
+    only (polynomials, bit casts, selects) instead of libm calls. A libm
+    call is opaque to the loop vectorizer; the arithmetic vectorizes to the
+    host's vector width. Accuracy is that of the upstream approximations
+    (a few ulp in f32). f64 calls stay libm's. An f32 `arith.divf` by a
+    constant (or a splat of one) whose reciprocal is a normal number
+    becomes a multiplication by that reciprocal: within 2 ulp of the
+    quotient (exact for powers of two) at a fraction of a vector
+    division's cost. Only math on scalars and
+    vectors is rewritten; math on tensors is left alone (`nx-lower-to-cpu`
+    turns it into `linalg.generic` bodies on scalars first, with
+    `nx-fuse-elementwise`). `nx-lower-to-cpu` runs this pass unless
+    `libm-math` is set.
+
+    Before:
+
+    ```mlir
+    %y = math.exp %x : f32
+    ```
+
+    After (abbreviated: clamping, range reduction by ln(2), a polynomial,
+    and the exponent written into the result's bits):
+
+    ```mlir
+    %k = math.floor (math.fma %x, 1.44269502, 0.5)
+    %r = math.fma %k, -0.693359375, %x
+    %p = math.fma (math.fma %r, 1.98756912E-4, 0.00139819994), %r, ...
+    %bits = arith.shli (arith.addi (arith.fptosi %k), 127), 23 : i32
+    %y = arith.mulf %p, (arith.bitcast %bits : i32 to f32)
+    ```
+
+    A division by a constant, before:
+
+    ```mlir
+    %nine = arith.constant dense<9.0> : vector<16xf32>
+    %q = arith.divf %x, %nine : vector<16xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %ninth = arith.constant dense<0.111111112> : vector<16xf32>
+    %q = arith.mulf %x, %ninth : vector<16xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def NxTileTransposesPass : Pass<"nx-tile-transposes"> {
+  let summary = "Tiles permuting copies on buffers into square blocks that stay in the cache";
+  let description = [{
+    A linalg op on buffers without reduction loops that reads an input
+    transposed (the loop that walks the input's contiguous dimension is not
+    the one that walks the output's) touches a new cache line per element of
+    one side when run as plain loops: a 2048x2048 `linalg.transpose` reads
+    its input column by column. This pass tiles such an op with upstream's
+    `TilingInterface` tiling into `tile-size` x `tile-size` blocks of those
+    two loops (every other loop by 1), so each block reads and writes
+    `tile-size` rows of `tile-size` elements: both sides' cache lines are
+    used whole while they are in the L1 cache. The loops of the other
+    dimensions and both block loops become `scf.for` loops around the op on
+    the block, which `convert-linalg-to-loops` lowers.
+
+    Runs after `nx-linalg-to-openmp` in `nx-lower-to-cpu`, on the op in
+    each thread's tile; that pass gives a transposing op's threads at least
+    `tile-size` rows each. Ops with one of the two loops shorter than a
+    block, or of dynamic extent, are left alone.
+
+    Before (`tile-size=32`):
+
+    ```mlir
+    linalg.transpose ins(%x : memref<2048x1024xf32>)
+                     outs(%y : memref<1024x2048xf32>) permutation = [1, 0]
+    ```
+
+    After:
+
+    ```mlir
+    scf.for %i = %c0 to %c1024 step %c32 {
+      scf.for %j = %c0 to %c2048 step %c32 {
+        %in = memref.subview %x[%j, %i] [32, 32] [1, 1] : ...
+        %out = memref.subview %y[%i, %j] [32, 32] [1, 1] : ...
+        linalg.transpose ins(%in : memref<32x32xf32, strided<[1024, 1], ...>>)
+                         outs(%out : memref<32x32xf32, strided<[2048, 1], ...>>)
+                         permutation = [1, 0]
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"tileSize", "tile-size", "int64_t", /*default=*/"32",
+           "Elements of each side of a block">
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numTiled", "tiled", "Number of permuting ops tiled into blocks">
+  ];
+}
+
+def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
+  let summary = "Tiles linalg ops on buffers to the vector width and vectorizes each tile";
+  let description = [{
+    For each linalg op on buffers whose innermost loop is parallel
+    (elementwise ops, broadcasts, reductions over outer dimensions), with
+    projected-permutation indexing maps and element types of 8 to 64 bits:
+
+    1. tiles it with upstream's `TilingInterface` tiling (`scf.for`): every
+       outer loop by 1, the innermost by as many elements as fit
+       `vector-bits` (16 f32 for 512 bits), or by its whole static extent
+       when that is smaller; a reduction that only combines what it reads
+       (its body one operation of its two arguments: a sum, a maximum), so
+       that its loads bound it, by as many as fit `reduction-vector-bits`
+       when that is set;
+    2. peels the innermost tile loop, so every tile but the last has the
+       static vector shape;
+    3. vectorizes each full tile with upstream's linalg vectorizer into
+       plain `vector.transfer_read` / `transfer_write` and arithmetic on
+       vectors; the last, partial tile of a dynamic extent stays a linalg
+       op for `convert-linalg-to-loops`;
+    4. drops the unit dimensions of the resulting vectors, so they lower to
+       plain loads and stores of one vector register, and folds the tiles'
+       subviews into the transfers' indices;
+    5. for a reduction over an outer loop (column sums, and the partial
+       step of a split row reduction not taken as a whole, see below),
+       unrolls a tile loop of at
+       most four tiles and hoists each accumulator's read and write out of
+       the reduction loop (after LICM, canonicalization and CSE make the
+       indices comparable), so up to four vector accumulators stay in
+       registers as the loop's `iter_args`. A longer row of accumulators
+       (column sums of a wide matrix) stays in memory and the input is read
+       row by row: blocking the columns so the accumulators fit registers
+       reads the input with a stride of a row, and measured twice as slow.
+       Instead, upstream's `scf` unroll-and-jam adds four rows in one pass
+       over the accumulators when four divides the rows' static count, and
+       transfer forwarding leaves one read and one write of each
+       accumulator per four rows (not for NaN-propagating maxima and
+       minima, whose chained combinations are slower than the memory
+       traffic they save). Unlike upstream's
+       `hoistRedundantVectorTransfers`, which this pass runs too, a buffer
+       with views elsewhere (a partial-sum buffer that a later op reads in
+       OpenMP tiles) qualifies, as long as no view of it is used inside the
+       loop. Like the rest of this pass, this assumes that an op's outputs
+       do not alias its inputs through another buffer value, as after
+       bufferization.
+
+    A transposing copy of static shape (no reductions; inputs read
+    contiguously along the output's innermost loop or along one other loop,
+    both extents multiples of the lanes) is tiled instead into lanes x
+    lanes squares of those two loops; each square becomes a read of whole
+    input rows, a `vector.transpose` (which `nx-lower-to-cpu` lowers with
+    the 16x16 shuffle network at 512 bits) and a write of whole output
+    rows. `nx-tile-transposes` makes the 32x32 blocks this takes.
+
+    A copy of windows of its input (an im2col patch copy: outer dimensions
+    indexed by sums of loops, the innermost loop read and written as the
+    contiguous innermost dimension) is tiled the same way; each tile is
+    one vector read and one vector write, since upstream's vectorizer takes
+    only projected permutations.
+
+    A static NHWC depthwise convolution (`depthwise_conv_2d_nhwc_hwc`) or
+    max, min or sum pooling (`pooling_nhwc_max`, `_min`, `_sum`) is tiled
+    into one output row of up to 8 columns by one vector of channels, one
+    filter (window) row per iteration of the innermost tile loop; each tile
+    is rewritten as its 1-D form (`depthwise_conv_1d_nwc_wc`,
+    `pooling_nwc_*`) on rank-reduced views and vectorized by upstream's
+    convolution vectorizer into multiply-adds (maxima, minima, sums) on 8
+    vector accumulators, which the filter-row loop keeps in registers. The
+    vectorizer builds the combiners anew; they get the op's own combiner's
+    fast-math flags back (`nx-reassociate-reductions`' `nsz` on maxima).
+    Such a window's neighbors move into its tiles: a `linalg.fill` of its
+    output right before it becomes the accumulators' first value, and an
+    elementwise `linalg.generic` right after it that only rewrites its
+    output in place (an average pooling's division, a ReLU) is applied to
+    the accumulators before they are stored. Each would otherwise be a pass
+    over the output of its own:
+
+    ```mlir
+    // Before:
+    linalg.fill ins(%zero : f32) outs(%y : memref<1x4x8x32xf32>)
+    linalg.pooling_nhwc_sum {strides = dense<2> : tensor<2xi64>, ...}
+        ins(%x, %w : memref<1x8x16x32xf32>, memref<2x2xf32>)
+        outs(%y : memref<1x4x8x32xf32>)
+    linalg.generic {... iterator_types = ["parallel", ...]}
+        ins(%y : memref<1x4x8x32xf32>) outs(%y : memref<1x4x8x32xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %d = arith.divf %v, %four : f32
+      linalg.yield %d : f32
+    }
+    // After, per tile of 8 columns by 16 channels:
+    %sums = scf.for %kh = %c0 to %c2 step %c1
+        iter_args(%acc = %zeros) -> (vector<8x16xf32>) {
+      // ... the window row's sums
+    }
+    %avg = arith.divf %sums, %fours : vector<8x16xf32>
+    vector.transfer_write %avg, %y[%c0, %row, %c0, %c] ...
+    ```
+
+    What `nx-split-reductions` makes of a row reduction whose body is one
+    combiner (a sum, a maximum), once on buffers, is taken as a whole: a
+    `linalg.fill` of the partial results, the partial step (loops: the
+    rows' parallel ones, then reduction, parallel) into them and the final
+    step (the rows' loops, then reduction) out of them with the same
+    combiner, in one block (an
+    OpenMP tile of rows, or the function), with the partial results in an
+    allocation nothing else uses. Rows may be indexed by several loops
+    (heads and rows of an attention's softmax), and their number may be
+    dynamic (a short last OpenMP tile). Each row becomes one loop over the
+    steps
+    whose accumulators start from the fill's value, are combined with each
+    other after it and reduced across their lanes (`vector.reduction`) into
+    the row's output element; the allocation goes. Vectorized op by op, the
+    accumulators would be loaded from the partial results at each row's
+    start, stored back at its end and read again by the final step:
+
+    ```mlir
+    // Before (reduction-vector-bits=256):
+    linalg.fill ins(%zero : f32) outs(%partial : memref<16x32xf32>)
+    linalg.generic {... iterator_types = ["parallel", "reduction", "parallel"]}
+        ins(%x : memref<16x64x32xf32>) outs(%partial : memref<16x32xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %s = arith.addf %in, %out fastmath<reassoc> : f32
+      linalg.yield %s : f32
+    }
+    linalg.generic {... iterator_types = ["parallel", "reduction"]}
+        ins(%partial : memref<16x32xf32>) outs(%y : memref<16xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %s = arith.addf %in, %out fastmath<reassoc> : f32
+      linalg.yield %s : f32
+    }
+    // After:
+    scf.for %row = %c0 to %c16 step %c1 {
+      %a:4 = scf.for %step = %c0 to %c64 step %c1
+          iter_args(%a0 = %zeros, %a1 = %zeros, %a2 = %zeros, %a3 = %zeros)
+          -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+        %v0 = vector.transfer_read %x[%row, %step, %c0], %pad
+            : memref<16x64x32xf32>, vector<8xf32>
+        %s0 = arith.addf %v0, %a0 fastmath<reassoc> : vector<8xf32>
+        // ... the same at 8, 16 and 24
+        scf.yield %s0, %s1, %s2, %s3 : ...
+      }
+      // %t: the four accumulators added together
+      %start = memref.load %y[%row] : memref<16xf32>
+      %sum = vector.reduction <add>, %t, %start fastmath<reassoc>
+          : vector<8xf32> into f32
+      memref.store %sum, %y[%row] : memref<16xf32>
+    }
+    ```
+
+    Other ops whose innermost loop is a reduction are left to
+    `convert-linalg-to-loops`: one tile of this pass would reduce across
+    its lanes at every step. `nx-split-reductions`, on tensors, turns the
+    ones it can into a vector-wide partial reduction this pass takes, and
+    the reassociable combiners (`nx-reassociate-reductions`) let LLVM's
+    loop vectorizer handle the rest. So are ops this pass cannot vectorize;
+    they stay correct. `nx-lower-to-cpu` runs this pass with the
+    host's vector width unless `vectorize=false`.
+
+    Before (`vector-bits=512`):
+
+    ```mlir
+    linalg.generic {indexing_maps = [#id, #id],
+                    iterator_types = ["parallel", "parallel"]}
+        ins(%x : memref<8x100xf32>) outs(%y : memref<8x100xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %e = math.exp %in : f32
+      linalg.yield %e : f32
+    }
+    ```
+
+    After:
+
+    ```mlir
+    scf.for %i = %c0 to %c8 step %c1 {
+      scf.for %j = %c0 to %c96 step %c16 {
+        %v = vector.transfer_read %x[%i, %j], %pad {in_bounds = [true]}
+            : memref<8x100xf32>, vector<16xf32>
+        %e = math.exp %v : vector<16xf32>
+        vector.transfer_write %e, %y[%i, %j] {in_bounds = [true]}
+            : vector<16xf32>, memref<8x100xf32>
+      }
+      // The last 4 columns: the same on vector<4xf32> at %c96 (a static
+      // op has a static last tile).
+    }
+    ```
+
+    A column sum of `memref<64x64xf32>` into `memref<64xf32>` becomes:
+
+    ```mlir
+    %a0 = vector.transfer_read %y[%c0], %pad : memref<64xf32>, vector<16xf32>
+    // ... %a1, %a2, %a3 at 16, 32, 48
+    %r:4 = scf.for %i = %c0 to %c64 step %c1
+        iter_args(%s0 = %a0, %s1 = %a1, %s2 = %a2, %s3 = %a3) -> (...) {
+      %x0 = vector.transfer_read %x[%i, %c0], %pad
+          : memref<64x64xf32>, vector<16xf32>
+      %t0 = arith.addf %s0, %x0 : vector<16xf32>
+      // ... the same for the other three
+      scf.yield %t0, %t1, %t2, %t3 : ...
+    }
+    vector.transfer_write %r#0, %y[%c0] : vector<16xf32>, memref<64xf32>
+    // ... and the other three
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "Width of the host's vector registers in bits">,
+    Option<"reductionVectorBits", "reduction-vector-bits", "int64_t",
+           /*default=*/"0",
+           "Vector width in bits of reductions that only combine what they "
+           "read (a sum, a maximum), whose loads bound them (0: vector-bits)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+  let statistics = [
+    Statistic<"numVectorized", "vectorized",
+              "Number of linalg ops tiled and vectorized">,
+    Statistic<"numLeft", "left-to-loops",
+              "Number of linalg ops on buffers left to the loop lowering">,
+    Statistic<"numRowReductions", "row-reductions-in-registers",
+              "Number of split row reductions whose partial results stay "
+              "in registers">
+  ];
+}
+
+def NxConvolutionsToGemmPass : Pass<"nx-convolutions-to-gemm"> {
+  let summary = "Lowers 2-D convolutions on f32/f64 buffers to im2col and linalg.matmul";
+  let description = [{
+    Rewrites `linalg.conv_2d_nhwc_hwcf`, `linalg.conv_2d_nhwc_fhwc` and
+    `linalg.conv_2d_nchw_fchw` on buffers of static shape, with one element
+    type, f32 or f64, into `linalg.matmul` ops on two-dimensional views of
+    the buffers, which `nx-linalg-to-blas` then hands to the optimized
+    BLAS. Any stride and dilation is taken; padding is whatever the input
+    buffer holds (a `tensor.pad` before the convolution becomes a padded
+    buffer in bufferization).
+
+    For NHWC the product is `patch [N*OH*OW, KH*KW*C] x filter [KH*KW*C, F]`
+    into the output seen as `[N*OH*OW, F]` (for FHWC the filter is the
+    transposed view of `[F, KH*KW*C]`, which BLAS reads as column-major).
+    For NCHW it is, per image, `filter [F, C*KH*KW] x patch [C*KH*KW,
+    OH*OW]` into `[F, OH*OW]`. A 1x1 convolution of stride 1 needs no patch
+    matrix: the input itself is the matrix (when its layout can be
+    collapsed). Otherwise the patch matrix is filled by an im2col
+    `linalg.generic`, a copy whose input map reads `oh * stride + kh *
+    dilation` (the channel of NHWC innermost, so it vectorizes), in blocks
+    of whole output rows of at most `row-block` patch rows (for NHWC, whole
+    images when an image fits): the block's patch stays in cache between
+    the copy and the product. One buffer holds the patch block; it is
+    allocated before the block loops and freed after them.
+
+    Like the convolution, the product accumulates into the output. Ops on
+    tensors, dynamic shapes, other element types or layouts, depthwise
+    convolutions, and outputs or filters whose layout cannot be viewed as a
+    matrix are left alone. Part of `nx-lower-to-cpu` with `blas`.
+
+    Before:
+
+    ```mlir
+    linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>,
+                              strides = dense<1> : tensor<2xi64>}
+        ins(%in, %filter : memref<1x58x58x64xf32>, memref<3x3x64x64xf32>)
+        outs(%out : memref<1x56x56x64xf32>)
+    ```
+
+    After (`row-block=512`: blocks of 8 output rows, 448 patch rows):
+
+    ```mlir
+    %patch = memref.alloc() {alignment = 64 : i64} : memref<448x576xf32>
+    %patch6 = memref.expand_shape %patch [[0, 1, 2], [3, 4, 5]]
+        output_shape [1, 8, 56, 3, 3, 64] : memref<448x576xf32> into memref<1x8x56x3x3x64xf32>
+    %filter2 = memref.collapse_shape %filter [[0, 1, 2], [3]]
+        : memref<3x3x64x64xf32> into memref<576x64xf32>
+    scf.for %oh = %c0 to %c56 step %c8 {
+      %rows = memref.subview %in[0, %oh, 0, 0] [1, 10, 58, 64] [1, 1, 1, 1]
+      linalg.generic {indexing_maps = [
+            affine_map<(oh, n, ow, kh, kw, c) -> (n, oh + kh, ow + kw, c)>,
+            affine_map<(oh, n, ow, kh, kw, c) -> (n, oh, ow, kh, kw, c)>],
+          iterator_types = [parallel x 6]}
+          ins(%rows : memref<1x10x58x64xf32, strided<...>>)
+          outs(%patch6 : memref<1x8x56x3x3x64xf32>) {...copy...}
+      %block = memref.subview %out[0, %oh, 0, 0] [1, 8, 56, 64] [1, 1, 1, 1]
+      %out2 = memref.collapse_shape %block [[0, 1, 2], [3]]
+      linalg.matmul ins(%patch, %filter2 : memref<448x576xf32>, memref<576x64xf32>)
+                    outs(%out2 : memref<448x64xf32, strided<[64, 1], offset: ?>>)
+    }
+    memref.dealloc %patch : memref<448x576xf32>
+    ```
+  }];
+  let options = [
+    Option<"rowBlock", "row-block", "int64_t", /*default=*/"512",
+           "Most rows of the patch matrix filled and multiplied at a time">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numConvolutions", "convolutions",
+              "Number of convolutions lowered to matrix products">,
+    Statistic<"numIm2Col", "im2col",
+              "Number of those that fill a patch matrix (not a 1x1 stride-1 convolution)">
+  ];
+}
+
+#endif // NX_CODEGEN_CPU_PASSES_TD
