@@ -1,5 +1,4 @@
-//===- RuntimeFunctions.h - libnxrt functions compiled code calls -*- C++
-//-*-===//
+//===- RuntimeFunctions.h - libnxrt functions of compiled code -*- C++ -*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -14,6 +13,11 @@
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::nx {
+
+/// nxrt_conv2d_prepare_f32's parameters, all i64: nxrt_conv2d_f32's without
+/// its four pointers, and whether there is a bias in place of the bias's
+/// stride.
+inline constexpr unsigned kConv2dPrepareParameters = 31;
 
 /// The declaration of libnxrt's `name` (one of RuntimeSymbols.h's
 /// functions) in `module`, created at its start through `builder` on first

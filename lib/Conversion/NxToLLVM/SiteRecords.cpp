@@ -8,7 +8,7 @@
 
 #include "SiteRecords.h"
 
-#include "HeapEstimate.h"
+#include "FirstRunPreparation.h"
 #include "RuntimeFunctions.h"
 
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
@@ -78,61 +78,6 @@ static FailureOr<int64_t> getNewSiteIndex(LLVM::GlobalOp list) {
            << "must point to a call-site record '" << symbols::kSiteRecordPrefix
            << "<k>'; was it written by hand?";
   return *index + 1;
-}
-
-/// What __nx_init sets up so that the first run does not pay for it: the
-/// runtime functions it calls, null where the module needs none.
-struct FirstRunPreparation {
-  /// oneDNN compiles its GEMM kernels at their first use: a program with f32
-  /// products has them compiled when it loads.
-  LLVM::LLVMFuncOp gemm;
-  /// libomp starts a team's threads at its first parallel region.
-  LLVM::LLVMFuncOp threads;
-  /// Fresh heap pages fault in one by one as the first run writes them.
-  LLVM::LLVMFuncOp heap;
-  uint64_t heapBytes = 0;
-};
-
-static FailureOr<FirstRunPreparation>
-declareFirstRunPreparation(RewriterBase &rewriter, ModuleOp module) {
-  FirstRunPreparation preparation;
-  auto declare = [&](StringRef name, LLVM::LLVMFuncOp &func) {
-    FailureOr<LLVM::LLVMFuncOp> declared =
-        lookupOrCreateRuntimeFunction(rewriter, module, name);
-    if (succeeded(declared))
-      func = *declared;
-    return succeeded(declared);
-  };
-  auto has = [&](StringRef name) {
-    return SymbolTable::lookupSymbolIn(module, name) != nullptr;
-  };
-  if ((has(symbols::kGemmF32) || has(symbols::kGemmPartF32)) &&
-      !declare(symbols::kGemmPrepare, preparation.gemm))
-    return failure();
-  // Parallel loop nests and products size their teams by this function.
-  if (has(symbols::kComputeThreads) &&
-      !declare(symbols::kThreadsPrepare, preparation.threads))
-    return failure();
-  preparation.heapBytes = estimatePeakHeapBytes(module);
-  if (preparation.heapBytes &&
-      !declare(symbols::kHeapPrepare, preparation.heap))
-    return failure();
-  return preparation;
-}
-
-static void callFirstRunPreparation(RewriterBase &rewriter, Location loc,
-                                    const FirstRunPreparation &preparation) {
-  for (LLVM::LLVMFuncOp func : {preparation.gemm, preparation.threads})
-    if (func)
-      LLVM::CallOp::create(rewriter, loc, func, ValueRange{});
-  if (!preparation.heap)
-    return;
-  // An estimate past INT64_MAX is still far past what the runtime prepares.
-  uint64_t bytes = std::min<uint64_t>(preparation.heapBytes, INT64_MAX);
-  Value size = LLVM::ConstantOp::create(
-      rewriter, loc, rewriter.getI64Type(),
-      rewriter.getI64IntegerAttr(static_cast<int64_t>(bytes)));
-  LLVM::CallOp::create(rewriter, loc, preparation.heap, ValueRange{size});
 }
 
 FailureOr<LLVM::GlobalOp> nx::getOrCreateSiteList(RewriterBase &rewriter,

@@ -60,8 +60,9 @@ extern "C" {
  * first. 12: compiled code checks its heap allocations and reports one that
  * failed through nxrt_out_of_memory; hosts read a site's kind and name
  * (nxrt_site_kind, nxrt_site_name). 13: __nx_init prepares the first run:
- * nxrt_threads_prepare and nxrt_heap_prepare. */
-#define NXRT_API_VERSION 13
+ * nxrt_threads_prepare and nxrt_heap_prepare. 14: __nx_init makes the
+ * kernels of convolutions of constant sizes (nxrt_conv2d_prepare_f32). */
+#define NXRT_API_VERSION 14
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -1079,6 +1080,27 @@ NXRT_API void nxrt_conv2d_f32(
     int64_t input_h, int64_t input_w, const float *filter, int64_t filter_g,
     int64_t filter_o, int64_t filter_i, int64_t filter_h, int64_t filter_w,
     const float *bias, int64_t bias_c, float *output, int64_t output_n,
+    int64_t output_c, int64_t output_h, int64_t output_w);
+
+/* Chooses and compiles now the oneDNN kernel that nxrt_conv2d_f32 would
+ * make at its first call with these sizes, flags and strides, with a bias
+ * when `has_bias` is nonzero, on nxrt_compute_threads() threads; that call
+ * then costs about what later ones cost. It also grows the calling
+ * thread's buffers for the kernel (its scratchpad, and the input and output
+ * in the kernel's layout where it has one of its own) and maps their
+ * pages, which serves calls on that thread. __nx_init calls it for every
+ * convolution of the program whose sizes and strides are constants. The
+ * filter's reorder, which needs its values, stays with the first call.
+ * Sizes the call would run as a loop or not at all make nothing.
+ * Thread-safe; no ownership involved. */
+NXRT_API void nxrt_conv2d_prepare_f32(
+    int64_t batch, int64_t groups, int64_t in_channels, int64_t out_channels,
+    int64_t height, int64_t width, int64_t kernel_h, int64_t kernel_w,
+    int64_t out_h, int64_t out_w, int64_t stride_h, int64_t stride_w,
+    int64_t dilation_h, int64_t dilation_w, int64_t pad_top, int64_t pad_left,
+    int64_t flags, int64_t input_n, int64_t input_c, int64_t input_h,
+    int64_t input_w, int64_t filter_g, int64_t filter_o, int64_t filter_i,
+    int64_t filter_h, int64_t filter_w, int64_t has_bias, int64_t output_n,
     int64_t output_c, int64_t output_h, int64_t output_w);
 
 /*===----------------------------------------------------------------------===*

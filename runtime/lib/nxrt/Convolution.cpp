@@ -117,6 +117,18 @@ public:
     return data.get();
   }
 
+  /// Grows the buffer to `bytes` now and writes it, so that its pages are
+  /// mapped before the first call that needs it. A failed allocation is
+  /// left to that call, which falls back to the loop.
+  void reserve(size_t bytes) {
+    if (bytes <= capacity)
+      return;
+    try {
+      std::memset(get(bytes), 0, bytes);
+    } catch (const dnnl::error &) {
+    }
+  }
+
 private:
   struct FreeDeleter {
     void operator()(void *p) const { std::free(p); }
@@ -125,9 +137,16 @@ private:
   size_t capacity = 0;
 };
 
-struct KernelBuffers {
-  ScratchBuffer input, output;
+/// The calling thread's buffers: one scratchpad that serves every step it
+/// runs, and an input and an output in a kernel's layout.
+struct ThreadBuffers {
+  ScratchBuffer scratchpad, input, output;
 };
+
+ThreadBuffers &threadBuffers() {
+  thread_local ThreadBuffers buffers;
+  return buffers;
+}
 
 /// A primitive and the scratchpad it needs, which the caller passes in
 /// (scratchpad_mode::user). In its default mode, this build of oneDNN
@@ -143,12 +162,10 @@ struct Step {
   /// returns, so one buffer serves a thread's steps one after another.
   void run(dnnl::stream &stream,
            std::unordered_map<int, dnnl::memory> arguments) const {
-    if (size_t bytes = scratchpad.get_size()) {
-      thread_local ScratchBuffer buffer;
-      arguments.emplace(
-          DNNL_ARG_SCRATCHPAD,
-          dnnl::memory(scratchpad, stream.get_engine(), buffer.get(bytes)));
-    }
+    if (size_t bytes = scratchpad.get_size())
+      arguments.emplace(DNNL_ARG_SCRATCHPAD,
+                        dnnl::memory(scratchpad, stream.get_engine(),
+                                     threadBuffers().scratchpad.get(bytes)));
     primitive.execute(stream, arguments);
   }
 };
@@ -559,6 +576,40 @@ void reluInPlace(const ConvKey &key, float *output) {
   }
 }
 
+/// Whether the output has no element: the call does nothing.
+bool isEmptyOutput(int64_t batch, int64_t groups, int64_t outChannels,
+                   int64_t outH, int64_t outW) {
+  return batch <= 0 || groups <= 0 || outChannels <= 0 || outH <= 0 ||
+         outW <= 0;
+}
+
+/// Whether a call of these sizes runs on a oneDNN primitive. An empty
+/// output needs none; an empty sum (oneDNN takes no empty dimensions), or
+/// an input the padding leaves no room in, goes to the loop, which adds
+/// nothing to the output but the bias and the ReLU.
+bool takesPrimitive(const ConvSizes &s) {
+  return !isEmptyOutput(s.batch, s.groups, s.outChannels, s.outH, s.outW) &&
+         s.inChannels > 0 && s.kernelH > 0 && s.kernelW > 0 && s.height > 0 &&
+         s.width > 0;
+}
+
+/// Has the calling thread's buffers grown to what `plan` needs, and their
+/// pages mapped: a first call would fault them in page by page, which on a
+/// virtual machine took longer than the convolution.
+void reserveThreadBuffers(const ConvPlan &plan) {
+  ThreadBuffers &buffers = threadBuffers();
+  size_t scratchpad = 0;
+  for (const Step *step :
+       {&plan.convolution, &plan.filterReorder, &plan.inputReorder,
+        &plan.outputReorder, &plan.outputBackReorder})
+    scratchpad = std::max(scratchpad, step->scratchpad.get_size());
+  buffers.scratchpad.reserve(scratchpad);
+  if (!plan.kernelLayouts)
+    return;
+  buffers.input.reserve(plan.kernelInput.get_size());
+  buffers.output.reserve(plan.kernelOutput.get_size());
+}
+
 /// Runs `plan`'s filter reorder and convolution on the calling thread's
 /// stream.
 void runPlan(const ConvKey &key, const std::shared_ptr<const ConvPlan> &planRef,
@@ -581,7 +632,7 @@ void runPlan(const ConvKey &key, const std::shared_ptr<const ConvPlan> &planRef,
   memory outputMemory(plan.output, engine, output);
   memory kernelInput = inputMemory, kernelOutput = outputMemory;
   if (plan.kernelLayouts) {
-    thread_local KernelBuffers buffers;
+    ThreadBuffers &buffers = threadBuffers();
     kernelInput = memory(plan.kernelInput, engine,
                          buffers.input.get(plan.kernelInput.get_size()));
     kernelOutput = memory(plan.kernelOutput, engine,
@@ -612,6 +663,48 @@ void runPlan(const ConvKey &key, const std::shared_ptr<const ConvPlan> &planRef,
 
 extern "C" {
 
+void nxrt_conv2d_prepare_f32(int64_t batch, int64_t groups, int64_t inChannels,
+                             int64_t outChannels, int64_t height, int64_t width,
+                             int64_t kernelH, int64_t kernelW, int64_t outH,
+                             int64_t outW, int64_t strideH, int64_t strideW,
+                             int64_t dilationH, int64_t dilationW,
+                             int64_t padTop, int64_t padLeft, int64_t flags,
+                             int64_t inputN, int64_t inputC, int64_t inputH,
+                             int64_t inputW, int64_t filterG, int64_t filterO,
+                             int64_t filterI, int64_t filterH, int64_t filterW,
+                             int64_t hasBias, int64_t outputN, int64_t outputC,
+                             int64_t outputH, int64_t outputW) {
+  ConvSizes sizes{batch,
+                  groups,
+                  inChannels,
+                  outChannels,
+                  height,
+                  width,
+                  kernelH,
+                  kernelW,
+                  outH,
+                  outW,
+                  strideH,
+                  strideW,
+                  dilationH,
+                  dilationW,
+                  padTop,
+                  padLeft,
+                  flags & (NXRT_CONV2D_ACCUMULATE | NXRT_CONV2D_RELU)};
+  if (!takesPrimitive(sizes))
+    return;
+  // The key nxrt_conv2d_f32 makes outside a parallel region.
+  ConvKey key{sizes,
+              {inputN, inputC, inputH, inputW},
+              {filterG, filterO, filterI, filterH, filterW},
+              {outputN, outputC, outputH, outputW},
+              hasBias != 0,
+              nxrt_compute_threads()};
+  nxrt::OpenMPThreads team(key.threads);
+  if (std::shared_ptr<const ConvPlan> plan = planCache().get(key))
+    reserveThreadBuffers(*plan);
+}
+
 void nxrt_conv2d_f32(int64_t batch, int64_t groups, int64_t inChannels,
                      int64_t outChannels, int64_t height, int64_t width,
                      int64_t kernelH, int64_t kernelW, int64_t outH,
@@ -624,7 +717,7 @@ void nxrt_conv2d_f32(int64_t batch, int64_t groups, int64_t inChannels,
                      int64_t filterW, const float *bias, int64_t biasC,
                      float *output, int64_t outputN, int64_t outputC,
                      int64_t outputH, int64_t outputW) {
-  if (batch <= 0 || groups <= 0 || outChannels <= 0 || outH <= 0 || outW <= 0)
+  if (isEmptyOutput(batch, groups, outChannels, outH, outW))
     return;
   flags &= NXRT_CONV2D_ACCUMULATE | NXRT_CONV2D_RELU;
   // Inside a parallel region oneDNN would run serially anyway.
@@ -637,11 +730,7 @@ void nxrt_conv2d_f32(int64_t batch, int64_t groups, int64_t inChannels,
               {outputN, outputC, outputH, outputW},
               bias != nullptr,
               threads};
-  // An empty sum (oneDNN takes no empty dimensions), or an input the
-  // padding leaves no room in: the loop adds nothing to the output but the
-  // bias and the ReLU.
-  if (inChannels <= 0 || kernelH <= 0 || kernelW <= 0 || height <= 0 ||
-      width <= 0) {
+  if (!takesPrimitive(key.sizes)) {
     convolveWithLoops(key, input, filter, bias, biasC, output);
     return;
   }

@@ -141,3 +141,17 @@ func.func private @nxrt_compute_threads() -> i32
 func.func @nxrt_threads_prepare(%x: i32) {
   return
 }
+
+// -----
+
+// One with a convolution of constant sizes calls nxrt_conv2d_prepare_f32.
+llvm.func @nxrt_conv2d_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64)
+// expected-error @+1 {{'llvm.func' op uses the name of libnxrt's 'nxrt_conv2d_prepare_f32', which compiled code calls as}}
+llvm.func @nxrt_conv2d_prepare_f32(%x: i64) {
+  llvm.return
+}
+llvm.func @convolution(%p: !llvm.ptr) {
+  %c1 = llvm.mlir.constant(1 : i64) : i64
+  llvm.call @nxrt_conv2d_f32(%c1, %c1, %c1, %c1, %c1, %c1, %c1, %c1, %c1, %c1, %c1, %c1, %c1, %c1, %c1, %c1, %c1, %p, %c1, %c1, %c1, %c1, %p, %c1, %c1, %c1, %c1, %c1, %p, %c1, %p, %c1, %c1, %c1, %c1) : (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64) -> ()
+  llvm.return
+}

@@ -70,6 +70,10 @@ inline constexpr llvm::StringLiteral kGemmPartF64 =
     entry_points::nxrt_gemm_part_f64;
 // 2-D convolutions (nx-linalg-to-dnnl), on oneDNN.
 inline constexpr llvm::StringLiteral kConv2dF32 = entry_points::nxrt_conv2d_f32;
+// Makes a convolution's oneDNN kernel: __nx_init calls it for each
+// convolution of constant sizes and strides, so that its first run does not.
+inline constexpr llvm::StringLiteral kConv2dPrepareF32 =
+    entry_points::nxrt_conv2d_prepare_f32;
 // Parallel loop nests (nx-linalg-to-openmp): their team size.
 inline constexpr llvm::StringLiteral kComputeThreads =
     entry_points::nxrt_compute_threads;

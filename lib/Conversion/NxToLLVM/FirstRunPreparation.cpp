@@ -1,0 +1,133 @@
+//===- FirstRunPreparation.cpp - what __nx_init sets up -------------------===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "FirstRunPreparation.h"
+
+#include "HeapEstimate.h"
+#include "RuntimeFunctions.h"
+
+#include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
+#include <optional>
+
+using namespace mlir;
+using namespace mlir::nx;
+namespace symbols = mlir::nx::runtime_symbols;
+
+/// nxrt_conv2d_prepare_f32's arguments for `call` of nxrt_conv2d_f32, or
+/// nothing when a size or stride is not a constant. The call's pointers
+/// are, in order, the input, filter, bias and output (nxrt.h); the bias's
+/// stride that follows its pointer becomes whether there is one.
+static std::optional<SmallVector<int64_t>>
+getConvolutionPrepareArguments(LLVM::CallOp call) {
+  SmallVector<int64_t> arguments;
+  int pointers = 0;
+  bool afterBias = false;
+  for (Value operand : call.getArgOperands()) {
+    if (isa<LLVM::LLVMPointerType>(operand.getType())) {
+      if (++pointers == 3) {
+        arguments.push_back(
+            isa_and_present<LLVM::ZeroOp>(operand.getDefiningOp()) ? 0 : 1);
+        afterBias = true;
+      }
+      continue;
+    }
+    if (afterBias) {
+      afterBias = false;
+      continue;
+    }
+    APInt value;
+    if (!matchPattern(operand, m_ConstantInt(&value)))
+      return std::nullopt;
+    arguments.push_back(value.getSExtValue());
+  }
+  if (arguments.size() != kConv2dPrepareParameters)
+    return std::nullopt;
+  return arguments;
+}
+
+/// The distinct prepare arguments of `module`'s convolution calls of
+/// constant sizes, in program order.
+static SmallVector<SmallVector<int64_t>>
+findConstantConvolutions(ModuleOp module) {
+  SmallVector<SmallVector<int64_t>> found;
+  module.walk([&](LLVM::CallOp call) {
+    if (call.getCallee() != symbols::kConv2dF32)
+      return;
+    std::optional<SmallVector<int64_t>> arguments =
+        getConvolutionPrepareArguments(call);
+    if (arguments && !llvm::is_contained(found, *arguments))
+      found.push_back(std::move(*arguments));
+  });
+  return found;
+}
+
+FailureOr<FirstRunPreparation>
+nx::declareFirstRunPreparation(RewriterBase &rewriter, ModuleOp module) {
+  FirstRunPreparation preparation;
+  auto declare = [&](StringRef name, LLVM::LLVMFuncOp &func) {
+    FailureOr<LLVM::LLVMFuncOp> declared =
+        lookupOrCreateRuntimeFunction(rewriter, module, name);
+    if (succeeded(declared))
+      func = *declared;
+    return succeeded(declared);
+  };
+  auto has = [&](StringRef name) {
+    return SymbolTable::lookupSymbolIn(module, name) != nullptr;
+  };
+  if ((has(symbols::kGemmF32) || has(symbols::kGemmPartF32)) &&
+      !declare(symbols::kGemmPrepare, preparation.gemm))
+    return failure();
+  // Parallel loop nests and products size their teams by this function.
+  if (has(symbols::kComputeThreads) &&
+      !declare(symbols::kThreadsPrepare, preparation.threads))
+    return failure();
+  preparation.heapBytes = estimatePeakHeapBytes(module);
+  if (preparation.heapBytes &&
+      !declare(symbols::kHeapPrepare, preparation.heap))
+    return failure();
+  if (has(symbols::kConv2dF32))
+    preparation.convolutionArguments = findConstantConvolutions(module);
+  if (!preparation.convolutionArguments.empty() &&
+      !declare(symbols::kConv2dPrepareF32, preparation.convolution))
+    return failure();
+  return preparation;
+}
+
+void nx::callFirstRunPreparation(RewriterBase &rewriter, Location loc,
+                                 const FirstRunPreparation &preparation) {
+  // One constant per value: the convolutions' arguments repeat a few sizes.
+  llvm::SmallDenseMap<int64_t, Value> constants;
+  auto constant = [&](int64_t value) -> Value {
+    Value &made = constants[value];
+    if (!made)
+      made = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                      rewriter.getI64IntegerAttr(value));
+    return made;
+  };
+  for (LLVM::LLVMFuncOp func : {preparation.gemm, preparation.threads})
+    if (func)
+      LLVM::CallOp::create(rewriter, loc, func, ValueRange{});
+  if (preparation.heap) {
+    // An estimate past INT64_MAX is still far past what the runtime
+    // prepares.
+    uint64_t bytes = std::min<uint64_t>(preparation.heapBytes, INT64_MAX);
+    LLVM::CallOp::create(rewriter, loc, preparation.heap,
+                         ValueRange{constant(static_cast<int64_t>(bytes))});
+  }
+  // After the team has started: the kernels are made for its size.
+  for (ArrayRef<int64_t> arguments : preparation.convolutionArguments) {
+    SmallVector<Value> values = llvm::map_to_vector(arguments, constant);
+    LLVM::CallOp::create(rewriter, loc, preparation.convolution, values);
+  }
+}
