@@ -109,7 +109,9 @@ private:
     Held held;
     FunctionHeap heap;
     func->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (isa<omp::OpenMPDialect>(op->getDialect()) && op->getNumRegions())
+      // An unregistered op has no dialect.
+      if (isa_and_present<omp::OpenMPDialect>(op->getDialect()) &&
+          op->getNumRegions())
         return WalkResult::skip();
       if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
         if (std::optional<uint64_t> bytes = getStaticBytes(alloc))

@@ -1,4 +1,4 @@
-// RUN: nx-opt %s -split-input-file -convert-nx-to-llvm | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -allow-unregistered-dialect -convert-nx-to-llvm | FileCheck %s --enable-var-scope
 
 // __nx_init faults in the heap that one run holds at once: the most bytes
 // of static buffers live together, in the order of the function's ops.
@@ -67,5 +67,24 @@ func.func @nothing_static(%n: index) {
   }
   %dynamic = memref.alloc(%n) : memref<?xf32>
   memref.dealloc %dynamic : memref<?xf32>
+  return
+}
+
+// -----
+
+// Unregistered ops, which have no dialect, are passed over (the fuzzer
+// found the estimate reading the dialect of one): the buffer beside them
+// still counts, 4 x 8 x 4 bytes.
+// CHECK-LABEL: func.func @beside_unregistered_ops
+// CHECK-LABEL: llvm.func @__nx_init
+// CHECK-NEXT: %[[BYTES:.*]] = llvm.mlir.constant(128 : i64) : i64
+// CHECK-NEXT: llvm.call @nxrt_heap_prepare(%[[BYTES]])
+func.func @beside_unregistered_ops() {
+  %buffer = memref.alloc() : memref<4x8xf32>
+  "test.op"(%buffer) : (memref<4x8xf32>) -> ()
+  "test.region"() ({
+    "test.inner"() : () -> ()
+  }) : () -> ()
+  memref.dealloc %buffer : memref<4x8xf32>
   return
 }
