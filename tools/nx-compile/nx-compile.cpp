@@ -201,7 +201,7 @@ static int compileMain(const char *argv0) {
 
   runner::CompileProgress progress("nx-compile", runner::readProgressFlag());
   activeProgress = &progress;
-  auto forgetProgress = llvm::make_scope_exit([] { activeProgress = nullptr; });
+  llvm::scope_exit forgetProgress([] { activeProgress = nullptr; });
 
   DialectRegistry registry;
   runner::registerRunnerDialects(registry);

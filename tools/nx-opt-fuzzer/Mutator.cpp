@@ -198,6 +198,7 @@ const char *const kReservedSymbols[] = {
     "nxrt_gemm_f64",
     "nxrt_gemm_part_f32",
     "nxrt_gemm_part_f64",
+    "nxrt_gemm_part_epilogue_f32",
     "nxrt_conv2d_f32",
     "nxrt_compute_threads",
     "_mlir_memref_to_llvm_alloc",

@@ -163,6 +163,22 @@ func.func @large_f32(%a: tensor<128x256xf32>, %b: tensor<256x96xf32>) -> tensor<
                      outs(%acc : tensor<128x96xf32>) -> tensor<128x96xf32>
   return %c : tensor<128x96xf32>
 }
+func.func @dense_layer(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>, %bias: tensor<3xf32>) -> tensor<4x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<4x3xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<4x3xf32>) -> tensor<4x3xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x3xf32>)
+                     outs(%acc : tensor<4x3xf32>) -> tensor<4x3xf32>
+  %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : tensor<4x3xf32>, tensor<3xf32>) outs(%empty : tensor<4x3xf32>) {
+  ^bb0(%v: f32, %w: f32, %out: f32):
+    %s = arith.addf %v, %w : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<4x3xf32>
+  return %h : tensor<4x3xf32>
+}
 func.func @large_f64(%a: tensor<128x256xf64>, %b: tensor<256x96xf64>) -> tensor<128x96xf64> {
   %zero = arith.constant 0.0 : f64
   %empty = tensor.empty() : tensor<128x96xf64>

@@ -421,6 +421,15 @@ def NxLinalgToBlasPass : Pass<"nx-linalg-to-blas", "::mlir::ModuleOp"> {
     only at run time are compared with `min-work` by the region's `if`
     clause, and a small product runs as one part on the calling thread.
     Products nested in another OpenMP region are never shared again.
+
+    An f32 product whose output is next rewritten in place by one
+    elementwise `linalg.generic` that adds a 1-D bias along `C`'s columns
+    and/or takes `maximumf(x, +0.0)` (a dense layer, with only deallocations
+    of other buffers between them) hands both to the call: it becomes
+    `nxrt_gemm_part_epilogue_f32` (part 0 of 1 when not shared), with the
+    bias's address and stride and the ReLU flag last, and the generic is
+    erased. Each part then adds the bias and takes the ReLU of the rows it
+    just computed, in the same order of operations as the generic.
     `nx-lower-to-cpu` passes libnxrt's `nxrt_compute_threads` when
     `parallel` is set: the BLAS then needs no threads of its own, and one
     team serves the program's loop nests and products alike.
@@ -473,6 +482,29 @@ def NxLinalgToBlasPass : Pass<"nx-linalg-to-blas", "::mlir::ModuleOp"> {
       omp.terminator
     }
     ```
+
+    A dense layer, before:
+
+    ```mlir
+    linalg.matmul ins(%x, %w : memref<256x784xf32>, memref<784x512xf32>)
+                  outs(%h : memref<256x512xf32>)
+    linalg.generic {indexing_maps = [#id, #col, #id], ...}
+        ins(%h, %bias : memref<256x512xf32>, memref<512xf32>)
+        outs(%h : memref<256x512xf32>) {
+    ^bb0(%v: f32, %b: f32, %out: f32):
+      %s = arith.addf %v, %b : f32
+      %r = arith.maximumf %s, %cst0 : f32
+      linalg.yield %r : f32
+    }
+    ```
+
+    After (the generic is gone; `%pbias` and `%bias_stride` come from the
+    bias's descriptor):
+
+    ```mlir
+    llvm.call @nxrt_gemm_part_epilogue_f32(%part, %count, %one, %m, %n, %k,
+        %px, ..., %accumulate, %pbias, %bias_stride, %one)
+    ```
   }];
   let options = [
     Option<"numThreadsFunction", "num-threads-function", "std::string",
@@ -494,7 +526,9 @@ def NxLinalgToBlasPass : Pass<"nx-linalg-to-blas", "::mlir::ModuleOp"> {
     Statistic<"numSharedContractions", "shared-contractions",
               "Number of them shared among OpenMP threads">,
     Statistic<"numOverwrites", "overwrites",
-              "Number of them that took over the zero fill of their output">
+              "Number of them that took over the zero fill of their output">,
+    Statistic<"numFusedEpilogues", "fused-epilogues",
+              "Number of them that took over the bias and ReLU after them">
   ];
 }
 

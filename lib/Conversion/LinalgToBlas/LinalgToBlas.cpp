@@ -17,11 +17,14 @@
 // A product whose output was just filled with zeros, as bufferized tensor
 // code initializes every one, takes the fill over: the call writes C instead
 // of adding to it (accumulate 0), so C is neither zeroed in a separate pass
-// nor read back by the GEMM.
+// nor read back by the GEMM. An f32 product followed by a bias and ReLU
+// over its output (a dense layer) hands them to the call too, which
+// applies them to each part of C right after computing it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nx/Conversion/LinalgToBlas/LinalgToBlas.h"
+#include "nx/Conversion/LinalgToBlas/Epilogue.h"
 #include "nx/Conversion/LinalgToOpenMP/LinalgToOpenMP.h"
 #include "nx/Conversion/LinalgToOpenMP/OpenMPTeam.h"
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
@@ -40,7 +43,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -55,6 +58,7 @@ namespace mlir::nx {
 
 using namespace mlir;
 namespace symbols = mlir::nx::runtime_symbols;
+using mlir::nx::getRootBuffer;
 
 namespace {
 
@@ -136,24 +140,34 @@ static FailureOr<GemmDims> getGemmDims(linalg::LinalgOp op) {
   return gemm;
 }
 
+/// Which of libnxrt's product functions a call goes to.
+enum class GemmEntry {
+  /// nxrt_gemm_<type>
+  Whole,
+  /// nxrt_gemm_part_<type>
+  Part,
+  /// nxrt_gemm_part_epilogue_f32
+  PartEpilogue,
+};
+
 /// The parameters of nxrt_gemm_<type>: batch, m, n, k, then pointer, batch
-/// stride, row stride and column stride of A, B and C, then accumulate; of
-/// nxrt_gemm_part_<type> when `part` is set.
+/// stride, row stride and column stride of A, B and C, then accumulate.
+/// The part functions take the part and the number of parts first; the
+/// epilogue's adds the bias's pointer and stride and the ReLU flag last.
 static SmallVector<Type> getGemmParameterTypes(MLIRContext *context,
-                                               bool part = false) {
+                                               GemmEntry entry) {
   Type i64 = IntegerType::get(context, 64);
   Type ptr = LLVM::LLVMPointerType::get(context);
-  // nxrt_gemm_part_<type> takes the part and the number of parts first.
-  SmallVector<Type> types(part ? 6 : 4, i64);
+  SmallVector<Type> types(entry == GemmEntry::Whole ? 4 : 6, i64);
   for (int operand = 0; operand < 3; ++operand)
     llvm::append_range(types, ArrayRef<Type>{ptr, i64, i64, i64});
   types.push_back(i64);
+  if (entry == GemmEntry::PartEpilogue)
+    llvm::append_range(types, ArrayRef<Type>{ptr, i64, i64});
   return types;
 }
 
-/// The buffer a view of `value` is carved from: its allocation or a block
-/// argument.
-static Value getRootBuffer(Value value) {
+Value nx::getRootBuffer(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
     value = view.getViewSource();
   return value;
@@ -175,6 +189,18 @@ static linalg::FillOp getZeroFillOfOutput(linalg::LinalgOp op) {
                    [&](Value input) { return getRootBuffer(input) == root; }))
     return {};
   return fill;
+}
+
+/// The bias and ReLU after the f32 product `op` that the call can apply:
+/// the bias runs along C's columns (n).
+static std::optional<nx::Epilogue> getGemmEpilogue(linalg::LinalgOp op,
+                                                   const GemmDims &dims) {
+  if (!dims.n || !getElementTypeOrSelf(op->getOperand(2).getType()).isF32())
+    return std::nullopt;
+  std::optional<unsigned> channel =
+      op.getIndexingMapsArray()[2].getResultPosition(
+          getAffineDimExpr(*dims.n, op.getContext()));
+  return nx::findEpilogue(op, *channel);
 }
 
 /// Whether `op` is a product this pass turns into a call.
@@ -294,41 +320,16 @@ static void callGemmInParts(PatternRewriter &rewriter, Location loc,
   omp::YieldOp::create(rewriter, loc, ValueRange());
 }
 
-LogicalResult
-ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
-                                   PatternRewriter &rewriter) const {
-  if (!isConvertible(op))
-    return rewriter.notifyMatchFailure(
-        op, "not a (batched) f32 or f64 matrix product on buffers");
-  FailureOr<GemmDims> dims = getGemmDims(op);
-  Type element = getElementTypeOrSelf(op->getOperand(0).getType());
-  Sharing sharing;
-  if (!numThreadsFunction.empty())
-    sharing = getSharing(op, minWork);
-  // Before anything is built in front of `op`.
-  linalg::FillOp zeroFill = getZeroFillOfOutput(op);
-
-  // The declaration first: nothing may change when the match fails.
-  auto module = op->getParentOfType<ModuleOp>();
-  if (!module)
-    return rewriter.notifyMatchFailure(op, "not in a module");
-  MLIRContext *context = op.getContext();
-  StringRef name = element.isF32() ? symbols::kGemmF32 : symbols::kGemmF64;
-  if (sharing.shared)
-    name = element.isF32() ? symbols::kGemmPartF32 : symbols::kGemmPartF64;
-  FailureOr<LLVM::LLVMFuncOp> gemm = LLVM::lookupOrCreateFn(
-      rewriter, module, name, getGemmParameterTypes(context, sharing.shared),
-      LLVM::LLVMVoidType::get(context));
-  if (failed(gemm))
-    return rewriter.notifyMatchFailure(op, "nxrt_gemm has another type");
-
+/// The arguments of nxrt_gemm_<type> for `op`: batch, m, n, k, then
+/// pointer, batch stride, row stride and column stride of A, B and C, read
+/// from the descriptors (accumulate is not among them). `zero` and `one`
+/// are i64 constants.
+static SmallVector<Value> getGemmArguments(PatternRewriter &rewriter,
+                                           linalg::LinalgOp op,
+                                           const GemmDims &dims, Value zero,
+                                           Value one) {
   Location loc = op.getLoc();
-  Type i64 = rewriter.getI64Type();
-  // Built one statement at a time: the IR's order must not depend on the
-  // order in which the compiler evaluates arguments.
-  Value zero = arith::ConstantIntOp::create(rewriter, loc, i64, 0);
-  Value one = arith::ConstantIntOp::create(rewriter, loc, i64, 1);
-
+  MLIRContext *context = op.getContext();
   // Each operand's address, and its strides and sizes in the order of its
   // indexing map's results.
   SmallVector<Value> pointers;
@@ -364,28 +365,100 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
   };
 
   // A is [batch,] m x k, B [batch,] k x n and C [batch,] m x n.
-  SmallVector<Value> arguments{extentOf(dims->batch), extentOf(dims->m),
-                               extentOf(dims->n), extentOf(dims->k)};
+  SmallVector<Value> arguments{extentOf(dims.batch), extentOf(dims.m),
+                               extentOf(dims.n), extentOf(dims.k)};
   std::pair<std::optional<unsigned>, std::optional<unsigned>> rowsAndCols[] = {
-      {dims->m, dims->k}, {dims->k, dims->n}, {dims->m, dims->n}};
+      {dims.m, dims.k}, {dims.k, dims.n}, {dims.m, dims.n}};
   for (auto [operand, rowsAndCol] : llvm::enumerate(rowsAndCols))
     llvm::append_range(
         arguments,
         ArrayRef<Value>{pointers[operand],
-                        strideAlong(operand, dims->batch, zero),
+                        strideAlong(operand, dims.batch, zero),
                         strideAlong(operand, rowsAndCol.first, one),
                         strideAlong(operand, rowsAndCol.second, one)});
+  return arguments;
+}
+
+/// The epilogue's arguments of nxrt_gemm_part_epilogue_f32: the bias's
+/// address (null without one), its stride and the ReLU flag. `zero` and
+/// `one` are i64 constants.
+static SmallVector<Value> getEpilogueArguments(PatternRewriter &rewriter,
+                                               Location loc,
+                                               const nx::Epilogue &epilogue,
+                                               Value zero, Value one) {
+  Value relu = epilogue.relu ? one : zero;
+  if (!epilogue.bias) {
+    Value none = LLVM::ZeroOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()));
+    return {none, zero, relu};
+  }
+  nx::BufferArguments bias =
+      nx::getBufferArguments(rewriter, loc, epilogue.bias);
+  return {bias.pointer, bias.strides[0], relu};
+}
+
+LogicalResult
+ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
+                                   PatternRewriter &rewriter) const {
+  if (!isConvertible(op))
+    return rewriter.notifyMatchFailure(
+        op, "not a (batched) f32 or f64 matrix product on buffers");
+  FailureOr<GemmDims> dims = getGemmDims(op);
+  Type element = getElementTypeOrSelf(op->getOperand(0).getType());
+  Sharing sharing;
+  if (!numThreadsFunction.empty())
+    sharing = getSharing(op, minWork);
+  // Before anything is built in front of `op`.
+  linalg::FillOp zeroFill = getZeroFillOfOutput(op);
+  std::optional<nx::Epilogue> epilogue = getGemmEpilogue(op, *dims);
+
+  // The declaration first: nothing may change when the match fails.
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module)
+    return rewriter.notifyMatchFailure(op, "not in a module");
+  MLIRContext *context = op.getContext();
+  GemmEntry entry = GemmEntry::Whole;
+  StringRef name = element.isF32() ? symbols::kGemmF32 : symbols::kGemmF64;
+  if (epilogue) {
+    entry = GemmEntry::PartEpilogue;
+    name = symbols::kGemmPartEpilogueF32;
+  } else if (sharing.shared) {
+    entry = GemmEntry::Part;
+    name = element.isF32() ? symbols::kGemmPartF32 : symbols::kGemmPartF64;
+  }
+  FailureOr<LLVM::LLVMFuncOp> gemm = LLVM::lookupOrCreateFn(
+      rewriter, module, name, getGemmParameterTypes(context, entry),
+      LLVM::LLVMVoidType::get(context));
+  if (failed(gemm))
+    return rewriter.notifyMatchFailure(op, "nxrt_gemm has another type");
+
+  Location loc = op.getLoc();
+  Type i64 = rewriter.getI64Type();
+  // Built one statement at a time: the IR's order must not depend on the
+  // order in which the compiler evaluates arguments.
+  Value zero = arith::ConstantIntOp::create(rewriter, loc, i64, 0);
+  Value one = arith::ConstantIntOp::create(rewriter, loc, i64, 1);
+  SmallVector<Value> arguments =
+      getGemmArguments(rewriter, op, *dims, zero, one);
   arguments.push_back(zeroFill ? zero : one);
   if (zeroFill)
     rewriter.eraseOp(zeroFill);
-  if (!sharing.shared) {
-    LLVM::CallOp::create(rewriter, loc, *gemm, arguments);
-    rewriter.eraseOp(op);
-    return success();
+  if (epilogue) {
+    llvm::append_range(
+        arguments, getEpilogueArguments(rewriter, loc, *epilogue, zero, one));
+    rewriter.eraseOp(epilogue->op);
   }
-
-  callGemmInParts(rewriter, loc, *gemm, arguments, sharing.dynamic,
-                  numThreadsFunction, minWork);
+  if (sharing.shared) {
+    callGemmInParts(rewriter, loc, *gemm, arguments, sharing.dynamic,
+                    numThreadsFunction, minWork);
+  } else {
+    // One call on this thread: part 0 of 1 where the entry takes parts.
+    SmallVector<Value> callArguments;
+    if (entry != GemmEntry::Whole)
+      callArguments = {zero, one};
+    llvm::append_range(callArguments, arguments);
+    LLVM::CallOp::create(rewriter, loc, *gemm, callArguments);
+  }
   rewriter.eraseOp(op);
   return success();
 }
@@ -409,39 +482,51 @@ struct NxLinalgToBlasPass
       return signalPassFailure();
     // A symbol of the runtime's name that is not its declaration would
     // make every contraction fail to convert, silently.
-    static constexpr std::pair<StringLiteral, bool> kDeclarations[] = {
-        {symbols::kGemmF32, false},
-        {symbols::kGemmF64, false},
-        {symbols::kGemmPartF32, true},
-        {symbols::kGemmPartF64, true}};
-    for (auto [name, part] : kDeclarations) {
+    static constexpr std::pair<StringLiteral, GemmEntry> kDeclarations[] = {
+        {symbols::kGemmF32, GemmEntry::Whole},
+        {symbols::kGemmF64, GemmEntry::Whole},
+        {symbols::kGemmPartF32, GemmEntry::Part},
+        {symbols::kGemmPartF64, GemmEntry::Part},
+        {symbols::kGemmPartEpilogueF32, GemmEntry::PartEpilogue}};
+    for (auto [name, entry] : kDeclarations) {
       auto expected = LLVM::LLVMFunctionType::get(
           LLVM::LLVMVoidType::get(&getContext()),
-          getGemmParameterTypes(&getContext(), part));
+          getGemmParameterTypes(&getContext(), entry));
       if (failed(nx::verifyRuntimeDeclaration(module, name, expected,
                                               "contractions")))
         return signalPassFailure();
     }
-    int64_t before = 0, after = 0, shared = 0, overwrites = 0;
+    int64_t before = 0, after = 0, shared = 0, overwrites = 0, epilogues = 0;
+    // A conversion erases ops after the product (its epilogue), which a
+    // walk would visit next: the products are collected first.
+    SmallVector<Operation *> products;
     // Contractions, not linalg ops: the fills taken over go too.
     module.walk([&](linalg::LinalgOp op) {
       if (!isConvertible(op))
         return;
       ++before;
+      products.push_back(op);
       if (!numThreadsFunction.empty() && getSharing(op, minWork).shared)
         ++shared;
       if (getZeroFillOfOutput(op))
         ++overwrites;
+      if (getGemmEpilogue(op, *getGemmDims(op)))
+        ++epilogues;
     });
     if (shared > 0 &&
         failed(nx::declareNumThreadsFunction(module, numThreadsFunction)))
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     nx::populateLinalgToBlasPatterns(patterns, numThreadsFunction, minWork);
-    walkAndApplyPatterns(module, std::move(patterns));
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps)
+        .enableFolding(false);
+    if (failed(applyOpPatternsGreedily(products, std::move(patterns), config)))
+      return signalPassFailure();
     module.walk([&](linalg::LinalgOp op) { after += isConvertible(op); });
     nx::addStatistic(numContractions, before - after);
     nx::addStatistic(numSharedContractions, shared);
+    nx::addStatistic(numFusedEpilogues, epilogues);
     nx::addStatistic(numOverwrites, overwrites);
   }
 };

@@ -8,13 +8,14 @@
 
 #include "FusedNeighbors.h"
 
+#include "nx/Conversion/LinalgToBlas/LinalgToBlas.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
+using mlir::nx::getRootBuffer;
 
 namespace {
 
@@ -43,13 +44,6 @@ bool isZeroFillOf(Operation *op, Value buffer) {
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   return body->getOperations().size() == 1 && yield.getNumOperands() == 1 &&
          isPositiveZero(yield.getOperand(0));
-}
-
-/// The buffer `value` is a view of, through view-like ops.
-Value getRootBuffer(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
 }
 
 /// Whether nothing `op` does can write the memory of `source`, a buffer
@@ -189,84 +183,4 @@ nx::dnnl::findZeroPad(linalg::LinalgOp op, int rowDim, int columnDim) {
   llvm::append_range(pad.deadOps, deallocs);
   pad.deadOps.push_back(alloc);
   return pad;
-}
-
-std::optional<nx::dnnl::Epilogue>
-nx::dnnl::findEpilogue(linalg::LinalgOp op, int channelDim, bool accumulating) {
-  Value output = op->getOperand(2);
-  Value outputRoot = getRootBuffer(output);
-  // The next op that may touch memory, past deallocations of other buffers
-  // (a bufferized program frees the filter right after the convolution).
-  Operation *next = op->getNextNode();
-  while (next && (isMemoryEffectFree(next) ||
-                  (isa<memref::DeallocOp>(next) &&
-                   getRootBuffer(next->getOperand(0)) != outputRoot)))
-    next = next->getNextNode();
-  auto generic = dyn_cast_or_null<linalg::GenericOp>(next);
-  if (!generic || !generic.hasPureBufferSemantics() ||
-      generic.getNumDpsInits() != 1 ||
-      generic.getDpsInitOperand(0)->get() != output ||
-      generic.getNumLoops() != 4 || generic.getNumReductionLoops() != 0)
-    return std::nullopt;
-  // The block arguments that read the convolution's result, element for
-  // element, and the one that reads the bias.
-  SmallVector<Value> resultArguments;
-  Epilogue epilogue{generic, nullptr, false};
-  Value biasArgument;
-  AffineMap channelMap =
-      AffineMap::get(4, 0, getAffineDimExpr(channelDim, op.getContext()));
-  for (OpOperand &operand : generic->getOpOperands()) {
-    AffineMap map = generic.getMatchingIndexingMap(&operand);
-    BlockArgument argument = generic.getMatchingBlockArgument(&operand);
-    if (operand.get() == output && map.isIdentity()) {
-      resultArguments.push_back(argument);
-      continue;
-    }
-    auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (epilogue.bias || generic.isDpsInit(&operand) || !type ||
-        type.getRank() != 1 || !type.getElementType().isF32() ||
-        map != channelMap || getRootBuffer(operand.get()) == outputRoot ||
-        !DominanceInfo(op).properlyDominates(operand.get(), op))
-      return std::nullopt;
-    epilogue.bias = operand.get();
-    biasArgument = argument;
-  }
-
-  // The body: yield [maximumf(] [addf(result, bias)] [, +0.0)].
-  Block *body = generic.getBlock();
-  Value value = cast<linalg::YieldOp>(body->getTerminator()).getOperand(0);
-  size_t bodyOps = 1;
-  auto definedInBody = [&](Value v) {
-    return v.getDefiningOp() && v.getDefiningOp()->getBlock() == body;
-  };
-  if (auto max = value.getDefiningOp<arith::MaximumFOp>();
-      max && definedInBody(value)) {
-    Value lhs = max.getLhs(), rhs = max.getRhs();
-    if (isPositiveZero(rhs))
-      value = lhs;
-    else if (isPositiveZero(lhs))
-      value = rhs;
-    else
-      return std::nullopt;
-    epilogue.relu = true;
-    ++bodyOps;
-  }
-  if (auto add = value.getDefiningOp<arith::AddFOp>();
-      add && definedInBody(value) && biasArgument) {
-    Value lhs = add.getLhs(), rhs = add.getRhs();
-    if (lhs == biasArgument && llvm::is_contained(resultArguments, rhs))
-      value = rhs;
-    else if (rhs == biasArgument && llvm::is_contained(resultArguments, lhs))
-      value = lhs;
-    else
-      return std::nullopt;
-    ++bodyOps;
-  } else if (epilogue.bias) {
-    return std::nullopt;
-  }
-  if (!llvm::is_contained(resultArguments, value) ||
-      body->getOperations().size() != bodyOps ||
-      (!epilogue.relu && !epilogue.bias) || (epilogue.bias && accumulating))
-    return std::nullopt;
-  return epilogue;
 }

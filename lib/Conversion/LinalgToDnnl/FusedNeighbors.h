@@ -9,10 +9,10 @@
 // A convolution as a front end writes it comes with neighbors that are
 // memory passes of their own once bufferized: a zero tensor.pad of its
 // input (a fill of a fresh buffer and a copy into its interior), a zero
-// fill of its output, and an elementwise bias and ReLU over its result.
-// oneDNN does each inside its kernel, on data in registers; these find the
-// ones nx-linalg-to-dnnl can fold into the call. Nothing here changes
-// the IR.
+// fill of its output, and an elementwise bias and ReLU over its result
+// (nx/Conversion/LinalgToBlas/Epilogue.h finds that one). oneDNN does each
+// inside its kernel, on data in registers; these find the ones
+// nx-linalg-to-dnnl can fold into the call. Nothing here changes the IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,23 +52,6 @@ struct ZeroPad {
 /// kernel), and nothing between the copy and `op` may write it.
 std::optional<ZeroPad> findZeroPad(linalg::LinalgOp op, int rowDim,
                                    int columnDim);
-
-/// The elementwise op after the convolution `op` (past deallocations of
-/// other buffers) that rewrites its output in place with
-/// `out + bias[channel]` and/or `maximumf(out, +0.0)`. The bias must be
-/// defined before `op`, where the call reads it.
-struct Epilogue {
-  linalg::GenericOp op;
-  /// The 1-D f32 bias, or null.
-  Value bias;
-  bool relu = false;
-};
-
-/// The epilogue of `op`, if there is one. `channelDim` is the output's
-/// channel dimension. A bias is only taken when `accumulating` is false:
-/// oneDNN adds it before the old output, which would reorder the sum.
-std::optional<Epilogue> findEpilogue(linalg::LinalgOp op, int channelDim,
-                                     bool accumulating);
 
 } // namespace mlir::nx::dnnl
 

@@ -20,6 +20,7 @@
 
 #include "nx/Conversion/LinalgToDnnl/LinalgToDnnl.h"
 #include "FusedNeighbors.h"
+#include "nx/Conversion/LinalgToBlas/Epilogue.h"
 #include "nx/Conversion/LinalgToBlas/LinalgToBlas.h"
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
 #include "nx/Conversion/Passes.h"
@@ -112,6 +113,18 @@ bool isConvertible(linalg::LinalgOp op) {
          });
 }
 
+/// The bias and ReLU after the convolution `op` that oneDNN can apply. A
+/// bias is only taken when `accumulating` is false: oneDNN adds it before
+/// the old output, which would reorder the sum.
+std::optional<nx::Epilogue> findConvolutionEpilogue(linalg::LinalgOp op,
+                                                    const ConvLayout &layout,
+                                                    bool accumulating) {
+  std::optional<nx::Epilogue> epilogue = nx::findEpilogue(op, layout.output[1]);
+  if (epilogue && epilogue->bias && accumulating)
+    return std::nullopt;
+  return epilogue;
+}
+
 /// The parameters of nxrt_conv2d_f32: 14 sizes, the padding before rows
 /// and columns and the flags, then pointer and strides of the input (4),
 /// the filter (5), the bias (1) and the output (4).
@@ -153,8 +166,8 @@ struct ConvolutionToDnnl : OpInterfaceRewritePattern<linalg::LinalgOp> {
     linalg::FillOp zeroFill = nx::dnnl::findZeroFill(op);
     std::optional<nx::dnnl::ZeroPad> pad =
         nx::dnnl::findZeroPad(op, layout.input[2], layout.input[3]);
-    std::optional<nx::dnnl::Epilogue> epilogue = nx::dnnl::findEpilogue(
-        op, layout.output[1], /*accumulating=*/!zeroFill);
+    std::optional<nx::Epilogue> epilogue =
+        findConvolutionEpilogue(op, layout, /*accumulating=*/!zeroFill);
     Location loc = op.getLoc();
     Type i64 = rewriter.getI64Type();
     auto constant = [&](int64_t value) -> Value {
@@ -258,8 +271,7 @@ struct NxLinalgToDnnlPass
       ConvLayout layout = matchConvolution(op)->layout;
       if (nx::dnnl::findZeroPad(op, layout.input[2], layout.input[3]))
         ++pads;
-      if (nx::dnnl::findEpilogue(op, layout.output[1],
-                                 !nx::dnnl::findZeroFill(op)))
+      if (findConvolutionEpilogue(op, layout, !nx::dnnl::findZeroFill(op)))
         ++epilogues;
     });
     RewritePatternSet patterns(&getContext());

@@ -85,7 +85,8 @@ nx::declareFirstRunPreparation(RewriterBase &rewriter, ModuleOp module) {
   auto has = [&](StringRef name) {
     return SymbolTable::lookupSymbolIn(module, name) != nullptr;
   };
-  if ((has(symbols::kGemmF32) || has(symbols::kGemmPartF32)) &&
+  if ((has(symbols::kGemmF32) || has(symbols::kGemmPartF32) ||
+       has(symbols::kGemmPartEpilogueF32)) &&
       !declare(symbols::kGemmPrepare, preparation.gemm))
     return failure();
   // Parallel loop nests and products size their teams by this function.

@@ -61,8 +61,11 @@ extern "C" {
  * failed through nxrt_out_of_memory; hosts read a site's kind and name
  * (nxrt_site_kind, nxrt_site_name). 13: __nx_init prepares the first run:
  * nxrt_threads_prepare and nxrt_heap_prepare. 14: __nx_init makes the
- * kernels of convolutions of constant sizes (nxrt_conv2d_prepare_f32). */
-#define NXRT_API_VERSION 14
+ * kernels of convolutions of constant sizes (nxrt_conv2d_prepare_f32). 15:
+ * compiled code hands a product's bias and ReLU to the product
+ * (nxrt_gemm_part_epilogue_f32) instead of running them as a pass of their
+ * own. */
+#define NXRT_API_VERSION 15
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -1017,6 +1020,26 @@ NXRT_API void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch,
                                  int64_t b_rows, int64_t b_cols, double *c,
                                  int64_t batch_stride_c, int64_t c_rows,
                                  int64_t c_cols, int64_t accumulate);
+
+/* nxrt_gemm_part_f32, then an epilogue on each element of C the part
+ * computed, while it is still in the calling core's cache:
+ *
+ *   C[i][r, c] = C[i][r, c] + bias[c * bias_stride]   when bias != NULL
+ *   C[i][r, c] = maximum(C[i][r, c], +0.0)            when relu != 0
+ *
+ * in that order, after the product (and after `accumulate` added the old C:
+ * the sums are the ones a separate elementwise pass would make). The maximum
+ * is IEEE's `maximum`, like arith.maximumf: a NaN stays a NaN and -0.0
+ * becomes +0.0. Compiled code calls it with part 0 of 1 for a product it
+ * does not share. Thread-safe like nxrt_gemm_part_f32; `bias` is only read
+ * and must not overlap C. */
+NXRT_API void nxrt_gemm_part_epilogue_f32(
+    int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
+    int64_t k, const float *a, int64_t batch_stride_a, int64_t a_rows,
+    int64_t a_cols, const float *b, int64_t batch_stride_b, int64_t b_rows,
+    int64_t b_cols, float *c, int64_t batch_stride_c, int64_t c_rows,
+    int64_t c_cols, int64_t accumulate, const float *bias,
+    int64_t bias_stride, int64_t relu);
 
 /*===----------------------------------------------------------------------===*
  * Convolutions of compiled code

@@ -109,14 +109,66 @@ template <> struct Blas<double> {
   }
 };
 
+/// What a product does to each element of C once it is computed: add
+/// bias[column * biasStride] when there is a bias, then take the maximum
+/// with +0.0 when `relu` is set (nxrt_gemm_part_epilogue_f32).
+template <typename T> struct Epilogue {
+  const T *bias = nullptr;
+  int64_t biasStride = 0;
+  bool relu = false;
+
+  bool isEmpty() const { return !bias && !relu; }
+  /// The epilogue of the columns from `first` on.
+  Epilogue fromColumn(int64_t first) const {
+    Epilogue shifted = *this;
+    if (bias)
+      shifted.bias = bias + first * biasStride;
+    return shifted;
+  }
+};
+
+/// IEEE maximum(value, +0.0), as arith.maximumf computes it: NaN stays NaN,
+/// -0.0 becomes +0.0.
+template <typename T> T reluOf(T value) {
+  return value > T(0) || value != value ? value : T(0);
+}
+
+/// Applies `epilogue` to the m x n matrix at `c`. A row of C with unit
+/// column stride and a contiguous bias is one loop the compiler vectorizes.
+template <typename T>
+void applyEpilogue(const Epilogue<T> &epilogue, int64_t m, int64_t n, T *c,
+                   int64_t cRows, int64_t cCols) {
+  const T *bias = epilogue.bias;
+  bool unitBias = !bias || epilogue.biasStride == 1;
+  for (int64_t r = 0; r < m; ++r) {
+    T *row = c + r * cRows;
+    if (cCols == 1 && unitBias) {
+      if (bias)
+        for (int64_t col = 0; col < n; ++col)
+          row[col] += bias[col];
+      if (epilogue.relu)
+        for (int64_t col = 0; col < n; ++col)
+          row[col] = reluOf(row[col]);
+      continue;
+    }
+    for (int64_t col = 0; col < n; ++col) {
+      T value = row[col * cCols];
+      if (bias)
+        value += bias[col * epilogue.biasStride];
+      row[col * cCols] = epilogue.relu ? reluOf(value) : value;
+    }
+  }
+}
+
 /// C[i] += A[i] B[i] (C[i] = A[i] B[i] unless `accumulate`) for i in
-/// [0, batch) on the calling thread: one BLAS call per batch where the
-/// layout allows, else a plain loop.
+/// [0, batch) on the calling thread, then `epilogue` on C[i]: one BLAS call
+/// per batch where the layout allows, else a plain loop.
 template <typename T>
 void gemmSerial(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
                 int64_t batchA, int64_t aRows, int64_t aCols, const T *b,
                 int64_t batchB, int64_t bRows, int64_t bCols, T *c,
-                int64_t batchC, int64_t cRows, int64_t cCols, bool accumulate) {
+                int64_t batchC, int64_t cRows, int64_t cCols, bool accumulate,
+                const Epilogue<T> &epilogue = {}) {
   if (batch <= 0 || m <= 0 || n <= 0)
     return;
   BlasOperand opA = asBlasOperand(m, k, aRows, aCols);
@@ -132,18 +184,20 @@ void gemmSerial(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
     const T *ai = a + i * batchA;
     const T *bi = b + i * batchB;
     T *ci = c + i * batchC;
-    if (blas &&
-        Blas<T>::gemm(opA.transpose, opB.transpose, static_cast<int>(m),
-                      static_cast<int>(n), static_cast<int>(k), ai, opA.leading,
-                      bi, opB.leading, T(accumulate), ci, opC.leading))
-      continue;
-    for (int64_t r = 0; r < m; ++r)
-      for (int64_t col = 0; col < n; ++col) {
-        T sum = accumulate ? ci[r * cRows + col * cCols] : T(0);
-        for (int64_t p = 0; p < k; ++p)
-          sum += ai[r * aRows + p * aCols] * bi[p * bRows + col * bCols];
-        ci[r * cRows + col * cCols] = sum;
-      }
+    if (!blas || !Blas<T>::gemm(opA.transpose, opB.transpose,
+                                static_cast<int>(m), static_cast<int>(n),
+                                static_cast<int>(k), ai, opA.leading, bi,
+                                opB.leading, T(accumulate), ci, opC.leading))
+      for (int64_t r = 0; r < m; ++r)
+        for (int64_t col = 0; col < n; ++col) {
+          T sum = accumulate ? ci[r * cRows + col * cCols] : T(0);
+          for (int64_t p = 0; p < k; ++p)
+            sum += ai[r * aRows + p * aCols] * bi[p * bRows + col * bCols];
+          ci[r * cRows + col * cCols] = sum;
+        }
+    // Each batch's C right after its product, while it is in cache.
+    if (!epilogue.isEmpty())
+      applyEpilogue(epilogue, m, n, ci, cRows, cCols);
   }
 }
 
@@ -172,7 +226,7 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
               int64_t k, const T *a, int64_t batchA, int64_t aRows,
               int64_t aCols, const T *b, int64_t batchB, int64_t bRows,
               int64_t bCols, T *c, int64_t batchC, int64_t cRows, int64_t cCols,
-              bool accumulate) {
+              bool accumulate, const Epilogue<T> &epilogue = {}) {
   // Only OpenMP's team shares the cores: the pthread build of OpenBLAS
   // (f64, LAPACK) has threads of its own, which spin between calls and
   // would take the cores from the team's other members. Its OpenMP build
@@ -186,7 +240,7 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
     return;
   if (parts == 1) {
     gemmSerial(batch, m, n, k, a, batchA, aRows, aCols, b, batchB, bRows, bCols,
-               c, batchC, cRows, cCols, accumulate);
+               c, batchC, cRows, cCols, accumulate, epilogue);
     return;
   }
   // Rows past int64_t (no buffer holds that many): the first part
@@ -194,7 +248,7 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
   if (batch > INT64_MAX / m) {
     if (part == 0)
       gemmSerial(batch, m, n, k, a, batchA, aRows, aCols, b, batchB, bRows,
-                 bCols, c, batchC, cRows, cCols, accumulate);
+                 bCols, c, batchC, cRows, cCols, accumulate, epilogue);
     return;
   }
   int64_t rows = batch * m;
@@ -203,7 +257,7 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
     if (begin < end)
       gemmSerial(batch, m, end - begin, k, a, batchA, aRows, aCols,
                  b + begin * bCols, batchB, bRows, bCols, c + begin * cCols,
-                 batchC, cRows, cCols, accumulate);
+                 batchC, cRows, cCols, accumulate, epilogue.fromColumn(begin));
     return;
   }
   int64_t granule = batch % parts == 0 ? m : kPartGranule;
@@ -214,7 +268,8 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
     int64_t count = std::min(end - row, m - first);
     gemmSerial<T>(1, count, n, k, a + i * batchA + first * aRows, 0, aRows,
                   aCols, b + i * batchB, 0, bRows, bCols,
-                  c + i * batchC + first * cRows, 0, cRows, cCols, accumulate);
+                  c + i * batchC + first * cRows, 0, cRows, cCols, accumulate,
+                  epilogue);
     row += count;
   }
 }
@@ -307,6 +362,18 @@ void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch, int64_t m,
   gemmPart(part, parts, batch, m, n, k, a, batchStrideA, aRows, aCols, b,
            batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols,
            accumulate != 0);
+}
+
+void nxrt_gemm_part_epilogue_f32(
+    int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n, int64_t k,
+    const float *a, int64_t batchStrideA, int64_t aRows, int64_t aCols,
+    const float *b, int64_t batchStrideB, int64_t bRows, int64_t bCols,
+    float *c, int64_t batchStrideC, int64_t cRows, int64_t cCols,
+    int64_t accumulate, const float *bias, int64_t biasStride, int64_t relu) {
+  Epilogue<float> epilogue{bias, biasStride, relu != 0};
+  gemmPart(part, parts, batch, m, n, k, a, batchStrideA, aRows, aCols, b,
+           batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols,
+           accumulate != 0, epilogue);
 }
 
 } // extern "C"

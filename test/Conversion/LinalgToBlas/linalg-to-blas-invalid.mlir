@@ -17,3 +17,8 @@ llvm.func @nxrt_gemm_f64(i64)
 
 // expected-error @+1 {{'llvm.func' op uses the name 'nxrt_gemm_part_f32', which libnxrt's contractions have; expected their declaration '!llvm.func<void (i64, i64, i64, i64, i64, i64, ptr, i64, i64, i64, ptr, i64, i64, i64, ptr, i64, i64, i64, i64)>'}}
 llvm.func @nxrt_gemm_part_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64)
+
+// -----
+
+// expected-error @+1 {{'llvm.func' op uses the name 'nxrt_gemm_part_epilogue_f32', which libnxrt's contractions have; expected their declaration '!llvm.func<void (i64, i64, i64, i64, i64, i64, ptr, i64, i64, i64, ptr, i64, i64, i64, ptr, i64, i64, i64, i64, ptr, i64, i64)>'}}
+llvm.func @nxrt_gemm_part_epilogue_f32(i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64)

@@ -19,6 +19,13 @@ llvm.func @nxrt_gemm_part_f32(i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64,
 
 // -----
 
+// So do products that apply a bias and ReLU after them.
+// CHECK-LABEL: llvm.func @__nx_init
+// CHECK: llvm.call @nxrt_gemm_prepare() : () -> ()
+llvm.func @nxrt_gemm_part_epilogue_f32(i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr, i64, i64)
+
+// -----
+
 // f64 products run on OpenBLAS, which compiles nothing: no call, and no
 // declaration.
 // CHECK-NOT: nxrt_gemm_prepare

@@ -68,6 +68,9 @@ inline constexpr llvm::StringLiteral kGemmPartF32 =
     entry_points::nxrt_gemm_part_f32;
 inline constexpr llvm::StringLiteral kGemmPartF64 =
     entry_points::nxrt_gemm_part_f64;
+// A part of an f32 product, then the bias and ReLU that followed it.
+inline constexpr llvm::StringLiteral kGemmPartEpilogueF32 =
+    entry_points::nxrt_gemm_part_epilogue_f32;
 // 2-D convolutions (nx-linalg-to-dnnl), on oneDNN.
 inline constexpr llvm::StringLiteral kConv2dF32 = entry_points::nxrt_conv2d_f32;
 // Makes a convolution's oneDNN kernel: __nx_init calls it for each
