@@ -747,7 +747,8 @@ def NxLinalgToOpenMPPass
                            "::mlir::memref::MemRefDialect"];
   let statistics = [
     Statistic<"numParallelNests", "parallel-nests",
-              "Number of linalg ops whose outermost loop runs in parallel">,
+              "Number of loop nests now shared among an OpenMP team, each "
+              "with the fill and epilogue it absorbed">,
     Statistic<"numSmallNests", "small-nests",
               "Number of linalg ops left serial: statically below min-work">
   ];

@@ -605,33 +605,37 @@ struct NxLinalgToOpenMPPass
     ModuleOp module = getOperation();
     if (failed(nx::checkTeamPassInput(module, getArgument(), minWork)))
       return signalPassFailure();
-    int64_t parallel = 0, small = 0, before = 0;
+    // Each shared nest is one team (a fill or epilogue it absorbs runs in
+    // its tiles): the teams this pass adds count them. Linalg ops do not,
+    // since each tile runs the op again on its slices.
+    auto countTeams = [&] {
+      int64_t teams = 0;
+      module.walk([&](omp::ParallelOp) { ++teams; });
+      return teams;
+    };
+    int64_t teamsBefore = countTeams();
+    bool anyParallel = false;
     module.walk([&](linalg::LinalgOp op) {
-      ++before;
-      switch (classify(op, minWork)) {
-      case NestKind::Parallel:
-        ++parallel;
-        break;
-      case NestKind::Small:
+      anyParallel |= classify(op, minWork) == NestKind::Parallel;
+    });
+    if (anyParallel) {
+      if (!numThreadsFunction.empty() &&
+          failed(nx::declareNumThreadsFunction(module, numThreadsFunction)))
+        return signalPassFailure();
+      RewritePatternSet patterns(&getContext());
+      nx::populateLinalgToOpenMPPatterns(patterns, minWork, numThreadsFunction);
+      walkAndApplyPatterns(module, std::move(patterns));
+    }
+    nx::addStatistic(numParallelNests, countTeams() - teamsBefore);
+    // Serial for their size: outside every team (not a fill a team took
+    // over, not a tile), statically below min-work.
+    int64_t small = 0;
+    module.walk([&](linalg::LinalgOp op) {
+      if (!op->getParentOfType<omp::ParallelOp>() &&
+          classify(op, minWork) == NestKind::Small)
         ++small;
-        break;
-      case NestKind::Serial:
-        break;
-      }
     });
     nx::addStatistic(numSmallNests, small);
-    if (parallel == 0)
-      return;
-    if (!numThreadsFunction.empty() &&
-        failed(nx::declareNumThreadsFunction(module, numThreadsFunction)))
-      return signalPassFailure();
-
-    RewritePatternSet patterns(&getContext());
-    nx::populateLinalgToOpenMPPatterns(patterns, minWork, numThreadsFunction);
-    walkAndApplyPatterns(module, std::move(patterns));
-    int64_t after = 0;
-    module.walk([&](linalg::LinalgOp) { ++after; });
-    nx::addStatistic(numParallelNests, before - after);
   }
 };
 
