@@ -146,7 +146,15 @@ HooksToIoCallbackPass::analyzeChain(Operation *start,
     if (closed)
       return user->emitOpError()
              << "sends data after the hook chain was closed by flag 0";
-    if (std::optional<uint16_t> flag = getFlag(data.front())) {
+    // Each hook becomes an nx.callback of its tensors' types, which only
+    // takes what crosses the host boundary (a static shape, a host type).
+    std::optional<uint16_t> flag = getFlag(data.front());
+    for (auto [index, value] : llvm::enumerate(data.drop_front(flag ? 1 : 0)))
+      if (failed(verifyHostTensorType(
+              [&] { return user->emitOpError(); }, value.getType(),
+              "sends hook tensor #" + Twine(index) + ", which")))
+        return failure();
+    if (flag) {
       if (current)
         hooks.push_back(std::move(*current));
       current.reset();
@@ -199,7 +207,7 @@ HooksToIoCallbackPass::getHookCallback(Operation *at, uint16_t flag,
            << "needs callback @" << name << " for hook flag " << flag
            << ", but that symbol is a '" << existing->getName() << "'";
   OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-  auto callback = CallbackOp::create(builder, module.getLoc(), name, type);
+  auto callback = CallbackOp::create(builder, at->getLoc(), name, type);
   return FlatSymbolRefAttr::get(callback.getSymNameAttr());
 }
 
@@ -258,3 +266,5 @@ LogicalResult HooksToIoCallbackPass::migrateChain(Operation *start) {
                           << " hooks\n");
   return success();
 }
+
+#undef DEBUG_TYPE

@@ -91,3 +91,32 @@ func.func @chain_ends_block() {
   // expected-error @+1 {{'stablehlo.outfeed' op ends its block, so the hook chain cannot be replaced}}
   %t1 = "stablehlo.outfeed"(%f0, %t0) : (tensor<ui16>, !stablehlo.token) -> !stablehlo.token
 }
+
+// -----
+
+// Found by nx-opt-fuzzer: a hook of a tensor the host boundary cannot take
+// (here a dynamic shape) would become an nx.callback that does not verify.
+func.func @dynamic_hook_tensor(%x: tensor<?xf32>) {
+  %t0 = "stablehlo.create_token"() : () -> !stablehlo.token
+  %f1 = "stablehlo.constant"() {value = dense<1> : tensor<ui16>} : () -> tensor<ui16>
+  %t1 = "stablehlo.outfeed"(%f1, %t0) : (tensor<ui16>, !stablehlo.token) -> !stablehlo.token
+  // expected-error @+1 {{'stablehlo.outfeed' op sends hook tensor #0, which must have a static shape, got 'tensor<?xf32>'}}
+  %t2 = "stablehlo.outfeed"(%x, %t1) : (tensor<?xf32>, !stablehlo.token) -> !stablehlo.token
+  %f0 = "stablehlo.constant"() {value = dense<0> : tensor<ui16>} : () -> tensor<ui16>
+  %t3 = "stablehlo.outfeed"(%f0, %t2) : (tensor<ui16>, !stablehlo.token) -> !stablehlo.token
+  return
+}
+
+// -----
+
+// The same for a tensor sent with its flag, of an element type no host
+// callback takes.
+func.func @index_hook_tensor(%x: tensor<2xindex>) {
+  %t0 = "stablehlo.create_token"() : () -> !stablehlo.token
+  %f1 = "stablehlo.constant"() {value = dense<1> : tensor<ui16>} : () -> tensor<ui16>
+  // expected-error @+1 {{'stablehlo.outfeed' op sends hook tensor #0, which has unsupported element type 'index'}}
+  %t1 = "stablehlo.outfeed"(%f1, %x, %t0) : (tensor<ui16>, tensor<2xindex>, !stablehlo.token) -> !stablehlo.token
+  %f0 = "stablehlo.constant"() {value = dense<0> : tensor<ui16>} : () -> tensor<ui16>
+  %t2 = "stablehlo.outfeed"(%f0, %t1) : (tensor<ui16>, !stablehlo.token) -> !stablehlo.token
+  return
+}
