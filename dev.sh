@@ -33,7 +33,9 @@ TSAN_BUILD_DIR="${TSAN_BUILD_DIR:-$ROOT/build-tsan}"
 FUZZ_BUILD_DIR="${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
 JOBS="${JOBS:-$(nproc)}"
 # Compiler caching across checkouts: paths under the checkout are hashed
-# relative to it, so a fresh clone (CI's) reuses an earlier build's objects.
+# relative to it, so a fresh clone (CI's) reuses an earlier build's objects
+# (but for lib/'s unity batches, whose generated sources include theirs by
+# absolute path; NX_UNITY_BUILD in CMakeLists.txt).
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"
 LLVM_PREFIX=/usr/lib/llvm-22
 

@@ -146,3 +146,5 @@ struct NxFuseElementwisePass final
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

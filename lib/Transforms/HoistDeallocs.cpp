@@ -91,3 +91,5 @@ struct NxHoistDeallocsPass final
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

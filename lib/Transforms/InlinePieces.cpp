@@ -125,3 +125,5 @@ struct NxInlinePiecesPass final
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

@@ -72,3 +72,5 @@ struct NxLowerTosaPass final : nx::impl::NxLowerTosaPassBase<NxLowerTosaPass> {
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

@@ -75,3 +75,5 @@ struct NxReuseInputsAsOutputsPass
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

@@ -148,3 +148,5 @@ struct NxSplitDeallocsPass final
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

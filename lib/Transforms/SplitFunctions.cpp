@@ -338,3 +338,5 @@ struct NxSplitFunctionsPass final
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

@@ -104,3 +104,5 @@ struct NxApproximateMathPass
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

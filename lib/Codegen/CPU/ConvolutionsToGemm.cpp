@@ -420,3 +420,5 @@ struct NxConvolutionsToGemmPass
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

@@ -106,3 +106,5 @@ struct NxFuseLinalgPass : nx::impl::NxFuseLinalgPassBase<NxFuseLinalgPass> {
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

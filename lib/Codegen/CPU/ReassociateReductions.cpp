@@ -66,3 +66,5 @@ struct NxReassociateReductionsPass
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

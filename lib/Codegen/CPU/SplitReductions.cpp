@@ -147,3 +147,5 @@ struct NxSplitReductionsPass
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

@@ -1082,3 +1082,5 @@ struct NxVectorizeLinalgPass
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

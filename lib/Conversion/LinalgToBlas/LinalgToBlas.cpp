@@ -532,3 +532,5 @@ struct NxLinalgToBlasPass
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

@@ -291,3 +291,5 @@ struct NxLinalgToDnnlPass
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

@@ -640,3 +640,5 @@ struct NxLinalgToOpenMPPass
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

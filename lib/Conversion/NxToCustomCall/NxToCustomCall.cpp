@@ -776,3 +776,5 @@ private:
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

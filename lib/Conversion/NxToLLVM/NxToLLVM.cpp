@@ -584,3 +584,5 @@ struct ConvertNxToLLVMPass final
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

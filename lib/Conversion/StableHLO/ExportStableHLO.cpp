@@ -208,3 +208,5 @@ struct ExportStableHLOPass final
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

@@ -424,3 +424,5 @@ struct ImportStableHLOPass final
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

@@ -49,3 +49,5 @@ struct AssignCallbackIdsPass final
   }
 };
 } // namespace
+
+#undef DEBUG_TYPE

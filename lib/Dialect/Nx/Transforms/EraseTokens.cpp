@@ -133,3 +133,5 @@ struct EraseTokensPass final
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

@@ -40,3 +40,5 @@ struct InlineBlocksPass final
   }
 };
 } // namespace
+
+#undef DEBUG_TYPE

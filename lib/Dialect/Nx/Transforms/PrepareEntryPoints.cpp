@@ -58,3 +58,5 @@ struct PrepareEntryPointsPass final
   }
 };
 } // namespace
+
+#undef DEBUG_TYPE

@@ -486,3 +486,5 @@ struct SegmentCallbacksPass final
 };
 
 } // namespace
+
+#undef DEBUG_TYPE

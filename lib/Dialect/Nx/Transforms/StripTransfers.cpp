@@ -43,3 +43,5 @@ struct StripTransfersPass final
   }
 };
 } // namespace
+
+#undef DEBUG_TYPE
