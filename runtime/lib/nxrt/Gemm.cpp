@@ -24,7 +24,9 @@
 // computes one part (nxrt_gemm_part_*), a range of C's rows or columns, with
 // a single-threaded library call. One pool of threads then serves the whole
 // program; the libraries' own threads would spin between calls on the cores
-// the team's loop nests need.
+// the team's loop nests need. A part may end with a dense layer's bias and
+// ReLU (nxrt_gemm_part_epilogue_f32), applied to the rows it just computed
+// while they are in its core's cache.
 //
 //===----------------------------------------------------------------------===//
 
