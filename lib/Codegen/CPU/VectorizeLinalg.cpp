@@ -387,34 +387,90 @@ static void moveNeighborsIntoTile(RewriterBase &rewriter,
   }
 }
 
-/// The combiner of a channel window's body and its fast-math flags.
-/// Upstream's vectorizer builds the 1-D op's combiner anew, without the
-/// fast-math flags the op's own combiner has (nx-reassociate-reductions):
-/// restoreCombinerFlags puts them back on the vector combiners.
-struct WindowCombiner {
+/// The op of a reduction's body that combines into its output (a sum, a
+/// maximum), and that op's fast-math flags. Upstream's vectorizer builds the
+/// combiner of a reduction anew (a `vector.multi_reduction` of its kind, or
+/// a 1-D window op's own body), without the flags the op's combiner has
+/// (nx-reassociate-reductions): restoreCombinerFlags puts them back on the
+/// vector combiners. Without `nsz`, LLVM orders the zeros of every vector
+/// maximum with two blends and a mask: twice the instructions of the
+/// comparison that propagates NaNs.
+struct ReductionCombiner {
   std::optional<OperationName> name;
   arith::FastMathFlagsAttr flags;
 };
 
-static WindowCombiner getWindowCombiner(linalg::LinalgOp op) {
-  WindowCombiner combiner;
+/// The combiner of `op`, when it is a reduction whose body has one op of
+/// that kind, with fast-math flags; otherwise none, so that no flag moves
+/// to an op that did not have it.
+static ReductionCombiner getReductionCombiner(linalg::LinalgOp op) {
+  ReductionCombiner combiner;
+  if (op.getNumReductionLoops() == 0 || op.getRegionOutputArgs().empty())
+    return combiner;
   for (Operation *user : op.getRegionOutputArgs().front().getUsers())
     if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(user)) {
       combiner.name = user->getName();
       combiner.flags = fastMath.getFastMathFlagsAttr();
     }
+  if (!combiner.name || !combiner.flags)
+    return {};
+  auto sameKind = [&](Operation &bodyOp) {
+    return bodyOp.getName() == *combiner.name;
+  };
+  if (llvm::count_if(op.getBlock()->getOperations(), sameKind) != 1)
+    return {};
   return combiner;
 }
 
-static void restoreCombinerFlags(llvm::iterator_range<Block::iterator> ops,
-                                 const WindowCombiner &combiner) {
+/// Replaces `reduction`, when it reduces only unit dimensions, by the
+/// combination of its one element per result and its accumulator, with
+/// `flags`. Upstream folds such a reduction the same way, without flags.
+static void combineUnitReduction(RewriterBase &rewriter,
+                                 vector::MultiDimReductionOp reduction,
+                                 arith::FastMathFlagsAttr flags) {
+  VectorType source = reduction.getSourceVectorType();
+  for (int64_t dim : reduction.getReductionDims())
+    if (source.getDimSize(dim) != 1 || source.getScalableDims()[dim])
+      return;
+  if (isa<vector::MaskingOpInterface>(reduction->getParentOp()))
+    return;
+  rewriter.setInsertionPoint(reduction);
+  Location loc = reduction.getLoc();
+  Type resultType = reduction.getDestType();
+  Value elements;
+  if (auto vectorType = dyn_cast<VectorType>(resultType)) {
+    elements = vector::ShapeCastOp::create(rewriter, loc, vectorType,
+                                           reduction.getSource());
+  } else {
+    SmallVector<int64_t> origin(source.getRank(), 0);
+    elements =
+        vector::ExtractOp::create(rewriter, loc, reduction.getSource(), origin);
+  }
+  // In upstream's order: the accumulator first.
+  rewriter.replaceOp(reduction, vector::makeArithReduction(
+                                    rewriter, loc, reduction.getKind(),
+                                    reduction.getAcc(), elements, flags));
+}
+
+/// Puts `combiner`'s flags on the vector combiners among `ops`, and on the
+/// combinations that replace their reductions of unit dimensions.
+static void restoreCombinerFlags(RewriterBase &rewriter,
+                                 llvm::iterator_range<Block::iterator> ops,
+                                 const ReductionCombiner &combiner) {
+  if (!combiner.name || !combiner.flags)
+    return;
+  SmallVector<vector::MultiDimReductionOp> reductions;
   for (Operation &created : ops)
-    created.walk([&](arith::ArithFastMathInterface vectorCombiner) {
-      if (vectorCombiner->getName() == *combiner.name &&
-          isa<VectorType>(vectorCombiner->getResult(0).getType()))
-        vectorCombiner->setAttr(vectorCombiner.getFastMathAttrName(),
-                                combiner.flags);
+    created.walk([&](Operation *nested) {
+      if (auto reduction = dyn_cast<vector::MultiDimReductionOp>(nested))
+        reductions.push_back(reduction);
+      auto vectorCombiner = dyn_cast<arith::ArithFastMathInterface>(nested);
+      if (vectorCombiner && nested->getName() == *combiner.name &&
+          isa<VectorType>(nested->getResult(0).getType()))
+        nested->setAttr(vectorCombiner.getFastMathAttrName(), combiner.flags);
     });
+  for (vector::MultiDimReductionOp reduction : reductions)
+    combineUnitReduction(rewriter, reduction, combiner.flags);
 }
 
 /// Moves `neighbors` into the tiles of a channel window tiled by
@@ -492,7 +548,7 @@ static Operation *replaceByOneDimensionalWindow(RewriterBase &rewriter,
 /// Vectorizes a one-row tile of a channel window as its 1-D op, with the
 /// window's combiner flags on the vector code.
 static void vectorizeWindowRow(RewriterBase &rewriter, linalg::LinalgOp tile,
-                               const WindowCombiner &combiner) {
+                               const ReductionCombiner &combiner) {
   Operation *oneDimensional = replaceByOneDimensionalWindow(rewriter, tile);
   if (!oneDimensional)
     return;
@@ -506,7 +562,7 @@ static void vectorizeWindowRow(RewriterBase &rewriter, linalg::LinalgOp tile,
     return;
   auto first = before ? std::next(before->getIterator()) : block->begin();
   auto last = after ? after->getIterator() : block->end();
-  restoreCombinerFlags(llvm::make_range(first, last), combiner);
+  restoreCombinerFlags(rewriter, llvm::make_range(first, last), combiner);
 }
 
 /// Tiles a static NHWC channel window (depthwise convolution, max, min or
@@ -525,7 +581,7 @@ static LogicalResult tileAndVectorizeWindow(
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (ranges.size() != 6 || ranges[3] % lanes != 0)
     return failure();
-  WindowCombiner combiner = getWindowCombiner(op);
+  ReductionCombiner combiner = getReductionCombiner(op);
   // Tiles of equal width, so that all have the static shape the vectorizer
   // needs: the widest that divides the row.
   int64_t columns = kWindowColumns;
@@ -584,12 +640,19 @@ static LogicalResult vectorizeStaticTile(RewriterBase &rewriter,
     return vectorizeWindowCopyTile(rewriter, tile);
   if (isMixedKindWindow(tile))
     return failure();
+  ReductionCombiner combiner = getReductionCombiner(tile);
+  Operation *before = tile->getPrevNode();
+  Operation *after = tile->getNextNode();
+  Block *block = tile->getBlock();
   rewriter.setInsertionPoint(tile);
   FailureOr<linalg::VectorizationResult> vectorized =
       linalg::vectorize(rewriter, tile);
   if (failed(vectorized))
     return failure();
   rewriter.replaceOp(tile, vectorized->replacements);
+  auto first = before ? std::next(before->getIterator()) : block->begin();
+  auto last = after ? after->getIterator() : block->end();
+  restoreCombinerFlags(rewriter, llvm::make_range(first, last), combiner);
   return success();
 }
 

@@ -426,7 +426,11 @@ def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     3. vectorizes each full tile with upstream's linalg vectorizer into
        plain `vector.transfer_read` / `transfer_write` and arithmetic on
        vectors; the last, partial tile of a dynamic extent stays a linalg
-       op for `convert-linalg-to-loops`;
+       op for `convert-linalg-to-loops`. A reduction's combiner, which the
+       vectorizer builds anew, gets the fast-math flags of the op's own
+       combiner back when the body has one op of its kind
+       (`nx-reassociate-reductions`' `nsz` on maxima, without which LLVM
+       orders the zeros of each vector maximum with two more blends);
     4. drops the unit dimensions of the resulting vectors, so they lower to
        plain loads and stores of one vector register, and folds the tiles'
        subviews into the transfers' indices;
