@@ -9,6 +9,7 @@
 #include "SplitRowReductions.h"
 
 #include "VectorShape.h"
+#include "nx/Support/Buffers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -48,13 +49,6 @@ static bool isSameView(Value a, Value b) {
   return equal(viewA.getMixedOffsets(), viewB.getMixedOffsets()) &&
          equal(viewA.getMixedSizes(), viewB.getMixedSizes()) &&
          equal(viewA.getMixedStrides(), viewB.getMixedStrides());
-}
-
-/// The buffer `view` is a view of, through any chain of views.
-static Value getViewedBuffer(Value view) {
-  while (auto viewLike = view.getDefiningOp<ViewLikeOpInterface>())
-    view = viewLike.getViewSource();
-  return view;
 }
 
 /// The op before `op` in its block, past side-effect-free subviews.
@@ -144,13 +138,13 @@ nx::matchSplitRowReduction(linalg::LinalgOp final) {
 
   // Row by row, the output is written while later rows of the input are
   // still to be read: they must be different buffers.
-  if (getViewedBuffer(partial.getDpsInputs()[0]) ==
-      getViewedBuffer(final.getDpsInits()[0]))
+  if (nx::getRootBuffer(partial.getDpsInputs()[0]) ==
+      nx::getRootBuffer(final.getDpsInits()[0]))
     return std::nullopt;
 
   // isUsedOnlyBy admits subviews only between the allocation and the ops.
-  auto buffer =
-      getViewedBuffer(final.getDpsInputs()[0]).getDefiningOp<memref::AllocOp>();
+  auto buffer = nx::getRootBuffer(final.getDpsInputs()[0])
+                    .getDefiningOp<memref::AllocOp>();
   if (!buffer ||
       !isUsedOnlyBy(buffer.getResult(), {fill, partial, final.getOperation()}))
     return std::nullopt;

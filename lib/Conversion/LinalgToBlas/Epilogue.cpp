@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/Conversion/LinalgToBlas/Epilogue.h"
-#include "nx/Conversion/LinalgToBlas/LinalgToBlas.h"
+#include "nx/Support/Buffers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -17,7 +17,7 @@
 
 using namespace mlir;
 
-static bool isPositiveZeroConstant(Value value) {
+bool nx::isPositiveZeroConstant(Value value) {
   FloatAttr constant;
   return matchPattern(value, m_Constant(&constant)) &&
          constant.getValue().isPosZero();
@@ -48,9 +48,9 @@ static bool matchEpilogueBody(Block *body, ArrayRef<Value> resultArguments,
   if (auto max = value.getDefiningOp<arith::MaximumFOp>();
       max && definedInBody(value)) {
     Value lhs = max.getLhs(), rhs = max.getRhs();
-    if (isPositiveZeroConstant(rhs))
+    if (nx::isPositiveZeroConstant(rhs))
       value = lhs;
-    else if (isPositiveZeroConstant(lhs))
+    else if (nx::isPositiveZeroConstant(lhs))
       value = rhs;
     else
       return false;

@@ -29,6 +29,7 @@
 #include "nx/Conversion/LinalgToOpenMP/OpenMPTeam.h"
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
 #include "nx/Conversion/Passes.h"
+#include "nx/Support/Buffers.h"
 #include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -165,12 +166,6 @@ static SmallVector<Type> getGemmParameterTypes(MLIRContext *context,
   if (entry == GemmEntry::PartEpilogue)
     llvm::append_range(types, ArrayRef<Type>{ptr, i64, i64});
   return types;
-}
-
-Value nx::getRootBuffer(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
 }
 
 /// The `linalg.fill` of zero (of either sign) right before `op` that writes

@@ -8,7 +8,8 @@
 
 #include "FusedNeighbors.h"
 
-#include "nx/Conversion/LinalgToBlas/LinalgToBlas.h"
+#include "nx/Conversion/LinalgToBlas/Epilogue.h"
+#include "nx/Support/Buffers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -19,19 +20,13 @@ using mlir::nx::getRootBuffer;
 
 namespace {
 
-bool isPositiveZero(Value value) {
-  FloatAttr constant;
-  return matchPattern(value, m_Constant(&constant)) &&
-         constant.getValue().isPosZero();
-}
-
 /// Whether `op` sets every element of `buffer` to +0.0 and does nothing
 /// else: a `linalg.fill`, or the input-less `linalg.map` (or generic) a
 /// bufferized `tensor.pad` fills its buffer with.
 bool isZeroFillOf(Operation *op, Value buffer) {
   if (auto fill = dyn_cast<linalg::FillOp>(op))
     return fill.getOutputs().front() == buffer &&
-           isPositiveZero(fill.getInputs().front());
+           nx::isPositiveZeroConstant(fill.getInputs().front());
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || linalgOp.getNumDpsInputs() != 0 ||
       linalgOp.getNumDpsInits() != 1 ||
@@ -43,7 +38,7 @@ bool isZeroFillOf(Operation *op, Value buffer) {
   Block *body = linalgOp.getBlock();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   return body->getOperations().size() == 1 && yield.getNumOperands() == 1 &&
-         isPositiveZero(yield.getOperand(0));
+         nx::isPositiveZeroConstant(yield.getOperand(0));
 }
 
 /// Whether nothing `op` does can write the memory of `source`, a buffer

@@ -18,6 +18,7 @@
 #include "nx/Conversion/LinalgToOpenMP/LinalgToOpenMP.h"
 #include "nx/Conversion/LinalgToOpenMP/OpenMPTeam.h"
 #include "nx/Conversion/Passes.h"
+#include "nx/Support/Buffers.h"
 #include "nx/Support/PassStatistics.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -49,6 +50,7 @@ namespace mlir::nx {
 } // namespace mlir::nx
 
 using namespace mlir;
+using mlir::nx::getRootBuffer;
 
 namespace {
 
@@ -208,14 +210,6 @@ static bool readsSharedLoopContiguously(linalg::LinalgOp op, unsigned shared) {
   return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
     return walksInnermost(op.getMatchingIndexingMap(input));
   });
-}
-
-/// The buffer a view of `value` is carved from: its allocation or a block
-/// argument.
-static Value getRootBuffer(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
 }
 
 /// Whether `op`'s only output is a fresh allocation (or a view of one) that

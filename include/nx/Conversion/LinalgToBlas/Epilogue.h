@@ -41,6 +41,10 @@ struct Epilogue {
 /// where a call in its place reads it, and be no view of the output.
 std::optional<Epilogue> findEpilogue(linalg::LinalgOp op, unsigned channelDim);
 
+/// Whether `value` is the constant +0.0 (of any float type): the bound of a
+/// ReLU, and the value a zero fill writes.
+bool isPositiveZeroConstant(Value value);
+
 } // namespace mlir::nx
 
 #endif // NX_CONVERSION_LINALGTOBLAS_EPILOGUE_H

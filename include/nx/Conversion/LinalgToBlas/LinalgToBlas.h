@@ -43,10 +43,6 @@ struct BufferArguments {
 BufferArguments getBufferArguments(OpBuilder &builder, Location loc,
                                    Value buffer);
 
-/// The buffer a view of `value` is carved from, through view-like ops: its
-/// allocation or a block argument.
-Value getRootBuffer(Value value);
-
 /// Fails, with an error at the symbol, when `module` has a symbol `name`
 /// that is not an `llvm.func` of type `expected`: the runtime's kernels
 /// (`what`, e.g. "contractions") would then silently not be called.
