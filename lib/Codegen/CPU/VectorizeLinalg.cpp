@@ -20,6 +20,7 @@
 #include "nx/Support/StaticBounds.h"
 
 #include "SplitRowReductions.h"
+#include "StreamedStores.h"
 #include "VectorShape.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -1097,6 +1098,10 @@ struct NxVectorizeLinalgPass
       IRRewriter flowRewriter(&getContext());
       vector::transferOpflowOpt(flowRewriter, getOperation());
     }
+    // Last, once the tiles' writes index their buffers directly.
+    IRRewriter streamRewriter(&getContext());
+    nx::addStatistic(numStreamed, nx::streamUnreadOutputWrites(streamRewriter,
+                                                               getOperation()));
     return success();
   }
 

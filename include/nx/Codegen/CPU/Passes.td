@@ -465,6 +465,25 @@ def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     the 16x16 shuffle network at 512 bits) and a write of whole output
     rows. `nx-tile-transposes` makes the 32x32 blocks this takes.
 
+    Last, a write of a 2-D vector into an output that nothing reads before
+    the function returns it is made one non-temporal store per row, which
+    writes whole cache lines without first reading them: the output must
+    be an allocation of a public function of at least 4 MiB, aligned to a
+    vector row, that is otherwise only returned or freed, and the write's
+    column a provable multiple of the row (a constant, or loop induction
+    variables stepping by it). Ordinary stores would read every line they
+    replace, a third of a transpose's memory traffic:
+
+    ```mlir
+    // Before (a square of a transpose into %y, returned):
+    vector.transfer_write %t, %y[%i, %j] {in_bounds = [true, true]}
+        : vector<16x16xf32>, memref<1024x2048xf32>
+    // After, 16 times:
+    %row = vector.extract %t[0] : vector<16xf32> from vector<16x16xf32>
+    vector.store %row, %y[%i, %j] {alignment = 64 : i64, nontemporal = true}
+        : memref<1024x2048xf32>, vector<16xf32>
+    ```
+
     A copy of windows of its input (an im2col patch copy: outer dimensions
     indexed by sums of loops, the innermost loop read and written as the
     contiguous innermost dimension) is tiled the same way; each tile is
@@ -634,7 +653,10 @@ def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
               "Number of linalg ops on buffers left to the loop lowering">,
     Statistic<"numRowReductions", "row-reductions-in-registers",
               "Number of split row reductions whose partial results stay "
-              "in registers">
+              "in registers">,
+    Statistic<"numStreamed", "streamed-writes",
+              "Number of 2-D vector writes into large outputs that are only "
+              "returned, made non-temporal stores">
   ];
 }
 
