@@ -123,7 +123,7 @@ createTargetMachine(StringRef cpu, unsigned optLevel) {
 /// host's), by the pipeline's one policy.
 static VectorWidths getVectorWidths(llvm::TargetMachine &machine) {
   const llvm::MCSubtargetInfo *info = machine.getMCSubtargetInfo();
-  return selectVectorWidths(machine.getTargetCPU(), [&](llvm::StringRef name) {
+  return selectVectorWidths([&](llvm::StringRef name) {
     return info->checkFeatures(("+" + name).str());
   });
 }

@@ -27,16 +27,13 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
 }
 
 nx::VectorWidths
-nx::selectVectorWidths(llvm::StringRef cpu,
-                       llvm::function_ref<bool(llvm::StringRef)> hasFeature,
+nx::selectVectorWidths(llvm::function_ref<bool(llvm::StringRef)> hasFeature,
                        int64_t vectorBits, int64_t reductionVectorBits) {
   int64_t widest = hasFeature("avx512f") ? 512 : hasFeature("avx") ? 256 : 128;
   VectorWidths widths{vectorBits != 0 ? vectorBits : widest,
                       reductionVectorBits};
   if (widths.reductionVectorBits == 0)
-    widths.reductionVectorBits = vectorBits == 0 && cpu == "znver4"
-                                     ? std::min<int64_t>(widths.vectorBits, 256)
-                                     : widths.vectorBits;
+    widths.reductionVectorBits = widths.vectorBits;
   return widths;
 }
 
@@ -44,7 +41,6 @@ nx::VectorWidths nx::selectHostVectorWidths(int64_t vectorBits,
                                             int64_t reductionVectorBits) {
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
   return selectVectorWidths(
-      llvm::sys::getHostCPUName(),
       [&](llvm::StringRef name) { return features.lookup(name); }, vectorBits,
       reductionVectorBits);
 }

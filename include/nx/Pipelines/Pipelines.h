@@ -44,17 +44,14 @@ struct VectorWidths {
 };
 
 /// The one vector-width policy, for the JIT (the host) and the
-/// ahead-of-time compiler (its target) alike. `cpu` is LLVM's name of the
-/// CPU, `hasFeature` says whether it has an LLVM feature ("avx512f").
-/// Nonzero `vectorBits` / `reductionVectorBits` are the user's and win.
-/// Otherwise vectors are the widest registers: 512 bits with AVX-512F, 256
-/// with AVX, else 128. Reductions take the vector width, except that on the
-/// CPU's own width AMD Zen 4 ("znver4") gets at most 256: it executes a
-/// 512-bit operation as two 256-bit halves and streams memory faster
-/// through 256-bit loads. An explicit vector width is the reductions' too.
+/// ahead-of-time compiler (its target) alike, chosen by instruction set
+/// only, never by CPU model: `hasFeature` says whether the CPU has an LLVM
+/// feature ("avx512f"). Nonzero `vectorBits` / `reductionVectorBits` are
+/// the user's and win. Otherwise vectors are the widest registers: 512 bits
+/// with AVX-512F, 256 with AVX, else 128, and reductions take the vector
+/// width.
 VectorWidths
-selectVectorWidths(llvm::StringRef cpu,
-                   llvm::function_ref<bool(llvm::StringRef)> hasFeature,
+selectVectorWidths(llvm::function_ref<bool(llvm::StringRef)> hasFeature,
                    int64_t vectorBits = 0, int64_t reductionVectorBits = 0);
 
 /// selectVectorWidths for the host this process runs on.

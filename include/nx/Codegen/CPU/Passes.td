@@ -205,9 +205,9 @@ def NxSplitReductionsPass : Pass<"nx-split-reductions"> {
     A reduction that only combines what it reads (its body is one
     operation of its two arguments: a sum, a maximum) does one operation
     per element loaded, so its loads bound it: its vectors have
-    `reduction-vector-bits` when that is set (`nx-lower-to-cpu` sets 256 on
-    AMD Zen 4, whose 256-bit loads stream memory faster than its split
-    512-bit ones), like `nx-vectorize-linalg`'s for the same op.
+    `reduction-vector-bits` when that is set (`nx-lower-to-cpu` passes its
+    own flag, which is the vector width unless the user sets it), like
+    `nx-vectorize-linalg`'s for the same op.
 
     A reduction along an op's outermost loop of an extent other than 1
     whose innermost loop is parallel (a column sum: loops reduction, then
