@@ -8,10 +8,12 @@
 //
 // A streamed store must be aligned to its vector (MOVNTPS faults
 // otherwise, so LLVM falls back to an ordinary store when it cannot tell),
-// and nothing may read the buffer before the function returns: on x86 the
-// stores are ordered with later loads of other threads only by a locked
-// instruction or a fence, which an OpenMP team's closing barrier and any
-// handing over of the result to another thread both execute.
+// and nothing may read the buffer before the function returns. x86 orders
+// non-temporal stores with other threads' later loads only through a
+// fence or a locked instruction, and a host may hand a result to another
+// thread with a plain release store: each thread's code that streamed
+// ends with a sequentially consistent fence (MFENCE), once per loop nest
+// of at least 4 MiB of output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,11 +22,14 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -137,11 +142,11 @@ static bool isUnreadOutput(Value buffer, int64_t alignment,
          isOnlyWrittenOrReturned(buffer);
 }
 
-/// The write's rows as aligned non-temporal stores, or failure when the
-/// write is not one of a whole 2-D vector at an aligned column of an
-/// unread output.
-static LogicalResult streamWrite(RewriterBase &rewriter,
-                                 vector::TransferWriteOp write) {
+/// The write's rows as aligned non-temporal stores, the last of which it
+/// returns, or failure when the write is not one of a whole 2-D vector at
+/// an aligned column of an unread output.
+static FailureOr<Operation *> streamWrite(RewriterBase &rewriter,
+                                          vector::TransferWriteOp write) {
   VectorType vectorType = write.getVectorType();
   if (vectorType.getRank() != 2 || vectorType.isScalable() || write.getMask() ||
       !write.getPermutationMap().isMinorIdentity() ||
@@ -161,6 +166,7 @@ static LogicalResult streamWrite(RewriterBase &rewriter,
   Location loc = write.getLoc();
   rewriter.setInsertionPoint(write);
   unsigned rowDim = indices.size() - 2;
+  Operation *last = nullptr;
   for (int64_t row = 0; row < vectorType.getShape().front(); ++row) {
     SmallVector<Value> rowIndices(indices);
     Value offset = arith::ConstantIndexOp::create(rewriter, loc, row);
@@ -168,19 +174,43 @@ static LogicalResult streamWrite(RewriterBase &rewriter,
         arith::AddIOp::create(rewriter, loc, indices[rowDim], offset);
     Value values = vector::ExtractOp::create(rewriter, loc, write.getVector(),
                                              ArrayRef<int64_t>{row});
-    vector::StoreOp::create(rewriter, loc, values, write.getBase(), rowIndices,
-                            /*nontemporal=*/true, llvm::Align(rowBytes));
+    last = vector::StoreOp::create(rewriter, loc, values, write.getBase(),
+                                   rowIndices, /*nontemporal=*/true,
+                                   llvm::Align(rowBytes));
   }
   rewriter.eraseOp(write);
-  return success();
+  return last;
+}
+
+/// The outermost op around `op` that one thread runs whole: below the
+/// function, or below the OpenMP loop nest that shares out its iterations.
+static Operation *getOutermostInThread(Operation *op) {
+  while (Operation *parent = op->getParentOp()) {
+    if (isa<func::FuncOp, omp::LoopNestOp, omp::ParallelOp>(parent))
+      return op;
+    op = parent;
+  }
+  return op;
 }
 
 int64_t nx::streamUnreadOutputWrites(RewriterBase &rewriter, Operation *root) {
   SmallVector<vector::TransferWriteOp> writes;
   root->walk([&](vector::TransferWriteOp write) { writes.push_back(write); });
   int64_t streamed = 0;
-  for (vector::TransferWriteOp write : writes)
-    if (succeeded(streamWrite(rewriter, write)))
-      ++streamed;
+  llvm::SetVector<Operation *> fenced;
+  for (vector::TransferWriteOp write : writes) {
+    Operation *outermost = getOutermostInThread(write);
+    bool inLoop = outermost != write.getOperation();
+    FailureOr<Operation *> last = streamWrite(rewriter, write);
+    if (failed(last))
+      continue;
+    ++streamed;
+    fenced.insert(inLoop ? outermost : *last);
+  }
+  for (Operation *nest : fenced) {
+    rewriter.setInsertionPointAfter(nest);
+    LLVM::FenceOp::create(rewriter, nest->getLoc(),
+                          LLVM::AtomicOrdering::seq_cst);
+  }
   return streamed;
 }

@@ -2,7 +2,9 @@
 
 // An output of at least 4 MiB that the function only writes and returns is
 // written with non-temporal stores: each 16x16 square of the transpose
-// becomes 16 aligned row stores that skip reading the lines they replace.
+// becomes 16 aligned row stores that skip reading the lines they replace,
+// and a fence after the loop nest orders them before anything another
+// thread does after the call.
 // CHECK-LABEL: func.func @returned_transpose
 // CHECK-SAME: (%[[X:.*]]: memref<2048x1024xf32>)
 // CHECK: %[[Y:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1024x2048xf32>
@@ -11,7 +13,8 @@
 // CHECK: vector.store %[[ROW]], %[[Y]][%{{.*}}, %{{.*}}] {alignment = 64 : i64, nontemporal = true} : memref<1024x2048xf32>, vector<16xf32>
 // CHECK-COUNT-15: vector.store {{.*}} {alignment = 64 : i64, nontemporal = true}
 // CHECK-NOT: vector.transfer_write
-// CHECK: return %[[Y]]
+// CHECK: llvm.fence seq_cst
+// CHECK-NEXT: return %[[Y]]
 func.func @returned_transpose(%x: memref<2048x1024xf32>) -> memref<1024x2048xf32> {
   %y = memref.alloc() {alignment = 64 : i64} : memref<1024x2048xf32>
   linalg.transpose ins(%x : memref<2048x1024xf32>) outs(%y : memref<1024x2048xf32>) permutation = [1, 0]
@@ -24,6 +27,7 @@ func.func @returned_transpose(%x: memref<2048x1024xf32>) -> memref<1024x2048xf32
 // CHECK-LABEL: func.func @small_output
 // CHECK: vector.transfer_write
 // CHECK-NOT: nontemporal
+// CHECK-NOT: llvm.fence
 func.func @small_output(%x: memref<1024x512xf32>) -> memref<512x1024xf32> {
   %y = memref.alloc() {alignment = 64 : i64} : memref<512x1024xf32>
   linalg.transpose ins(%x : memref<1024x512xf32>) outs(%y : memref<512x1024xf32>) permutation = [1, 0]
@@ -81,5 +85,33 @@ func.func @offset_view(%x: memref<2016x1024xf32>) -> memref<1024x2048xf32> {
   %y = memref.alloc() {alignment = 64 : i64} : memref<1024x2048xf32>
   %view = memref.subview %y[0, 8] [1024, 2016] [1, 1] : memref<1024x2048xf32> to memref<1024x2016xf32, strided<[2048, 1], offset: 8>>
   linalg.transpose ins(%x : memref<2016x1024xf32>) outs(%view : memref<1024x2016xf32, strided<[2048, 1], offset: 8>>) permutation = [1, 0]
+  return %y : memref<1024x2048xf32>
+}
+
+// -----
+
+// In an OpenMP team, each thread fences at the end of its iterations, in
+// the loop nest's body, before the team's barrier.
+// CHECK-LABEL: func.func @team
+// CHECK: omp.loop_nest
+// CHECK: vector.store {{.*}} nontemporal = true
+// CHECK: llvm.fence seq_cst
+// CHECK-NEXT: omp.yield
+func.func @team(%x: memref<2048x1024xf32>) -> memref<1024x2048xf32> {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c1024 = arith.constant 1024 : index
+  %y = memref.alloc() {alignment = 64 : i64} : memref<1024x2048xf32>
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c1024) step (%c32) {
+        %in = memref.subview %x[0, %i] [2048, 32] [1, 1] : memref<2048x1024xf32> to memref<2048x32xf32, strided<[1024, 1], offset: ?>>
+        %out = memref.subview %y[%i, 0] [32, 2048] [1, 1] : memref<1024x2048xf32> to memref<32x2048xf32, strided<[2048, 1], offset: ?>>
+        linalg.transpose ins(%in : memref<2048x32xf32, strided<[1024, 1], offset: ?>>) outs(%out : memref<32x2048xf32, strided<[2048, 1], offset: ?>>) permutation = [1, 0]
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
   return %y : memref<1024x2048xf32>
 }

@@ -472,7 +472,10 @@ def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     vector row, that is otherwise only returned or freed, and the write's
     column a provable multiple of the row (a constant, or loop induction
     variables stepping by it). Ordinary stores would read every line they
-    replace, a third of a transpose's memory traffic:
+    replace, a third of a transpose's memory traffic. Each thread's loop
+    nest that streamed ends with `llvm.fence seq_cst`, since x86 orders
+    non-temporal stores with other threads' loads only through a fence or a
+    locked instruction:
 
     ```mlir
     // Before (a square of a transpose into %y, returned):
@@ -643,6 +646,7 @@ def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::affine::AffineDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
