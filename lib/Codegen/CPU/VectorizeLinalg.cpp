@@ -617,19 +617,25 @@ static LogicalResult tileAndVectorizeWindow(
   return success();
 }
 
-/// Whether `op` is a convolution or pooling whose operands mix integer and
-/// floating-point elements. Upstream's vectorizer converts the operands of
-/// these ops itself, ignoring their bodies, and crashes converting floats to
-/// integers (found by fuzzing: f32 and bf16 into an i64 depthwise result).
-static bool isMixedKindWindow(linalg::LinalgOp op) {
-  if (!linalg::isaConvolutionOpInterface(op))
+/// Whether `op` is a convolution or pooling that upstream's vectorizer
+/// cannot take: it converts the operands of these ops to the output's
+/// element type itself, ignoring their bodies, and handles only widening
+/// within one kind. It crashed (found by fuzzing) on operands that mix
+/// integer and floating-point elements (f32 and bf16 into an i64 depthwise
+/// result) and on an input wider than the output (f32 into f16).
+static bool isUnpromotableWindow(linalg::LinalgOp op) {
+  if (!linalg::isaConvolutionOpInterface(op) || op.getNumDpsInits() != 1)
     return false;
-  std::optional<bool> isFloat;
-  for (OpOperand &operand : op->getOpOperands()) {
-    bool operandIsFloat = isa<FloatType>(getElementTypeOrSelf(operand.get()));
-    if (isFloat && *isFloat != operandIsFloat)
+  Type output = getElementTypeOrSelf(op.getDpsInits()[0]);
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    // A pooling's window operand gives only its shape.
+    if (!op.payloadUsesValueFromOperand(input))
+      continue;
+    Type element = getElementTypeOrSelf(input->get());
+    if (isa<FloatType>(element) != isa<FloatType>(output) ||
+        !element.isIntOrFloat() || !output.isIntOrFloat() ||
+        element.getIntOrFloatBitWidth() > output.getIntOrFloatBitWidth())
       return true;
-    isFloat = operandIsFloat;
   }
   return false;
 }
@@ -640,7 +646,7 @@ static LogicalResult vectorizeStaticTile(RewriterBase &rewriter,
                                          linalg::LinalgOp tile) {
   if (isWindowCopy(tile) && !tile.hasOnlyProjectedPermutations())
     return vectorizeWindowCopyTile(rewriter, tile);
-  if (isMixedKindWindow(tile))
+  if (isUnpromotableWindow(tile))
     return failure();
   ReductionCombiner combiner = getReductionCombiner(tile);
   Operation *before = tile->getPrevNode();

@@ -15,9 +15,9 @@
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 using namespace mlir;
@@ -108,7 +108,9 @@ nx::declareFirstRunPreparation(RewriterBase &rewriter, ModuleOp module) {
 void nx::callFirstRunPreparation(RewriterBase &rewriter, Location loc,
                                  const FirstRunPreparation &preparation) {
   // One constant per value: the convolutions' arguments repeat a few sizes.
-  llvm::SmallDenseMap<int64_t, Value> constants;
+  // Not a DenseMap: INT64_MAX and INT64_MIN, its empty and tombstone keys,
+  // are sizes a program may state (found by fuzzing).
+  std::map<int64_t, Value> constants;
   auto constant = [&](int64_t value) -> Value {
     Value &made = constants[value];
     if (!made)

@@ -409,3 +409,24 @@ func.func @float_into_integer_depthwise(%x: memref<1x10x18x32xf32>, %w: memref<3
       ins(%x, %w : memref<1x10x18x32xf32>, memref<3x3x32xbf16>) outs(%y : memref<1x8x16x32xi64>)
   return
 }
+
+// -----
+
+// Nor can it narrow: f32 into an f16 result stays a loop nest too (it
+// crashed, found by fuzzing), while widening f16 into f32 vectorizes.
+// CHECK-LABEL: func.func @narrowing_depthwise
+// CHECK-NOT: vector.
+// CHECK: linalg.depthwise_conv_1d_nwc_wc
+// CHECK-LABEL: func.func @widening_depthwise
+// CHECK: arith.extf {{.*}} : vector<{{.*}}xf16> to vector<{{.*}}xf32>
+// CHECK-NOT: linalg.depthwise_conv
+func.func @narrowing_depthwise(%x: memref<1x10x18x32xf32>, %w: memref<3x3x32xf32>, %y: memref<1x8x16x32xf16>) {
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x10x18x32xf32>, memref<3x3x32xf32>) outs(%y : memref<1x8x16x32xf16>)
+  return
+}
+func.func @widening_depthwise(%x: memref<1x10x18x32xf16>, %w: memref<3x3x32xf16>, %y: memref<1x8x16x32xf32>) {
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x10x18x32xf16>, memref<3x3x32xf16>) outs(%y : memref<1x8x16x32xf32>)
+  return
+}
