@@ -28,9 +28,13 @@ namespace mlir::nx {
 inline constexpr int64_t kStreamedOutputBytes = int64_t{4} << 20;
 
 /// Replaces every in-bounds `vector.transfer_write` of a 2-D vector under
-/// `root` into a buffer that `isUnreadOutput` accepts, at a column that is
-/// a multiple of the vector's row, by one non-temporal, aligned
-/// `vector.store` per row. Returns how many it replaced.
+/// `root` by one non-temporal, aligned `vector.store` per row, where it
+/// writes an output nothing reads: a `memref.alloc` of a public function,
+/// of at least kStreamedOutputBytes, aligned to a vector row, whose other
+/// uses (through views) only write, return or free it; and at a column
+/// that is provably a multiple of the vector's row. Each thread's loop
+/// nest that streamed then ends with `llvm.fence seq_cst`. Returns how
+/// many writes it replaced.
 int64_t streamUnreadOutputWrites(RewriterBase &rewriter, Operation *root);
 
 } // namespace mlir::nx
