@@ -567,6 +567,27 @@ extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1,
   return result.size();
 }
 
+/// Sets currentPipeline for an input whose selector byte is `selector` and
+/// whose override line (if any) is `override`, and returns the feedback
+/// slot of that pipeline; nothing when the override names what the list
+/// does not run, which makes the input no input.
+static std::optional<size_t> selectPipeline(uint8_t selector,
+                                            std::string_view override) {
+  if (override.empty()) {
+    currentPipeline = kPipelines[selector % kNumPipelines];
+    return selector % kNumPipelines;
+  }
+  for (const std::string &name : nx_fuzz::getPipelineNames(override))
+    if (!getAllowedNames().count(name))
+      return std::nullopt;
+  // convert-to-llvm reports a filter-dialects name it does not know
+  // without a location (upstream's option handling): keep to real ones.
+  if (!haveKnownFilterDialects(override))
+    return std::nullopt;
+  currentPipeline = std::string(override);
+  return kNumPipelines + std::hash<std::string_view>()(override) % 16;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1)
     return 0;
@@ -577,21 +598,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // options and orders the list does not have. It may only name what the
   // list runs; an override that does not parse is no input.
   std::string_view override = nx_fuzz::getPipelineOverride(text);
-  size_t pipelineSlot;
-  if (!override.empty()) {
-    for (const std::string &name : nx_fuzz::getPipelineNames(override))
-      if (!getAllowedNames().count(name))
-        return -1;
-    // convert-to-llvm reports a filter-dialects name it does not know
-    // without a location (upstream's option handling): keep to real ones.
-    if (!haveKnownFilterDialects(override))
-      return -1;
-    currentPipeline = std::string(override);
-    pipelineSlot = kNumPipelines + std::hash<std::string_view>()(override) % 16;
-  } else {
-    currentPipeline = kPipelines[data[0] % kNumPipelines];
-    pipelineSlot = data[0] % kNumPipelines;
-  }
+  std::optional<size_t> pipelineSlot = selectPipeline(data[0], override);
+  if (!pipelineSlot)
+    return -1;
   const std::string &pipeline = currentPipeline;
 
   MLIRContext context(getRegistry(), MLIRContext::Threading::DISABLED);
@@ -634,7 +643,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!module || failed(verify(*module)))
     return unlocatedBeforePasses ? -1 : 0;
 
-  recordShapes(*module, pipelineSlot);
+  recordShapes(*module, *pipelineSlot);
 
   // The input itself must print as text that parses back. When it does
   // not, the op at the failure decides: an nx op breaks nx's promise; any
