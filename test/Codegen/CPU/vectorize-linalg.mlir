@@ -430,3 +430,16 @@ func.func @widening_depthwise(%x: memref<1x10x18x32xf16>, %w: memref<3x3x32xf16>
       ins(%x, %w : memref<1x10x18x32xf16>, memref<3x3x32xf16>) outs(%y : memref<1x8x16x32xf32>)
   return
 }
+
+// -----
+
+// A pooling's window operand gives only its shape: an f32 window over f16
+// data narrows nothing, and the pooling vectorizes.
+// CHECK-LABEL: func.func @f16_pooling_with_f32_window
+// CHECK: arith.maximumf {{.*}} : vector<{{.*}}xf16>
+// CHECK-NOT: linalg.pooling
+func.func @f16_pooling_with_f32_window(%x: memref<1x8x16x32xf16>, %w: memref<2x2xf32>, %y: memref<1x4x8x32xf16>) {
+  linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : memref<1x8x16x32xf16>, memref<2x2xf32>) outs(%y : memref<1x4x8x32xf16>)
+  return
+}
