@@ -138,9 +138,11 @@ struct NxSplitReductionsPass
     IRRewriter rewriter(&getContext());
     for (auto [op, split] : candidates) {
       bool outer = !split.innerParallel;
+      // A copy for the lambda: C++17 cannot capture a structured binding.
+      linalg::SplitReductionOptions options = split;
       // Fails, leaving `op` untouched, on a combiner with no neutral element.
       if (succeeded(linalg::splitReduction(
-              rewriter, op, [&](linalg::LinalgOp) { return split; })))
+              rewriter, op, [&](linalg::LinalgOp) { return options; })))
         nx::addStatistic(outer ? numSplitOuter : numSplit);
     }
   }
