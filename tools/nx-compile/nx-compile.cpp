@@ -168,6 +168,81 @@ static llvm::Error writeFile(StringRef path, StringRef contents) {
   return llvm::Error::success();
 }
 
+/// Fails where `output`'s directory is missing or not writable.
+static llvm::Error checkOutputDirectory(StringRef output) {
+  StringRef directory = llvm::sys::path::parent_path(output);
+  if (directory.empty())
+    directory = ".";
+  if (!llvm::sys::fs::is_directory(directory))
+    return llvm::createStringError("-o '" + output + "' is in '" + directory +
+                                   "', which is no directory");
+  if (llvm::sys::fs::access(directory, llvm::sys::fs::AccessMode::Write))
+    return llvm::createStringError("-o '" + output + "' is in '" + directory +
+                                   "', which is not writable");
+  return llvm::Error::success();
+}
+
+/// Parses and verifies the input file; on failure reports it (fail) and
+/// returns null.
+static OwningOpRef<ModuleOp> parseProgram(MLIRContext &context,
+                                          runner::CompileProgress &progress,
+                                          TimingScope &rootTiming) {
+  progress.phase("parse");
+  TimingScope parseTiming = rootTiming.nest("parse");
+  std::string error;
+  auto buffer = openInputFile(inputFile, &error);
+  if (!buffer) {
+    fail(error);
+    return nullptr;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  // Registered last, so it runs first: MLIR's advice to pass a flag
+  // nx-compile does not have is reworded.
+  ScopedDiagnosticHandler reworded(&context, [&](Diagnostic &diag) {
+    progress.finish();
+    diagnostics.emitDiagnostic(
+        diag.getLocation(), nx::rewordParseDiagnostic(diag.str(), "nx-compile"),
+        diag.getSeverity());
+    for (Diagnostic &note : diag.getNotes())
+      diagnostics.emitDiagnostic(note.getLocation(), note.str(),
+                                 note.getSeverity());
+    return success();
+  });
+  // Verified apart, so that an invalid op is not called a parse error.
+  ParserConfig config(&context, /*verifyAfterParse=*/false);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
+  if (!module) {
+    fail("cannot parse '" + inputFile + "'");
+    return nullptr;
+  }
+  if (failed(verify(*module))) {
+    fail("'" + inputFile + "' fails verification");
+    return nullptr;
+  }
+  return module;
+}
+
+/// Writes the object to `output`, or links it there into a shared object.
+static llvm::Error writeOutput(StringRef output, const aot::AotObject &object,
+                               const char *argv0,
+                               runner::CompileProgress &progress,
+                               TimingScope &rootTiming) {
+  if (!output.ends_with(".so"))
+    return writeFile(output, object.objectFile);
+  progress.phase("link");
+  TimingScope linkTiming = rootTiming.nest("link");
+  llvm::SmallString<128> temp;
+  if (auto ec = llvm::sys::fs::createTemporaryFile("nx-compile", "o", temp))
+    return llvm::createStringError("cannot create a temporary object file: " +
+                                   ec.message());
+  llvm::FileRemover removeTemp(temp);
+  if (auto err = writeFile(temp, object.objectFile))
+    return err;
+  return linkSharedObject(temp, output, object.usesOpenMP, argv0);
+}
+
 static int compileMain(const char *argv0) {
   auto flags = runner::readCompileFlags();
   if (!flags)
@@ -185,15 +260,8 @@ static int compileMain(const char *argv0) {
           inputFile, "nx-compile model.mlir -o model.so [options]"))
     return fail(llvm::toString(std::move(err)));
   // Before compiling: the linker's own message would name a temporary file.
-  StringRef directory = llvm::sys::path::parent_path(output);
-  if (directory.empty())
-    directory = ".";
-  if (!llvm::sys::fs::is_directory(directory))
-    return fail("-o '" + output + "' is in '" + directory +
-                "', which is no directory");
-  if (llvm::sys::fs::access(directory, llvm::sys::fs::AccessMode::Write))
-    return fail("-o '" + output + "' is in '" + directory +
-                "', which is not writable");
+  if (auto err = checkOutputDirectory(output))
+    return fail(llvm::toString(std::move(err)));
 
   DefaultTimingManager timingManager;
   timingManager.setEnabled(timing);
@@ -208,38 +276,9 @@ static int compileMain(const char *argv0) {
   MLIRContext context(registry);
   context.disableMultithreading();
   context.printOpOnDiagnostic(flags->printOpOnDiagnostic);
-  OwningOpRef<ModuleOp> module;
-  {
-    progress.phase("parse");
-    TimingScope parseTiming = rootTiming.nest("parse");
-    std::string error;
-    auto buffer = openInputFile(inputFile, &error);
-    if (!buffer)
-      return fail(error);
-    llvm::SourceMgr sourceMgr;
-    sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-    SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-    // Registered last, so it runs first: MLIR's advice to pass a flag
-    // nx-compile does not have is reworded.
-    ScopedDiagnosticHandler reworded(&context, [&](Diagnostic &diag) {
-      progress.finish();
-      diagnostics.emitDiagnostic(
-          diag.getLocation(),
-          nx::rewordParseDiagnostic(diag.str(), "nx-compile"),
-          diag.getSeverity());
-      for (Diagnostic &note : diag.getNotes())
-        diagnostics.emitDiagnostic(note.getLocation(), note.str(),
-                                   note.getSeverity());
-      return success();
-    });
-    // Verified apart, so that an invalid op is not called a parse error.
-    ParserConfig config(&context, /*verifyAfterParse=*/false);
-    module = parseSourceFile<ModuleOp>(sourceMgr, config);
-    if (!module)
-      return fail("cannot parse '" + inputFile + "'");
-    if (failed(verify(*module)))
-      return fail("'" + inputFile + "' fails verification");
-  }
+  OwningOpRef<ModuleOp> module = parseProgram(context, progress, rootTiming);
+  if (!module)
+    return 1;
 
   aot::AotOptions options;
   options.prefix = symbolPrefix;
@@ -259,21 +298,8 @@ static int compileMain(const char *argv0) {
   if (printLowered)
     llvm::outs() << lowered;
 
-  if (!shared) {
-    if (auto err = writeFile(output, object->objectFile))
-      return fail(llvm::toString(std::move(err)));
-  } else {
-    progress.phase("link");
-    TimingScope linkTiming = rootTiming.nest("link");
-    llvm::SmallString<128> temp;
-    if (auto ec = llvm::sys::fs::createTemporaryFile("nx-compile", "o", temp))
-      return fail("cannot create a temporary object file: " + ec.message());
-    llvm::FileRemover removeTemp(temp);
-    if (auto err = writeFile(temp, object->objectFile))
-      return fail(llvm::toString(std::move(err)));
-    if (auto err = linkSharedObject(temp, output, object->usesOpenMP, argv0))
-      return fail(llvm::toString(std::move(err)));
-  }
+  if (auto err = writeOutput(output, *object, argv0, progress, rootTiming))
+    return fail(llvm::toString(std::move(err)));
   if (!headerFile.empty())
     if (auto err =
             writeFile(headerFile, aot::emitCHeader(*object, symbolPrefix)))

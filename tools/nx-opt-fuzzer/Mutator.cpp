@@ -398,152 +398,174 @@ int getWidthAfter(std::string_view text, size_t i) {
   return width >= 1 && width <= 64 ? width : 0;
 }
 
-Scan scan(std::string_view text) {
-  Scan result;
-  size_t n = text.size();
-  auto at = [&](size_t i) { return i < n ? text[i] : '\0'; };
-  size_t i = 0;
-  while (i < n) {
-    char c = text[i];
-    if (c == '"') {
-      i = skipString(text, i);
-      continue;
+/// Finds the integers, symbols and types of a program's text, token by
+/// token; each scan* method reads one token from `i` and returns the index
+/// after it.
+class Scanner {
+public:
+  explicit Scanner(std::string_view text) : text(text), n(text.size()) {}
+
+  Scan run() {
+    size_t i = 0;
+    while (i < n) {
+      char c = text[i];
+      if (c == '"')
+        i = skipString(text, i);
+      else if (c == '/' && at(i + 1) == '/')
+        i = scanComment(i);
+      else if (c == '@')
+        i = scanSymbol(i);
+      else if (isAlpha(c) || c == '_' || c == '%' || c == '^' || c == '#' ||
+               c == '!')
+        i = scanWord(i);
+      else if (isDigit(c))
+        i = scanNumber(i);
+      else
+        ++i;
     }
-    if (c == '/' && at(i + 1) == '/') {
-      // Comments are skipped, but the override line's options count.
-      if (i == 0 && startsWith(text, kPipelinePrefix)) {
-        i += kPipelinePrefix.size();
-        continue;
-      }
-      size_t end = text.find('\n', i);
-      i = end == std::string_view::npos ? n : end;
-      continue;
-    }
-    if (c == '@') {
-      size_t j;
-      std::string name;
-      if (at(i + 1) == '"') {
-        j = skipString(text, i + 1);
-        name = std::string(text.substr(i + 2, j - 1 - (i + 2)));
-      } else {
-        j = i + 1;
-        while (j < n && isIdentChar(text[j]))
-          ++j;
-        if (j == i + 1) {
-          ++i;
-          continue;
-        }
-        name = std::string(text.substr(i + 1, j - i - 1));
-      }
-      result.symbols.push_back({{i, j}, name, isDefinition(text, i)});
-      i = j;
-      continue;
-    }
-    if (isAlpha(c) || c == '_' || c == '%' || c == '^' || c == '#' ||
-        c == '!') {
-      size_t j = i + 1;
+    return std::move(result);
+  }
+
+private:
+  char at(size_t i) const { return i < n ? text[i] : '\0'; }
+
+  size_t scanComment(size_t i) {
+    // Comments are skipped, but the override line's options count.
+    if (i == 0 && startsWith(text, kPipelinePrefix))
+      return kPipelinePrefix.size();
+    size_t end = text.find('\n', i);
+    return end == std::string_view::npos ? n : end;
+  }
+
+  size_t scanSymbol(size_t i) {
+    size_t j;
+    std::string name;
+    if (at(i + 1) == '"') {
+      j = skipString(text, i + 1);
+      name = std::string(text.substr(i + 2, j - 1 - (i + 2)));
+    } else {
+      j = i + 1;
       while (j < n && isIdentChar(text[j]))
         ++j;
-      std::string_view word = text.substr(i, j - i);
-      bool nested = i > 0 && (text[i - 1] == 'x' || text[i - 1] == '<');
-      if ((word == "tensor" || word == "memref" || word == "vector") &&
-          at(j) == '<') {
-        // The dimensions, then the element type, which scanning goes on
-        // with; the span ends at the matching '>'.
-        size_t k = j + 1;
-        std::vector<Span> dims;
-        while (true) {
-          if (isDigit(at(k))) {
-            size_t m = k;
-            while (isDigit(at(m)))
-              ++m;
-            if (at(m) != 'x')
-              break;
-            dims.push_back({k, m});
-            k = m + 1;
-          } else if (at(k) == '?' && at(k + 1) == 'x') {
-            k += 2;
-          } else if (at(k) == '[' && isDigit(at(k + 1))) {
-            size_t m = k + 1;
-            while (isDigit(at(m)))
-              ++m;
-            if (at(m) != ']' || at(m + 1) != 'x')
-              break;
-            dims.push_back({k + 1, m});
-            k = m + 2;
-          } else {
-            break;
-          }
-        }
-        int depth = 1;
-        size_t m = j + 1;
-        while (m < n && depth > 0) {
-          if (text[m] == '<')
-            ++depth;
-          else if (text[m] == '>' && text[m - 1] != '-')
-            --depth;
-          else if (text[m] == '\n')
-            break;
-          ++m;
-        }
-        if (depth == 0) {
-          result.types.push_back({{i, m},
-                                  std::string(word),
-                                  std::string(text.substr(j + 1, k - j - 1)),
-                                  std::string(text.substr(k, m - 1 - k)),
-                                  nested});
-          for (Span dim : dims)
-            result.integers.push_back({dim, /*dimension=*/true, 0});
-        }
-        i = k;
-        continue;
-      }
-      for (const char *scalar : kScalarTypes)
-        if (word == scalar)
-          result.types.push_back({{i, j}, "", "", "", nested});
-      i = j;
-      continue;
+      if (j == i + 1)
+        return i + 1;
+      name = std::string(text.substr(i + 1, j - i - 1));
     }
-    if (isDigit(c)) {
-      if (c == '0' && at(i + 1) == 'x' && std::isxdigit(at(i + 2))) {
-        i += 2;
-        while (i < n && std::isxdigit(static_cast<unsigned char>(text[i])))
-          ++i;
-        continue;
-      }
-      size_t m = i;
-      while (m < n && isDigit(text[m]))
-        ++m;
-      if (at(m) == '.' || at(m) == 'e' || at(m) == 'E') {
-        // A float literal.
-        while (m < n && (isDigit(text[m]) || text[m] == '.' || text[m] == 'e' ||
-                         text[m] == 'E' ||
-                         ((text[m] == '-' || text[m] == '+') &&
-                          (text[m - 1] == 'e' || text[m - 1] == 'E'))))
-          ++m;
-        i = m;
-        continue;
-      }
-      // Not the result count of `%r:2 = ...`.
-      bool resultCount =
-          i >= 2 && text[i - 1] == ':' && isIdentChar(text[i - 2]);
-      if (!resultCount) {
-        size_t begin = i;
-        if (i >= 1 && text[i - 1] == '-' &&
-            (i < 2 || std::strchr(" \t\n=([,<:{", text[i - 2])))
-          begin = i - 1;
-        bool dimension =
-            at(m) == 'x' && (isAlpha(at(m + 1)) || at(m + 1) == '?');
-        result.integers.push_back(
-            {{begin, m}, dimension, dimension ? 0 : getWidthAfter(text, m)});
-      }
-      i = m;
-      continue;
-    }
-    ++i;
+    result.symbols.push_back({{i, j}, name, isDefinition(text, i)});
+    return j;
   }
-  return result;
-}
+
+  size_t scanWord(size_t i) {
+    size_t j = i + 1;
+    while (j < n && isIdentChar(text[j]))
+      ++j;
+    std::string_view word = text.substr(i, j - i);
+    bool nested = i > 0 && (text[i - 1] == 'x' || text[i - 1] == '<');
+    if ((word == "tensor" || word == "memref" || word == "vector") &&
+        at(j) == '<')
+      return scanShapedType(i, j, word, nested);
+    for (const char *scalar : kScalarTypes)
+      if (word == scalar)
+        result.types.push_back({{i, j}, "", "", "", nested});
+    return j;
+  }
+
+  /// `word<` at [i, j + 1): the dimensions, then the element type, which
+  /// scanning goes on with; the type's span ends at the matching '>'.
+  size_t scanShapedType(size_t i, size_t j, std::string_view word,
+                        bool nested) {
+    std::vector<Span> dims;
+    size_t k = scanDimensions(j + 1, dims);
+    int depth = 1;
+    size_t m = j + 1;
+    while (m < n && depth > 0) {
+      if (text[m] == '<')
+        ++depth;
+      else if (text[m] == '>' && text[m - 1] != '-')
+        --depth;
+      else if (text[m] == '\n')
+        break;
+      ++m;
+    }
+    if (depth == 0) {
+      result.types.push_back({{i, m},
+                              std::string(word),
+                              std::string(text.substr(j + 1, k - j - 1)),
+                              std::string(text.substr(k, m - 1 - k)),
+                              nested});
+      for (Span dim : dims)
+        result.integers.push_back({dim, /*dimension=*/true, 0});
+    }
+    return k;
+  }
+
+  /// The `NxMx?x[4]x` prefix of a shaped type from `k`: appends the static
+  /// sizes to `dims` and returns where the element type begins.
+  size_t scanDimensions(size_t k, std::vector<Span> &dims) const {
+    while (true) {
+      if (isDigit(at(k))) {
+        size_t m = k;
+        while (isDigit(at(m)))
+          ++m;
+        if (at(m) != 'x')
+          return k;
+        dims.push_back({k, m});
+        k = m + 1;
+      } else if (at(k) == '?' && at(k + 1) == 'x') {
+        k += 2;
+      } else if (at(k) == '[' && isDigit(at(k + 1))) {
+        size_t m = k + 1;
+        while (isDigit(at(m)))
+          ++m;
+        if (at(m) != ']' || at(m + 1) != 'x')
+          return k;
+        dims.push_back({k + 1, m});
+        k = m + 2;
+      } else {
+        return k;
+      }
+    }
+  }
+
+  size_t scanNumber(size_t i) {
+    if (text[i] == '0' && at(i + 1) == 'x' &&
+        std::isxdigit(static_cast<unsigned char>(at(i + 2)))) {
+      i += 2;
+      while (i < n && std::isxdigit(static_cast<unsigned char>(text[i])))
+        ++i;
+      return i;
+    }
+    size_t m = i;
+    while (m < n && isDigit(text[m]))
+      ++m;
+    if (at(m) == '.' || at(m) == 'e' || at(m) == 'E') {
+      // A float literal.
+      while (m < n && (isDigit(text[m]) || text[m] == '.' || text[m] == 'e' ||
+                       text[m] == 'E' ||
+                       ((text[m] == '-' || text[m] == '+') &&
+                        (text[m - 1] == 'e' || text[m - 1] == 'E'))))
+        ++m;
+      return m;
+    }
+    // Not the result count of `%r:2 = ...`.
+    if (i >= 2 && text[i - 1] == ':' && isIdentChar(text[i - 2]))
+      return m;
+    size_t begin = i;
+    if (i >= 1 && text[i - 1] == '-' &&
+        (i < 2 || std::strchr(" \t\n=([,<:{", text[i - 2])))
+      begin = i - 1;
+    bool dimension = at(m) == 'x' && (isAlpha(at(m + 1)) || at(m + 1) == '?');
+    result.integers.push_back(
+        {{begin, m}, dimension, dimension ? 0 : getWidthAfter(text, m)});
+    return m;
+  }
+
+  std::string_view text;
+  size_t n;
+  Scan result;
+};
+
+Scan scan(std::string_view text) { return Scanner(text).run(); }
 
 struct Line {
   size_t begin, end; // without the newline
