@@ -229,6 +229,24 @@ static void foldTileSizes(Operation *root,
   applyToOpsAndNew(ops, tileFolding);
 }
 
+/// Vectorizes `tile` with upstream's vectorizer and replaces it; returns
+/// the ops made in its place.
+static FailureOr<llvm::iterator_range<Block::iterator>>
+vectorizeInPlace(RewriterBase &rewriter, linalg::LinalgOp tile) {
+  Operation *before = tile->getPrevNode();
+  Operation *after = tile->getNextNode();
+  Block *block = tile->getBlock();
+  rewriter.setInsertionPoint(tile);
+  FailureOr<linalg::VectorizationResult> vectorized =
+      linalg::vectorize(rewriter, tile);
+  if (failed(vectorized))
+    return failure();
+  rewriter.replaceOp(tile, vectorized->replacements);
+  auto first = before ? std::next(before->getIterator()) : block->begin();
+  auto last = after ? after->getIterator() : block->end();
+  return llvm::make_range(first, last);
+}
+
 /// Tiles a transposing copy into `lanes` x `lanes` squares of its two
 /// contiguous loops and vectorizes each: a read of `lanes` rows of the
 /// input, a `vector.transpose` (lowered to shuffles) and a write of `lanes`
@@ -258,19 +276,13 @@ tileAndVectorizeTranspose(RewriterBase &rewriter, linalg::LinalgOp op,
   for (linalg::LinalgOp tile : tiles) {
     if (tile.hasDynamicShape())
       continue;
-    Operation *before = tile->getPrevNode();
-    Operation *after = tile->getNextNode();
-    Block *block = tile->getBlock();
-    rewriter.setInsertionPoint(tile);
-    FailureOr<linalg::VectorizationResult> vectorized =
-        linalg::vectorize(rewriter, tile);
-    if (failed(vectorized))
+    FailureOr<llvm::iterator_range<Block::iterator>> made =
+        vectorizeInPlace(rewriter, tile);
+    if (failed(made))
       continue;
-    rewriter.replaceOp(tile, vectorized->replacements);
-    for (Operation *made = before ? before->getNextNode() : &block->front();
-         made && made != after; made = made->getNextNode())
-      if (isa<vector::TransferReadOp>(made))
-        transfers.push_back(made);
+    for (Operation &op : *made)
+      if (isa<vector::TransferReadOp>(op))
+        transfers.push_back(&op);
   }
   applyToOpsAndNew(transfers, permutationLowering);
   return success();
@@ -649,18 +661,11 @@ static LogicalResult vectorizeStaticTile(RewriterBase &rewriter,
   if (isUnpromotableWindow(tile))
     return failure();
   ReductionCombiner combiner = getReductionCombiner(tile);
-  Operation *before = tile->getPrevNode();
-  Operation *after = tile->getNextNode();
-  Block *block = tile->getBlock();
-  rewriter.setInsertionPoint(tile);
-  FailureOr<linalg::VectorizationResult> vectorized =
-      linalg::vectorize(rewriter, tile);
-  if (failed(vectorized))
+  FailureOr<llvm::iterator_range<Block::iterator>> made =
+      vectorizeInPlace(rewriter, tile);
+  if (failed(made))
     return failure();
-  rewriter.replaceOp(tile, vectorized->replacements);
-  auto first = before ? std::next(before->getIterator()) : block->begin();
-  auto last = after ? after->getIterator() : block->end();
-  restoreCombinerFlags(rewriter, llvm::make_range(first, last), combiner);
+  restoreCombinerFlags(rewriter, *made, combiner);
   return success();
 }
 
