@@ -193,6 +193,8 @@ build_fuzz() {
 # Then every kept input is run again and sorted: one in nx (a crash or hang
 # while passes run, or a broken promise the harness checks) fails the
 # command; a crash in upstream MLIR's parser is listed and tolerated.
+# Last, nxhost-input-fuzzer fuzzes the runners' --input literals and .npy
+# files for a quarter of SECONDS (fuzz_inputs).
 fuzz() {
   local seconds="${1:-3600}" jobs="${2:-1}" seed="${3:-0}"
   local fuzzer="$FUZZ_BUILD_DIR/bin/nx-opt-fuzzer"
@@ -217,6 +219,30 @@ fuzz() {
     return 1
   fi
   python3 "$ROOT/tools/nx-opt-fuzzer/triage.py" --fuzzer "$fuzzer" "$crashes"
+  fuzz_inputs $((seconds / 4 > 10 ? seconds / 4 : 10)) "$seed"
+}
+
+# fuzz_inputs SECONDS SEED: nxhost-input-fuzzer from its seeds
+# (runtime/tools/nxhost-input-fuzzer/seeds) plus what earlier runs kept. All
+# its code is nx's, so the first crash, hang (10 s) or broken promise stops
+# it and fails the command, its input kept in build-fuzz/input-crashes.
+fuzz_inputs() {
+  local seconds="$1" seed="$2"
+  local corpus="$FUZZ_BUILD_DIR/input-corpus" crashes="$FUZZ_BUILD_DIR/input-crashes"
+  rm -rf "$crashes"
+  mkdir -p "$corpus" "$crashes"
+  log "fuzzing nxhost-input-fuzzer for ${seconds} s; log in $FUZZ_BUILD_DIR/input-fuzz.log"
+  local status=0
+  "$FUZZ_BUILD_DIR/bin/nxhost-input-fuzzer" "$corpus" \
+    "$ROOT/runtime/tools/nxhost-input-fuzzer/seeds" -max_total_time="$seconds" \
+    -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+    -artifact_prefix="$crashes/" -seed="$seed" \
+    >"$FUZZ_BUILD_DIR/input-fuzz.log" 2>&1 || status=$?
+  grep -aE "^#[0-9]+.*cov:" "$FUZZ_BUILD_DIR/input-fuzz.log" | tail -n 1 >&2 || true
+  if ((status != 0)); then
+    grep -avE "failed to allocate" "$FUZZ_BUILD_DIR/input-fuzz.log" | tail -n 40 >&2
+    return 1
+  fi
 }
 
 # bench/models/compare.py: nx-bench-models and PyTorch eager on the same

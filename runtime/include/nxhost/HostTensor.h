@@ -29,6 +29,10 @@
 #include <optional>
 #include <string>
 
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
 namespace nxhost {
 
 /// An owning, dense, row-major tensor in host memory (64-byte aligned).
@@ -62,13 +66,21 @@ public:
 
   /// Parses `VALUE:TYPE`, e.g. `[1, 2, 3]:tensor<3xf32>`, `7:tensor<i64>`,
   /// `true:tensor<2xi1>` (a scalar VALUE is splatted). VALUE uses the syntax
-  /// of MLIR's `dense<...>` attribute (TensorLiteralParser.cpp).
+  /// of MLIR's `dense<...>` attribute (TensorLiteralParser.cpp); a tensor
+  /// without elements also takes `[]` or nothing. Types have at most 256
+  /// dimensions.
   static llvm::Expected<HostTensor> parseLiteral(llvm::StringRef text);
 
   /// Reads / writes a NumPy .npy file (format 1.0-3.0, C order, little
   /// endian; dtypes bool, i1..i8, u1..u8, f2, f4, f8, c8, c16).
   static llvm::Expected<HostTensor> readNpy(llvm::StringRef path);
   llvm::Error writeNpy(llvm::StringRef path) const;
+  /// The same from the bytes of a .npy file (`path` names them in errors)
+  /// and to a stream (format 1.0, or 2.0 for a header past 64 KiB; an error
+  /// only for a dtype NumPy lacks).
+  static llvm::Expected<HostTensor> parseNpy(llvm::StringRef bytes,
+                                             llvm::StringRef path);
+  llvm::Error writeNpy(llvm::raw_ostream &os) const;
 
   HostTensor clone() const;
   /// The same as clone, or RESOURCE_EXHAUSTED (as `create`) when the
@@ -89,7 +101,8 @@ public:
   /// MLIR spelling of the type, e.g. "tensor<2x3xf32>".
   std::string typeString() const;
   /// The values, nested by dimension: "[[1, 2], [3, 4]]"; a scalar prints
-  /// bare ("5"). Floats use the shortest round-tripping form.
+  /// bare ("5"), a tensor without elements "[]" whatever its shape. Floats
+  /// use the shortest round-tripping form.
   std::string valuesString() const;
   /// "tensor<4xf32> = [1, 2, 3, 4]".
   std::string toString() const;

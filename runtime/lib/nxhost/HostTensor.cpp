@@ -102,10 +102,10 @@ HostTensor HostTensor::uninitialized(nxrt_dtype_t dtype,
 }
 
 int64_t HostTensor::numElements() const {
-  int64_t n = 1;
-  for (int64_t d : dims)
-    n *= d;
-  return n;
+  // Not the dimensions' product: [2^62, 2, 0] holds no element, but its
+  // first two dimensions' product passes INT64_MAX.
+  size_t elementSize = nxrt_dtype_size(elementType);
+  return elementSize ? static_cast<int64_t>(numBytes / elementSize) : 0;
 }
 
 nxrt_tensor_t HostTensor::view() const {

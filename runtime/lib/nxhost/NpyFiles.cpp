@@ -63,6 +63,12 @@ static const char *npyDescr(nxrt_dtype_t dtype) {
   return nullptr;
 }
 
+static llvm::Error noNpyDType(nxrt_dtype_t dtype) {
+  return llvm::createStringError("cannot write a " +
+                                 llvm::Twine(nxrt_dtype_name(dtype)) +
+                                 " tensor to .npy (no NumPy dtype)");
+}
+
 /// Value of `'key': <value>` in a .npy header dict, up to the next top-level
 /// ',' or '}' (tuples are kept whole).
 static std::optional<StringRef> npyHeaderField(StringRef header,
@@ -101,7 +107,10 @@ Expected<HostTensor> HostTensor::readNpy(StringRef path) {
   if (!bufferOr)
     return llvm::createStringError("cannot read '" + path +
                                    "': " + bufferOr.getError().message());
-  StringRef bytes = (*bufferOr)->getBuffer();
+  return parseNpy((*bufferOr)->getBuffer(), path);
+}
+
+Expected<HostTensor> HostTensor::parseNpy(StringRef bytes, StringRef path) {
   auto bad = [&](const llvm::Twine &why) {
     return llvm::createStringError("'" + path +
                                    "' is not a valid .npy file: " + why);
@@ -119,7 +128,8 @@ Expected<HostTensor> HostTensor::readNpy(StringRef path) {
     headerLen = llvm::support::endian::read32le(bytes.data() + 8);
     headerStart = 12;
   } else {
-    return bad("unsupported version " + llvm::Twine(major));
+    return bad("unsupported version " +
+               llvm::Twine(static_cast<unsigned>(major)));
   }
   if (headerStart + headerLen > bytes.size())
     return bad("truncated header");
@@ -176,11 +186,26 @@ Expected<HostTensor> HostTensor::readNpy(StringRef path) {
 }
 
 llvm::Error HostTensor::writeNpy(StringRef path) const {
+  if (!npyDescr(elementType))
+    return noNpyDType(elementType);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + ec.message());
+  if (auto err = writeNpy(os))
+    return err;
+  os.close();
+  if (os.has_error())
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + os.error().message());
+  return llvm::Error::success();
+}
+
+llvm::Error HostTensor::writeNpy(llvm::raw_ostream &os) const {
   const char *descr = npyDescr(elementType);
   if (!descr)
-    return llvm::createStringError("cannot write a " +
-                                   llvm::Twine(nxrt_dtype_name(elementType)) +
-                                   " tensor to .npy (no NumPy dtype)");
+    return noNpyDType(elementType);
   std::string header = "{'descr': '" + std::string(descr) +
                        "', 'fortran_order': False, 'shape': (";
   // "()", "(4,)", "(2, 3)".
@@ -189,25 +214,23 @@ llvm::Error HostTensor::writeNpy(StringRef path) const {
   if (dims.size() == 1)
     header += ",";
   header += "), }";
+  // Version 1.0 counts the header in 16 bits, 2.0 in 32: a tensor of
+  // thousands of dimensions needs the latter.
+  bool wide = 10 + header.size() + 1 + 63 > UINT16_MAX;
+  size_t prefix = wide ? 12 : 10;
   // Pad with spaces so that magic + len + header + '\n' is a multiple of 64.
-  size_t total = 10 + header.size() + 1;
+  size_t total = prefix + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return llvm::createStringError("cannot write '" + path +
-                                   "': " + ec.message());
-  os << "\x93NUMPY" << '\x01' << '\x00';
-  char len[2];
-  llvm::support::endian::write16le(len, static_cast<uint16_t>(header.size()));
-  os.write(len, 2);
+  os << "\x93NUMPY" << (wide ? '\x02' : '\x01') << '\x00';
+  // The header's length, little endian: 2 bytes, or 4 in version 2.0.
+  uint32_t length = static_cast<uint32_t>(header.size());
+  char len[4] = {static_cast<char>(length), static_cast<char>(length >> 8),
+                 static_cast<char>(length >> 16),
+                 static_cast<char>(length >> 24)};
+  os.write(len, wide ? 4 : 2);
   os << header;
   if (numBytes)
     os.write(reinterpret_cast<const char *>(data()), numBytes);
-  os.close();
-  if (os.has_error())
-    return llvm::createStringError("cannot write '" + path +
-                                   "': " + os.error().message());
   return llvm::Error::success();
 }

@@ -546,7 +546,7 @@ static void noteUnboundCallbacks(const DriverOptions &opts,
 /// existing, writable directory.
 static llvm::Error checkOutputPaths(const DriverOptions &opts) {
   for (auto [i, path] : llvm::enumerate(opts.outputs)) {
-    auto fail = [&, i = i](const llvm::Twine &why) {
+    auto fail = [&, i = i, path = path](const llvm::Twine &why) {
       return llvm::createStringError("--output #" + llvm::Twine(i) + ": '" +
                                      path + "' " + why);
     };

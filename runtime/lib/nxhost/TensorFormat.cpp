@@ -101,6 +101,12 @@ std::string nxhost::formatValues(const nxrt_tensor_t &view) {
   size_t elementSize = nxrt_dtype_size(view.dtype);
   if (elementSize == 0 || (view.rank > 0 && !view.dims))
     return "<invalid tensor>";
+  // No elements print as NumPy prints them, "[]", whatever the shape (the
+  // type has it): nested lists would make one per element of the other
+  // dimensions, 10^12 of them for tensor<1000000x1000000x0xf32>.
+  for (int32_t dim = 0; dim < view.rank; ++dim)
+    if (view.dims[dim] == 0)
+      return "[]";
   std::string out;
   const uint8_t *p = static_cast<const uint8_t *>(view.data);
   formatDim(out, view, 0, p, elementSize);

@@ -22,6 +22,7 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cctype>
 #include <cstring>
@@ -55,6 +56,17 @@ struct ParsedType {
 };
 } // namespace
 
+/// Dimensions a literal's type may have: its values nest as deep, and
+/// parsing them takes a stack frame a level. A rank-15000 literal fit on a
+/// command line and overflowed the stack; larger ranks come in .npy files.
+static constexpr size_t kMaxLiteralRank = 256;
+
+static llvm::Error tooManyDimensions(size_t rank) {
+  return llvm::createStringError(
+      "a literal's type has at most " + llvm::Twine(kMaxLiteralRank) +
+      " dimensions, got " + llvm::Twine(rank) + " (use a .npy file)");
+}
+
 static Expected<ParsedType> parseTensorType(StringRef text) {
   auto invalid = [&](const llvm::Twine &why) {
     return llvm::createStringError("invalid type '" + text + "': " + why);
@@ -79,6 +91,8 @@ static Expected<ParsedType> parseTensorType(StringRef text) {
     type.shape.push_back(size);
     body = body.drop_front(x + 1);
   }
+  if (type.shape.size() > kMaxLiteralRank)
+    return tooManyDimensions(type.shape.size());
   type.dtype = elementDType(body.trim());
   if (type.dtype == NXRT_DTYPE_INVALID)
     return invalid("unknown element type '" + body +
@@ -104,14 +118,20 @@ public:
   /// element splatted over it.
   llvm::Error parse() {
     skipSpace();
-    int64_t count = 1;
-    for (int64_t d : type.shape)
-      count *= d;
+    // The tensor exists, so its byte size is valid; its dimensions'
+    // product may still pass INT64_MAX on the way to a zero.
+    size_t count =
+        *HostTensor::byteSizeOf(type.dtype, type.shape) / elementSize;
+    // An empty tensor's value may be nothing (MLIR's `dense<>`) or `[]`
+    // (how the runners and NumPy print it), whatever its shape.
+    if (count == 0 &&
+        (pos == text.size() || text.drop_front(pos).rtrim() == "[]"))
+      return llvm::Error::success();
     if (peek() != '[' || type.shape.empty()) {
       uint8_t *first = out;
       if (auto err = parseElement())
         return err;
-      for (int64_t i = 1; i < count; ++i)
+      for (size_t i = 1; i < count; ++i)
         std::memcpy(first + i * elementSize, first, elementSize);
     } else if (auto err = parseList(0)) {
       return err;
@@ -316,8 +336,8 @@ private:
 /// IREE's form of a tensor on the command line, SHAPExTYPE=VALUES
 /// (`2x2xf32=1 2 3 4`, `f32=5`, brackets allowed and ignored, one value a
 /// splat), as VALUE:TYPE; nothing when `text` is not of that form, and an
-/// empty string when its count of values fits neither.
-static std::optional<std::string> fromIreeForm(StringRef text) {
+/// error when its count of values fits neither or its rank is too large.
+static Expected<std::optional<std::string>> fromIreeForm(StringRef text) {
   auto [typeText, values] = text.split('=');
   if (values.data() == nullptr || typeText.contains(':') ||
       typeText.contains('<') || typeText.empty())
@@ -331,6 +351,8 @@ static std::optional<std::string> fromIreeForm(StringRef text) {
       return std::nullopt;
     shape.push_back(size);
   }
+  if (shape.size() > kMaxLiteralRank)
+    return tooManyDimensions(shape.size());
   llvm::SmallVector<std::string> tokens;
   std::string token;
   for (char c : values.str() + " ") {
@@ -345,11 +367,23 @@ static std::optional<std::string> fromIreeForm(StringRef text) {
   std::string type = "tensor<" + typeText.trim().str() + ">";
   if (tokens.size() == 1)
     return tokens.front() + ":" + type;
+  auto countMismatch = [&] {
+    return llvm::createStringError(
+        "'" + text +
+        "' has a number of values that is neither 1 nor the shape's element "
+        "count");
+  };
+  // A count past INT64_MAX matches no list of values.
   int64_t elements = 1;
   for (int64_t size : shape)
-    elements *= size;
+    if (llvm::MulOverflow(elements, size, elements))
+      return countMismatch();
   if (static_cast<int64_t>(tokens.size()) != elements)
-    return "";
+    return countMismatch();
+  // No values: MLIR's `dense<>` form, which any empty tensor takes, where
+  // nesting lists would make one per element of the other dimensions.
+  if (elements == 0)
+    return ":" + type;
   // Nested as the shape says.
   size_t next = 0;
   std::function<std::string(size_t)> nest = [&](size_t dim) -> std::string {
@@ -364,15 +398,13 @@ static std::optional<std::string> fromIreeForm(StringRef text) {
 }
 
 Expected<HostTensor> HostTensor::parseLiteral(StringRef text) {
-  if (!text.contains(":tensor<"))
-    if (std::optional<std::string> converted = fromIreeForm(text)) {
-      if (converted->empty())
-        return llvm::createStringError(
-            "'" + text +
-            "' has a number of values that is neither 1 nor "
-            "the shape's element count");
-      return parseLiteral(*converted);
-    }
+  if (!text.contains(":tensor<")) {
+    Expected<std::optional<std::string>> converted = fromIreeForm(text);
+    if (!converted)
+      return converted.takeError();
+    if (*converted)
+      return parseLiteral(**converted);
+  }
   size_t colon = text.rfind(":tensor<");
   if (colon == StringRef::npos)
     colon = text.rfind(':');

@@ -122,4 +122,46 @@ TEST(TensorLiteralParser, ErrorsSayWhatWasExpectedAndWhere) {
             "complex value '(re, im)', found '1, 2]' at column 2");
 }
 
+TEST(TensorLiteralParser, EmptyTensorsPrintAndParseAsNothing) {
+  // Any shape with a zero: "[]", as NumPy prints it, or no value at all.
+  EXPECT_EQ(parse("[]:tensor<2x0xf32>").valuesString(), "[]");
+  EXPECT_EQ(parse("[[], []]:tensor<2x0xf32>").valuesString(), "[]");
+  EXPECT_EQ(parse(":tensor<3x0x2xi8>").typeString(), "tensor<3x0x2xi8>");
+  EXPECT_EQ(parse("2x0xf64=").typeString(), "tensor<2x0xf64>");
+  // No list per element of the other dimensions: 10^12 of them here.
+  HostTensor huge = parse("1000000x1000000x0xf32=");
+  EXPECT_EQ(huge.numElements(), 0);
+  EXPECT_EQ(huge.valuesString(), "[]");
+  // Their product passes INT64_MAX before the zero.
+  EXPECT_EQ(parse("[]:tensor<4611686018427387904x2x0xi8>").numElements(), 0);
+}
+
+TEST(TensorLiteralParser, SizesThatOverflowAreErrors) {
+  EXPECT_EQ(error("9223372036854775807x9223372036854775807xf32=1 2"),
+            "'9223372036854775807x9223372036854775807xf32=1 2' has a number "
+            "of values that is neither 1 nor the shape's element count");
+  EXPECT_EQ(error("1:tensor<9223372036854775807x9223372036854775807xf32>")
+                .rfind("invalid tensor: dtype f32", 0),
+            0u);
+}
+
+TEST(TensorLiteralParser, RanksAreBoundedBeforeValuesNest) {
+  // Values nest a level per dimension; a rank-15000 literal, which fits on
+  // a command line, overflowed the stack.
+  std::string ones;
+  for (int i = 0; i < 15000; ++i)
+    ones += "1x";
+  std::string expected = "a literal's type has at most 256 dimensions, got "
+                         "15000 (use a .npy file)";
+  EXPECT_EQ(error("1:tensor<" + ones + "f32>"), expected);
+  EXPECT_EQ(error(ones + "f32=1 2"), expected);
+  std::string rank256;
+  for (int i = 0; i < 256; ++i)
+    rank256 += "1x";
+  EXPECT_EQ(parse("[" + std::string(255, '[') + "5" + std::string(256, ']') +
+                  ":tensor<" + rank256 + "i32>")
+                .rank(),
+            256);
+}
+
 } // namespace
