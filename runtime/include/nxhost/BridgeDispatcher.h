@@ -49,7 +49,7 @@ public:
   /// when there is none; one thread answers them instead (served by the
   /// bound handler where there is one, failed as above where there is
   /// none).
-  static std::unique_ptr<BridgeDispatcher>
+  static llvm::Expected<std::unique_ptr<BridgeDispatcher>>
   createForBridgeCallbacks(nxrt_runtime_t *runtime, llvm::StringRef tool);
   ~BridgeDispatcher();
 

@@ -955,7 +955,12 @@ NXRT_API void nxrt_value_free(nxrt_value_t *value);
  * concurrently, on disjoint parts of C.
  *===----------------------------------------------------------------------===*/
 
-/* Threads compiled compute may use: n >= 1 threads, or 0 for one per core
+/* The most threads compiled compute uses. OpenMP aborts the process when
+ * the system refuses it a thread, as it does long before a million. */
+#define NXRT_MAX_COMPUTE_THREADS 4096
+
+/* Threads compiled compute may use: n >= 1 threads (at most
+ * NXRT_MAX_COMPUTE_THREADS; more count as that many), or 0 for one per core
  * (the default). Applies to the whole process, every runtime and program
  * in it, from the next contraction or parallel loop nest on: each parallel
  * loop nest and each large contraction of nx-lower-to-cpu (OpenMP) forks a

@@ -23,6 +23,7 @@
 
 #include <atomic>
 #include <string>
+#include <system_error>
 #include <thread>
 
 using namespace nxhost;
@@ -88,14 +89,24 @@ BridgeDispatcher::BridgeDispatcher(std::unique_ptr<Impl> impl)
     : impl(std::move(impl)) {}
 BridgeDispatcher::~BridgeDispatcher() = default;
 
-static std::unique_ptr<BridgeDispatcher::Impl>
+/// Starts the dispatcher threads; an error when the system refuses one (the
+/// ones started are stopped as the dispatcher is destroyed).
+static llvm::Expected<std::unique_ptr<BridgeDispatcher::Impl>>
 startPullers(nxrt_runtime_t *runtime, unsigned numThreads,
              llvm::StringRef tool) {
   auto impl = std::make_unique<BridgeDispatcher::Impl>();
   impl->runtime = runtime;
   impl->tool = tool.str();
-  for (unsigned i = 0; i < std::max(numThreads, 1u); ++i)
-    impl->threads.emplace_back([p = impl.get()] { p->loop(); });
+  unsigned wanted = std::max(numThreads, 1u);
+  try {
+    for (unsigned i = 0; i < wanted; ++i)
+      impl->threads.emplace_back([p = impl.get()] { p->loop(); });
+  } catch (const std::system_error &e) {
+    return llvm::createStringError("cannot start dispatcher thread " +
+                                   llvm::Twine(impl->threads.size() + 1) +
+                                   " of " + llvm::Twine(wanted) + ": " +
+                                   e.what());
+  }
   return impl;
 }
 
@@ -107,18 +118,24 @@ BridgeDispatcher::create(nxrt_runtime_t *runtime, unsigned numThreads,
   if (auto err = statusToError(nxrt_runtime_set_callback_dispatch(
           runtime, NXRT_DISPATCH_BRIDGE, timeoutMs)))
     return err;
+  auto impl = startPullers(runtime, numThreads, tool);
+  if (!impl)
+    return impl.takeError();
   return std::unique_ptr<BridgeDispatcher>(
-      new BridgeDispatcher(startPullers(runtime, numThreads, tool)));
+      new BridgeDispatcher(std::move(*impl)));
 }
 
-std::unique_ptr<BridgeDispatcher>
+llvm::Expected<std::unique_ptr<BridgeDispatcher>>
 BridgeDispatcher::createForBridgeCallbacks(nxrt_runtime_t *runtime,
                                            llvm::StringRef tool) {
   // One thread: a request reaches it only through a library's mistake (or
   // a library that routes its inline callbacks through the bridge itself),
   // never on a path worth serving in parallel.
+  auto impl = startPullers(runtime, 1, tool);
+  if (!impl)
+    return impl.takeError();
   return std::unique_ptr<BridgeDispatcher>(
-      new BridgeDispatcher(startPullers(runtime, 1, tool)));
+      new BridgeDispatcher(std::move(*impl)));
 }
 
 uint64_t BridgeDispatcher::numServed() const {

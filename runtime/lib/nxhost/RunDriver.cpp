@@ -21,6 +21,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 using namespace nxhost;
@@ -53,11 +54,25 @@ static llvm::Error loadFfiHandlers(const DriverOptions &opts) {
   return llvm::Error::success();
 }
 
+/// The most run threads (--threads) and dispatcher threads a runner starts;
+/// the system may refuse fewer, which is an error too (runAll,
+/// BridgeDispatcher).
+static constexpr unsigned kMaxHostThreads = NXRT_MAX_COMPUTE_THREADS;
+
 llvm::Expected<HostSession> nxhost::createSession(const DriverOptions &opts) {
-  if (opts.computeThreads < 0)
-    return llvm::createStringError(
-        "--compute-threads must be at least 0, got " +
-        std::to_string(opts.computeThreads));
+  if (opts.computeThreads < 0 || opts.computeThreads > NXRT_MAX_COMPUTE_THREADS)
+    return llvm::createStringError("--compute-threads must be from 0 to " +
+                                   std::to_string(NXRT_MAX_COMPUTE_THREADS) +
+                                   ", got " +
+                                   std::to_string(opts.computeThreads));
+  if (opts.threads > kMaxHostThreads)
+    return llvm::createStringError("--threads must be at most " +
+                                   std::to_string(kMaxHostThreads) + ", got " +
+                                   std::to_string(opts.threads));
+  if (opts.dispatchThreads > kMaxHostThreads)
+    return llvm::createStringError("--dispatch-threads must be at most " +
+                                   std::to_string(kMaxHostThreads) + ", got " +
+                                   std::to_string(opts.dispatchThreads));
   // Zero runs would succeed having run nothing.
   if (opts.repeat == 0)
     return llvm::createStringError("--repeat must be at least 1, got 0");
@@ -77,19 +92,17 @@ llvm::Expected<HostSession> nxhost::createSession(const DriverOptions &opts) {
     session.callbackTimes = std::make_unique<CallbackTimes>();
     session.callbackTimes->attach(session.runtime->get());
   }
-  if (opts.bridge) {
-    auto dispatcher =
-        BridgeDispatcher::create(session.runtime->get(), opts.dispatchThreads,
-                                 opts.callbackTimeoutMs, opts.tool);
-    if (!dispatcher)
-      return dispatcher.takeError();
-    session.dispatcher = std::move(*dispatcher);
-  } else {
-    // A library may bind a callback BRIDGE and install no hook; its calls
-    // would wait in the pull queue forever.
-    session.dispatcher = BridgeDispatcher::createForBridgeCallbacks(
-        session.runtime->get(), opts.tool);
-  }
+  // Without --dispatch=bridge a library may still bind a callback BRIDGE
+  // and install no hook; its calls would wait in the pull queue forever.
+  auto dispatcher =
+      opts.bridge ? BridgeDispatcher::create(session.runtime->get(),
+                                             opts.dispatchThreads,
+                                             opts.callbackTimeoutMs, opts.tool)
+                  : BridgeDispatcher::createForBridgeCallbacks(
+                        session.runtime->get(), opts.tool);
+  if (!dispatcher)
+    return dispatcher.takeError();
+  session.dispatcher = std::move(*dispatcher);
   for (const std::string &lib : opts.callbackLibraries)
     if (auto err = session.runtime->loadCallbackLibrary(lib))
       return err;
@@ -339,6 +352,8 @@ struct RunSummary {
   /// The first run's results; every later run is compared with them.
   std::optional<std::vector<HostTensor>> reference;
   std::string firstError;
+  /// The system refused a run thread: the runs fail, --keep-going or not.
+  std::string startError;
   unsigned mismatches = 0;
   /// --keep-going: each run's outcome, by thread and repeat.
   std::vector<std::string> outcomes;
@@ -418,8 +433,16 @@ static RunSummary runAll(const DriverOptions &opts, const RunEntryFn &run,
     worker(0);
   } else {
     std::vector<std::thread> pool;
-    for (unsigned t = 0; t < summary.numThreads; ++t)
-      pool.emplace_back(worker, t);
+    try {
+      for (unsigned t = 0; t < summary.numThreads; ++t)
+        pool.emplace_back(worker, t);
+    } catch (const std::system_error &e) {
+      // The threads started run to their end; the run still fails.
+      std::lock_guard<std::mutex> lock(mutex);
+      summary.startError = "cannot start run thread " +
+                           std::to_string(pool.size() + 1) + " of " +
+                           std::to_string(summary.numThreads) + ": " + e.what();
+    }
     for (std::thread &t : pool)
       t.join();
   }
@@ -465,6 +488,8 @@ static void reportTimes(const RunSummary &summary,
 /// --keep-going) or results differed.
 static llvm::Error reportRuns(const DriverOptions &opts,
                               const RunSummary &summary) {
+  if (!summary.startError.empty())
+    return llvm::createStringError(summary.startError);
   if (opts.keepGoing) {
     for (auto [index, outcome] : llvm::enumerate(summary.outcomes))
       llvm::outs() << runName(summary, index) << ": " << outcome;

@@ -278,7 +278,7 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
 
 int resolveThreads(int n) {
   if (n > 0)
-    return n;
+    return std::min(n, NXRT_MAX_COMPUTE_THREADS);
   unsigned cores = std::thread::hardware_concurrency();
   return cores > 0 ? static_cast<int>(cores) : 1;
 }
