@@ -90,6 +90,7 @@ if os.path.exists(os.path.join(config.nx_tools_dir, "nx-bench-models")):
 # (and PyTorch where it is installed): with lit's own Python when it has
 # NumPy, else with the system's (Debian's python3-numpy, which dev.sh
 # installs).
+import shutil
 import subprocess
 
 
@@ -108,3 +109,12 @@ numpy_python = find_numpy_python()
 if numpy_python:
     config.available_features.add("numpy")
     config.substitutions.append(("%numpy_python", numpy_python))
+
+# Tests that run a tool as user nobody under a thread limit (prlimit
+# --nproc), which only root can set up and root itself is exempt from.
+if (os.geteuid() == 0 and shutil.which("setpriv") and shutil.which("prlimit")):
+    config.available_features.add("refusable-threads")
+    config.substitutions.append((
+        "%as_nobody_with_64_threads",
+        "prlimit --nproc=64:64 setpriv --reuid=65534 --regid=65534 "
+        "--clear-groups"))

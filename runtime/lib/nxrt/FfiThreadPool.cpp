@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -20,12 +21,24 @@ namespace {
 
 class Pool {
 public:
-  explicit Pool(int threads) : size(threads) {
-    for (int i = 0; i < threads; ++i)
-      std::thread([this] { work(); }).detach();
+  /// Starts `threads` workers, or as many as the system gives: it may
+  /// refuse a thread (std::system_error), which would otherwise end the
+  /// process from inside libnxrt's C ABI.
+  explicit Pool(int threads) {
+    try {
+      for (; size < threads; ++size)
+        std::thread([this] { work(); }).detach();
+    } catch (const std::system_error &) {
+    }
   }
 
   void schedule(XLA_FFI_Task *task, void *data) {
+    // Without a single worker, the caller runs the task: it would wait in
+    // the queue forever.
+    if (size == 0) {
+      task(data);
+      return;
+    }
     nxrt::MutexLock lock(&mu);
     tasks.emplace_back(task, data);
     ready.signal();
@@ -48,7 +61,7 @@ private:
     }
   }
 
-  const int64_t size;
+  int64_t size = 0;
   nxrt::Mutex mu;
   nxrt::CondVar ready;
   std::deque<std::pair<XLA_FFI_Task *, void *>> tasks ABSL_GUARDED_BY(mu);

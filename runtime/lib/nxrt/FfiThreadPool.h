@@ -9,9 +9,9 @@
 // XLA:CPU runs the tasks FFI handlers schedule on its compute pool. nx's
 // compute threads are OpenMP's, which take no tasks from outside a parallel
 // region, so libnxrt keeps workers of its own for them: as many as
-// nxrt_compute_threads(), started on the first task and kept for the
-// process's lifetime (a task may be running when static destructors would
-// run).
+// nxrt_compute_threads() (or as the system gives; with none, the caller
+// runs each task), started on the first task and kept for the process's
+// lifetime (a task may be running when static destructors would run).
 //
 //===----------------------------------------------------------------------===//
 
