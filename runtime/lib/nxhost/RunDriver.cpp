@@ -73,6 +73,14 @@ llvm::Expected<HostSession> nxhost::createSession(const DriverOptions &opts) {
     return llvm::createStringError("--dispatch-threads must be at most " +
                                    std::to_string(kMaxHostThreads) + ", got " +
                                    std::to_string(opts.dispatchThreads));
+  // 0 is "no deadline"; a negative one would read as none too, silently.
+  if (opts.timeoutMs < 0)
+    return llvm::createStringError("--timeout-ms must be at least 0, got " +
+                                   std::to_string(opts.timeoutMs));
+  if (opts.callbackTimeoutMs < 0)
+    return llvm::createStringError(
+        "--callback-timeout-ms must be at least 0, got " +
+        std::to_string(opts.callbackTimeoutMs));
   // Zero runs would succeed having run nothing.
   if (opts.repeat == 0)
     return llvm::createStringError("--repeat must be at least 1, got 0");

@@ -12,7 +12,7 @@
 // RUN: not nx-runner %s --entry=nope --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=NOENTRY
 // NOENTRY: nx-runner: error: no public function @nope in the program (available: @main, @two, @printed, @unbound, @unopened)
 // RUN: not nx-runner %s --compute-threads=-2 --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=THREADS
-// THREADS: nx-runner: error: --compute-threads must be at least 0, got -2
+// THREADS: nx-runner: error: --compute-threads must be from 0 to 4096, got -2
 // RUN: not nx-runner %s --repeat=0 --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=REPEAT
 // REPEAT: nx-runner: error: --repeat must be at least 1, got 0
 // RUN: not nx-runner %s --threads=0 --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=RUNTHREADS
