@@ -112,9 +112,10 @@ if numpy_python:
 
 # Tests that run a tool as user nobody under a thread limit (prlimit
 # --nproc), which only root can set up and root itself is exempt from.
-if (os.geteuid() == 0 and shutil.which("setpriv") and shutil.which("prlimit")):
+if (os.geteuid() == 0 and shutil.which("setpriv") and shutil.which("prlimit")
+        and shutil.which("ps")):
     config.available_features.add("refusable-threads")
     config.substitutions.append((
         "%as_nobody_with_64_threads",
-        "prlimit --nproc=64:64 setpriv --reuid=65534 --regid=65534 "
-        "--clear-groups"))
+        "sh " + os.path.join(config.nx_src_root, "test", "Utils",
+                             "as-nobody.sh") + " 64"))

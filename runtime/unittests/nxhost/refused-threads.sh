@@ -1,16 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# refused-threads.sh REGEX COMMAND...: runs COMMAND as user nobody with at
-# most 64 threads (RLIMIT_NPROC, which root is exempt from) and passes when
-# it exits with status 1 and an output line matching REGEX (grep -E): the
-# system refused a thread, and the tool said so instead of aborting.
+# refused-threads.sh REGEX COMMAND...: runs COMMAND as user nobody with 64
+# threads at most (test/Utils/as-nobody.sh) and passes when it exits with
+# status 1 and an output line matching REGEX (grep -E): the system refused
+# a thread, and the tool said so instead of aborting.
 # Exit 77 (skipped) when not root, or when nobody cannot run COMMAND.
 regex="$1"
 shift
 [ "$(id -u)" = 0 ] || exit 77
-command -v setpriv >/dev/null && command -v prlimit >/dev/null || exit 77
+command -v setpriv >/dev/null && command -v prlimit >/dev/null &&
+  command -v ps >/dev/null || exit 77
 as_nobody() {
-  prlimit --nproc=64:64 setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+  sh "$(dirname "$0")/../../../test/Utils/as-nobody.sh" 64 "$@"
 }
 as_nobody test -x "$1" || exit 77
 output=$(as_nobody "$@" 2>&1)
