@@ -18,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -360,7 +361,7 @@ struct RunSummary {
   /// The first run's results; every later run is compared with them.
   std::optional<std::vector<HostTensor>> reference;
   std::string firstError;
-  /// The system refused a run thread: the runs fail, --keep-going or not.
+  /// The system refused a run thread: nothing ran, --keep-going or not.
   std::string startError;
   unsigned mismatches = 0;
   /// --keep-going: each run's outcome, by thread and repeat.
@@ -379,6 +380,43 @@ struct RunSummary {
 //===----------------------------------------------------------------------===//
 // Runs
 //===----------------------------------------------------------------------===//
+
+/// Runs `worker(0)` .. `worker(threads - 1)` on threads of their own, all
+/// started before any runs, so that they run concurrently. When the system
+/// refuses a thread, none runs and the refusal is returned.
+static std::optional<std::string>
+runConcurrently(unsigned threads, llvm::function_ref<void(unsigned)> worker) {
+  std::mutex mutex;
+  std::condition_variable opened;
+  bool open = false, cancelled = false;
+  auto gated = [&](unsigned thread) {
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      opened.wait(lock, [&] { return open; });
+      if (cancelled)
+        return;
+    }
+    worker(thread);
+  };
+  std::vector<std::thread> pool;
+  std::optional<std::string> error;
+  try {
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back(gated, t);
+  } catch (const std::system_error &e) {
+    error = "cannot start run thread " + std::to_string(pool.size() + 1) +
+            " of " + std::to_string(threads) + ": " + e.what();
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    open = true;
+    cancelled = error.has_value();
+  }
+  opened.notify_all();
+  for (std::thread &t : pool)
+    t.join();
+  return error;
+}
 
 /// Runs the entry point --threads x --repeat times.
 static RunSummary runAll(const DriverOptions &opts, const RunEntryFn &run,
@@ -437,23 +475,11 @@ static RunSummary runAll(const DriverOptions &opts, const RunEntryFn &run,
         ++summary.mismatches;
     }
   };
-  if (summary.numThreads == 1) {
+  if (summary.numThreads == 1)
     worker(0);
-  } else {
-    std::vector<std::thread> pool;
-    try {
-      for (unsigned t = 0; t < summary.numThreads; ++t)
-        pool.emplace_back(worker, t);
-    } catch (const std::system_error &e) {
-      // The threads started run to their end; the run still fails.
-      std::lock_guard<std::mutex> lock(mutex);
-      summary.startError = "cannot start run thread " +
-                           std::to_string(pool.size() + 1) + " of " +
-                           std::to_string(summary.numThreads) + ": " + e.what();
-    }
-    for (std::thread &t : pool)
-      t.join();
-  }
+  else if (std::optional<std::string> error =
+               runConcurrently(summary.numThreads, worker))
+    summary.startError = *error;
   return summary;
 }
 
