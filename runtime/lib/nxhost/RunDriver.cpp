@@ -149,7 +149,8 @@ llvm::Expected<ParsedInputs> nxhost::parseInputs(const DriverOptions &opts) {
   }
   for (const std::string &spec : opts.infeeds) {
     auto [name, values] = llvm::StringRef(spec).split('=');
-    if (name.empty() || values.empty())
+    // "x=;;" has no value either: the stream would get nothing.
+    if (name.empty() || splitValues(values).empty())
       return llvm::createStringError(
           "--infeed expects NAME=VALUE[;VALUE...], got '" + spec + "'");
     std::vector<HostTensor> tensors;

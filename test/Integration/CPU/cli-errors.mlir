@@ -46,6 +46,8 @@
 // NOSYM: nx-runner: error: callback library '{{.*}}libnxrt.so' does not export nx_register_callbacks
 // RUN: not nx-runner %s --infeed='[1]:tensor<1xf32>' --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=BADFEED
 // BADFEED: nx-runner: error: --infeed expects NAME=VALUE[;VALUE...], got '[1]:tensor<1xf32>'
+// RUN: not nx-runner %s --infeed='feed=;;' --input='[1, 2, 3]:tensor<3xf32>' 2>&1 | FileCheck %s --check-prefix=NOVALUES
+// NOVALUES: nx-runner: error: --infeed expects NAME=VALUE[;VALUE...], got 'feed=;;'
 // More --output paths than results are refused before anything runs (the
 // program's print would show otherwise), by both runners.
 // RUN: not nx-runner %s --entry=printed --input='[1, 2, 3]:tensor<3xf32>' --output=%t.a.npy --output=%t.b.npy 2>&1 | FileCheck %s --check-prefix=OUTPUTS
