@@ -55,10 +55,10 @@ static llvm::Error loadFfiHandlers(const DriverOptions &opts) {
   return llvm::Error::success();
 }
 
-/// The most run threads (--threads) and dispatcher threads a runner starts;
-/// the system may refuse fewer, which is an error too (runAll,
-/// BridgeDispatcher).
-static constexpr unsigned kMaxHostThreads = NXRT_MAX_COMPUTE_THREADS;
+/// The most run threads (--threads) and dispatcher threads a runner starts,
+/// as many as compute threads (NXRT_MAX_COMPUTE_THREADS); the system may
+/// refuse fewer, which is an error too (runConcurrently, BridgeDispatcher).
+static constexpr unsigned kMaxHostThreads = 4096;
 
 llvm::Expected<HostSession> nxhost::createSession(const DriverOptions &opts) {
   if (opts.computeThreads < 0 || opts.computeThreads > NXRT_MAX_COMPUTE_THREADS)
