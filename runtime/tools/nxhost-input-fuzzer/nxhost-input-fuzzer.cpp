@@ -52,8 +52,8 @@ extern "C" const char *__ubsan_default_options() {
   return "print_stacktrace=1:halt_on_error=1";
 }
 
-/// Aborts with `what`, the input and the tensors involved: a reader broke
-/// one of its promises.
+/// Aborts with `what` and the tensors involved (libFuzzer saves the input):
+/// a reader broke one of its promises.
 [[noreturn]] static void brokenPromise(const std::string &what,
                                        const HostTensor &first,
                                        const std::string &second) {
@@ -69,8 +69,8 @@ static bool sameUpToNaNs(const HostTensor &a, const HostTensor &b) {
     return true;
   if (a.dtype() != b.dtype() || a.shape() != b.shape())
     return false;
-  // Only floats reach here with equal types; print both: a NaN prints
-  // "nan" whatever its payload, and other values print exactly.
+  // Compare what both print: a NaN prints "nan" whatever its payload, and
+  // every other value prints exactly.
   return a.valuesString() == b.valuesString();
 }
 
