@@ -27,7 +27,9 @@
 //     after every pass, nested ones included, so the culprit is named);
 //   - a pass that fails without reporting an error;
 //   - a module that does not parse back after printing, after the passes or
-//     (when an nx op is where parsing fails) before them.
+//     (when an nx op is where parsing fails) before them;
+//   - an output that is all LLVM dialect (nx-lower-to-cpu's) and does not
+//     translate to LLVM IR, as nx-runner and nx-compile translate it.
 //
 //   nx-opt-fuzzer CORPUS_DIR -dict=tools/nx-opt-fuzzer/nx.dict
 //   nx-opt-fuzzer -list_pipelines=1     prints the pipelines, one per line
@@ -58,9 +60,13 @@
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -326,6 +332,7 @@ static DialectRegistry &getRegistry() {
     registerAllDialects(*r);
     registerAllExtensions(*r);
     nx::registerNxDialects(*r);
+    registerAllToLLVMIRTranslations(*r);
     return r;
   }();
   return *registry;
@@ -571,6 +578,50 @@ extern "C" size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1,
 /// whose override line (if any) is `override`, and returns the feedback
 /// slot of that pipeline; nothing when the override names what the list
 /// does not run, which makes the input no input.
+/// The input itself must print as text that parses back. When it does
+/// not, the op at the failure decides: an nx op breaks nx's promise; any
+/// other is upstream's to keep (func.func @"" prints as @<<INVALID EMPTY
+/// SYMBOL>>), and the input is no use for nx (false).
+static bool checkInputPrintsBack(ModuleOp module) {
+  std::string printed, culprit;
+  if (printsAndParsesBack(module, printed, culprit))
+    return true;
+  if (!StringRef(culprit).starts_with("nx."))
+    return false;
+  fail("input does not parse back after printing (at '" + culprit + "'):\n" +
+       printed);
+}
+
+/// Whether `module` holds only what LLVM IR translation takes: the LLVM
+/// dialect's ops, OpenMP's and builtin's, as nx-lower-to-cpu leaves them.
+static bool isLoweredToLLVM(ModuleOp module) {
+  WalkResult walk = module->walk([](Operation *op) {
+    StringRef dialect = op->getName().getDialectNamespace();
+    return op->isRegistered() && (dialect == "llvm" || dialect == "omp" ||
+                                  dialect == "builtin")
+               ? WalkResult::advance()
+               : WalkResult::interrupt();
+  });
+  return !walk.wasInterrupted();
+}
+
+/// What the passes leave must read back, whichever op it fails at, and,
+/// once it is all LLVM dialect, translate to LLVM IR as nx-runner and
+/// nx-compile translate it.
+static void checkOutput(ModuleOp module, const std::string &pipeline) {
+  std::string printed, culprit;
+  if (!printsAndParsesBack(module, printed, culprit))
+    fail("output of '" + pipeline + "' does not parse back (at '" + culprit +
+         "'):\n" + printed);
+  if (!isLoweredToLLVM(module))
+    return;
+  errorMessages.clear();
+  llvm::LLVMContext llvmContext;
+  if (!translateModuleToLLVMIR(module, llvmContext))
+    fail("output of '" + pipeline + "' does not translate to LLVM IR: " +
+         llvm::join(errorMessages, "; ") + "\n" + printed);
+}
+
 static std::optional<size_t> selectPipeline(uint8_t selector,
                                             std::string_view override) {
   if (override.empty()) {
@@ -645,17 +696,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   recordShapes(*module, *pipelineSlot);
 
-  // The input itself must print as text that parses back. When it does
-  // not, the op at the failure decides: an nx op breaks nx's promise; any
-  // other is upstream's to keep (func.func @"" prints as @<<INVALID EMPTY
-  // SYMBOL>>), and the input is no use for nx.
-  std::string printed, culprit;
-  if (!printsAndParsesBack(*module, printed, culprit)) {
-    if (!StringRef(culprit).starts_with("nx."))
-      return -1;
-    fail("input does not parse back after printing (at '" + culprit + "'):\n" +
-         printed);
-  }
+  if (!checkInputPrintsBack(*module))
+    return -1;
 
   // convert-to-llvm's filter-dialects names dialects that must be loaded
   // (it reports "dialect not loaded" without a location otherwise); an
@@ -680,9 +722,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (failed(pm.run(*module)) || brokenUpstream)
     return 0;
 
-  // What the passes leave must read back, whichever op it fails at.
-  if (!printsAndParsesBack(*module, printed, culprit))
-    fail("output of '" + pipeline + "' does not parse back (at '" + culprit +
-         "'):\n" + printed);
+  checkOutput(*module, pipeline);
   return 0;
 }
