@@ -212,6 +212,7 @@ void nx::buildCpuCodegenPipeline(OpPassManager &pm,
     NxVectorizeLinalgPassOptions vectorizeOptions;
     vectorizeOptions.vectorBits = options.widths.vectorBits;
     vectorizeOptions.reductionVectorBits = options.widths.reductionVectorBits;
+    vectorizeOptions.streamUnreadOutputs = options.streamUnreadOutputs;
     functionPm.addPass(createNxVectorizeLinalgPass(vectorizeOptions));
   }
   functionPm.addPass(createConvertLinalgToLoopsPass());
@@ -302,7 +303,8 @@ CpuPhaseOptions CpuPhaseOptions::fromFlags(const LowerToCpuOptions &flags) {
                               /*shareProducts=*/flags.parallel};
   phases.parallelize = flags.parallel;
   phases.codegen = {/*vectorize=*/flags.vectorize, widths,
-                    /*libmMath=*/flags.libmMath};
+                    /*libmMath=*/flags.libmMath,
+                    /*streamUnreadOutputs=*/flags.streamUnreadOutputs};
   phases.toLLVM = {/*vectors=*/flags.vectorize, /*openMP=*/flags.parallel};
   return phases;
 }

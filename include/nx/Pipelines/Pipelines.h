@@ -108,6 +108,8 @@ struct CpuCodegenOptions {
   VectorWidths widths = {512, 512};
   /// libm's functions instead of polynomial approximations.
   bool libmMath = false;
+  /// Non-temporal stores for large outputs nothing reads before returning.
+  bool streamUnreadOutputs = true;
 };
 void buildCpuCodegenPipeline(OpPassManager &pm,
                              const CpuCodegenOptions &options);

@@ -1111,6 +1111,8 @@ struct NxVectorizeLinalgPass
       vector::transferOpflowOpt(flowRewriter, getOperation());
     }
     // Last, once the tiles' writes index their buffers directly.
+    if (!streamUnreadOutputs)
+      return success();
     IRRewriter streamRewriter(&getContext());
     nx::addStatistic(numStreamed, nx::streamUnreadOutputWrites(streamRewriter,
                                                                getOperation()));

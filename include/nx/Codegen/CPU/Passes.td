@@ -475,7 +475,8 @@ def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     replace, a third of a transpose's memory traffic. Each thread's loop
     nest that streamed ends with `llvm.fence seq_cst`, since x86 orders
     non-temporal stores with other threads' loads only through a fence or a
-    locked instruction:
+    locked instruction. `stream-unread-outputs=false` keeps such writes in
+    the cache, for a host that reads the result at once:
 
     ```mlir
     // Before (a square of a transpose into %y, returned):
@@ -642,7 +643,12 @@ def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     Option<"reductionVectorBits", "reduction-vector-bits", "int64_t",
            /*default=*/"0",
            "Vector width in bits of reductions that only combine what they "
-           "read (a sum, a maximum), whose loads bound them (0: vector-bits)">
+           "read (a sum, a maximum), whose loads bound them (0: vector-bits)">,
+    Option<"streamUnreadOutputs", "stream-unread-outputs", "bool",
+           /*default=*/"true",
+           "Write large outputs that nothing reads before the function "
+           "returns them with non-temporal stores; otherwise through the "
+           "cache">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::affine::AffineDialect",
