@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ParseLiteral.h"
 #include "nxhost/HostTensor.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -17,15 +18,6 @@
 using namespace nxhost;
 
 namespace {
-
-HostTensor literal(llvm::StringRef text) {
-  auto tensor = HostTensor::parseLiteral(text);
-  if (!tensor) {
-    ADD_FAILURE() << text.str() << ": " << llvm::toString(tensor.takeError());
-    return HostTensor();
-  }
-  return std::move(*tensor);
-}
 
 std::string npyBytes(const HostTensor &tensor) {
   std::string bytes;
@@ -61,7 +53,7 @@ TEST(NpyFiles, EveryNumPyDTypeRoundTrips) {
         "[4000000000]:tensor<1xui32>", "[18446744073709551615]:tensor<1xui64>",
         "[(1, -2)]:tensor<1xcomplex<f32>>", "[(0.5, 3)]:tensor<1xcomplex<f64>>",
         "[]:tensor<3x0xf32>"}) {
-    HostTensor tensor = literal(text);
+    HostTensor tensor = nxhost_test::parseLiteral(text);
     auto back = HostTensor::parseNpy(npyBytes(tensor), "x.npy");
     ASSERT_TRUE(static_cast<bool>(back))
         << text << ": " << llvm::toString(back.takeError());
@@ -73,7 +65,8 @@ TEST(NpyFiles, EveryNumPyDTypeRoundTrips) {
 TEST(NpyFiles, ABFloat16TensorHasNoNpyForm) {
   std::string bytes;
   llvm::raw_string_ostream os(bytes);
-  llvm::Error err = literal("[1]:tensor<1xbf16>").writeNpy(os);
+  llvm::Error err =
+      nxhost_test::parseLiteral("[1]:tensor<1xbf16>").writeNpy(os);
   EXPECT_EQ(llvm::toString(std::move(err)),
             "cannot write a bf16 tensor to .npy (no NumPy dtype)");
 }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ParseLiteral.h"
 #include "nxhost/HostTensor.h"
 
 #include <gtest/gtest.h>
@@ -17,15 +18,7 @@ using namespace nxhost;
 
 namespace {
 
-/// Parses `text`, failing the test on an error.
-HostTensor parse(llvm::StringRef text) {
-  auto t = HostTensor::parseLiteral(text);
-  if (!t) {
-    ADD_FAILURE() << text.str() << ": " << llvm::toString(t.takeError());
-    return HostTensor();
-  }
-  return std::move(*t);
-}
+using nxhost_test::parseLiteral;
 
 /// The error message of parsing `text` ("" when it parses).
 std::string error(llvm::StringRef text) {
@@ -41,41 +34,46 @@ TEST(TensorLiteralParser, RoundTripsWhatTheRunnersPrint) {
         "[(1, -2), (0.5, 3)]:tensor<2xcomplex<f32>>", "[255, 0]:tensor<2xui8>",
         "[]:tensor<0xf64>", "[1.5, -2]:tensor<2xbf16>",
         "[-0.25]:tensor<1xf16>"}) {
-    HostTensor t = parse(text);
+    HostTensor t = parseLiteral(text);
     EXPECT_EQ(t.valuesString() + ":" + t.typeString(), text);
   }
 }
 
 TEST(TensorLiteralParser, ScalarSplatsOverTheShape) {
-  EXPECT_EQ(parse("3:tensor<2x2xf64>").valuesString(), "[[3, 3], [3, 3]]");
-  EXPECT_EQ(parse("true:tensor<3xi1>").valuesString(), "[true, true, true]");
-  EXPECT_EQ(parse("(1, 2):tensor<2xcomplex<f64>>").valuesString(),
+  EXPECT_EQ(parseLiteral("3:tensor<2x2xf64>").valuesString(),
+            "[[3, 3], [3, 3]]");
+  EXPECT_EQ(parseLiteral("true:tensor<3xi1>").valuesString(),
+            "[true, true, true]");
+  EXPECT_EQ(parseLiteral("(1, 2):tensor<2xcomplex<f64>>").valuesString(),
             "[(1, 2), (1, 2)]");
 }
 
 TEST(TensorLiteralParser, NumberSpellings) {
-  EXPECT_EQ(parse("[0x10, -0x10, 1]:tensor<3xi32>").valuesString(),
+  EXPECT_EQ(parseLiteral("[0x10, -0x10, 1]:tensor<3xi32>").valuesString(),
             "[16, -16, 1]");
-  EXPECT_EQ(parse("[1e3, -2.5E-1, 3.]:tensor<3xf64>").valuesString(),
+  EXPECT_EQ(parseLiteral("[1e3, -2.5E-1, 3.]:tensor<3xf64>").valuesString(),
             "[1000, -0.25, 3]");
-  EXPECT_EQ(parse("[inf, -inf]:tensor<2xf32>").valuesString(), "[inf, -inf]");
-  EXPECT_TRUE(
-      std::isnan(*static_cast<const float *>(parse("nan:tensor<f32>").data())));
+  EXPECT_EQ(parseLiteral("[inf, -inf]:tensor<2xf32>").valuesString(),
+            "[inf, -inf]");
+  EXPECT_TRUE(std::isnan(
+      *static_cast<const float *>(parseLiteral("nan:tensor<f32>").data())));
   // A hexadecimal float is a bit pattern, as in MLIR.
-  EXPECT_EQ(parse("0x3F800000:tensor<f32>").valuesString(), "1");
-  EXPECT_EQ(parse("[1, 0]:tensor<2xi1>").valuesString(), "[true, false]");
-  EXPECT_EQ(parse("[-128, 255]:tensor<2xi8>").valuesString(), "[-128, -1]");
-  EXPECT_EQ(parse("-1:tensor<si16>").valuesString(), "-1");
-  EXPECT_EQ(parse("18446744073709551615:tensor<ui64>").valuesString(),
+  EXPECT_EQ(parseLiteral("0x3F800000:tensor<f32>").valuesString(), "1");
+  EXPECT_EQ(parseLiteral("[1, 0]:tensor<2xi1>").valuesString(),
+            "[true, false]");
+  EXPECT_EQ(parseLiteral("[-128, 255]:tensor<2xi8>").valuesString(),
+            "[-128, -1]");
+  EXPECT_EQ(parseLiteral("-1:tensor<si16>").valuesString(), "-1");
+  EXPECT_EQ(parseLiteral("18446744073709551615:tensor<ui64>").valuesString(),
             "18446744073709551615");
-  EXPECT_EQ(parse(" [ [1] , [2] ] : tensor<2x1xi64> ").valuesString(),
+  EXPECT_EQ(parseLiteral(" [ [1] , [2] ] : tensor<2x1xi64> ").valuesString(),
             "[[1], [2]]");
 }
 
 TEST(TensorLiteralParser, FloatsRoundToNearestEven) {
   // 1 + 2^-11 is halfway between two halves: ties to even (1).
   uint16_t bits;
-  std::memcpy(&bits, parse("1.00048828125:tensor<f16>").data(), 2);
+  std::memcpy(&bits, parseLiteral("1.00048828125:tensor<f16>").data(), 2);
   EXPECT_EQ(bits, 0x3C00);
 }
 
@@ -124,16 +122,17 @@ TEST(TensorLiteralParser, ErrorsSayWhatWasExpectedAndWhere) {
 
 TEST(TensorLiteralParser, EmptyTensorsPrintAndParseAsNothing) {
   // Any shape with a zero: "[]", as NumPy prints it, or no value at all.
-  EXPECT_EQ(parse("[]:tensor<2x0xf32>").valuesString(), "[]");
-  EXPECT_EQ(parse("[[], []]:tensor<2x0xf32>").valuesString(), "[]");
-  EXPECT_EQ(parse(":tensor<3x0x2xi8>").typeString(), "tensor<3x0x2xi8>");
-  EXPECT_EQ(parse("2x0xf64=").typeString(), "tensor<2x0xf64>");
+  EXPECT_EQ(parseLiteral("[]:tensor<2x0xf32>").valuesString(), "[]");
+  EXPECT_EQ(parseLiteral("[[], []]:tensor<2x0xf32>").valuesString(), "[]");
+  EXPECT_EQ(parseLiteral(":tensor<3x0x2xi8>").typeString(), "tensor<3x0x2xi8>");
+  EXPECT_EQ(parseLiteral("2x0xf64=").typeString(), "tensor<2x0xf64>");
   // No list per element of the other dimensions: 10^12 of them here.
-  HostTensor huge = parse("1000000x1000000x0xf32=");
+  HostTensor huge = parseLiteral("1000000x1000000x0xf32=");
   EXPECT_EQ(huge.numElements(), 0);
   EXPECT_EQ(huge.valuesString(), "[]");
   // Their product passes INT64_MAX before the zero.
-  EXPECT_EQ(parse("[]:tensor<4611686018427387904x2x0xi8>").numElements(), 0);
+  EXPECT_EQ(parseLiteral("[]:tensor<4611686018427387904x2x0xi8>").numElements(),
+            0);
 }
 
 TEST(TensorLiteralParser, SizesThatOverflowAreErrors) {
@@ -158,8 +157,8 @@ TEST(TensorLiteralParser, RanksAreBoundedBeforeValuesNest) {
   std::string rank256;
   for (int i = 0; i < 256; ++i)
     rank256 += "1x";
-  EXPECT_EQ(parse("[" + std::string(255, '[') + "5" + std::string(256, ']') +
-                  ":tensor<" + rank256 + "i32>")
+  EXPECT_EQ(parseLiteral("[" + std::string(255, '[') + "5" +
+                         std::string(256, ']') + ":tensor<" + rank256 + "i32>")
                 .rank(),
             256);
 }
