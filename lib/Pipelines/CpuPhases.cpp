@@ -193,11 +193,13 @@ void nx::buildCpuLibraryCallPipeline(OpPassManager &pm,
   pm.addPass(createNxLinalgToBlasPass(blasOptions));
 }
 
-void nx::buildCpuParallelizePipeline(OpPassManager &pm) {
+void nx::buildCpuParallelizePipeline(OpPassManager &pm,
+                                     const CpuParallelizeOptions &options) {
   // Large parallel loop nests share their outermost loop among
   // nxrt_compute_threads() OpenMP threads. Their bodies call no host code.
   NxLinalgToOpenMPPassOptions openMPOptions;
   openMPOptions.numThreadsFunction = runtime_symbols::kComputeThreads.str();
+  openMPOptions.splitOuterReductions = options.splitOuterReductions;
   pm.addPass(createNxLinalgToOpenMPPass(openMPOptions));
 }
 
@@ -301,7 +303,10 @@ CpuPhaseOptions CpuPhaseOptions::fromFlags(const LowerToCpuOptions &flags) {
     phases.libraryCalls =
         CpuLibraryCallOptions{/*dnnl=*/flags.dnnl,
                               /*shareProducts=*/flags.parallel};
-  phases.parallelize = flags.parallel;
+  phases.parallelize = std::nullopt;
+  if (flags.parallel)
+    phases.parallelize =
+        CpuParallelizeOptions{/*splitOuterReductions=*/!flags.strictReductions};
   phases.codegen = {/*vectorize=*/flags.vectorize, widths,
                     /*libmMath=*/flags.libmMath,
                     /*streamUnreadOutputs=*/flags.streamUnreadOutputs};

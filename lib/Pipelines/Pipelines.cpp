@@ -21,7 +21,7 @@ void nx::buildLowerToCpuPipeline(OpPassManager &pm,
   if (phases.libraryCalls)
     buildCpuLibraryCallPipeline(pm, *phases.libraryCalls);
   if (phases.parallelize)
-    buildCpuParallelizePipeline(pm);
+    buildCpuParallelizePipeline(pm, *phases.parallelize);
   buildCpuCodegenPipeline(pm, phases.codegen);
   buildCpuToLLVMPipeline(pm, phases.toLLVM);
 }
@@ -84,7 +84,7 @@ void nx::registerNxPipelines() {
         "(nothing with parallel=false)",
         [](OpPassManager &pm, const CpuPhaseOptions &phases) {
           if (phases.parallelize)
-            buildCpuParallelizePipeline(pm);
+            buildCpuParallelizePipeline(pm, *phases.parallelize);
         });
   phase("nx-cpu-codegen",
         "nx-lower-to-cpu's fifth phase: transposes tiled, linalg vectorized "

@@ -681,6 +681,65 @@ def NxLinalgToOpenMPPass
     `nx-split-reductions` run: the partial sums are reduced while in cache,
     in one team.
 
+    With `split-outer-reductions`, a reduction along the op's shared loop
+    (a column sum: no output element belongs to one row) is shared among
+    workers instead, when it has one reduction loop, a parallel innermost
+    loop, static sizes, at least `min-work` points, one output no input is
+    a view of, and one combiner with a neutral element (a sum, a product,
+    a maximum). There are as many workers as the team has threads (at most
+    one per block of rows; a block covers at least 4096 points, in whole
+    multiples of 4 rows). Each fills a row of partial results of its own
+    with the neutral element and reduces a contiguous share of the blocks
+    into it, so it streams its rows while its row of partial results stays
+    in its core's cache, and every thread of a team of any size has work;
+    after the team, the workers' rows are combined into the output. The
+    combiner's operations run in another order than the serial loop's,
+    which may change floating-point results in the last bits:
+    `nx-lower-to-cpu` sets this option unless `strict-reductions` is set.
+
+    Before (`split-outer-reductions`, `num-threads-function=@threads`):
+
+    ```mlir
+    linalg.reduce ins(%x : memref<2048x512xf32>)
+                  outs(%out : memref<512xf32>) dimensions = [0]
+      (%in: f32, %acc: f32) {
+        %s = arith.addf %in, %acc : f32
+        linalg.yield %s : f32
+      }
+    ```
+
+    After (256 blocks of 8 rows):
+
+    ```mlir
+    %threads = func.call @threads() : () -> i32
+    %t = arith.index_cast %threads : i32 to index
+    %w = arith.maxsi (arith.minsi %t, %c256), %c1 : index
+    %partial = memref.alloc(%w) {alignment = 64 : i64} : memref<?x512xf32>
+    omp.parallel num_threads(%threads : i32) {
+      omp.wsloop {
+        omp.loop_nest (%worker) : index = (%c0) to (%w) step (%c1) {
+          %row = memref.subview %partial[%worker, 0] [1, 512] [1, 1]
+          linalg.fill ins(%zero : f32) outs(%row : ...)
+          // blocks [worker * 256 / w, (worker + 1) * 256 / w)
+          scf.for %block = %first to %last step %c1 {
+            %rows = memref.subview %x[%block * 8, 0] [8, 512] [1, 1]
+            linalg.reduce ins(%rows : ...) outs(%row : ...) dimensions = [0]
+              (%in: f32, %acc: f32) {...}
+          }
+          omp.yield
+        }
+      }
+      omp.terminator
+    }
+    linalg.reduce ins(%partial : memref<?x512xf32>)
+                  outs(%out : memref<512xf32>) dimensions = [0]
+      (%in: f32, %acc: f32) {...}
+    memref.dealloc %partial : memref<?x512xf32>
+    ```
+
+    Without a `num-threads-function`, the team size comes from OpenMP's
+    `omp_get_max_threads` (declared if missing).
+
     A linalg op's body is pure scalar code: the regions this pass makes
     call no host code and allocate nothing, so they need no run context on
     the worker threads. Loops that call the host (`nx.elixir_call` in an
@@ -738,19 +797,28 @@ def NxLinalgToOpenMPPass
     Option<"numThreadsFunction", "num-threads-function", "std::string",
            /*default=*/"\"\"",
            "Function returning the team size as i32 (empty: OpenMP's "
-           "default)">
+           "default)">,
+    Option<"splitOuterReductions", "split-outer-reductions", "bool",
+           /*default=*/"false",
+           "Share reductions along the outermost loop among workers, each "
+           "into a row of partial results (changes the order of "
+           "floating-point operations)">
   ];
   let dependentDialects = ["::mlir::omp::OpenMPDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect"];
   let statistics = [
     Statistic<"numParallelNests", "parallel-nests",
               "Number of loop nests now shared among an OpenMP team, each "
               "with the fill and epilogue it absorbed">,
     Statistic<"numSmallNests", "small-nests",
-              "Number of linalg ops left serial: statically below min-work">
+              "Number of linalg ops left serial: statically below min-work">,
+    Statistic<"numOuterReductions", "outer-reductions",
+              "Number of outer reductions shared among workers, one row of "
+              "partial results each">
   ];
 }
 

@@ -99,7 +99,13 @@ void buildCpuLibraryCallPipeline(OpPassManager &pm,
                                  const CpuLibraryCallOptions &options);
 
 /// Phase 4, `nx-cpu-parallelize`: large parallel loop nests to OpenMP.
-void buildCpuParallelizePipeline(OpPassManager &pm);
+struct CpuParallelizeOptions {
+  /// Reductions along the outermost loop shared among workers, each into a
+  /// row of partial results.
+  bool splitOuterReductions = true;
+};
+void buildCpuParallelizePipeline(OpPassManager &pm,
+                                 const CpuParallelizeOptions &options);
 
 /// Phase 5, `nx-cpu-codegen`: transposes tiled, linalg vectorized or to
 /// loops, math approximated or to libm.
@@ -132,7 +138,8 @@ struct CpuPhaseOptions {
   CpuBufferizeOptions bufferize;
   /// Unset: no library calls.
   std::optional<CpuLibraryCallOptions> libraryCalls;
-  bool parallelize = true;
+  /// Unset: every loop serial.
+  std::optional<CpuParallelizeOptions> parallelize = CpuParallelizeOptions();
   CpuCodegenOptions codegen;
   CpuToLLVMOptions toLLVM;
 

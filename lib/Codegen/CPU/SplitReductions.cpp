@@ -61,50 +61,6 @@ static std::optional<int64_t> getSplitRatio(linalg::LinalgOp op,
   return std::nullopt;
 }
 
-/// Rows a chunk of an outer reduction keeps at least, so that the partial
-/// results stay a small fraction of what the reduction reads.
-static constexpr int64_t kMinRowsPerChunk = 16;
-
-/// Iteration points below which an outer reduction is left whole: what
-/// nx-linalg-to-openmp runs serially by default (min-work).
-static constexpr int64_t kMinOuterSplitPoints = 65536;
-
-/// The number of chunks to split `op`'s reduction into, or nothing when
-/// `op` is not a single reduction on tensors along its outermost loop of
-/// an extent other than 1 (a column sum) whose innermost loop is parallel,
-/// with static sizes and at least kMinOuterSplitPoints iteration points.
-/// Such a reduction leaves no outer parallel loop for threads to share, and
-/// threads that shared its columns would each read a narrow strip of every
-/// row. Split into chunks of whole rows (a parallel loop outside it), each
-/// thread streams its own rows into its chunk's partial results.
-static std::optional<int64_t> getOuterSplitChunks(linalg::LinalgOp op) {
-  unsigned loops = op.getNumLoops();
-  if (!op.hasPureTensorSemantics() || loops < 2 ||
-      op.getNumReductionLoops() != 1 || op.getNumDpsInits() != 1 ||
-      op.hasIndexSemantics() || !op.hasOnlyProjectedPermutations() ||
-      linalg::isaContractionOpInterface(op) ||
-      isa<linalg::ConvolutionOpInterface>(op.getOperation()))
-    return std::nullopt;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  auto outer = llvm::find_if(ranges, [](int64_t range) { return range != 1; });
-  if (outer == ranges.end() || !linalg::isParallelIterator(iterators.back()))
-    return std::nullopt;
-  unsigned loop = std::distance(ranges.begin(), outer);
-  if (!linalg::isReductionIterator(iterators[loop]) ||
-      llvm::any_of(ranges, ShapedType::isDynamic))
-    return std::nullopt;
-  int64_t points = 1;
-  for (int64_t range : ranges)
-    points = std::min(points * range, kMinOuterSplitPoints);
-  if (points < kMinOuterSplitPoints)
-    return std::nullopt;
-  for (int64_t chunks : {32, 16, 8, 4})
-    if (*outer % chunks == 0 && *outer / chunks >= kMinRowsPerChunk)
-      return chunks;
-  return std::nullopt;
-}
-
 namespace {
 
 struct NxSplitReductionsPass
@@ -118,32 +74,25 @@ struct NxSplitReductionsPass
     SmallVector<std::pair<linalg::LinalgOp, linalg::SplitReductionOptions>>
         candidates;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      linalg::SplitReductionOptions split;
       if (std::optional<int64_t> ratio =
               getSplitRatio(op, vectorBits, reductionVectorBits)) {
         // The partial results go innermost: after the output's own
         // dimensions.
+        linalg::SplitReductionOptions split;
         split.ratio = *ratio;
         split.index = op.getRank(op.getDpsInitOperand(0));
         split.innerParallel = true;
-        candidates.emplace_back(op, split);
-      } else if (std::optional<int64_t> chunks = getOuterSplitChunks(op)) {
-        // One row of partial results per chunk, outermost.
-        split.ratio = *chunks;
-        split.index = 0;
-        split.innerParallel = false;
         candidates.emplace_back(op, split);
       }
     });
     IRRewriter rewriter(&getContext());
     for (auto [op, split] : candidates) {
-      bool outer = !split.innerParallel;
       // A copy for the lambda: C++17 cannot capture a structured binding.
       linalg::SplitReductionOptions options = split;
       // Fails, leaving `op` untouched, on a combiner with no neutral element.
       if (succeeded(linalg::splitReduction(
               rewriter, op, [&](linalg::LinalgOp) { return options; })))
-        nx::addStatistic(outer ? numSplitOuter : numSplit);
+        nx::addStatistic(numSplit);
     }
   }
 };

@@ -17,6 +17,7 @@
 
 #include "nx/Conversion/LinalgToOpenMP/LinalgToOpenMP.h"
 #include "nx/Conversion/LinalgToOpenMP/OpenMPTeam.h"
+#include "nx/Conversion/LinalgToOpenMP/OuterReductions.h"
 #include "nx/Conversion/Passes.h"
 #include "nx/Support/Buffers.h"
 #include "nx/Support/PassStatistics.h"
@@ -157,13 +158,24 @@ static NestKind classify(linalg::LinalgOp op, int64_t minWork) {
   return points >= minWork ? NestKind::Parallel : NestKind::Small;
 }
 
+/// Whether `op` is a reduction along its shared loop that workers share,
+/// each into a row of partial results (nx/Conversion/LinalgToOpenMP/
+/// OuterReductions.h), outside any team.
+static bool isSharedOuterReduction(linalg::LinalgOp op, int64_t minWork) {
+  return op.hasPureBufferSemantics() && op.getNumLoops() > 0 &&
+         !hasHugeCoefficients(op) && hasIncreasingIndices(op) &&
+         !op->getParentOfType<omp::ParallelOp>() &&
+         nx::isSplittableOuterReduction(op, getSharedLoop(op), minWork);
+}
+
 namespace {
 
 struct LinalgToOpenMPLoops : OpInterfaceRewritePattern<linalg::LinalgOp> {
   LinalgToOpenMPLoops(MLIRContext *context, int64_t minWork,
-                      StringRef numThreadsFunction)
+                      StringRef numThreadsFunction, bool splitOuterReductions)
       : OpInterfaceRewritePattern(context), minWork(minWork),
-        numThreadsFunction(numThreadsFunction.str()) {}
+        numThreadsFunction(numThreadsFunction.str()),
+        splitOuterReductions(splitOuterReductions) {}
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override;
@@ -182,6 +194,7 @@ struct LinalgToOpenMPLoops : OpInterfaceRewritePattern<linalg::LinalgOp> {
 
   int64_t minWork;
   std::string numThreadsFunction;
+  bool splitOuterReductions;
 };
 
 } // namespace
@@ -417,6 +430,12 @@ LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
   // and that op brings it along.
   if (linalg::LinalgOp producer = getEpilogueProducer(op, minWork))
     return rewriteNest(producer, op, rewriter);
+  if (splitOuterReductions && isSharedOuterReduction(op, minWork))
+    return nx::rewriteOuterReduction(
+        op, getSharedLoop(op),
+        numThreadsFunction.empty() ? StringRef(nx::kOpenMPMaxThreadsFunction)
+                                   : StringRef(numThreadsFunction),
+        rewriter);
   if (!isShared(op, minWork))
     return rewriter.notifyMatchFailure(op, "not a large parallel nest");
   auto fill = dyn_cast<linalg::FillOp>(op.getOperation());
@@ -584,9 +603,10 @@ LogicalResult nx::declareNumThreadsFunction(ModuleOp module, StringRef name) {
 
 void nx::populateLinalgToOpenMPPatterns(RewritePatternSet &patterns,
                                         int64_t minWork,
-                                        StringRef numThreadsFunction) {
+                                        StringRef numThreadsFunction,
+                                        bool splitOuterReductions) {
   patterns.add<LinalgToOpenMPLoops>(patterns.getContext(), minWork,
-                                    numThreadsFunction);
+                                    numThreadsFunction, splitOuterReductions);
 }
 
 namespace {
@@ -608,19 +628,36 @@ struct NxLinalgToOpenMPPass
       return teams;
     };
     int64_t teamsBefore = countTeams();
-    bool anyParallel = false;
+    // Outer reductions this pass shares: those it finds, less those still
+    // there after it.
+    auto countOuterReductions = [&] {
+      int64_t outer = 0;
+      module.walk([&](linalg::LinalgOp op) {
+        outer += splitOuterReductions && isSharedOuterReduction(op, minWork);
+      });
+      return outer;
+    };
+    int64_t outerBefore = countOuterReductions();
+    bool anyParallel = false, anyOuterReduction = outerBefore > 0;
     module.walk([&](linalg::LinalgOp op) {
       anyParallel |= classify(op, minWork) == NestKind::Parallel;
     });
-    if (anyParallel) {
+    if (anyParallel || anyOuterReduction) {
       if (!numThreadsFunction.empty() &&
           failed(nx::declareNumThreadsFunction(module, numThreadsFunction)))
         return signalPassFailure();
+      // Workers of an outer reduction need the team's size.
+      if (anyOuterReduction && numThreadsFunction.empty() &&
+          failed(nx::declareNumThreadsFunction(module,
+                                               nx::kOpenMPMaxThreadsFunction)))
+        return signalPassFailure();
       RewritePatternSet patterns(&getContext());
-      nx::populateLinalgToOpenMPPatterns(patterns, minWork, numThreadsFunction);
+      nx::populateLinalgToOpenMPPatterns(patterns, minWork, numThreadsFunction,
+                                         splitOuterReductions);
       walkAndApplyPatterns(module, std::move(patterns));
     }
     nx::addStatistic(numParallelNests, countTeams() - teamsBefore);
+    nx::addStatistic(numOuterReductions, outerBefore - countOuterReductions());
     // Serial for their size: outside every team (not a fill a team took
     // over, not a tile), statically below min-work.
     int64_t small = 0;

@@ -1,10 +1,10 @@
 // The reductions of bench/models along each kind of axis (a column sum,
-// split by nx-split-reductions into chunks of rows that threads share; a
-// row sum; a maximum over a middle axis), through nx-runner on the inputs
-// of models.py, agree with models.py's NumPy reference in float64 (and
-// PyTorch's, where it is installed) within 1e-4 of the output's largest
-// magnitude: on one compute thread and on three (the chunks shared
-// unevenly), and with serial reductions.
+// whose rows nx-linalg-to-openmp shares among workers, each with a row of
+// partial sums; a row sum; a maximum over a middle axis), through nx-runner
+// on the inputs of models.py, agree with models.py's NumPy reference in
+// float64 (and PyTorch's, where it is installed) within 1e-4 of the output's
+// largest magnitude: on one compute thread and on three (512 blocks of rows
+// shared unevenly), and with serial reductions.
 // REQUIRES: numpy
 // RUN: %numpy_python %nx_src_root/bench/models/models.py run column-sum \
 // RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.column-sum-1 \
@@ -27,4 +27,4 @@
 // COLUMN-SUM: column-sum: nx vs NumPy (float64): max error
 // ROW-SUM: row-sum: nx vs NumPy (float64): max error
 // MIDDLE-MAX: middle-max: nx vs NumPy (float64): max error
-// STATISTICS: 1 split-outer
+// STATISTICS: 1 outer-reductions

@@ -175,7 +175,7 @@ def NxReassociateReductionsPass : Pass<"nx-reassociate-reductions"> {
 }
 
 def NxSplitReductionsPass : Pass<"nx-split-reductions"> {
-  let summary = "Splits tensor reductions into partial results and a short final reduction: innermost ones into vector-wide partials, outer ones into chunks of rows";
+  let summary = "Splits innermost tensor reductions into vector-wide partial results and a short final reduction";
   let description = [{
     A reduction along an op's innermost loop (a row sum, the sum of a whole
     tensor) gives a vectorizer one running value: each vector of inputs
@@ -209,19 +209,9 @@ def NxSplitReductionsPass : Pass<"nx-split-reductions"> {
     own flag, which is the vector width unless the user sets it), like
     `nx-vectorize-linalg`'s for the same op.
 
-    A reduction along an op's outermost loop of an extent other than 1
-    whose innermost loop is parallel (a column sum: loops reduction, then
-    parallel) leaves no outer parallel loop for `nx-linalg-to-openmp`
-    to share, and threads sharing its columns would each read a narrow
-    strip of every row. Its reduced dimension R is split the other way
-    (without `innerParallel`) into `chunks` (parallel, outermost) and
-    `R / chunks` (still a reduction): the first op reduces whole rows into
-    one row of partial results per chunk, which threads share chunk by
-    chunk while each streams its own rows, and a second op reduces the
-    `chunks` rows of partial results. `chunks` is the first of 32, 16, 8
-    and 4 that divides R and leaves at least 16 rows per chunk; an op with
-    a dynamic size, or with fewer than 2^16 iteration points (what
-    `nx-linalg-to-openmp` leaves serial by default), is left alone.
+    A reduction along an op's outermost loop (a column sum) is left to
+    `nx-linalg-to-openmp`, which shares its rows among workers, each with a
+    row of partial results (`split-outer-reductions`).
 
     The partial results are combined in a different order from the serial
     loop, so floating-point results may differ in the last bits.
@@ -254,31 +244,6 @@ def NxSplitReductionsPass : Pass<"nx-split-reductions"> {
         iterator_types = ["parallel", "reduction"]}
         ins(%partial : tensor<8x64xf32>) outs(%init : tensor<8xf32>) {...}
     ```
-
-    Before, a column sum:
-
-    ```mlir
-    %r = linalg.reduce ins(%x : tensor<2048x512xf32>)
-                       outs(%init : tensor<512xf32>) dimensions = [0]
-      (%in: f32, %acc: f32) {...}
-    ```
-
-    After:
-
-    ```mlir
-    %e = tensor.expand_shape %x [[0, 1], [2]] output_shape [32, 64, 512]
-        : tensor<2048x512xf32> into tensor<32x64x512xf32>
-    %zero = linalg.fill ins(%cst0 : f32)
-        outs(tensor.empty() : tensor<32x512xf32>) -> tensor<32x512xf32>
-    %partial = linalg.generic {
-        indexing_maps = [(d0, d1, d2) -> (d0, d1, d2), (d0, d1, d2) -> (d0, d2)],
-        iterator_types = ["parallel", "reduction", "parallel"]}
-        ins(%e : tensor<32x64x512xf32>) outs(%zero : tensor<32x512xf32>) {...}
-    %r = linalg.generic {
-        indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d1)],
-        iterator_types = ["reduction", "parallel"]}
-        ins(%partial : tensor<32x512xf32>) outs(%init : tensor<512xf32>) {...}
-    ```
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
@@ -292,9 +257,7 @@ def NxSplitReductionsPass : Pass<"nx-split-reductions"> {
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
   let statistics = [
-    Statistic<"numSplit", "split", "Number of innermost reductions split">,
-    Statistic<"numSplitOuter", "split-outer",
-              "Number of outer reductions split into chunks of rows">
+    Statistic<"numSplit", "split", "Number of innermost reductions split">
   ];
 }
 

@@ -28,7 +28,8 @@ namespace mlir::nx {
 /// declares, that gives each parallel region its team size.
 void populateLinalgToOpenMPPatterns(RewritePatternSet &patterns,
                                     int64_t minWork,
-                                    StringRef numThreadsFunction);
+                                    StringRef numThreadsFunction,
+                                    bool splitOuterReductions);
 
 /// Declares `name` in `module` as a private `func.func` of type `() -> i32`,
 /// the function an OpenMP region asks for its team size, or checks that

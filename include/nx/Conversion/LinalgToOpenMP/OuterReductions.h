@@ -1,0 +1,58 @@
+//===- OuterReductions.h - outer reductions shared by workers ---*- C++ -*-===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A reduction along its outermost loop (a column sum) leaves no parallel
+// loop that owns its output. nx-linalg-to-openmp shares its rows among as
+// many workers as the team has threads instead: each reduces a contiguous
+// share of the rows into one row of partial results of its own, and the
+// workers' rows are combined into the output after the team.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NX_CONVERSION_LINALGTOOPENMP_OUTERREDUCTIONS_H
+#define NX_CONVERSION_LINALGTOOPENMP_OUTERREDUCTIONS_H
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+
+namespace mlir {
+class RewriterBase;
+} // namespace mlir
+
+namespace mlir::nx {
+
+/// The OpenMP runtime's team size, which the workers of an outer reduction
+/// follow when the pass has no num-threads-function.
+inline constexpr StringLiteral kOpenMPMaxThreadsFunction =
+    "omp_get_max_threads";
+
+/// Whether `op`, on buffers, is a single reduction along `sharedLoop` (its
+/// outermost loop of an extent other than 1) whose innermost loop is
+/// parallel, with static sizes, at least `minWork` iteration points, one
+/// output that no input is a view of, and one combiner with a neutral
+/// element (a sum, a product, a maximum): what rewriteOuterReduction takes.
+/// Tiling-safety of its indices is the caller's to check.
+bool isSplittableOuterReduction(linalg::LinalgOp op, unsigned sharedLoop,
+                                int64_t minWork);
+
+/// Replaces `op` (isSplittableOuterReduction) by an OpenMP team whose
+/// workers, one per thread (the team size is `numThreadsFunction`'s result,
+/// a func.func returning i32 that must be declared), each fill one row of
+/// a fresh buffer of partial results with the combiner's neutral element
+/// and reduce a contiguous share of `op`'s rows into it, in blocks of a
+/// static number of rows; then the partial rows are combined into `op`'s
+/// output. The combination changes the order of the combiner's operations.
+LogicalResult rewriteOuterReduction(linalg::LinalgOp op, unsigned sharedLoop,
+                                    StringRef numThreadsFunction,
+                                    RewriterBase &rewriter);
+
+} // namespace mlir::nx
+
+#endif // NX_CONVERSION_LINALGTOOPENMP_OUTERREDUCTIONS_H

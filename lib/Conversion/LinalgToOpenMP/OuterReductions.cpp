@@ -1,0 +1,251 @@
+//===- OuterReductions.cpp - outer reductions shared by workers -----------===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// One row of partial results per worker, not per fixed chunk of rows: a
+// worker's row stays in its core's cache while it streams its share of the
+// input, the rows other threads wrote are read once, at the end, and every
+// thread of a team of any size gets a share.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Conversion/LinalgToOpenMP/OuterReductions.h"
+#include "nx/Conversion/LinalgToOpenMP/OpenMPTeam.h"
+#include "nx/Support/Buffers.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+using namespace mlir;
+
+/// Iteration points a block of rows covers at least, so that the loop over
+/// a worker's blocks costs little against the work in them.
+static constexpr int64_t kMinPointsPerBlock = 4096;
+
+/// Rows nx-vectorize-linalg adds to a row of partial results in one pass: a
+/// block is a multiple of them, so that every pass is whole.
+static constexpr int64_t kRowsPerPass = 4;
+
+/// The one operation that combines `op`'s running value with what it
+/// computed from its inputs, when it has a neutral element; else null.
+static Operation *getCombiner(linalg::LinalgOp op) {
+  SmallVector<Operation *, 4> combiners;
+  if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
+      combiners.size() != 1)
+    return nullptr;
+  Operation *combiner = combiners.front();
+  if (combiner->getNumOperands() != 2 || combiner->getNumResults() != 1 ||
+      !arith::getNeutralElement(combiner))
+    return nullptr;
+  return combiner;
+}
+
+bool nx::isSplittableOuterReduction(linalg::LinalgOp op, unsigned sharedLoop,
+                                    int64_t minWork) {
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() < 2 ||
+      op.getNumReductionLoops() != 1 || op.getNumDpsInits() != 1 ||
+      op.hasIndexSemantics() || sharedLoop >= op.getNumLoops())
+    return false;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (!linalg::isReductionIterator(iterators[sharedLoop]) ||
+      !linalg::isParallelIterator(iterators.back()) ||
+      llvm::any_of(ranges, ShapedType::isDynamic))
+    return false;
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto outputType = dyn_cast<MemRefType>(init->get().getType());
+  if (!outputType || !outputType.hasStaticShape() ||
+      !op.getMatchingIndexingMap(init).isProjectedPermutation())
+    return false;
+  // The output is combined with the partial results after every input has
+  // been read: an input that is a view of it would be read too late.
+  Value output = getRootBuffer(init->get());
+  if (llvm::any_of(op.getDpsInputs(),
+                   [&](Value input) { return getRootBuffer(input) == output; }))
+    return false;
+  int64_t points = 1;
+  for (int64_t range : ranges)
+    points = std::min(points * range, minWork);
+  return points >= minWork && getCombiner(op);
+}
+
+/// Rows of a block: enough to cover kMinPointsPerBlock points, a multiple
+/// of kRowsPerPass, at most all of them.
+static int64_t getRowsPerBlock(ArrayRef<int64_t> ranges, unsigned sharedLoop) {
+  int64_t innerPoints = 1;
+  for (int64_t range : ranges.drop_front(sharedLoop + 1))
+    innerPoints = std::min(innerPoints * range, kMinPointsPerBlock);
+  int64_t rows = llvm::alignTo(
+      llvm::divideCeil(kMinPointsPerBlock, std::max<int64_t>(innerPoints, 1)),
+      kRowsPerPass);
+  return std::min(rows, ranges[sharedLoop]);
+}
+
+/// Runs `op` on one block of its rows, `block` of `rowsPerBlock` (the last
+/// one may be short), with `row` as its output.
+static LogicalResult reduceBlock(linalg::LinalgOp op, unsigned sharedLoop,
+                                 int64_t rowsPerBlock, Value block, Value row,
+                                 RewriterBase &rewriter) {
+  Location loc = op.getLoc();
+  SmallVector<OpFoldResult> offsets, sizes;
+  for (const Range &range : op.createLoopRanges(rewriter, loc)) {
+    offsets.push_back(range.offset);
+    sizes.push_back(range.size);
+  }
+  AffineExpr index = rewriter.getAffineDimExpr(0);
+  offsets[sharedLoop] = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, index * rowsPerBlock, {OpFoldResult(block)});
+  sizes[sharedLoop] = rewriter.getIndexAttr(rowsPerBlock);
+  int64_t rows = op.getStaticLoopRanges()[sharedLoop];
+  if (rows % rowsPerBlock != 0) {
+    auto bound = AffineMap::get(1, 0,
+                                {rows - index * rowsPerBlock,
+                                 rewriter.getAffineConstantExpr(rowsPerBlock)},
+                                rewriter.getContext());
+    sizes[sharedLoop] = affine::makeComposedFoldedAffineMin(
+        rewriter, loc, bound, {OpFoldResult(block)});
+  }
+  FailureOr<TilingResult> tiled =
+      cast<TilingInterface>(op.getOperation())
+          .getTiledImplementation(rewriter, offsets, sizes);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return failure();
+  auto tile = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+  Value wholeOutput = tile.getDpsInits()[0];
+  rewriter.modifyOpInPlace(tile,
+                           [&] { tile.getDpsInitsMutable()[0].set(row); });
+  if (Operation *slice = wholeOutput.getDefiningOp();
+      slice && slice->use_empty())
+    rewriter.eraseOp(slice);
+  return success();
+}
+
+/// Worker `worker`'s row of `partial`, with the output's shape.
+static Value getPartialRow(Value partial, Value worker, MemRefType outputType,
+                           Location loc, RewriterBase &rewriter) {
+  auto partialType = cast<MemRefType>(partial.getType());
+  SmallVector<OpFoldResult> offsets(partialType.getRank(),
+                                    rewriter.getIndexAttr(0));
+  offsets.front() = worker;
+  SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(1)};
+  for (int64_t size : outputType.getShape())
+    sizes.push_back(rewriter.getIndexAttr(size));
+  SmallVector<OpFoldResult> strides(partialType.getRank(),
+                                    rewriter.getIndexAttr(1));
+  MemRefType rowType = memref::SubViewOp::inferRankReducedResultType(
+      outputType.getShape(), partialType, offsets, sizes, strides);
+  return memref::SubViewOp::create(rewriter, loc, rowType, partial, offsets,
+                                   sizes, strides);
+}
+
+/// Fills the worker's row with `neutral` and reduces its share of
+/// `blocks` blocks into it, in the team loop's body.
+static LogicalResult reduceShare(linalg::LinalgOp op, unsigned sharedLoop,
+                                 Value partial, Value workers, Value neutral,
+                                 Block *body, RewriterBase &rewriter) {
+  Location loc = op.getLoc();
+  auto outputType = cast<MemRefType>(op.getDpsInits()[0].getType());
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t rowsPerBlock = getRowsPerBlock(ranges, sharedLoop);
+  int64_t blocks = llvm::divideCeil(ranges[sharedLoop], rowsPerBlock);
+  rewriter.setInsertionPointToStart(body);
+  Value worker = body->getArgument(0);
+  Value row = getPartialRow(partial, worker, outputType, loc, rewriter);
+  linalg::FillOp::create(rewriter, loc, neutral, row);
+  // Worker w takes blocks [w * blocks / workers, (w + 1) * blocks / workers):
+  // contiguous, and as even as whole blocks allow.
+  Value blockCount = arith::ConstantIndexOp::create(rewriter, loc, blocks);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto firstBlockOf = [&](Value index) {
+    Value scaled = arith::MulIOp::create(rewriter, loc, index, blockCount);
+    return arith::DivUIOp::create(rewriter, loc, scaled, workers);
+  };
+  Value first = firstBlockOf(worker);
+  Value last = firstBlockOf(arith::AddIOp::create(rewriter, loc, worker, one));
+  auto blockLoop = scf::ForOp::create(rewriter, loc, first, last, one);
+  rewriter.setInsertionPointToStart(blockLoop.getBody());
+  if (failed(reduceBlock(op, sharedLoop, rowsPerBlock,
+                         blockLoop.getInductionVar(), row, rewriter)))
+    return failure();
+  rewriter.setInsertionPointToEnd(body);
+  omp::YieldOp::create(rewriter, loc, ValueRange());
+  return success();
+}
+
+/// Combines the rows of `partial` into `output` with `combiner`'s kind of
+/// operation.
+static void combinePartialRows(Value partial, Value output, Operation *combiner,
+                               Location loc, RewriterBase &rewriter) {
+  linalg::ReduceOp::create(
+      rewriter, loc, ValueRange{partial}, ValueRange{output},
+      ArrayRef<int64_t>{0},
+      [&](OpBuilder &builder, Location bodyLoc, ValueRange arguments) {
+        Operation *combined =
+            builder.create(bodyLoc, combiner->getName().getIdentifier(),
+                           ValueRange{arguments[0], arguments[1]},
+                           combiner->getResultTypes(), combiner->getAttrs());
+        linalg::YieldOp::create(builder, bodyLoc, combined->getResults());
+      });
+}
+
+LogicalResult nx::rewriteOuterReduction(linalg::LinalgOp op,
+                                        unsigned sharedLoop,
+                                        StringRef numThreadsFunction,
+                                        RewriterBase &rewriter) {
+  Location loc = op.getLoc();
+  Operation *combiner = getCombiner(op);
+  Value output = op.getDpsInits()[0];
+  auto outputType = cast<MemRefType>(output.getType());
+  Type elementType = outputType.getElementType();
+  int64_t blocks =
+      llvm::divideCeil(op.getStaticLoopRanges()[sharedLoop],
+                       getRowsPerBlock(op.getStaticLoopRanges(), sharedLoop));
+
+  // As many workers as threads, and no more than blocks. Everything is
+  // built right before `op`: what follows `previous` is the rewrite's.
+  Operation *previous = op->getPrevNode();
+  rewriter.setInsertionPoint(op);
+  Value threads = callNumThreadsFunction(rewriter, loc, numThreadsFunction);
+  Value workers = arith::IndexCastOp::create(rewriter, loc,
+                                             rewriter.getIndexType(), threads);
+  workers = arith::MinSIOp::create(
+      rewriter, loc, workers,
+      arith::ConstantIndexOp::create(rewriter, loc, blocks));
+  workers = arith::MaxSIOp::create(
+      rewriter, loc, workers, arith::ConstantIndexOp::create(rewriter, loc, 1));
+  SmallVector<int64_t> partialShape{ShapedType::kDynamic};
+  llvm::append_range(partialShape, outputType.getShape());
+  Value partial = memref::AllocOp::create(
+      rewriter, loc, MemRefType::get(partialShape, elementType),
+      ValueRange{workers}, rewriter.getI64IntegerAttr(64));
+  Value neutral = arith::ConstantOp::create(
+      rewriter, loc, *arith::getNeutralElement(combiner));
+
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Block *body =
+      createTeamLoop(rewriter, loc, /*ifExpr=*/{}, threads, zero, workers, one);
+  if (failed(reduceShare(op, sharedLoop, partial, workers, neutral, body,
+                         rewriter))) {
+    // Nothing of the rewrite may stay behind.
+    while (op->getPrevNode() != previous)
+      rewriter.eraseOp(op->getPrevNode());
+    return failure();
+  }
+  rewriter.setInsertionPoint(op);
+  combinePartialRows(partial, output, combiner, loc, rewriter);
+  memref::DeallocOp::create(rewriter, loc, partial);
+  rewriter.eraseOp(op);
+  return success();
+}
