@@ -394,33 +394,10 @@ static FailureOr<linalg::LinalgOp> tileAlongRows(linalg::LinalgOp op,
                                                  scf::ForOp loop,
                                                  int64_t rowsPerTile,
                                                  RewriterBase &rewriter) {
-  Location loc = op.getLoc();
-  SmallVector<OpFoldResult> offsets, sizes;
-  for (const Range &range : op.createLoopRanges(rewriter, loc)) {
-    offsets.push_back(range.offset);
-    sizes.push_back(range.size);
-  }
-  unsigned shared = getSharedLoop(op);
-  int64_t extent = op.getStaticLoopRanges()[shared];
-  Value row = loop.getInductionVar();
-  offsets[shared] = row;
-  sizes[shared] = rewriter.getIndexAttr(rowsPerTile);
-  if (extent % rowsPerTile != 0) {
-    // The last tile is short: the same bound tileUsingSCF gave the
-    // producer's tile, which CSE then shares.
-    AffineExpr dim = rewriter.getAffineDimExpr(0);
-    auto bound = AffineMap::get(
-        1, 0, {extent - dim, rewriter.getAffineConstantExpr(rowsPerTile)},
-        rewriter.getContext());
-    sizes[shared] = affine::makeComposedFoldedAffineMin(rewriter, loc, bound,
-                                                        {OpFoldResult(row)});
-  }
-  FailureOr<TilingResult> tiled =
-      cast<TilingInterface>(op.getOperation())
-          .getTiledImplementation(rewriter, offsets, sizes);
-  if (failed(tiled) || tiled->tiledOps.size() != 1)
-    return failure();
-  return cast<linalg::LinalgOp>(tiled->tiledOps.front());
+  // A short last tile gets the same bound tileUsingSCF gave the producer's
+  // tile, which CSE then shares.
+  return nx::tileRows(op, getSharedLoop(op), loop.getInductionVar(),
+                      rowsPerTile, rewriter);
 }
 
 LogicalResult

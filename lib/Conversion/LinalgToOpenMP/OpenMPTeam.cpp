@@ -8,9 +8,13 @@
 
 #include "nx/Conversion/LinalgToOpenMP/OpenMPTeam.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
 
 using namespace mlir;
 
@@ -39,4 +43,33 @@ Block *nx::createTeamLoop(OpBuilder &builder, Location loc, Value ifExpr,
   auto nest = omp::LoopNestOp::create(builder, loc, nestClauses);
   return builder.createBlock(&nest.getRegion(), {}, {lowerBound.getType()},
                              {loc});
+}
+
+FailureOr<linalg::LinalgOp> nx::tileRows(linalg::LinalgOp op,
+                                         unsigned sharedLoop,
+                                         OpFoldResult firstRow, int64_t rows,
+                                         RewriterBase &rewriter) {
+  Location loc = op.getLoc();
+  SmallVector<OpFoldResult> offsets, sizes;
+  for (const Range &range : op.createLoopRanges(rewriter, loc)) {
+    offsets.push_back(range.offset);
+    sizes.push_back(range.size);
+  }
+  int64_t extent = op.getStaticLoopRanges()[sharedLoop];
+  offsets[sharedLoop] = firstRow;
+  sizes[sharedLoop] = rewriter.getIndexAttr(rows);
+  if (extent % rows != 0) {
+    AffineExpr first = rewriter.getAffineDimExpr(0);
+    auto bound = AffineMap::get(
+        1, 0, {extent - first, rewriter.getAffineConstantExpr(rows)},
+        rewriter.getContext());
+    sizes[sharedLoop] =
+        affine::makeComposedFoldedAffineMin(rewriter, loc, bound, {firstRow});
+  }
+  FailureOr<TilingResult> tiled =
+      cast<TilingInterface>(op.getOperation())
+          .getTiledImplementation(rewriter, offsets, sizes);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return failure();
+  return cast<linalg::LinalgOp>(tiled->tiledOps.front());
 }

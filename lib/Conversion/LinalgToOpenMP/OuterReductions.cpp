@@ -25,7 +25,6 @@
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/TilingInterface.h"
 
 using namespace mlir;
 
@@ -97,31 +96,14 @@ static int64_t getRowsPerBlock(ArrayRef<int64_t> ranges, unsigned sharedLoop) {
 static LogicalResult reduceBlock(linalg::LinalgOp op, unsigned sharedLoop,
                                  int64_t rowsPerBlock, Value block, Value row,
                                  RewriterBase &rewriter) {
-  Location loc = op.getLoc();
-  SmallVector<OpFoldResult> offsets, sizes;
-  for (const Range &range : op.createLoopRanges(rewriter, loc)) {
-    offsets.push_back(range.offset);
-    sizes.push_back(range.size);
-  }
   AffineExpr index = rewriter.getAffineDimExpr(0);
-  offsets[sharedLoop] = affine::makeComposedFoldedAffineApply(
-      rewriter, loc, index * rowsPerBlock, {OpFoldResult(block)});
-  sizes[sharedLoop] = rewriter.getIndexAttr(rowsPerBlock);
-  int64_t rows = op.getStaticLoopRanges()[sharedLoop];
-  if (rows % rowsPerBlock != 0) {
-    auto bound = AffineMap::get(1, 0,
-                                {rows - index * rowsPerBlock,
-                                 rewriter.getAffineConstantExpr(rowsPerBlock)},
-                                rewriter.getContext());
-    sizes[sharedLoop] = affine::makeComposedFoldedAffineMin(
-        rewriter, loc, bound, {OpFoldResult(block)});
-  }
-  FailureOr<TilingResult> tiled =
-      cast<TilingInterface>(op.getOperation())
-          .getTiledImplementation(rewriter, offsets, sizes);
-  if (failed(tiled) || tiled->tiledOps.size() != 1)
+  OpFoldResult firstRow = affine::makeComposedFoldedAffineApply(
+      rewriter, op.getLoc(), index * rowsPerBlock, {OpFoldResult(block)});
+  FailureOr<linalg::LinalgOp> tiled =
+      nx::tileRows(op, sharedLoop, firstRow, rowsPerBlock, rewriter);
+  if (failed(tiled))
     return failure();
-  auto tile = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+  linalg::LinalgOp tile = *tiled;
   Value wholeOutput = tile.getDpsInits()[0];
   rewriter.modifyOpInPlace(tile,
                            [&] { tile.getDpsInitsMutable()[0].set(row); });

@@ -25,6 +25,10 @@
 namespace mlir {
 class Block;
 class OpBuilder;
+class RewriterBase;
+namespace linalg {
+class LinalgOp;
+} // namespace linalg
 } // namespace mlir
 
 namespace mlir::nx {
@@ -55,6 +59,13 @@ Value callNumThreadsFunction(OpBuilder &builder, Location loc,
 Block *createTeamLoop(OpBuilder &builder, Location loc, Value ifExpr,
                       Value numThreads, Value lowerBound, Value upperBound,
                       Value step);
+
+/// `op` on `rows` rows of its loop `sharedLoop` from `firstRow` (fewer where
+/// the loop's static extent ends first), every other loop whole: the op
+/// that runs one tile of a shared loop.
+FailureOr<linalg::LinalgOp> tileRows(linalg::LinalgOp op, unsigned sharedLoop,
+                                     OpFoldResult firstRow, int64_t rows,
+                                     RewriterBase &rewriter);
 
 } // namespace mlir::nx
 
