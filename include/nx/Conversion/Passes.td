@@ -691,9 +691,13 @@ def NxLinalgToOpenMPPass
     multiples of 4 rows). Each fills a row of partial results of its own
     with the neutral element and reduces a contiguous share of the blocks
     into it, so it streams its rows while its row of partial results stays
-    in its core's cache, and every thread of a team of any size has work;
-    after the team, the workers' rows are combined into the output. The
-    combiner's operations run in another order than the serial loop's,
+    in its core's cache, and every thread of a team of any size has work.
+    Once every worker is done (the worksharing loop's end is a barrier),
+    the same team combines the workers' rows into the output, in tiles of
+    at least 128 output elements along the output's first dimension of a
+    size other than 1; an output of one element is combined after the
+    team. The combiner's operations run in another order than the serial
+    loop's,
     which may change floating-point results in the last bits:
     `nx-lower-to-cpu` sets this option unless `strict-reductions` is set.
 
@@ -729,11 +733,17 @@ def NxLinalgToOpenMPPass
           omp.yield
         }
       }
+      omp.wsloop {
+        omp.loop_nest (%column) : index = (%c0) to (%c512) step (%c128) {
+          %rows = memref.subview %partial[0, %column] [%w, 128] [1, 1]
+          %sums = memref.subview %out[%column] [128] [1]
+          linalg.reduce ins(%rows : ...) outs(%sums : ...) dimensions = [0]
+            (%in: f32, %acc: f32) {...}
+          omp.yield
+        }
+      }
       omp.terminator
     }
-    linalg.reduce ins(%partial : memref<?x512xf32>)
-                  outs(%out : memref<512xf32>) dimensions = [0]
-      (%in: f32, %acc: f32) {...}
     memref.dealloc %partial : memref<?x512xf32>
     ```
 

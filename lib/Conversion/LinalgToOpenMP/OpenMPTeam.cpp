@@ -33,8 +33,15 @@ Block *nx::createTeamLoop(OpBuilder &builder, Location loc, Value ifExpr,
   parallelClauses.numThreads = numThreads;
   auto parallel = omp::ParallelOp::create(builder, loc, parallelClauses);
   builder.createBlock(&parallel.getRegion());
-  auto wsloop = omp::WsloopOp::create(builder, loc, omp::WsloopOperands());
   omp::TerminatorOp::create(builder, loc);
+  builder.setInsertionPointToStart(&parallel.getRegion().front());
+  return createWorksharingLoop(builder, loc, lowerBound, upperBound, step);
+}
+
+Block *nx::createWorksharingLoop(OpBuilder &builder, Location loc,
+                                 Value lowerBound, Value upperBound,
+                                 Value step) {
+  auto wsloop = omp::WsloopOp::create(builder, loc, omp::WsloopOperands());
   builder.createBlock(&wsloop.getRegion());
   omp::LoopNestOperands nestClauses;
   nestClauses.loopLowerBounds.push_back(lowerBound);

@@ -165,11 +165,16 @@ static LogicalResult reduceShare(linalg::LinalgOp op, unsigned sharedLoop,
   return success();
 }
 
+/// Output elements one tile of the combination of the workers' rows
+/// writes at least: a few cache lines of each row.
+static constexpr int64_t kCombinedPerTile = 128;
+
 /// Combines the rows of `partial` into `output` with `combiner`'s kind of
 /// operation.
-static void combinePartialRows(Value partial, Value output, Operation *combiner,
-                               Location loc, RewriterBase &rewriter) {
-  linalg::ReduceOp::create(
+static linalg::LinalgOp combinePartialRows(Value partial, Value output,
+                                           Operation *combiner, Location loc,
+                                           RewriterBase &rewriter) {
+  return linalg::ReduceOp::create(
       rewriter, loc, ValueRange{partial}, ValueRange{output},
       ArrayRef<int64_t>{0},
       [&](OpBuilder &builder, Location bodyLoc, ValueRange arguments) {
@@ -179,6 +184,45 @@ static void combinePartialRows(Value partial, Value output, Operation *combiner,
                            combiner->getResultTypes(), combiner->getAttrs());
         linalg::YieldOp::create(builder, bodyLoc, combined->getResults());
       });
+}
+
+/// The first dimension of `outputType` of a size other than 1: the one
+/// the team shares when it combines the workers' rows. Nothing when the
+/// output has one element.
+static std::optional<unsigned> getCombinedDim(MemRefType outputType) {
+  for (auto [dim, size] : llvm::enumerate(outputType.getShape()))
+    if (size != 1)
+      return dim;
+  return std::nullopt;
+}
+
+/// Shares `combination` (combinePartialRows, in `team` after the workers'
+/// loop, whose end all threads wait for) among the team's threads: a
+/// worksharing loop over tiles of the output's first dimension of a size
+/// other than 1, each combining every worker's row on its tile.
+static LogicalResult shareCombination(linalg::LinalgOp combination,
+                                      unsigned dim, RewriterBase &rewriter) {
+  Location loc = combination.getLoc();
+  // The combination's loops: the workers', then the output's dimensions.
+  unsigned loop = dim + 1;
+  SmallVector<int64_t> ranges = combination.getStaticLoopRanges();
+  int64_t innerPoints = 1;
+  for (int64_t range : ArrayRef(ranges).drop_front(loop + 1))
+    innerPoints = std::min(innerPoints * range, kCombinedPerTile);
+  int64_t perTile = std::min<int64_t>(
+      llvm::divideCeil(kCombinedPerTile, innerPoints), ranges[loop]);
+  rewriter.setInsertionPoint(combination);
+  Block *body = nx::createWorksharingLoop(
+      rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0),
+      arith::ConstantIndexOp::create(rewriter, loc, ranges[loop]),
+      arith::ConstantIndexOp::create(rewriter, loc, perTile));
+  rewriter.setInsertionPointToStart(body);
+  if (failed(nx::tileRows(combination, loop, body->getArgument(0), perTile,
+                          rewriter)))
+    return failure();
+  omp::YieldOp::create(rewriter, loc, ValueRange());
+  rewriter.eraseOp(combination);
+  return success();
 }
 
 LogicalResult nx::rewriteOuterReduction(linalg::LinalgOp op,
@@ -225,8 +269,24 @@ LogicalResult nx::rewriteOuterReduction(linalg::LinalgOp op,
       rewriter.eraseOp(op->getPrevNode());
     return failure();
   }
+  // The workers' rows are combined by the same team, after its workers'
+  // loop, unless the output has one element.
+  auto team =
+      cast<omp::ParallelOp>(body->getParentOp()->getParentOp()->getParentOp());
+  std::optional<unsigned> combinedDim = getCombinedDim(outputType);
+  if (combinedDim)
+    rewriter.setInsertionPoint(team.getRegion().front().getTerminator());
+  else
+    rewriter.setInsertionPoint(op);
+  linalg::LinalgOp combination =
+      combinePartialRows(partial, output, combiner, loc, rewriter);
+  if (combinedDim &&
+      failed(shareCombination(combination, *combinedDim, rewriter))) {
+    while (op->getPrevNode() != previous)
+      rewriter.eraseOp(op->getPrevNode());
+    return failure();
+  }
   rewriter.setInsertionPoint(op);
-  combinePartialRows(partial, output, combiner, loc, rewriter);
   memref::DeallocOp::create(rewriter, loc, partial);
   rewriter.eraseOp(op);
   return success();

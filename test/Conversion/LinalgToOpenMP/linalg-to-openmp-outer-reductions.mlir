@@ -7,8 +7,9 @@
 // no loop that owns its output: it stays serial.
 // OFF-NOT: omp.parallel
 
-// Each part's statistics: the first two are shared among workers, the last
-// is left alone.
+// Each part's statistics: the first three are shared among workers, the
+// last is left alone.
+// STATISTICS: (S) 1 outer-reductions
 // STATISTICS: (S) 1 outer-reductions
 // STATISTICS: (S) 1 outer-reductions
 // STATISTICS: (S) 0 outer-reductions
@@ -16,7 +17,8 @@
 // A column sum: as many workers as `@threads` says, at most the 256 blocks
 // of 8 rows (4096 points each). Worker w fills its own row of partial sums
 // with zeros and reduces its blocks [w * 256 / W, (w + 1) * 256 / W) into
-// it; after the team, the W rows are summed into the output.
+// it; once every worker is done, the same team sums the W rows into the
+// output, in tiles of 128 columns.
 // CHECK-LABEL: func.func @column_sums
 // CHECK-SAME: (%[[X:.+]]: memref<2048x512xf32>, %[[OUT:.+]]: memref<512xf32>)
 // CHECK: %[[THREADS:.+]] = call @threads() : () -> i32
@@ -42,11 +44,18 @@
 // CHECK: linalg.reduce ins(%[[XS]] : {{.+}}) outs(%[[ROW]] : {{.+}}) dimensions = [0]
 // CHECK: arith.addf
 // CHECK: omp.yield
+// CHECK: %[[C128:.+]] = arith.constant 128 : index
+// CHECK: %[[C512:.+]] = arith.constant 512 : index
+// CHECK: omp.wsloop {
+// CHECK-NEXT: omp.loop_nest (%[[COLUMN:.+]]) : index = (%{{.+}}) to (%[[C512]]) step (%[[C128]]) {
+// CHECK-NEXT: %[[ROWS:.+]] = memref.subview %[[PARTIAL]][0, %[[COLUMN]]] [%[[W]], 128] [1, 1]
+// CHECK-NEXT: %[[SUMS:.+]] = memref.subview %[[OUT]][%[[COLUMN]]] [128] [1]
+// CHECK-NEXT: linalg.reduce ins(%[[ROWS]] : {{.+}}) outs(%[[SUMS]] : {{.+}}) dimensions = [0]
+// CHECK: arith.addf
+// CHECK: omp.yield
 // CHECK: omp.terminator
 // CHECK-NEXT: }
-// CHECK-NEXT: linalg.reduce ins(%[[PARTIAL]] : memref<?x512xf32>) outs(%[[OUT]] : memref<512xf32>) dimensions = [0]
-// CHECK: arith.addf
-// CHECK: memref.dealloc %[[PARTIAL]]
+// CHECK-NEXT: memref.dealloc %[[PARTIAL]]
 // CHECK-NEXT: return
 
 // DEFAULT-TEAM-LABEL: func.func @column_sums
@@ -80,13 +89,37 @@ func.func @column_sums(%x: memref<2048x512xf32>, %out: memref<512xf32>) {
 // CHECK: memref.subview %{{.+}}[0, %{{.+}}, 0] [1, %[[SIZE]], 512] [1, 1, 1]
 // CHECK: linalg.reduce {{.+}} outs(%[[ROW]] : {{.+}}) dimensions = [1]
 // CHECK: arith.maximumf
-// CHECK: linalg.reduce ins(%[[PARTIAL]] : memref<?x1x512xf32>) {{.+}} dimensions = [0]
+// CHECK: omp.loop_nest (%[[COLUMN:.+]]) :
+// CHECK: memref.subview %[[PARTIAL]][0, 0, %[[COLUMN]]] [%{{.+}}, 1, 128] [1, 1, 1]
+// CHECK: linalg.reduce {{.+}} dimensions = [0]
 // CHECK: arith.maximumf
 func.func private @threads() -> i32
 func.func @uneven_maxima(%x: memref<1x202x512xf32>, %out: memref<1x512xf32>) {
   linalg.reduce ins(%x : memref<1x202x512xf32>) outs(%out : memref<1x512xf32>) dimensions = [1]
     (%in: f32, %acc: f32) {
       %s = arith.maximumf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+
+// -----
+
+// One output element: its rows are shared among workers, but the one
+// combination of their partial sums runs after the team.
+// CHECK-LABEL: func.func @one_sum
+// CHECK: %[[PARTIAL:.+]] = memref.alloc(%{{.+}}) {alignment = 64 : i64} : memref<?x1xf32>
+// CHECK: omp.parallel
+// CHECK-COUNT-1: omp.wsloop
+// CHECK-NOT: omp.wsloop
+// CHECK: omp.terminator
+// CHECK-NEXT: }
+// CHECK-NEXT: linalg.reduce ins(%[[PARTIAL]] : memref<?x1xf32>) outs(%{{.+}} : memref<1xf32>) dimensions = [0]
+func.func private @threads() -> i32
+func.func @one_sum(%x: memref<65536x1xf32>, %out: memref<1xf32>) {
+  linalg.reduce ins(%x : memref<65536x1xf32>) outs(%out : memref<1xf32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
       linalg.yield %s : f32
     }
   return

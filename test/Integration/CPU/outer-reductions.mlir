@@ -18,11 +18,15 @@
 // RUN: nx-runner %s --entry=column_maxima --compute-threads=3 | FileCheck %s --check-prefix=MAXIMA
 // RUN: nx-runner %s --entry=column_maxima --compute-threads=100 | FileCheck %s --check-prefix=MAXIMA
 //
-// The pipeline shares both among workers, and only without strict-reductions.
+// One output element: the workers' sums are combined after the team.
+// RUN: nx-runner %s --entry=one_sum --compute-threads=3 | FileCheck %s --check-prefix=ONE
+//
+// The pipeline shares all three among workers, and only without
+// strict-reductions.
 // RUN: nx-opt %s --nx-lower-to-cpu --mlir-pass-statistics 2>&1 | FileCheck %s --check-prefix=SHARED
 // RUN: nx-opt %s --nx-lower-to-cpu=strict-reductions --mlir-pass-statistics 2>&1 | FileCheck %s --check-prefix=STRICT
 
-// SHARED: (S) 2 outer-reductions
+// SHARED: (S) 3 outer-reductions
 // STRICT: (S) 0 outer-reductions
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -82,4 +86,26 @@ func.func @column_maxima() -> tensor<256xf32> {
       linalg.yield %t : f32
     }
   return %m : tensor<256xf32>
+}
+
+// The sum of 0 .. 65535, 65536 * 65535 / 2.
+// ONE: result #0: tensor<1xi32> = [2147450880]
+func.func @one_sum() -> tensor<1xi32> {
+  %init = tensor.empty() : tensor<65536x1xi32>
+  %x = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]}
+      outs(%init : tensor<65536x1xi32>) {
+  ^bb0(%out: i32):
+    %i = linalg.index 0 : index
+    %r = arith.index_cast %i : index to i32
+    linalg.yield %r : i32
+  } -> tensor<65536x1xi32>
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1xi32>
+  %acc = linalg.fill ins(%zero : i32) outs(%e : tensor<1xi32>) -> tensor<1xi32>
+  %s = linalg.reduce ins(%x : tensor<65536x1xi32>) outs(%acc : tensor<1xi32>) dimensions = [0]
+    (%in: i32, %a: i32) {
+      %t = arith.addi %a, %in : i32
+      linalg.yield %t : i32
+    }
+  return %s : tensor<1xi32>
 }

@@ -60,6 +60,12 @@ Block *createTeamLoop(OpBuilder &builder, Location loc, Value ifExpr,
                       Value numThreads, Value lowerBound, Value upperBound,
                       Value step);
 
+/// An omp.wsloop of one loop nest from `lowerBound` to `upperBound` by
+/// `step` at the builder's insertion point, inside a team: the block of the
+/// nest's body, empty, with the induction variable as its argument.
+Block *createWorksharingLoop(OpBuilder &builder, Location loc, Value lowerBound,
+                             Value upperBound, Value step);
+
 /// `op` on `rows` rows of its loop `sharedLoop` from `firstRow` (fewer where
 /// the loop's static extent ends first), every other loop whole: the op
 /// that runs one tile of a shared loop.
