@@ -686,19 +686,19 @@ def NxLinalgToOpenMPPass
     workers instead, when it has one reduction loop, a parallel innermost
     loop, static sizes, at least `min-work` points, one output no input is
     a view of, and one combiner with a neutral element (a sum, a product,
-    a maximum). There are as many workers as the team has threads (at most
-    one per block of rows; a block covers at least 4096 points, in whole
-    multiples of 4 rows). Each fills a row of partial results of its own
-    with the neutral element and reduces a contiguous share of the blocks
-    into it, so it streams its rows while its row of partial results stays
-    in its core's cache, and every thread of a team of any size has work.
+    a maximum). There are as many workers as the team would have threads,
+    at most one per block of rows (a block covers at least 4096 points, in
+    whole multiples of 4 rows), and the team has one thread per worker.
+    Each fills a row of partial results of its own with the neutral
+    element and reduces a contiguous share of the blocks into it, so it
+    streams its rows while its row of partial results stays in its core's
+    cache, and every thread of a team of any size has work.
     Once every worker is done (the worksharing loop's end is a barrier),
     the same team combines the workers' rows into the output, in tiles of
     at least 128 output elements along the output's first dimension of a
     size other than 1; an output of one element is combined after the
     team. The combiner's operations run in another order than the serial
-    loop's,
-    which may change floating-point results in the last bits:
+    loop's, which may change floating-point results in the last bits:
     `nx-lower-to-cpu` sets this option unless `strict-reductions` is set.
 
     Before (`split-outer-reductions`, `num-threads-function=@threads`):
@@ -719,7 +719,8 @@ def NxLinalgToOpenMPPass
     %t = arith.index_cast %threads : i32 to index
     %w = arith.maxsi (arith.minsi %t, %c256), %c1 : index
     %partial = memref.alloc(%w) {alignment = 64 : i64} : memref<?x512xf32>
-    omp.parallel num_threads(%threads : i32) {
+    %team = arith.index_cast %w : index to i32
+    omp.parallel num_threads(%team : i32) {
       omp.wsloop {
         omp.loop_nest (%worker) : index = (%c0) to (%w) step (%c1) {
           %row = memref.subview %partial[%worker, 0] [1, 512] [1, 1]

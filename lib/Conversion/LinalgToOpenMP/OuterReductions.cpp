@@ -258,10 +258,13 @@ LogicalResult nx::rewriteOuterReduction(linalg::LinalgOp op,
   Value neutral = arith::ConstantOp::create(
       rewriter, loc, *arith::getNeutralElement(combiner));
 
+  // One thread per worker: a team larger than the blocks would only wait.
+  Value teamSize =
+      arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(), workers);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  Block *body =
-      createTeamLoop(rewriter, loc, /*ifExpr=*/{}, threads, zero, workers, one);
+  Block *body = createTeamLoop(rewriter, loc, /*ifExpr=*/{}, teamSize, zero,
+                               workers, one);
   if (failed(reduceShare(op, sharedLoop, partial, workers, neutral, body,
                          rewriter))) {
     // Nothing of the rewrite may stay behind.

@@ -15,7 +15,7 @@
 // STATISTICS: (S) 0 outer-reductions
 
 // A column sum: as many workers as `@threads` says, at most the 256 blocks
-// of 8 rows (4096 points each). Worker w fills its own row of partial sums
+// of 8 rows (4096 points each), and one thread per worker. Worker w fills its own row of partial sums
 // with zeros and reduces its blocks [w * 256 / W, (w + 1) * 256 / W) into
 // it; once every worker is done, the same team sums the W rows into the
 // output, in tiles of 128 columns.
@@ -29,7 +29,8 @@
 // CHECK: %[[W:.+]] = arith.maxsi %[[MIN]], %[[ONE]] : index
 // CHECK: %[[PARTIAL:.+]] = memref.alloc(%[[W]]) {alignment = 64 : i64} : memref<?x512xf32>
 // CHECK: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK: omp.parallel num_threads(%[[THREADS]] : i32) {
+// CHECK: %[[TEAM:.+]] = arith.index_cast %[[W]] : index to i32
+// CHECK: omp.parallel num_threads(%[[TEAM]] : i32) {
 // CHECK: omp.loop_nest (%[[WORKER:.+]]) : index = (%{{.+}}) to (%[[W]]) step (%[[ONE]]) {
 // CHECK: %[[ROW:.+]] = memref.subview %[[PARTIAL]][%[[WORKER]], 0] [1, 512] [1, 1] : memref<?x512xf32> to memref<512xf32, strided<[1], offset: ?>>
 // CHECK: linalg.fill ins(%[[ZERO]] : f32) outs(%[[ROW]] :
@@ -60,7 +61,7 @@
 
 // DEFAULT-TEAM-LABEL: func.func @column_sums
 // DEFAULT-TEAM: %[[THREADS:.+]] = call @omp_get_max_threads() : () -> i32
-// DEFAULT-TEAM: omp.parallel num_threads(%[[THREADS]] : i32)
+// DEFAULT-TEAM: arith.index_cast %[[THREADS]] : i32 to index
 func.func @column_sums(%x: memref<2048x512xf32>, %out: memref<512xf32>) {
   linalg.reduce ins(%x : memref<2048x512xf32>) outs(%out : memref<512xf32>) dimensions = [0]
     (%in: f32, %acc: f32) {
