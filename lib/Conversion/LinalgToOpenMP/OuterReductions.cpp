@@ -212,10 +212,11 @@ static LogicalResult shareCombination(linalg::LinalgOp combination,
   int64_t perTile = std::min<int64_t>(
       llvm::divideCeil(kCombinedPerTile, innerPoints), ranges[loop]);
   rewriter.setInsertionPoint(combination);
-  Block *body = nx::createWorksharingLoop(
-      rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0),
-      arith::ConstantIndexOp::create(rewriter, loc, ranges[loop]),
-      arith::ConstantIndexOp::create(rewriter, loc, perTile));
+  // Built one by one: the order of a call's arguments is the compiler's.
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value extent = arith::ConstantIndexOp::create(rewriter, loc, ranges[loop]);
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, perTile);
+  Block *body = nx::createWorksharingLoop(rewriter, loc, zero, extent, step);
   rewriter.setInsertionPointToStart(body);
   if (failed(nx::tileRows(combination, loop, body->getArgument(0), perTile,
                           rewriter)))

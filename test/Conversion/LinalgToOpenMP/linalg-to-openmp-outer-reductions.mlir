@@ -45,8 +45,8 @@
 // CHECK: linalg.reduce ins(%[[XS]] : {{.+}}) outs(%[[ROW]] : {{.+}}) dimensions = [0]
 // CHECK: arith.addf
 // CHECK: omp.yield
-// CHECK: %[[C128:.+]] = arith.constant 128 : index
 // CHECK: %[[C512:.+]] = arith.constant 512 : index
+// CHECK: %[[C128:.+]] = arith.constant 128 : index
 // CHECK: omp.wsloop {
 // CHECK-NEXT: omp.loop_nest (%[[COLUMN:.+]]) : index = (%{{.+}}) to (%[[C512]]) step (%[[C128]]) {
 // CHECK-NEXT: %[[ROWS:.+]] = memref.subview %[[PARTIAL]][0, %[[COLUMN]]] [%[[W]], 128] [1, 1]
