@@ -692,7 +692,10 @@ def NxLinalgToOpenMPPass
     Each fills a row of partial results of its own with the neutral
     element and reduces a contiguous share of the blocks into it, so it
     streams its rows while its row of partial results stays in its core's
-    cache, and every thread of a team of any size has work.
+    cache, and every thread of a team of any size has work. Blocks are
+    whole: the last worker also reduces the rows after the last whole
+    block, so that every op on rows has a static size (which
+    `nx-vectorize-linalg` needs to add four rows per pass).
     Once every worker is done (the worksharing loop's end is a barrier),
     the same team combines the workers' rows into the output, in tiles of
     at least 128 output elements along the output's first dimension of a

@@ -397,7 +397,7 @@ static FailureOr<linalg::LinalgOp> tileAlongRows(linalg::LinalgOp op,
   // A short last tile gets the same bound tileUsingSCF gave the producer's
   // tile, which CSE then shares.
   return nx::tileRows(op, getSharedLoop(op), loop.getInductionVar(),
-                      rowsPerTile, rewriter);
+                      rowsPerTile, rewriter, /*lastTileMayBeShort=*/true);
 }
 
 LogicalResult

@@ -52,10 +52,9 @@ Block *nx::createWorksharingLoop(OpBuilder &builder, Location loc,
                              {loc});
 }
 
-FailureOr<linalg::LinalgOp> nx::tileRows(linalg::LinalgOp op,
-                                         unsigned sharedLoop,
-                                         OpFoldResult firstRow, int64_t rows,
-                                         RewriterBase &rewriter) {
+FailureOr<linalg::LinalgOp>
+nx::tileRows(linalg::LinalgOp op, unsigned sharedLoop, OpFoldResult firstRow,
+             int64_t rows, RewriterBase &rewriter, bool lastTileMayBeShort) {
   Location loc = op.getLoc();
   SmallVector<OpFoldResult> offsets, sizes;
   for (const Range &range : op.createLoopRanges(rewriter, loc)) {
@@ -65,7 +64,7 @@ FailureOr<linalg::LinalgOp> nx::tileRows(linalg::LinalgOp op,
   int64_t extent = op.getStaticLoopRanges()[sharedLoop];
   offsets[sharedLoop] = firstRow;
   sizes[sharedLoop] = rewriter.getIndexAttr(rows);
-  if (extent % rows != 0) {
+  if (lastTileMayBeShort && extent % rows != 0) {
     AffineExpr first = rewriter.getAffineDimExpr(0);
     auto bound = AffineMap::get(
         1, 0, {extent - first, rewriter.getAffineConstantExpr(rows)},

@@ -91,16 +91,14 @@ static int64_t getRowsPerBlock(ArrayRef<int64_t> ranges, unsigned sharedLoop) {
   return std::min(rows, ranges[sharedLoop]);
 }
 
-/// Runs `op` on one block of its rows, `block` of `rowsPerBlock` (the last
-/// one may be short), with `row` as its output.
-static LogicalResult reduceBlock(linalg::LinalgOp op, unsigned sharedLoop,
-                                 int64_t rowsPerBlock, Value block, Value row,
-                                 RewriterBase &rewriter) {
-  AffineExpr index = rewriter.getAffineDimExpr(0);
-  OpFoldResult firstRow = affine::makeComposedFoldedAffineApply(
-      rewriter, op.getLoc(), index * rowsPerBlock, {OpFoldResult(block)});
+/// Runs `op` on `rows` of its rows from `firstRow`, all within its extent,
+/// with `row` as its output.
+static LogicalResult reduceRows(linalg::LinalgOp op, unsigned sharedLoop,
+                                OpFoldResult firstRow, int64_t rows, Value row,
+                                RewriterBase &rewriter) {
   FailureOr<linalg::LinalgOp> tiled =
-      nx::tileRows(op, sharedLoop, firstRow, rowsPerBlock, rewriter);
+      nx::tileRows(op, sharedLoop, firstRow, rows, rewriter,
+                   /*lastTileMayBeShort=*/false);
   if (failed(tiled))
     return failure();
   linalg::LinalgOp tile = *tiled;
@@ -131,8 +129,11 @@ static Value getPartialRow(Value partial, Value worker, MemRefType outputType,
                                    sizes, strides);
 }
 
-/// Fills the worker's row with `neutral` and reduces its share of
-/// `blocks` blocks into it, in the team loop's body.
+/// Fills the worker's row with `neutral` and reduces its share of the
+/// blocks into it, in the team loop's body. Blocks are whole: the rows
+/// after the last whole block (fewer than a block) are the last worker's.
+/// Every op on rows then has a static size, which the vectorizer needs to
+/// add several rows per pass.
 static LogicalResult reduceShare(linalg::LinalgOp op, unsigned sharedLoop,
                                  Value partial, Value workers, Value neutral,
                                  Block *body, RewriterBase &rewriter) {
@@ -140,7 +141,8 @@ static LogicalResult reduceShare(linalg::LinalgOp op, unsigned sharedLoop,
   auto outputType = cast<MemRefType>(op.getDpsInits()[0].getType());
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t rowsPerBlock = getRowsPerBlock(ranges, sharedLoop);
-  int64_t blocks = llvm::divideCeil(ranges[sharedLoop], rowsPerBlock);
+  int64_t blocks = ranges[sharedLoop] / rowsPerBlock;
+  int64_t tailRows = ranges[sharedLoop] % rowsPerBlock;
   rewriter.setInsertionPointToStart(body);
   Value worker = body->getArgument(0);
   Value row = getPartialRow(partial, worker, outputType, loc, rewriter);
@@ -154,12 +156,28 @@ static LogicalResult reduceShare(linalg::LinalgOp op, unsigned sharedLoop,
     return arith::DivUIOp::create(rewriter, loc, scaled, workers);
   };
   Value first = firstBlockOf(worker);
-  Value last = firstBlockOf(arith::AddIOp::create(rewriter, loc, worker, one));
+  Value next = arith::AddIOp::create(rewriter, loc, worker, one);
+  Value last = firstBlockOf(next);
   auto blockLoop = scf::ForOp::create(rewriter, loc, first, last, one);
   rewriter.setInsertionPointToStart(blockLoop.getBody());
-  if (failed(reduceBlock(op, sharedLoop, rowsPerBlock,
-                         blockLoop.getInductionVar(), row, rewriter)))
+  AffineExpr block = rewriter.getAffineDimExpr(0);
+  OpFoldResult firstRow = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, block * rowsPerBlock,
+      {OpFoldResult(blockLoop.getInductionVar())});
+  if (failed(reduceRows(op, sharedLoop, firstRow, rowsPerBlock, row, rewriter)))
     return failure();
+  if (tailRows != 0) {
+    rewriter.setInsertionPointAfter(blockLoop);
+    Value isLast = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, next, workers);
+    auto tail =
+        scf::IfOp::create(rewriter, loc, isLast, /*withElseRegion=*/false);
+    rewriter.setInsertionPointToStart(tail.thenBlock());
+    if (failed(reduceRows(op, sharedLoop,
+                          rewriter.getIndexAttr(blocks * rowsPerBlock),
+                          tailRows, row, rewriter)))
+      return failure();
+  }
   rewriter.setInsertionPointToEnd(body);
   omp::YieldOp::create(rewriter, loc, ValueRange());
   return success();
@@ -219,7 +237,7 @@ static LogicalResult shareCombination(linalg::LinalgOp combination,
   Block *body = nx::createWorksharingLoop(rewriter, loc, zero, extent, step);
   rewriter.setInsertionPointToStart(body);
   if (failed(nx::tileRows(combination, loop, body->getArgument(0), perTile,
-                          rewriter)))
+                          rewriter, /*lastTileMayBeShort=*/true)))
     return failure();
   omp::YieldOp::create(rewriter, loc, ValueRange());
   rewriter.eraseOp(combination);
@@ -235,9 +253,8 @@ LogicalResult nx::rewriteOuterReduction(linalg::LinalgOp op,
   Value output = op.getDpsInits()[0];
   auto outputType = cast<MemRefType>(output.getType());
   Type elementType = outputType.getElementType();
-  int64_t blocks =
-      llvm::divideCeil(op.getStaticLoopRanges()[sharedLoop],
-                       getRowsPerBlock(op.getStaticLoopRanges(), sharedLoop));
+  int64_t blocks = op.getStaticLoopRanges()[sharedLoop] /
+                   getRowsPerBlock(op.getStaticLoopRanges(), sharedLoop);
 
   // As many workers as threads, and no more than blocks. Everything is
   // built right before `op`: what follows `previous` is the rewrite's.

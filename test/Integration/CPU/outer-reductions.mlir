@@ -2,8 +2,8 @@
 // among as many workers as there are compute threads, each reducing a
 // contiguous share of the rows into a row of partial results of its own;
 // the rows are then combined. The results do not depend on the number of
-// threads: fewer than the blocks of rows, more (100 threads, 63 blocks:
-// 63 workers), one, none (parallel=false) or the serial order
+// threads: fewer than the blocks of rows, more (100 threads, 62 blocks:
+// 62 workers), one, none (parallel=false) or the serial order
 // (strict-reductions).
 // RUN: nx-runner %s --entry=column_sums | FileCheck %s --check-prefix=SUMS
 // RUN: nx-runner %s --entry=column_sums --compute-threads=1 | FileCheck %s --check-prefix=SUMS
@@ -31,7 +31,8 @@
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
-// x[i, j] = 256 i + j over 1001 rows (blocks of 16 rows: the last has 9), so
+// x[i, j] = 256 i + j over 1001 rows (62 blocks of 16 rows, and 9 rows more
+// that the last worker reduces too), so
 // column j sums to 256 * (1000 * 1001 / 2) + 1001 j = 128128000 + 1001 j.
 // SUMS: result #0: tensor<256xi32> = [128128000, 128129001, 128130002, {{.*}}, 128382254, 128383255]
 func.func @column_sums() -> tensor<256xi32> {

@@ -66,12 +66,15 @@ Block *createTeamLoop(OpBuilder &builder, Location loc, Value ifExpr,
 Block *createWorksharingLoop(OpBuilder &builder, Location loc, Value lowerBound,
                              Value upperBound, Value step);
 
-/// `op` on `rows` rows of its loop `sharedLoop` from `firstRow` (fewer where
-/// the loop's static extent ends first), every other loop whole: the op
-/// that runs one tile of a shared loop.
+/// `op` on `rows` rows of its loop `sharedLoop` from `firstRow`, every other
+/// loop whole: the op that runs one tile of a shared loop. With
+/// `lastTileMayBeShort`, a tile that would pass the loop's static extent
+/// ends there (its size is then dynamic); without, the caller guarantees
+/// the tile is within the extent.
 FailureOr<linalg::LinalgOp> tileRows(linalg::LinalgOp op, unsigned sharedLoop,
                                      OpFoldResult firstRow, int64_t rows,
-                                     RewriterBase &rewriter);
+                                     RewriterBase &rewriter,
+                                     bool lastTileMayBeShort);
 
 } // namespace mlir::nx
 
