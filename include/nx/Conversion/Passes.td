@@ -660,6 +660,15 @@ def NxLinalgToOpenMPPass
       small dynamic shape runs on the calling thread; an op statically
       below it is left to `convert-linalg-to-loops`.
 
+    A reduction along that outermost loop over fewer than 64 rows (fewer
+    than 16 blocks of 4 rows for the workers below) shares its first
+    parallel loop of an extent other than 1 instead (a sum over a small
+    batch of wide rows), when that loop, with the loops inside it, makes
+    more tiles of 32768 points than the rows make blocks, and at least 2:
+    each thread reduces every row of its own tiles, read in strips of at
+    least 128 KiB of f32, in the serial order of each output element, with
+    no partial results. Such an op then counts as parallel above.
+
     A `linalg.fill` right before such an op, of the op's only output, moves
     into the op's tiles when that output is a fresh allocation no input is
     a view of: each tile fills the slice it then accumulates into (a
@@ -681,9 +690,10 @@ def NxLinalgToOpenMPPass
     `nx-split-reductions` run: the partial sums are reduced while in cache,
     in one team.
 
-    With `split-outer-reductions`, a reduction along the op's shared loop
-    (a column sum: no output element belongs to one row) is shared among
-    workers instead, when it has one reduction loop, a parallel innermost
+    With `split-outer-reductions`, any other reduction along the op's
+    outermost loop of an extent other than 1 (a column sum: no output
+    element belongs to one row) is shared among workers instead, when it
+    has one reduction loop, a parallel innermost
     loop, static sizes, at least `min-work` points, one output no input is
     a view of, and one combiner with a neutral element (a sum, a product,
     a maximum). There are as many workers as the team would have threads,

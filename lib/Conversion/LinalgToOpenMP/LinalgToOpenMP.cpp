@@ -118,13 +118,75 @@ static bool hasIncreasingIndices(linalg::LinalgOp op) {
   });
 }
 
+/// Iteration points one iteration of the shared loop should cover at least,
+/// so the loop's own cost stays small against the work in it.
+static constexpr int64_t kMinPointsPerIteration = 4096;
+
+/// Rows of a block of an outer reduction with rows of at least 4096 points
+/// (OuterReductions.cpp): what sets how many workers it can have.
+static constexpr int64_t kRowsPerWideBlock = 4;
+
+/// Workers an outer reduction's blocks should feed, one thread each, before
+/// it shares its rows among them (OuterReductions.h): a 16-core host.
+static constexpr int64_t kEnoughWorkers = 16;
+
+/// Points a thread's tile of columns covers at least when a reduction over
+/// few rows shares its columns: each row is then read in strips of at
+/// least 128 KiB of f32. On the development VM, 16x524288 sums with strips
+/// of 16 KiB (4096 points) took 1.21-1.27x as long as workers' rows at one
+/// thread; with strips of 128 KiB 1.03-1.15x at one thread and 0.85-0.98x
+/// at two. Their use is the threads a large team gets.
+static constexpr int64_t kMinPointsPerColumnTile = 32768;
+
+/// For an op whose loop `rows` (its outermost of an extent other than 1) is
+/// a reduction over too few rows for kEnoughWorkers blocks, with static
+/// sizes: its first parallel loop of an extent other than 1, when that loop
+/// (with the loops inside it) makes more tiles of kMinPointsPerColumnTile
+/// points than the rows make blocks, and at least two. Each thread then
+/// reduces every row of its own columns, with no partial results, where
+/// the rows would leave most threads of a large team without a block (16
+/// rows: 4 workers).
+static std::optional<unsigned> getColumnLoop(linalg::LinalgOp op,
+                                             unsigned rows) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (!linalg::isReductionIterator(iterators[rows]) ||
+      llvm::any_of(ranges, ShapedType::isDynamic))
+    return std::nullopt;
+  int64_t blocks = ranges[rows] / kRowsPerWideBlock;
+  if (blocks >= kEnoughWorkers)
+    return std::nullopt;
+  int64_t enough = std::max<int64_t>(blocks + 1, 2) * kMinPointsPerColumnTile;
+  for (unsigned loop = rows + 1; loop < ranges.size(); ++loop) {
+    if (ranges[loop] == 1 || !linalg::isParallelIterator(iterators[loop]))
+      continue;
+    int64_t points = 1;
+    for (int64_t range : ArrayRef(ranges).drop_front(loop))
+      points = std::min(points * range, enough);
+    if (points < enough)
+      return std::nullopt;
+    return loop;
+  }
+  return std::nullopt;
+}
+
+/// Whether `op` shares its columns: its outermost loop of an extent other
+/// than 1 is a reduction, and getColumnLoop found it a parallel loop.
+static bool sharesColumns(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto outer = llvm::find_if(ranges, [](int64_t range) { return range != 1; });
+  return outer != ranges.end() &&
+         getColumnLoop(op, std::distance(ranges.begin(), outer)).has_value();
+}
+
 /// The loop the threads share: the outermost one of an extent other than 1
-/// (a batch of one image leaves nothing to share in the batch loop).
+/// (a batch of one image leaves nothing to share in the batch loop), unless
+/// that is a reduction over few rows of many columns (getColumnLoop).
 static unsigned getSharedLoop(linalg::LinalgOp op) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   for (auto [loop, range] : llvm::enumerate(ranges))
     if (range != 1)
-      return loop;
+      return getColumnLoop(op, loop).value_or(loop);
   return 0;
 }
 
@@ -198,10 +260,6 @@ struct LinalgToOpenMPLoops : OpInterfaceRewritePattern<linalg::LinalgOp> {
 };
 
 } // namespace
-
-/// Iteration points one iteration of the shared loop should cover at least,
-/// so the loop's own cost stays small against the work in it.
-static constexpr int64_t kMinPointsPerIteration = 4096;
 
 /// Rows of a thread's tile when the shared loop walks an input's
 /// contiguous dimension and the output's does not (a transpose): enough for
@@ -424,17 +482,20 @@ LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
 }
 
 /// Rows of `lead`'s shared loop per tile: enough whole rows (or, in one
-/// dimension, elements) to cover kMinPointsPerIteration points, and for a
+/// dimension, elements) to cover kMinPointsPerIteration points
+/// (kMinPointsPerColumnTile for an op that shares its columns), and for a
 /// transpose enough for square blocks (kMinTransposedRows).
 static int64_t getRowsPerTile(linalg::LinalgOp lead, unsigned shared) {
   SmallVector<int64_t> staticRanges = lead.getStaticLoopRanges();
+  int64_t minPoints =
+      sharesColumns(lead) ? kMinPointsPerColumnTile : kMinPointsPerIteration;
   int64_t innerPoints = 1;
   for (int64_t range : ArrayRef(staticRanges).drop_front(shared + 1))
-    innerPoints = ShapedType::isDynamic(range)
-                      ? kMinPointsPerIteration
-                      : std::min(innerPoints * std::max<int64_t>(range, 1),
-                                 kMinPointsPerIteration);
-  int64_t rowsPerTile = llvm::divideCeil(kMinPointsPerIteration, innerPoints);
+    innerPoints =
+        ShapedType::isDynamic(range)
+            ? minPoints
+            : std::min(innerPoints * std::max<int64_t>(range, 1), minPoints);
+  int64_t rowsPerTile = llvm::divideCeil(minPoints, innerPoints);
   if (readsSharedLoopContiguously(lead, shared))
     rowsPerTile = std::max(rowsPerTile, kMinTransposedRows);
   return rowsPerTile;
