@@ -693,9 +693,9 @@ def NxLinalgToOpenMPPass
     With `split-outer-reductions`, any other reduction along the op's
     outermost loop of an extent other than 1 (a column sum: no output
     element belongs to one row) is shared among workers instead, when it
-    has one reduction loop, a parallel innermost
-    loop, static sizes, at least `min-work` points, one output no input is
-    a view of, and one combiner with a neutral element (a sum, a product,
+    has one reduction loop, a parallel innermost loop, static sizes, at
+    least `min-work` points, one output no input is a view of, and one
+    combiner with a neutral element (a sum, a product,
     a maximum). There are as many workers as the team would have threads,
     at most one per block of rows (a block covers at least 4096 points, in
     whole multiples of 4 rows), and the team has one thread per worker.

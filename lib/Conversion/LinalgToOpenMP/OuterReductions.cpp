@@ -292,8 +292,7 @@ LogicalResult nx::rewriteOuterReduction(linalg::LinalgOp op,
   }
   // The workers' rows are combined by the same team, after its workers'
   // loop, unless the output has one element.
-  auto team =
-      cast<omp::ParallelOp>(body->getParentOp()->getParentOp()->getParentOp());
+  auto team = body->getParentOp()->getParentOfType<omp::ParallelOp>();
   std::optional<unsigned> combinedDim = getCombinedDim(outputType);
   if (combinedDim)
     rewriter.setInsertionPoint(team.getRegion().front().getTerminator());
