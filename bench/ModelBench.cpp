@@ -100,6 +100,7 @@ const char *const kOps[] = {"conv",
                             "masked-attention",
                             "transpose",
                             "column-sum",
+                            "batch-sum",
                             "row-sum",
                             "middle-max"};
 

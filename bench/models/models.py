@@ -592,6 +592,20 @@ class ColumnSum(Model):
         return lambda x: x.sum(axis=0)
 
 
+class BatchSum(Model):
+    name = "batch-sum"
+    arguments = [("x", (16, 524288), 1.0)]
+
+    def numpy(self, x):
+        return x.sum(axis=0)
+
+    def torch(self, torch):
+        return lambda x: x.sum(0)
+
+    def jax(self, jnp, lax):
+        return lambda x: x.sum(axis=0)
+
+
 class RowSum(Model):
     name = "row-sum"
     arguments = [("x", (2048, 2048), 1.0)]
@@ -626,7 +640,7 @@ OPS = {m.name: m for m in (
     DepthwiseConv(),
     DepthwiseConvStrided(), MaxPool(), AvgPool(),
     BatchMatmul(), BatchMatmulTransposed(), BatchMatmulTransposedA(),
-    MaskedAttention(), Transpose(), ColumnSum(),
+    MaskedAttention(), Transpose(), ColumnSum(), BatchSum(),
     RowSum(), MiddleMax())}
 MODELS.update(OPS)
 
