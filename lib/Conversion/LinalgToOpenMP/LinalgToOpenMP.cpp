@@ -266,6 +266,23 @@ struct LinalgToOpenMPLoops : OpInterfaceRewritePattern<linalg::LinalgOp> {
 /// one block of nx-tile-transposes, which runs next, to be square.
 static constexpr int64_t kMinTransposedRows = 32;
 
+/// Rows of a thread's tile of a contraction shared along its output's rows:
+/// a multiple of the most rows of nx-vectorize-linalg's register tiles, so
+/// that a thread's rows make whole register tiles. One row per tile would
+/// leave each register tile one row and its accumulators two vectors.
+static constexpr int64_t kContractionTileRows = 8;
+
+/// Whether `op` is a contraction shared along its output's rows: the
+/// output's second innermost dimension.
+static bool sharesContractionRows(linalg::LinalgOp op, unsigned shared) {
+  if (op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+    return false;
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  unsigned results = output.getNumResults();
+  return results >= 2 && output.getResult(results - 2) ==
+                             getAffineDimExpr(shared, op.getContext());
+}
+
 /// Whether the shared loop walks some input's innermost dimension but not
 /// the output's: a thread's rows are then columns of that input.
 static bool readsSharedLoopContiguously(linalg::LinalgOp op, unsigned shared) {
@@ -484,7 +501,8 @@ LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
 /// Rows of `lead`'s shared loop per tile: enough whole rows (or, in one
 /// dimension, elements) to cover kMinPointsPerIteration points
 /// (kMinPointsPerColumnTile for an op that shares its columns), and for a
-/// transpose enough for square blocks (kMinTransposedRows).
+/// transpose enough for square blocks (kMinTransposedRows); for a
+/// contraction along its rows, whole register tiles (kContractionTileRows).
 static int64_t getRowsPerTile(linalg::LinalgOp lead, unsigned shared) {
   SmallVector<int64_t> staticRanges = lead.getStaticLoopRanges();
   int64_t minPoints =
@@ -498,6 +516,8 @@ static int64_t getRowsPerTile(linalg::LinalgOp lead, unsigned shared) {
   int64_t rowsPerTile = llvm::divideCeil(minPoints, innerPoints);
   if (readsSharedLoopContiguously(lead, shared))
     rowsPerTile = std::max(rowsPerTile, kMinTransposedRows);
+  if (sharesContractionRows(lead, shared))
+    rowsPerTile = llvm::alignTo(rowsPerTile, kContractionTileRows);
   return rowsPerTile;
 }
 

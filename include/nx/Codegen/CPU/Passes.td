@@ -627,6 +627,9 @@ def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     Statistic<"numRowReductions", "row-reductions-in-registers",
               "Number of split row reductions whose partial results stay "
               "in registers">,
+    Statistic<"numContractions", "contractions-in-registers",
+              "Number of contractions tiled into register tiles whose "
+              "accumulators stay in registers">,
     Statistic<"numStreamed", "streamed-writes",
               "Number of 2-D vector writes into large outputs that are only "
               "returned, made non-temporal stores">
