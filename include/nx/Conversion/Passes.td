@@ -646,8 +646,10 @@ def NxLinalgToOpenMPPass
     extent is shared. Each iteration runs the same op on its slices (enough
     rows for 4096 points; at least 32 when the shared loop walks an input's
     contiguous dimension but not the output's, as in a transpose, so that
-    `nx-tile-transposes` can cut square blocks from them), which later
-    passes vectorize or lower to loops like any other. This happens when:
+    `nx-tile-transposes` can cut square blocks from them; a multiple of 8
+    for a contraction shared along its output's rows, whole register tiles
+    of `nx-vectorize-linalg`), which later passes vectorize or lower to
+    loops like any other. This happens when:
 
     - the shared iterator is parallel and every output is indexed by it,
       so no two threads write the same element;

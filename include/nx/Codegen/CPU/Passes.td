@@ -546,6 +546,57 @@ def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     }
     ```
 
+    A contraction that no library took (a product of integers, of f16 or
+    bf16, or of any type with `nx-linalg-to-blas` off: two inputs, a
+    multiply-add body, projected-permutation maps) whose output's
+    contiguous columns one input (B) reads contiguously and the other (A)
+    does not read is tiled into register tiles: two vectors of columns (32
+    f32 or i32 at 512 bits; f16 and bf16 count as f32, which x86 computes
+    them in) by as many rows as leave registers for a row of B and a
+    broadcast (8 rows at 512 bits, 6 at 256), by one step of each
+    reduction loop, the reduction loops innermost; every other parallel
+    loop (a batch) by one. The column and row tile loops are peeled, so
+    every tile of a static op has a static shape. Each tile becomes one
+    tile per row, vectorized: a broadcast element of A times B's row, added
+    to the row's accumulator; elementwise ops on the operands (extensions
+    of i8 or bf16) move before the broadcast. Once hoisted, the
+    accumulators stay in registers as the reduction loop's `iter_args`, and
+    LLVM loads B's row once per step for all rows. A product whose B is
+    read across its rows (transposed) would gather its columns and is left
+    to the loops; so is a tile of dynamic shape (the last rows of a short
+    OpenMP tile). Before (`vector-bits=512`):
+
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<16x8xi32>, memref<8x64xi32>)
+                  outs(%c : memref<16x64xi32>)
+    ```
+
+    After (two tiles of columns, two of rows):
+
+    ```mlir
+    scf.for %n = %c0 to %c64 step %c32 {
+      scf.for %m = %c0 to %c16 step %c8 {
+        %c0v = vector.transfer_read %c[%m, %n], %pad
+            : memref<16x64xi32>, vector<32xi32>
+        // ... the other 7 rows' accumulators
+        %acc:8 = scf.for %k = %c0 to %c8 step %c1
+            iter_args(%r0 = %c0v, ...) -> (vector<32xi32>, ...) {
+          %e0 = memref.load %a[%m, %k] : memref<16x8xi32>
+          %row = vector.transfer_read %b[%k, %n], %pad
+              : memref<8x64xi32>, vector<32xi32>
+          %s0 = vector.broadcast %e0 : i32 to vector<32xi32>
+          %p0 = arith.muli %s0, %row : vector<32xi32>
+          %t0 = arith.addi %r0, %p0 : vector<32xi32>
+          // ... the same for the other 7 rows
+          scf.yield %t0, ... : vector<32xi32>, ...
+        }
+        vector.transfer_write %acc#0, %c[%m, %n]
+            : vector<32xi32>, memref<16x64xi32>
+        // ... and the other 7
+      }
+    }
+    ```
+
     Other ops whose innermost loop is a reduction are left to
     `convert-linalg-to-loops`: one tile of this pass would reduce across
     its lanes at every step. `nx-split-reductions`, on tensors, turns the
