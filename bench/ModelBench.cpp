@@ -102,7 +102,9 @@ const char *const kOps[] = {"conv",
                             "column-sum",
                             "batch-sum",
                             "row-sum",
-                            "middle-max"};
+                            "middle-max",
+                            "matmul-i8",
+                            "matmul-bf16"};
 
 std::string readModel(const std::string &file) {
   std::string path = std::string(NX_BENCH_MODELS_DIR) + "/" + file + ".mlir";

@@ -126,10 +126,10 @@ def checked(name, actual, side):
         return False
     scale = max(1.0, float(np.abs(expected).max()))
     error = float(np.abs(actual.astype(np.float64) - expected).max()) / scale
-    if error > models.TOLERANCE:
-        print(f"{side} {name}: error {error:.3g} past {models.TOLERANCE:g}",
+    if error > m.tolerance:
+        print(f"{side} {name}: error {error:.3g} past {m.tolerance:g}",
               file=sys.stderr)
-    return error <= models.TOLERANCE
+    return error <= m.tolerance
 
 
 # ---------------------------------------------------------------------------

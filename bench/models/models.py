@@ -48,6 +48,7 @@ class Model:
     """Arguments are (name, shape, scale) in the order of the MLIR function."""
     name = None
     arguments = []
+    tolerance = TOLERANCE
 
     def inputs(self, seed=0):
         rng = np.random.default_rng(seed)
@@ -612,6 +613,52 @@ class RowSum(Model):
         return lambda x: x.sum(axis=1)
 
 
+def np_bfloat16(x):
+    """x (float32) rounded to the nearest bfloat16, ties to even, as f32."""
+    bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return rounded.astype(np.uint32).view(np.float32)
+
+
+class MatmulI8(Model):
+    """A product no library takes: operands truncated to i8, summed in i32."""
+    name = "matmul-i8"
+    arguments = [("a", (512, 512), 100.0), ("b", (512, 512), 100.0)]
+
+    def numpy(self, a, b):
+        return np.trunc(a) @ np.trunc(b)
+
+    def torch(self, torch):
+        return lambda a, b: torch.mm(a.to(torch.int8).to(torch.int32),
+                                     b.to(torch.int8).to(torch.int32)).float()
+
+    def jax(self, jnp, lax):
+        return lambda a, b: jnp.matmul(
+            a.astype(jnp.int8), b.astype(jnp.int8),
+            preferred_element_type=jnp.int32).astype(jnp.float32)
+
+
+class MatmulBf16(Model):
+    """A product no library takes: operands rounded to bf16, summed in f32.
+    PyTorch's bf16 product returns bf16, a relative 2^-9 of each element
+    off: the tolerance is that."""
+    name = "matmul-bf16"
+    arguments = [("a", (512, 512), 1.0), ("b", (512, 512), 1.0)]
+    tolerance = 2.0 ** -8
+
+    def numpy(self, a, b):
+        return (np_bfloat16(a).astype(np.float64) @
+                np_bfloat16(b).astype(np.float64))
+
+    def torch(self, torch):
+        return lambda a, b: torch.mm(a.bfloat16(), b.bfloat16()).float()
+
+    def jax(self, jnp, lax):
+        return lambda a, b: jnp.matmul(
+            a.astype(jnp.bfloat16), b.astype(jnp.bfloat16),
+            preferred_element_type=jnp.float32)
+
+
 class MiddleMax(Model):
     name = "middle-max"
     arguments = [("x", (64, 256, 256), 1.0)]
@@ -633,7 +680,7 @@ OPS = {m.name: m for m in (
     DepthwiseConvStrided(), MaxPool(), AvgPool(),
     BatchMatmul(), BatchMatmulTransposed(), BatchMatmulTransposedA(),
     MaskedAttention(), Transpose(), ColumnSum(), BatchSum(),
-    RowSum(), MiddleMax())}
+    RowSum(), MiddleMax(), MatmulI8(), MatmulBf16())}
 MODELS.update(OPS)
 
 
@@ -653,12 +700,12 @@ def cmd_inputs(args):
         np.save(os.path.join(args.dir, f"arg{k}.npy"), value)
 
 
-def compare(what, actual, expected):
+def compare(what, actual, expected, tolerance=TOLERANCE):
     scale = max(1.0, float(np.abs(expected).max()))
     error = float(np.abs(actual.astype(np.float64) - expected).max()) / scale
     print(f"{what}: max error {error:.3g} (relative to {scale:.3g}), "
-          f"tolerance {TOLERANCE:g}")
-    return error <= TOLERANCE
+          f"tolerance {tolerance:g}")
+    return error <= tolerance
 
 
 def cmd_check(args):
@@ -669,7 +716,8 @@ def cmd_check(args):
     if actual.shape != expected.shape:
         sys.exit(f"models.py: {m.name}: output shape {actual.shape}, "
                  f"expected {expected.shape}")
-    ok = compare(f"{m.name}: nx vs NumPy (float64)", actual, expected)
+    ok = compare(f"{m.name}: nx vs NumPy (float64)", actual, expected,
+                 m.tolerance)
     try:
         import torch
     except ImportError:
@@ -684,7 +732,7 @@ def cmd_check(args):
                 peer = peer.permute(0, 2, 3, 1)
             peer = peer.contiguous().numpy()
         ok = compare(f"{m.name}: nx vs PyTorch (float32)", actual,
-                     peer.astype(np.float64)) and ok
+                     peer.astype(np.float64), m.tolerance) and ok
     if not ok:
         sys.exit(1)
 

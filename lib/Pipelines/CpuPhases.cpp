@@ -236,6 +236,9 @@ void nx::buildCpuCodegenPipeline(OpPassManager &pm,
 static void addFunctionToLLVMPasses(OpPassManager &pm,
                                     const CpuToLLVMOptions &options) {
   OpPassManager &functionPm = pm.nest<func::FuncOp>();
+  // bf16 in f32 and its conversions as integer operations: LLVM would call
+  // the compiler runtime's __truncsfbf2 on CPUs without AVX-512 BF16.
+  functionPm.addPass(createNxExpandBf16Pass());
   if (options.vectors) {
     // Transfers of more than one dimension left by the vectorizer become
     // one-dimensional ones, which LLVM lowering takes.

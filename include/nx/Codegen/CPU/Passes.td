@@ -316,6 +316,47 @@ def NxApproximateMathPass : Pass<"nx-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def NxExpandBf16Pass : Pass<"nx-expand-bf16"> {
+  let summary = "Computes bf16 arithmetic in f32 and converts between bf16 and f32 with integer operations";
+  let description = [{
+    x86 has no bf16 arithmetic before AVX-512 BF16, and converts f32 to bf16
+    only with it. Elsewhere LLVM rounds each f32 result to bf16 by calling
+    `__truncsfbf2`, which the compiler runtime of Debian bookworm (GCC 12)
+    does not have: an object compiled for `x86-64-v3` or `x86-64-v4` with
+    one bf16 operation did not link, and a JIT on such a CPU could not
+    resolve it. This pass first computes every `arith` operation on bf16 in
+    f32, with an `arith.extf` of its operands and an `arith.truncf` of its
+    result (upstream's unsupported-float emulation; the result is the
+    same, since each f32 operation on two bf16 values is rounded once to
+    bf16 either way), then rewrites those extensions as shifts of the bits
+    and the truncations as round-to-nearest-even on the bits, NaNs kept
+    quiet (upstream's bf16 expansion). Scalars and vectors alike.
+    `nx-lower-to-cpu` runs it after vectorization.
+
+    Before:
+
+    ```mlir
+    %s = arith.addf %a, %b : vector<16xbf16>
+    ```
+
+    After (abbreviated):
+
+    ```mlir
+    %ai = arith.bitcast %a : vector<16xbf16> to vector<16xi16>
+    %af = arith.bitcast (arith.shli (arith.extui %ai : ... to vector<16xi32>),
+                         %sixteen) : vector<16xi32> to vector<16xf32>
+    // ... %bf from %b the same way
+    %sf = arith.addf %af, %bf : vector<16xf32>
+    // rounding: the bits plus 0x7fff plus the lowest kept bit, shifted
+    // right by 16, NaNs replaced by a quiet NaN
+    %s = arith.bitcast (arith.trunci %rounded : ... to vector<16xi16>)
+        : vector<16xi16> to vector<16xbf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def NxTileTransposesPass : Pass<"nx-tile-transposes"> {
   let summary = "Tiles permuting copies on buffers into square blocks that stay in the cache";
   let description = [{
