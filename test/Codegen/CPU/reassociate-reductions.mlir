@@ -67,3 +67,38 @@ func.func @elementwise_update(%x: memref<16xf32>, %y: memref<16xf32>) {
   }
   return
 }
+
+// A product's multiply and the sum that adds it may fuse into one
+// multiply-add (contract), as in every BLAS; the operands' extension from
+// bf16 keeps its flags.
+// CHECK-LABEL: func.func @products
+// GENERIC-LABEL: func.func @products
+// GENERIC: %[[P:.+]] = arith.mulf %{{.+}}, %{{.+}} fastmath<contract> : f32
+// GENERIC: arith.addf %{{.+}}, %[[P]] fastmath<reassoc,contract> : f32
+// GENERIC: arith.extf %{{.+}} : bf16 to f32
+// GENERIC: arith.extf %{{.+}} : bf16 to f32
+// GENERIC: %[[Q:.+]] = arith.mulf %{{.+}}, %{{.+}} fastmath<contract> : f32
+// GENERIC: arith.addf %{{.+}}, %[[Q]] fastmath<reassoc,contract> : f32
+func.func @products(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>,
+                    %a16: memref<4x8xbf16>, %b16: memref<8x16xbf16>) {
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  linalg.matmul ins(%a16, %b16 : memref<4x8xbf16>, memref<8x16xbf16>) outs(%c : memref<4x16xf32>)
+  return
+}
+
+// A sum of squares of one input is no contraction: its multiply keeps its
+// own rounding.
+// CHECK-LABEL: func.func @squares_not_contracted
+// CHECK: arith.mulf %{{.+}}, %{{.+}} : f32
+// CHECK-NOT: contract
+func.func @squares_not_contracted(%x: memref<8x16xf32>, %acc: memref<8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x16xf32>) outs(%acc : memref<8xf32>) {
+    ^bb0(%in: f32, %sum: f32):
+      %sq = arith.mulf %in, %in : f32
+      %0 = arith.addf %sq, %sum : f32
+      linalg.yield %0 : f32
+  }
+  return
+}

