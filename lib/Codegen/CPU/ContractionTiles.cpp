@@ -147,56 +147,104 @@ static LogicalResult splitRows(RewriterBase &rewriter, linalg::LinalgOp tile,
   return success();
 }
 
-FailureOr<SmallVector<linalg::LinalgOp>> nx::tileContraction(
-    RewriterBase &rewriter, linalg::LinalgOp op, const ContractionLoops &loops,
-    int64_t rows, int64_t columns, const FrozenRewritePatternSet &tileFolding) {
+/// Tiles `op`'s only reduction loop, when longer than `block`, into blocks
+/// of `block` steps, outermost, and peels that loop: all the register tiles
+/// of one block reuse the block of B's rows from the cache. Returns the
+/// blocks, or `op` itself.
+static FailureOr<SmallVector<linalg::LinalgOp>>
+blockReduction(RewriterBase &rewriter, linalg::LinalgOp op, int64_t block,
+               const FrozenRewritePatternSet &tileFolding) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::is_contained(ranges, 0))
-    return failure();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  unsigned numLoops = ranges.size();
+  SmallVector<int64_t> sizes(ranges.size(), 0);
+  SmallVector<int64_t> order;
+  std::optional<unsigned> reduction;
+  for (auto [dim, iterator] : llvm::enumerate(iterators))
+    if (iterator == utils::IteratorType::reduction) {
+      if (reduction)
+        return SmallVector<linalg::LinalgOp>{op};
+      reduction = dim;
+    }
+  sizes[*reduction] = block;
+  order.push_back(*reduction);
+  for (unsigned dim = 0; dim < ranges.size(); ++dim)
+    if (dim != *reduction)
+      order.push_back(dim);
+  return tileAndPeel(rewriter, op, untileShort(sizes, ranges), order, reduction,
+                     tileFolding);
+}
 
-  // First the columns, by `columns`, and the other parallel loops but the
-  // rows, by one, in the loops' order: each tile is rows x columns of the
-  // output with the whole reduction.
-  SmallVector<int64_t> outerSizes(numLoops, 0);
-  for (unsigned dim = 0; dim < numLoops; ++dim)
+/// Tiles `op` by `columns` of its output's columns and by one step of every
+/// other parallel loop but the rows, in the loops' order, and peels the
+/// column loop. Returns the tiles: rows x columns of the output each.
+static FailureOr<SmallVector<linalg::LinalgOp>>
+tileColumns(RewriterBase &rewriter, linalg::LinalgOp op,
+            const nx::ContractionLoops &loops, int64_t columns,
+            const FrozenRewritePatternSet &tileFolding) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> sizes(ranges.size(), 0);
+  for (unsigned dim = 0; dim < ranges.size(); ++dim)
     if (iterators[dim] == utils::IteratorType::parallel && dim != loops.rows)
-      outerSizes[dim] = dim == loops.columns ? columns : 1;
+      sizes[dim] = dim == loops.columns ? columns : 1;
   SmallVector<int64_t> identity =
-      llvm::to_vector(llvm::seq<int64_t>(0, numLoops));
-  FailureOr<SmallVector<linalg::LinalgOp>> outer =
-      tileAndPeel(rewriter, op, untileShort(outerSizes, ranges), identity,
-                  loops.columns, tileFolding);
-  if (failed(outer))
-    return failure();
+      llvm::to_vector(llvm::seq<int64_t>(0, ranges.size()));
+  return tileAndPeel(rewriter, op, untileShort(sizes, ranges), identity,
+                     loops.columns, tileFolding);
+}
 
-  // Then each of those: the rows by `rows`, then each reduction loop by one
-  // step, innermost, so that the tile's accumulators are invariant in the
-  // reduction loops.
-  SmallVector<int64_t> innerSizes(numLoops, 0), order;
+/// Tiles `op` by `rows` of its output's rows, then by one step of each
+/// reduction loop, innermost, so that a tile's accumulators are invariant
+/// in the reduction loops; peels the row loop and splits each tile into
+/// one per row (splitRows), appended to `tiles`.
+static LogicalResult tileRows(RewriterBase &rewriter, linalg::LinalgOp op,
+                              const nx::ContractionLoops &loops, int64_t rows,
+                              const FrozenRewritePatternSet &tileFolding,
+                              SmallVectorImpl<linalg::LinalgOp> &tiles) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> sizes(ranges.size(), 0), order;
   if (loops.rows) {
-    innerSizes[*loops.rows] = rows;
+    sizes[*loops.rows] = rows;
     order.push_back(*loops.rows);
   }
-  for (unsigned dim = 0; dim < numLoops; ++dim) {
+  for (unsigned dim = 0; dim < ranges.size(); ++dim) {
     if (iterators[dim] == utils::IteratorType::reduction) {
-      innerSizes[dim] = 1;
+      sizes[dim] = 1;
       order.push_back(dim);
     } else if (dim != loops.rows) {
       order.push_back(dim);
     }
   }
-  SmallVector<linalg::LinalgOp> tiles;
-  for (linalg::LinalgOp tile : *outer) {
-    SmallVector<int64_t> tileRanges = tile.getStaticLoopRanges();
-    FailureOr<SmallVector<linalg::LinalgOp>> inner =
-        tileAndPeel(rewriter, tile, untileShort(innerSizes, tileRanges), order,
-                    loops.rows, tileFolding);
-    if (failed(inner))
+  FailureOr<SmallVector<linalg::LinalgOp>> rowTiles = tileAndPeel(
+      rewriter, op, untileShort(sizes, ranges), order, loops.rows, tileFolding);
+  if (failed(rowTiles))
+    return failure();
+  for (linalg::LinalgOp rowsTile : *rowTiles)
+    if (failed(splitRows(rewriter, rowsTile, loops, tiles)))
       return failure();
-    for (linalg::LinalgOp rowsTile : *inner)
-      if (failed(splitRows(rewriter, rowsTile, loops, tiles)))
+  return success();
+}
+
+FailureOr<SmallVector<linalg::LinalgOp>>
+nx::tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
+                    const ContractionLoops &loops, const RegisterTile &shape,
+                    const FrozenRewritePatternSet &tileFolding) {
+  if (llvm::is_contained(op.getStaticLoopRanges(), 0))
+    return failure();
+  FailureOr<SmallVector<linalg::LinalgOp>> blocks =
+      blockReduction(rewriter, op, shape.reductionBlock, tileFolding);
+  if (failed(blocks))
+    return failure();
+  SmallVector<linalg::LinalgOp> tiles;
+  for (linalg::LinalgOp block : *blocks) {
+    FailureOr<SmallVector<linalg::LinalgOp>> columnTiles =
+        tileColumns(rewriter, block, loops, shape.columns, tileFolding);
+    if (failed(columnTiles))
+      return failure();
+    for (linalg::LinalgOp columnTile : *columnTiles)
+      if (failed(tileRows(rewriter, columnTile, loops, shape.rows, tileFolding,
+                          tiles)))
         return failure();
   }
   return tiles;

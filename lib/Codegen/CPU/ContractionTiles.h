@@ -49,15 +49,28 @@ struct ContractionLoops {
 /// rows (a transposed B) has none: its tiles would gather.
 std::optional<ContractionLoops> matchContractionLoops(linalg::LinalgOp op);
 
-/// Tiles `op` into register tiles of `rows` x `columns` of its output by one
-/// step of each reduction loop and one of each other parallel loop, the
-/// reduction loops innermost, and erases it. The column and row tile loops
-/// are peeled: every tile but the last of each has a static shape, and so
-/// does the last when `op` is static. `tileFolding` folds those sizes into
-/// the tiles' types. Returns the tiles.
+/// The shape of a contraction's register tiles.
+struct RegisterTile {
+  /// Rows and columns of the output per tile.
+  int64_t rows;
+  int64_t columns;
+  /// Steps of the reduction per block: the tiles of one block read the
+  /// same `reductionBlock` x `columns` slice of B, which stays in the
+  /// cache between them.
+  int64_t reductionBlock;
+};
+
+/// Tiles `op` into register tiles of `shape.rows` x `shape.columns` of its
+/// output by one step of each reduction loop and one of each other parallel
+/// loop, the reduction loops innermost, and erases it. A single reduction
+/// loop longer than `shape.reductionBlock` is first cut into blocks of that
+/// many steps, outermost. The block, column and row tile loops are peeled:
+/// every tile but the last of each has a static shape, and so does the last
+/// when `op` is static. `tileFolding` folds those sizes into the tiles'
+/// types. Returns the tiles.
 FailureOr<SmallVector<linalg::LinalgOp>>
 tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
-                const ContractionLoops &loops, int64_t rows, int64_t columns,
+                const ContractionLoops &loops, const RegisterTile &shape,
                 const FrozenRewritePatternSet &tileFolding);
 
 } // namespace mlir::nx

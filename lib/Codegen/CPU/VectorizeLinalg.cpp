@@ -674,6 +674,9 @@ static LogicalResult vectorizeStaticTile(RewriterBase &rewriter,
 /// rows it has (fewer when the registers do not hold them).
 static constexpr int64_t kContractionVectors = 2;
 static constexpr int64_t kContractionRows = 8;
+/// Bytes of B a block of a contraction's reduction reads per column tile:
+/// L1's share, so that the register tiles of a block find them there.
+static constexpr int64_t kContractionBlockBytes = 32 * 1024;
 
 /// Rows a reduction over an outer loop adds into its row of accumulators in
 /// one pass over that row.
@@ -1103,9 +1106,21 @@ struct NxVectorizeLinalgPass
     int64_t registers = vectorBits >= 512 ? 32 : 16;
     int64_t rows = std::min<int64_t>(kContractionRows,
                                      (registers - 4) / kContractionVectors);
+    // B's slice of a block of the reduction: kContractionBlockBytes.
+    Value rhs = op.getDpsInputs()[1];
+    if (op.getMatchingIndexingMap(op.getDpsInputOperand(1))
+            .getResults()
+            .back() !=
+        op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults().back())
+      rhs = op.getDpsInputs()[0];
+    int64_t rhsBytes =
+        getElementTypeOrSelf(rhs.getType()).getIntOrFloatBitWidth() / 8;
+    nx::RegisterTile shape{
+        rows, columns,
+        std::max<int64_t>(1, kContractionBlockBytes / (columns * rhsBytes))};
     rewriter.setInsertionPoint(op);
     FailureOr<SmallVector<linalg::LinalgOp>> tiles =
-        nx::tileContraction(rewriter, op, *loops, rows, columns, tileFolding);
+        nx::tileContraction(rewriter, op, *loops, shape, tileFolding);
     if (failed(tiles))
       return failure();
     // The tiles' vector code, in the blocks that held them: each row's

@@ -102,6 +102,23 @@ func.func @vecmat(%a: memref<4xi32>, %b: memref<4x32xi32>, %c: memref<32xi32>) {
 
 // -----
 
+// A long reduction in blocks of 256 steps (32 KiB of B per column tile of
+// 32 f32), the last block of 88 peeled; the accumulators stay in registers
+// across the full blocks.
+// CHECK-LABEL: func.func @reduction_blocks
+// CHECK-DAG: %[[C88:.*]] = arith.constant 88 : index
+// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// CHECK-DAG: %[[C512:.*]] = arith.constant 512 : index
+// CHECK: %{{.*}}:8 = scf.for %{{.*}} = %{{.*}} to %[[C512]] step %[[C256]] iter_args
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C256]] step %{{.*}} iter_args
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C88]] step %{{.*}} iter_args
+func.func @reduction_blocks(%a: memref<8x600xf32>, %b: memref<600x32xf32>, %c: memref<8x32xf32>) {
+  linalg.matmul ins(%a, %b : memref<8x600xf32>, memref<600x32xf32>) outs(%c : memref<8x32xf32>)
+  return
+}
+
+// -----
+
 #mk = affine_map<(m, n, k) -> (m, k)>
 #nk = affine_map<(m, n, k) -> (n, k)>
 #mn = affine_map<(m, n, k) -> (m, n)>
@@ -121,7 +138,7 @@ func.func @transposed_b(%a: memref<8x4xi32>, %b: memref<32x4xi32>, %c: memref<8x
   return
 }
 
-// Per split: one register-tiled contraction in each of the first six, none
-// in the last.
-// STATS-COUNT-6: (S) 1 contractions-in-registers
+// Per split: one register-tiled contraction in each of the first seven,
+// none in the last.
+// STATS-COUNT-7: (S) 1 contractions-in-registers
 // STATS: (S) 0 contractions-in-registers

@@ -222,16 +222,29 @@ func.func @batch_of_one(%x: memref<1x56x56x128xf32>, %y: memref<1x56x56x128xf32>
 
 // -----
 
-// A product along its rows (one row already has 96 x 150 points): 8 rows a
-// thread's tile, whole register tiles of nx-vectorize-linalg; the last tile
-// has the 3 rows left.
+// A product along its rows (one row already has 96 x 150 points): a
+// thread's tile has whole register tiles of nx-vectorize-linalg (8 rows),
+// as many as keep 16 tiles (203 / 16 is 12, 16 rows); the last tile has
+// the 11 rows left.
 // CHECK-LABEL: func.func @product_rows
-// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
-// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%[[C8]]) {
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%[[C16]]) {
 // CHECK: %[[ROWS:.*]] = affine.min #{{.*}}(%[[I]])
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<?x96xi32, {{.*}}>, memref<96x150xi32, {{.*}}>) outs(%{{.*}} : memref<?x150xi32, {{.*}}>)
 // DEFAULT-LABEL: func.func @product_rows
 func.func @product_rows(%a: memref<203x96xi32>, %b: memref<96x150xi32>, %c: memref<203x150xi32>) {
   linalg.matmul ins(%a, %b : memref<203x96xi32>, memref<96x150xi32>) outs(%c : memref<203x150xi32>)
+  return
+}
+
+// -----
+
+// 2048 rows: 32 rows a tile, the most.
+// CHECK-LABEL: func.func @product_many_rows
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: omp.loop_nest (%{{.*}}) : index = (%{{.*}}) to (%{{.*}}) step (%[[C32]]) {
+// DEFAULT-LABEL: func.func @product_many_rows
+func.func @product_many_rows(%a: memref<2048x64xi32>, %b: memref<64x64xi32>, %c: memref<2048x64xi32>) {
+  linalg.matmul ins(%a, %b : memref<2048x64xi32>, memref<64x64xi32>) outs(%c : memref<2048x64xi32>)
   return
 }
