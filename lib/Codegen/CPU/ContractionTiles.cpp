@@ -34,18 +34,38 @@ nx::matchContractionLoops(linalg::LinalgOp op) {
     return map.getNumResults() != 0 && map.getResults().back() == columns;
   };
   // Either input may be the one read along the columns.
-  if (!readsLast(rhs))
+  unsigned rhsOperand = 1;
+  if (!readsLast(rhs)) {
     std::swap(lhs, rhs);
+    rhsOperand = 0;
+  }
   if (!readsLast(rhs) || lhs.getResultPosition(columns))
     return std::nullopt;
   ContractionLoops loops{cast<AffineDimExpr>(columns).getPosition(),
-                         std::nullopt};
+                         std::nullopt, rhsOperand};
   if (output.getNumResults() < 2)
     return loops;
   AffineExpr rows = output.getResult(output.getNumResults() - 2);
   if (lhs.getResultPosition(rows) && !rhs.getResultPosition(rows))
     loops.rows = cast<AffineDimExpr>(rows).getPosition();
   return loops;
+}
+
+/// Tiles `op` by `sizes` (0: not tiled), its tile loops in the order of
+/// `order` (the loops' own order when empty), and erases it.
+static FailureOr<scf::SCFTilingResult> tileAndErase(RewriterBase &rewriter,
+                                                    linalg::LinalgOp op,
+                                                    ArrayRef<int64_t> sizes,
+                                                    ArrayRef<int64_t> order) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+  options.setInterchange(order);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (succeeded(tiled))
+    rewriter.eraseOp(op);
+  return tiled;
 }
 
 /// Tiles `op` by `sizes` (0: not tiled), its tile loops in the order of
@@ -60,15 +80,10 @@ tileAndPeel(RewriterBase &rewriter, linalg::LinalgOp op,
             const FrozenRewritePatternSet &tileFolding) {
   if (llvm::all_of(sizes, [](int64_t size) { return size == 0; }))
     return SmallVector<linalg::LinalgOp>{op};
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
-  options.setInterchange(order);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  FailureOr<scf::SCFTilingResult> tiled =
+      tileAndErase(rewriter, op, sizes, order);
   if (failed(tiled))
     return failure();
-  rewriter.eraseOp(op);
 
   // The tile loops follow `order`, one per tiled dimension.
   SmallVector<Operation *> roots{tiled->loops.front().getOperation()};
@@ -129,14 +144,10 @@ static LogicalResult splitRows(RewriterBase &rewriter, linalg::LinalgOp tile,
   }
   SmallVector<int64_t> sizes(ranges.size(), 0);
   sizes[*loops.rows] = 1;
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(tile.getContext(), sizes));
-  rewriter.setInsertionPoint(tile);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(tile.getOperation()), options);
+  FailureOr<scf::SCFTilingResult> tiled =
+      tileAndErase(rewriter, tile, sizes, /*order=*/{});
   if (failed(tiled))
     return failure();
-  rewriter.eraseOp(tile);
   auto rowLoop = cast<scf::ForOp>(tiled->loops.front().getOperation());
   Block *block = rowLoop->getBlock();
   if (failed(loopUnrollFull(rowLoop)))
@@ -220,9 +231,9 @@ static LogicalResult tileRows(RewriterBase &rewriter, linalg::LinalgOp op,
       rewriter, op, untileShort(sizes, ranges), order, loops.rows, tileFolding);
   if (failed(rowTiles))
     return failure();
+  // A tile that could not be split stays whole, for the loop lowering.
   for (linalg::LinalgOp rowsTile : *rowTiles)
-    if (failed(splitRows(rewriter, rowsTile, loops, tiles)))
-      return failure();
+    (void)splitRows(rewriter, rowsTile, loops, tiles);
   return success();
 }
 
@@ -240,12 +251,13 @@ nx::tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
   for (linalg::LinalgOp block : *blocks) {
     FailureOr<SmallVector<linalg::LinalgOp>> columnTiles =
         tileColumns(rewriter, block, loops, shape.columns, tileFolding);
+    // Once `op` is gone, a block or tile that could not be tiled further
+    // stays a linalg op, for the loop lowering: this never fails.
     if (failed(columnTiles))
-      return failure();
+      continue;
     for (linalg::LinalgOp columnTile : *columnTiles)
-      if (failed(tileRows(rewriter, columnTile, loops, shape.rows, tileFolding,
-                          tiles)))
-        return failure();
+      (void)tileRows(rewriter, columnTile, loops, shape.rows, tileFolding,
+                     tiles);
   }
   return tiles;
 }

@@ -40,6 +40,8 @@ struct ContractionLoops {
   /// right-hand side does not (a matrix product's rows); none for a product
   /// of a vector by a matrix.
   std::optional<unsigned> rows;
+  /// Which input (0 or 1) is the right-hand side.
+  unsigned rhs;
 };
 
 /// The loops of `op` when it is a contraction on buffers whose register
@@ -67,7 +69,10 @@ struct RegisterTile {
 /// many steps, outermost. The block, column and row tile loops are peeled:
 /// every tile but the last of each has a static shape, and so does the last
 /// when `op` is static. `tileFolding` folds those sizes into the tiles'
-/// types. Returns the tiles.
+/// types. Returns the tiles. Fails, changing nothing, when `op` has an
+/// empty loop or cannot be tiled; once `op` is tiled, a tile that cannot be
+/// tiled further stays among the linalg ops, for the loop lowering, and is
+/// not returned.
 FailureOr<SmallVector<linalg::LinalgOp>>
 tileContraction(RewriterBase &rewriter, linalg::LinalgOp op,
                 const ContractionLoops &loops, const RegisterTile &shape,

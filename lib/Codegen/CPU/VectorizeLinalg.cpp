@@ -1107,12 +1107,7 @@ struct NxVectorizeLinalgPass
     int64_t rows = std::min<int64_t>(kContractionRows,
                                      (registers - 4) / kContractionVectors);
     // B's slice of a block of the reduction: kContractionBlockBytes.
-    Value rhs = op.getDpsInputs()[1];
-    if (op.getMatchingIndexingMap(op.getDpsInputOperand(1))
-            .getResults()
-            .back() !=
-        op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults().back())
-      rhs = op.getDpsInputs()[0];
+    Value rhs = op.getDpsInputs()[loops->rhs];
     int64_t rhsBytes =
         getElementTypeOrSelf(rhs.getType()).getIntOrFloatBitWidth() / 8;
     nx::RegisterTile shape{
@@ -1128,19 +1123,20 @@ struct NxVectorizeLinalgPass
     // columns. Elementwise ops on it (an extension of i8 or bf16 inputs)
     // move before the broadcast: after it, LLVM extends every lane apart
     // (a 512x512 product of i8 into i32 took 50 ms instead of 3.7).
-    llvm::SetVector<Operation *> blocks;
+    SmallVector<Operation *> made;
     for (linalg::LinalgOp tile : *tiles) {
       if (tile.hasDynamicShape())
         continue;
-      blocks.insert(tile->getParentOp());
-      (void)vectorizeStaticTile(rewriter, tile);
+      Operation *before = tile->getPrevNode();
+      Operation *after = tile->getNextNode();
+      Block *block = tile->getBlock();
+      if (failed(vectorizeStaticTile(rewriter, tile)))
+        continue;
+      auto first = before ? std::next(before->getIterator()) : block->begin();
+      auto last = after ? after->getIterator() : block->end();
+      for (Operation &vectorOp : llvm::make_range(first, last))
+        made.push_back(&vectorOp);
     }
-    SmallVector<Operation *> made;
-    for (Operation *block : blocks)
-      block->walk([&](Operation *op) {
-        if (op != block)
-          made.push_back(op);
-      });
     applyToOpsAndNew(made, contractionVectors);
     return success();
   }
