@@ -149,10 +149,16 @@ static LogicalResult splitRows(RewriterBase &rewriter, linalg::LinalgOp tile,
   if (failed(tiled))
     return failure();
   auto rowLoop = cast<scf::ForOp>(tiled->loops.front().getOperation());
+  // The unrolled copies replace the loop, between its neighbours: the
+  // block may hold other tiles, still to be split.
   Block *block = rowLoop->getBlock();
+  Operation *before = rowLoop->getPrevNode();
+  Operation *after = rowLoop->getNextNode();
   if (failed(loopUnrollFull(rowLoop)))
     return failure();
-  for (Operation &op : *block)
+  auto first = before ? std::next(before->getIterator()) : block->begin();
+  auto last = after ? after->getIterator() : block->end();
+  for (Operation &op : llvm::make_range(first, last))
     if (auto rowTile = dyn_cast<linalg::LinalgOp>(op))
       tiles.push_back(rowTile);
   return success();
