@@ -1090,8 +1090,9 @@ struct NxVectorizeLinalgPass
   /// Tiles a contraction into register tiles (nx::tileContraction) of
   /// kContractionVectors vectors of columns by as many rows as leave
   /// registers for a row of the right-hand side and a broadcast, and
-  /// vectorizes each tile of static shape. Narrow floats count as f32,
-  /// which x86 computes them in.
+  /// vectorizes each tile of static shape. Operands narrower than 32 bits
+  /// count as 32-bit ones: x86 computes f16 and bf16 in f32, and products
+  /// of i8 and i16 mostly sum into i32.
   LogicalResult tileAndVectorizeContraction(RewriterBase &rewriter,
                                             linalg::LinalgOp op) {
     std::optional<nx::ContractionLoops> loops = nx::matchContractionLoops(op);
@@ -1118,11 +1119,11 @@ struct NxVectorizeLinalgPass
         nx::tileContraction(rewriter, op, *loops, shape, tileFolding);
     if (failed(tiles))
       return failure();
-    // The tiles' vector code, in the blocks that held them: each row's
-    // tile reads one element of the left-hand side broadcast across the
-    // columns. Elementwise ops on it (an extension of i8 or bf16 inputs)
-    // move before the broadcast: after it, LLVM extends every lane apart
-    // (a 512x512 product of i8 into i32 took 50 ms instead of 3.7).
+    // The vector code each tile became: a row's tile reads one element of
+    // the left-hand side, broadcast across the columns. Elementwise ops on
+    // it (an extension of i8 or bf16 inputs) move before the broadcast:
+    // after it, LLVM extends every lane apart (a 512x512 product of i8 into
+    // i32 took 50 ms instead of 3.7).
     SmallVector<Operation *> made;
     for (linalg::LinalgOp tile : *tiles) {
       if (tile.hasDynamicShape())
