@@ -7,5 +7,12 @@
 // REQUIRES: numpy
 // RUN: rm -rf %t && %numpy_python %S/Inputs/random_contractions.py \
 // RUN:   --tools=%nx_tools --dir=%t --seed=2 --cases=24 | FileCheck %s
+//
+// The same for AVX2 (256-bit vectors: tiles of 6 rows) and in the serial
+// order of --strict-reductions (no fused multiply-adds).
+// RUN: %numpy_python %S/Inputs/random_contractions.py --tools=%nx_tools \
+// RUN:   --dir=%t.v3 --seed=2 --cases=24 --flag=--mcpu=x86-64-v3 | FileCheck %s
+// RUN: %numpy_python %S/Inputs/random_contractions.py --tools=%nx_tools \
+// RUN:   --dir=%t.strict --seed=2 --cases=24 --flag=--strict-reductions | FileCheck %s
 // CHECK-NOT: WRONG
 // CHECK: {{^}}0 wrong

@@ -2,6 +2,7 @@
 """Random contractions against NumPy, for random-contractions.mlir.
 
     random_contractions.py --tools=DIR --dir=DIR [--seed=N] [--cases=N]
+                           [--flag=NX_COMPILE_FLAG...]
 
 Writes one module of --cases products as linalg.generic (element types i8
 to i64, f16 to f64, i8 and f16 widened to i32 and f32 in the body; a batch
@@ -93,6 +94,8 @@ def main():
     parser.add_argument("--dir", required=True)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cases", type=int, default=24)
+    parser.add_argument("--flag", action="append", default=[],
+                        help="an nx-compile flag (--mcpu=x86-64-v3, ...)")
     args = parser.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     rng = random.Random(args.seed)
@@ -102,7 +105,7 @@ def main():
         f.write("".join(source for source, *_ in cases))
     library = os.path.join(args.dir, "products.so")
     subprocess.run([os.path.join(args.tools, "nx-compile"), module, "--blas=false",
-                    "-o", library, "--prefix=products"], check=True)
+                    "-o", library, "--prefix=products"] + args.flag, check=True)
     wrong = 0
     for i, (_, a, b, expected) in enumerate(cases):
         for threads in (1, 3):
