@@ -122,10 +122,6 @@ static bool hasIncreasingIndices(linalg::LinalgOp op) {
 /// so the loop's own cost stays small against the work in it.
 static constexpr int64_t kMinPointsPerIteration = 4096;
 
-/// Rows of a block of an outer reduction with rows of at least 4096 points
-/// (OuterReductions.cpp): what sets how many workers it can have.
-static constexpr int64_t kRowsPerWideBlock = 4;
-
 /// Workers an outer reduction's blocks should feed, one thread each, before
 /// it shares its rows among them (OuterReductions.h): a 16-core host.
 static constexpr int64_t kEnoughWorkers = 16;
@@ -153,7 +149,8 @@ static std::optional<unsigned> getColumnLoop(linalg::LinalgOp op,
   if (!linalg::isReductionIterator(iterators[rows]) ||
       llvm::any_of(ranges, ShapedType::isDynamic))
     return std::nullopt;
-  int64_t blocks = ranges[rows] / kRowsPerWideBlock;
+  // Rows of many points make blocks of one pass each (OuterReductions.h).
+  int64_t blocks = ranges[rows] / nx::kOuterReductionRowsPerPass;
   if (blocks >= kEnoughWorkers)
     return std::nullopt;
   int64_t enough = std::max<int64_t>(blocks + 1, 2) * kMinPointsPerColumnTile;

@@ -32,10 +32,6 @@ using namespace mlir;
 /// a worker's blocks costs little against the work in them.
 static constexpr int64_t kMinPointsPerBlock = 4096;
 
-/// Rows nx-vectorize-linalg adds to a row of partial results in one pass: a
-/// block is a multiple of them, so that every pass is whole.
-static constexpr int64_t kRowsPerPass = 4;
-
 /// The one operation that combines `op`'s running value with what it
 /// computed from its inputs, when it has a neutral element; else null.
 static Operation *getCombiner(linalg::LinalgOp op) {
@@ -80,14 +76,15 @@ bool nx::isSplittableOuterReduction(linalg::LinalgOp op, unsigned sharedLoop,
 }
 
 /// Rows of a block: enough to cover kMinPointsPerBlock points, a multiple
-/// of kRowsPerPass, at most all of them.
+/// of nx::kOuterReductionRowsPerPass, so that every pass is whole, at most all
+/// of them.
 static int64_t getRowsPerBlock(ArrayRef<int64_t> ranges, unsigned sharedLoop) {
   int64_t innerPoints = 1;
   for (int64_t range : ranges.drop_front(sharedLoop + 1))
     innerPoints = std::min(innerPoints * range, kMinPointsPerBlock);
   int64_t rows = llvm::alignTo(
       llvm::divideCeil(kMinPointsPerBlock, std::max<int64_t>(innerPoints, 1)),
-      kRowsPerPass);
+      nx::kOuterReductionRowsPerPass);
   return std::min(rows, ranges[sharedLoop]);
 }
 
@@ -283,13 +280,15 @@ LogicalResult nx::rewriteOuterReduction(linalg::LinalgOp op,
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   Block *body = createTeamLoop(rewriter, loc, /*ifExpr=*/{}, teamSize, zero,
                                workers, one);
-  if (failed(reduceShare(op, sharedLoop, partial, workers, neutral, body,
-                         rewriter))) {
-    // Nothing of the rewrite may stay behind.
+  // On failure, nothing of the rewrite may stay behind.
+  auto undo = [&] {
     while (op->getPrevNode() != previous)
       rewriter.eraseOp(op->getPrevNode());
     return failure();
-  }
+  };
+  if (failed(reduceShare(op, sharedLoop, partial, workers, neutral, body,
+                         rewriter)))
+    return undo();
   // The workers' rows are combined by the same team, after its workers'
   // loop, unless the output has one element.
   auto team = body->getParentOp()->getParentOfType<omp::ParallelOp>();
@@ -301,11 +300,8 @@ LogicalResult nx::rewriteOuterReduction(linalg::LinalgOp op,
   linalg::LinalgOp combination =
       combinePartialRows(partial, output, combiner, loc, rewriter);
   if (combinedDim &&
-      failed(shareCombination(combination, *combinedDim, rewriter))) {
-    while (op->getPrevNode() != previous)
-      rewriter.eraseOp(op->getPrevNode());
-    return failure();
-  }
+      failed(shareCombination(combination, *combinedDim, rewriter)))
+    return undo();
   rewriter.setInsertionPoint(op);
   memref::DeallocOp::create(rewriter, loc, partial);
   rewriter.eraseOp(op);

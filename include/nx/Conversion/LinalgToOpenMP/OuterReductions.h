@@ -10,7 +10,8 @@
 // loop that owns its output. nx-linalg-to-openmp shares its rows among as
 // many workers as the team has threads instead: each reduces a contiguous
 // share of the rows into one row of partial results of its own, and the
-// workers' rows are combined into the output after the team.
+// same team then combines the workers' rows into the output, each thread a
+// tile of it (after the team when the output has one element).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +33,11 @@ namespace mlir::nx {
 /// follow when the pass has no num-threads-function.
 inline constexpr StringLiteral kOpenMPMaxThreadsFunction =
     "omp_get_max_threads";
+
+/// Rows nx-vectorize-linalg adds to a row of partial results in one pass:
+/// a worker's block of rows is a multiple of them, and rows of at least
+/// 4096 points make blocks of exactly this many.
+inline constexpr int64_t kOuterReductionRowsPerPass = 4;
 
 /// Whether `op`, on buffers, is a single reduction along `sharedLoop` (its
 /// outermost loop of an extent other than 1) whose innermost loop is
