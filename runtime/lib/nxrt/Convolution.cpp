@@ -36,6 +36,7 @@
 #include "nxrt/nxrt.h"
 
 #include "OpenMPThreads.h"
+#include "Relu.h"
 #include "Sync.h"
 
 #include "absl/base/thread_annotations.h"
@@ -443,14 +444,8 @@ private:
   absl::flat_hash_map<const ConvPlan *, Entry> entries;
 };
 
-/// arith.maximumf(value, +0.0), the ReLU compiled code folds into the call:
-/// a NaN stays a NaN, a negative or -0 becomes +0. `0 > value ? 0 : value`
-/// is x86's MAXPS(0, value): a NaN fails the compare and stays, and the +0
-/// added after it turns the -0 it keeps into +0. Two vector instructions
-/// and no branch: the signs of a convolution's outputs are as good as
-/// random, and a branch mispredicted on every other one made a pass over an
-/// output take 10x the convolution's time.
-inline float relu(float value) { return (0.0f > value ? 0.0f : value) + 0.0f; }
+/// The ReLU compiled code folds into the call (Relu.h).
+inline float relu(float value) { return nxrt::reluOf(value); }
 
 /// relu() over `count` adjacent values, in place: the loop the machine's
 /// vector width compiles below.

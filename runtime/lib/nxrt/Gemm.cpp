@@ -33,6 +33,7 @@
 #include "nxrt/nxrt.h"
 
 #include "OpenMPThreads.h"
+#include "Relu.h"
 
 #include <cblas.h>
 #include <oneapi/dnnl/dnnl.h>
@@ -41,6 +42,9 @@
 #include <atomic>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -88,6 +92,70 @@ char transposeFlag(CBLAS_TRANSPOSE transpose) {
   return transpose == CblasTrans ? 'T' : 'N';
 }
 
+/// The row stride of a padded copy of B's `n` columns: whole cache lines
+/// plus one, never a multiple of 256 floats.
+int64_t paddedStride(int n) {
+  int64_t stride = (int64_t(n) + 15) / 16 * 16 + 16;
+  return stride % 256 == 0 ? stride + 16 : stride;
+}
+
+/// A copy of the k x n matrix `b`, whose rows are `ldb` floats apart, in
+/// the calling thread's buffer with rows paddedStride(n) apart; nullptr
+/// when there is no memory for it. The buffer is kept for the thread's
+/// next call.
+const float *paddedRows(const float *b, int k, int n, int ldb) {
+  struct FreeDeleter {
+    void operator()(float *data) const { std::free(data); }
+  };
+  thread_local std::unique_ptr<float, FreeDeleter> buffer;
+  thread_local size_t capacity = 0;
+  int64_t stride = paddedStride(n);
+  size_t floats = static_cast<size_t>(k) * stride;
+  if (floats > capacity) {
+    size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;
+    buffer.reset(static_cast<float *>(std::aligned_alloc(64, bytes)));
+    capacity = buffer ? floats : 0;
+    if (!buffer)
+      return nullptr;
+  }
+  for (int64_t row = 0; row < k; ++row)
+    std::memcpy(buffer.get() + row * stride, b + row * ldb,
+                static_cast<size_t>(n) * sizeof(float));
+  return buffer.get();
+}
+
+/// Whether oneDNN runs its AVX2 sgemm, on a CPU without AVX-512 (or with
+/// DNNL_MAX_CPU_ISA below it).
+bool hasAvx2SgemmOnly() {
+  static const bool avx2Only = [] {
+    auto isa = static_cast<unsigned>(dnnl_get_effective_cpu_isa());
+    auto avx512 = static_cast<unsigned>(dnnl_cpu_isa_avx512_core);
+    return (isa & avx512) != avx512;
+  }();
+  return avx2Only;
+}
+
+/// Whether dnnl_sgemm would read a row-major B of `ldb` floats a row in
+/// place at a stride that puts its rows in the same cache sets. oneDNN
+/// 2.6's AVX2 sgemm multiplies a product of fewer than about 264 rows or
+/// columns (1/m + 1/n >= 0.0038, its gemm_driver.cpp) with kernels that
+/// read B where it lies instead of packing it, eight rows of B at a time.
+/// Rows a multiple of 256 floats apart (1 KiB; a 512-wide layer's weights
+/// are 2 KiB a row) then share cache sets: on an AMD Zen 3, a 256x784 by
+/// 784x512 product took 3.4 ms so and 2.3 ms with B's rows 528 floats
+/// apart, 512^3 4.5 ms and 2.9 ms. Its AVX-512 path packs such a B itself.
+/// From 16 rows of A on, a padded copy of B costs less than it saves (8
+/// rows: as much).
+bool readsBAtConflictingStride(int m, int n, int k, int ldb) {
+  constexpr int kConflictingStride = 256, kMinRows = 16;
+  constexpr double kNoCopyThreshold = 0.0038;
+  constexpr int64_t kMaxCopiedFloats = int64_t(1) << 21;
+  return m >= kMinRows && n > 1 && ldb % kConflictingStride == 0 &&
+         1.0 / m + 1.0 / n >= kNoCopyThreshold &&
+         int64_t(k) * paddedStride(n) <= kMaxCopiedFloats &&
+         hasAvx2SgemmOnly();
+}
+
 /// One row-major product C = op(A) op(B) + beta C on the calling thread,
 /// beta 1 or 0 (then C is not read). Returns
 /// false when the library refused it (no memory for its packed panels),
@@ -97,6 +165,11 @@ template <> struct Blas<float> {
   static bool gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
                    const float *a, int lda, const float *b, int ldb, float beta,
                    float *c, int ldc) {
+    if (tb == CblasNoTrans && readsBAtConflictingStride(m, n, k, ldb))
+      if (const float *padded = paddedRows(b, k, n, ldb))
+        return dnnl_sgemm(transposeFlag(ta), 'N', m, n, k, 1.0f, a, lda,
+                          padded, paddedStride(n), beta, c,
+                          ldc) == dnnl_success;
     return dnnl_sgemm(transposeFlag(ta), transposeFlag(tb), m, n, k, 1.0f, a,
                       lda, b, ldb, beta, c, ldc) == dnnl_success;
   }
@@ -129,12 +202,6 @@ template <typename T> struct Epilogue {
   }
 };
 
-/// IEEE maximum(value, +0.0), as arith.maximumf computes it: NaN stays NaN,
-/// -0.0 becomes +0.0.
-template <typename T> T reluOf(T value) {
-  return value > T(0) || value != value ? value : T(0);
-}
-
 /// Applies `epilogue` to the m x n matrix at `c`. A row of C with unit
 /// column stride and a contiguous bias is one loop the compiler vectorizes.
 template <typename T>
@@ -150,14 +217,14 @@ void applyEpilogue(const Epilogue<T> &epilogue, int64_t m, int64_t n, T *c,
           row[col] += bias[col];
       if (epilogue.relu)
         for (int64_t col = 0; col < n; ++col)
-          row[col] = reluOf(row[col]);
+          row[col] = nxrt::reluOf(row[col]);
       continue;
     }
     for (int64_t col = 0; col < n; ++col) {
       T value = row[col * cCols];
       if (bias)
         value += bias[col * epilogue.biasStride];
-      row[col * cCols] = epilogue.relu ? reluOf(value) : value;
+      row[col * cCols] = epilogue.relu ? nxrt::reluOf(value) : value;
     }
   }
 }
