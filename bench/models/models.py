@@ -730,9 +730,18 @@ def cmd_check(args):
             peer = run(*targs)
             if getattr(run, "to_nhwc", False):
                 peer = peer.permute(0, 2, 3, 1)
-            peer = peer.contiguous().numpy()
-        ok = compare(f"{m.name}: nx vs PyTorch (float32)", actual,
-                     peer.astype(np.float64), m.tolerance) and ok
+            peer = peer.contiguous().numpy().astype(np.float64)
+        # NumPy in float64 is the reference; PyTorch is a second opinion
+        # only where it meets the reference itself. On a CPU without
+        # AVX-512, PyTorch 1.13 sums a bf16 product in bf16 and misses it
+        # by 6%.
+        if compare(f"{m.name}: PyTorch vs NumPy (float64)", peer, expected,
+                   m.tolerance):
+            ok = compare(f"{m.name}: nx vs PyTorch (float32)", actual, peer,
+                         m.tolerance) and ok
+        else:
+            print(f"{m.name}: PyTorch misses NumPy's result on this CPU; "
+                  "nx is compared with NumPy alone")
     if not ok:
         sys.exit(1)
 

@@ -152,8 +152,7 @@ bool readsBAtConflictingStride(int m, int n, int k, int ldb) {
   constexpr int64_t kMaxCopiedFloats = int64_t(1) << 21;
   return m >= kMinRows && n > 1 && ldb % kConflictingStride == 0 &&
          1.0 / m + 1.0 / n >= kNoCopyThreshold &&
-         int64_t(k) * paddedStride(n) <= kMaxCopiedFloats &&
-         hasAvx2SgemmOnly();
+         int64_t(k) * paddedStride(n) <= kMaxCopiedFloats && hasAvx2SgemmOnly();
 }
 
 /// One row-major product C = op(A) op(B) + beta C on the calling thread,
@@ -167,9 +166,8 @@ template <> struct Blas<float> {
                    float *c, int ldc) {
     if (tb == CblasNoTrans && readsBAtConflictingStride(m, n, k, ldb))
       if (const float *padded = paddedRows(b, k, n, ldb))
-        return dnnl_sgemm(transposeFlag(ta), 'N', m, n, k, 1.0f, a, lda,
-                          padded, paddedStride(n), beta, c,
-                          ldc) == dnnl_success;
+        return dnnl_sgemm(transposeFlag(ta), 'N', m, n, k, 1.0f, a, lda, padded,
+                          paddedStride(n), beta, c, ldc) == dnnl_success;
     return dnnl_sgemm(transposeFlag(ta), transposeFlag(tb), m, n, k, 1.0f, a,
                       lda, b, ldb, beta, c, ldc) == dnnl_success;
   }

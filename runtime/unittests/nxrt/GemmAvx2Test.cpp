@@ -53,7 +53,8 @@ void checkProduct(int64_t m, int64_t n, int64_t k, Layout a, Layout b,
     for (int64_t c = 0; c < n; ++c) {
       double sum = accumulate ? out[r * n + c] : 0.0;
       for (int64_t p = 0; p < k; ++p)
-        sum += double(lhs[r * a.rows + p * a.cols]) * rhs[p * b.rows + c * b.cols];
+        sum +=
+            double(lhs[r * a.rows + p * a.cols]) * rhs[p * b.rows + c * b.cols];
       expected[r * n + c] = sum;
     }
   for (int64_t part = 0; part < parts; ++part)

@@ -8,7 +8,7 @@
 // CHECK-SAME: (%[[X:.*]]: memref<4x8x256xf32>, %[[Y:.*]]: memref<4x256xf32>)
 // CHECK: %[[IN:.*]] = vector.transfer_read %[[X]]{{.*}} : memref<4x8x256xf32>, vector<16xf32>
 // CHECK: %[[ACC:.*]] = vector.transfer_read %[[Y]]{{.*}} : memref<4x256xf32>, vector<16xf32>
-// CHECK: %[[MAX:.*]] = arith.maximumf %[[ACC]], %[[IN]] fastmath<reassoc,nsz> : vector<16xf32>
+// CHECK: %[[MAX:.*]] = arith.maximumf %[[IN]], %[[ACC]] fastmath<reassoc,nsz> : vector<16xf32>
 // CHECK: vector.transfer_write %[[MAX]], %[[Y]]
 // CHECK-NOT: vector.multi_reduction
 func.func @middle_maxima(%x: memref<4x8x256xf32>, %y: memref<4x256xf32>) {

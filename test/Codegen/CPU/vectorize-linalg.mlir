@@ -173,14 +173,17 @@ func.func @wide_column_sums(%x: memref<32x256xf32>, %y: memref<256xf32>) {
 
 // A NaN-propagating maximum is several dependent instructions on x86:
 // chaining four rows of them is slower than keeping the accumulators in
-// memory, so its rows are not jammed.
+// memory, so its rows are not jammed. The row's element comes first and the
+// accumulator second, so that x86's NaN test falls on the element and no
+// masked store of the accumulator results (see
+// Integration/AOT/no-masked-accumulator-stores.mlir).
 // CHECK-LABEL: func.func @wide_column_maxima
 // CHECK-SAME: (%[[X:.*]]: memref<32x256xf32>, %[[Y:.*]]: memref<256xf32>)
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c1
 // CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c16
 // CHECK: %[[IN:.*]] = vector.transfer_read %[[X]][%[[I]], %[[J]]]{{.*}} : memref<32x256xf32>, vector<16xf32>
 // CHECK: %[[ACC:.*]] = vector.transfer_read %[[Y]][%[[J]]]{{.*}} : memref<256xf32>, vector<16xf32>
-// CHECK: %[[MAX:.*]] = arith.maximumf %[[ACC]], %[[IN]] : vector<16xf32>
+// CHECK: %[[MAX:.*]] = arith.maximumf %[[IN]], %[[ACC]] : vector<16xf32>
 // CHECK: vector.transfer_write %[[MAX]], %[[Y]][%[[J]]]
 func.func @wide_column_maxima(%x: memref<32x256xf32>, %y: memref<256xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>],
