@@ -13,7 +13,10 @@
 // (OpenBLAS where installed), which oneDNN does not cover. OpenBLAS picks its
 // kernels from a table of CPU models: on a CPU newer than the distribution's
 // OpenBLAS it falls back to generic SSE3 kernels, 4-8x slower, which is why
-// the f32 products, the ones models run, do not go through it.
+// the f32 products, the ones models run, do not go through it. On CPUs
+// without AVX-512, oneDNN reads a small product's B in place, and a B whose
+// rows lie a multiple of 1 KiB apart goes to it as a padded copy instead
+// (readsBAtConflictingStride).
 //
 // Both take a matrix whose one stride is 1 and whose other is at least the
 // extent of the first dimension; such an operand is passed as is, row-major
@@ -124,13 +127,15 @@ const float *paddedRows(const float *b, int k, int n, int ldb) {
   return buffer.get();
 }
 
-/// Whether oneDNN runs its AVX2 sgemm, on a CPU without AVX-512 (or with
-/// DNNL_MAX_CPU_ISA below it).
+/// Whether oneDNN runs the sgemm of its AVX and AVX2 kernels: on a CPU with
+/// AVX but without AVX-512 (or with DNNL_MAX_CPU_ISA set between the two).
+/// Without AVX, it packs every operand.
 bool hasAvx2SgemmOnly() {
   static const bool avx2Only = [] {
     auto isa = static_cast<unsigned>(dnnl_get_effective_cpu_isa());
+    auto avx = static_cast<unsigned>(dnnl_cpu_isa_avx);
     auto avx512 = static_cast<unsigned>(dnnl_cpu_isa_avx512_core);
-    return (isa & avx512) != avx512;
+    return (isa & avx) == avx && (isa & avx512) != avx512;
   }();
   return avx2Only;
 }
@@ -139,13 +144,12 @@ bool hasAvx2SgemmOnly() {
 /// place at a stride that puts its rows in the same cache sets. oneDNN
 /// 2.6's AVX2 sgemm multiplies a product of fewer than about 264 rows or
 /// columns (1/m + 1/n >= 0.0038, its gemm_driver.cpp) with kernels that
-/// read B where it lies instead of packing it, eight rows of B at a time.
-/// Rows a multiple of 256 floats apart (1 KiB; a 512-wide layer's weights
-/// are 2 KiB a row) then share cache sets: on an AMD Zen 3, a 256x784 by
-/// 784x512 product took 3.4 ms so and 2.3 ms with B's rows 528 floats
-/// apart, 512^3 4.5 ms and 2.9 ms. Its AVX-512 path packs such a B itself.
-/// From 16 rows of A on, a padded copy of B costs less than it saves (8
-/// rows: as much).
+/// read B where it lies instead of packing it. Rows a multiple of 256 floats
+/// apart (1 KiB; a 512-wide layer's weights are 2 KiB a row) then share cache
+/// sets: on an AMD Zen 3, a 256x784 by 784x512 product took 3.4 ms so and 2.3
+/// ms with B's rows 528 floats apart, 512^3 4.5 ms and 2.9 ms. Its AVX-512 path
+/// packs such a B itself. From 16 rows of A on, a padded copy of B costs less
+/// than it saves (8 rows: as much).
 bool readsBAtConflictingStride(int m, int n, int k, int ldb) {
   constexpr int kConflictingStride = 256, kMinRows = 16;
   constexpr double kNoCopyThreshold = 0.0038;
