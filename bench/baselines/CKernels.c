@@ -106,3 +106,21 @@ uint32_t c_read_all(const float *x, int64_t n) {
     all |= even[k] | odd[k];
   return all;
 }
+
+uint32_t c_read_all_streams(const float *x, int64_t n) {
+  /* Whole lines in each quarter; c_read_all reads what is left after them. */
+  int64_t quarter = n / 64 * 16;
+  words8 lanes[4] = {{0}, {0}, {0}, {0}};
+  for (int64_t i = 0; i < quarter; i += 16)
+    for (int s = 0; s < 4; ++s) {
+      words8 first, second;
+      memcpy(&first, x + s * quarter + i, sizeof first);
+      memcpy(&second, x + s * quarter + i + 8, sizeof second);
+      lanes[s] |= first | second;
+    }
+  uint32_t all = c_read_all(x + 4 * quarter, n - 4 * quarter);
+  for (int s = 0; s < 4; ++s)
+    for (int k = 0; k < 8; ++k)
+      all |= lanes[s][k];
+  return all;
+}

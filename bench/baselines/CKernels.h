@@ -48,6 +48,12 @@ void c_middle_max(const float *x, float *y, int64_t a, int64_t b, int64_t c);
 /* Reads x[0..n) once, as words, and returns their bitwise or: the least work
  * any pass over the input does, so the bound for a reduction of it. */
 uint32_t c_read_all(const float *x, int64_t n);
+/* c_read_all's result, read as four streams: the four quarters of x, a
+ * cache line of each in turn. A reduction that reads several rows at once
+ * (column sums, four rows a pass) keeps as many streams in flight, and on
+ * AMD's Zen 3 four streams read from the L3 cache up to 1.5x as fast as
+ * one. */
+uint32_t c_read_all_streams(const float *x, int64_t n);
 
 #ifdef __cplusplus
 }
