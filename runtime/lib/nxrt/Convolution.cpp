@@ -444,15 +444,12 @@ private:
   absl::flat_hash_map<const ConvPlan *, Entry> entries;
 };
 
-/// The ReLU compiled code folds into the call (Relu.h).
-inline float relu(float value) { return nxrt::reluOf(value); }
-
-/// relu() over `count` adjacent values, in place: the loop the machine's
-/// vector width compiles below.
+/// The ReLU (nxrt::reluOf) over `count` adjacent values, in place: the loop the
+/// machine's vector width compiles below.
 __attribute__((always_inline)) inline void reluLoop(float *values,
                                                     int64_t count) {
   for (int64_t i = 0; i < count; ++i)
-    values[i] = relu(values[i]);
+    values[i] = nxrt::reluOf(values[i]);
 }
 
 using ReluFunction = void (*)(float *, int64_t);
@@ -484,8 +481,8 @@ ReluFunction pickRelu() {
   return reluBaseline;
 }
 
-/// relu() over `count` adjacent values, in place, with the widest vectors
-/// the machine has.
+/// The ReLU (nxrt::reluOf) over `count` adjacent values, in place, with the
+/// widest vectors the machine has.
 void reluContiguous(float *values, int64_t count) {
   static const ReluFunction function = pickRelu();
   function(values, count);
@@ -525,7 +522,7 @@ void convolveWithLoops(const ConvKey &key, const float *input,
             float value = (flags & NXRT_CONV2D_ACCUMULATE) ? out + sum : sum;
             if (bias)
               value += bias[channel * biasC];
-            out = (flags & NXRT_CONV2D_RELU) ? relu(value) : value;
+            out = (flags & NXRT_CONV2D_RELU) ? nxrt::reluOf(value) : value;
           }
 }
 
@@ -541,7 +538,7 @@ const float *denseBias(const float *bias, int64_t stride, int64_t channels) {
   return copy.data();
 }
 
-/// relu() over the output, in place, on the compute threads.
+/// The ReLU (nxrt::reluOf) over the output, in place, on the compute threads.
 void reluInPlace(const ConvKey &key, float *output) {
   const ConvSizes &s = key.sizes;
   const auto &os = key.outputStrides;
@@ -565,7 +562,7 @@ void reluInPlace(const ConvKey &key, float *output) {
         reluContiguous(pixel, channels);
       } else {
         for (int64_t c = 0; c < channels; ++c)
-          pixel[c * os[1]] = relu(pixel[c * os[1]]);
+          pixel[c * os[1]] = nxrt::reluOf(pixel[c * os[1]]);
       }
     }
   }
