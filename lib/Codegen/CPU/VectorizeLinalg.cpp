@@ -20,6 +20,7 @@
 #include "nx/Support/StaticBounds.h"
 
 #include "ContractionTiles.h"
+#include "JammedRows.h"
 #include "SplitRowReductions.h"
 #include "StreamedStores.h"
 #include "VectorShape.h"
@@ -695,60 +696,11 @@ static constexpr int64_t kContractionRows = 8;
 /// L1's share, so that the register tiles of a block find them there.
 static constexpr int64_t kContractionBlockBytes = 32 * 1024;
 
-/// Rows a reduction over an outer loop adds into its row of accumulators in
-/// one pass over that row.
-static constexpr int64_t kJammedRows = 4;
-
-/// Unrolls the reduction loop directly around `inner`, the loop over a long
-/// row of accumulators, by kJammedRows and jams the copies into one pass
-/// over the row: each accumulator is then read and written once per
-/// kJammedRows rows of input, not once per row, once transfer forwarding
-/// drops the reads and writes in between. For 2048x2048 column sums the
-/// accumulator traffic was two thirds of all loads and stores. Rows jammed
-/// this way are read side by side, each one in order, which hardware
-/// prefetchers follow, unlike blocks of columns with the rows inside.
-/// `jammable` is false for combiners too slow to chain: jamming makes each
-/// accumulator's kJammedRows combinations one dependent chain.
-static bool jamReductionRows(scf::ForOp inner, bool jammable) {
-  auto rows = dyn_cast<scf::ForOp>(inner->getParentOp());
-  if (!rows || !jammable)
-    return false;
-  std::optional<APInt> trips = rows.getStaticTripCount();
-  if (!trips || trips->ult(kJammedRows) || trips->urem(kJammedRows) != 0)
-    return false;
-  return succeeded(loopUnrollJamByFactor(rows, kJammedRows));
-}
-
-/// Whether jamReductionRows may take `op` tiled by `tileSizes`: the tile
-/// loop around the innermost one is a reduction's, and no NaN-propagating
-/// maximum or minimum combines. Those lower to several dependent
-/// instructions each on x86 (NaN and signed-zero handling); chained four
-/// deep, a 64x256x256 maximum over the middle axis measured 1.5x slower
-/// than with its accumulators in memory.
-static bool isJammableReduction(linalg::LinalgOp op,
-                                ArrayRef<int64_t> tileSizes) {
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  SmallVector<unsigned> tiledDims;
-  for (auto [i, size] : llvm::enumerate(tileSizes))
-    if (size != 0)
-      tiledDims.push_back(i);
-  if (tiledDims.size() < 2 || iterators[tiledDims[tiledDims.size() - 2]] !=
-                                  utils::IteratorType::reduction)
-    return false;
-  return !op.getBlock()
-              ->walk([](Operation *nested) {
-                return isa<arith::MaximumFOp, arith::MinimumFOp>(nested)
-                           ? WalkResult::interrupt()
-                           : WalkResult::advance();
-              })
-              .wasInterrupted();
-}
-
 /// Tiles `op` to [1, ..., 1, lanes], peels the innermost tile loop and
 /// vectorizes every tile. `tileFolding` (see makeTileFoldingPatterns) folds
 /// the tiles' constant sizes into their types.
 /// Sets `unrolledAccumulators` when it unrolled a short row of accumulators
-/// for hoisting, `jammedRows` when it jammed rows (jamReductionRows).
+/// for hoisting, `jammedRows` when it jammed rows (nx::jamReductionRows).
 static LogicalResult
 tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
                  const FrozenRewritePatternSet &tileFolding,
@@ -782,7 +734,7 @@ tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
 
   // `op` is erased once tiled.
   bool reduces = op.getNumReductionLoops() != 0;
-  bool jammable = isJammableReduction(op, tileSizes);
+  nx::RowJam jam = nx::classifyRowJam(op, tileSizes);
   FailureOr<scf::SCFTilingResult> tiled = tileAndErase(rewriter, op, tileSizes);
   if (failed(tiled))
     return failure();
@@ -826,7 +778,7 @@ tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
   if (reduces && trips && trips->ule(nx::kVectorAccumulators)) {
     if (succeeded(loopUnrollFull(inner)))
       unrolledAccumulators = true;
-  } else if (reduces && jamReductionRows(inner, jammable)) {
+  } else if (reduces && nx::jamReductionRows(rewriter, inner, jam)) {
     jammedRows = true;
   }
   return success();

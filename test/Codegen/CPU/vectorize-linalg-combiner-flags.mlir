@@ -3,13 +3,15 @@
 // Upstream's vectorizer rebuilds a reduction's combiner without its
 // fast-math flags; nx-vectorize-linalg puts them back, so that LLVM drops
 // the zero-ordering blends of a maximum that may order +0 and -0 either
-// way. A maximum over a middle axis, its accumulators in memory:
+// way. A maximum over a middle axis, its accumulators in memory, four rows
+// per pass (two segments of two rows: vectorize-linalg-jammed-rows.mlir):
 // CHECK-LABEL: func.func @middle_maxima
 // CHECK-SAME: (%[[X:.*]]: memref<4x8x256xf32>, %[[Y:.*]]: memref<4x256xf32>)
 // CHECK: %[[IN:.*]] = vector.transfer_read %[[X]]{{.*}} : memref<4x8x256xf32>, vector<16xf32>
 // CHECK: %[[ACC:.*]] = vector.transfer_read %[[Y]]{{.*}} : memref<4x256xf32>, vector<16xf32>
 // CHECK: %[[MAX:.*]] = arith.maximumf %[[IN]], %[[ACC]] fastmath<reassoc,nsz> : vector<16xf32>
-// CHECK: vector.transfer_write %[[MAX]], %[[Y]]
+// CHECK-COUNT-3: arith.maximumf {{.*}} fastmath<reassoc,nsz> : vector<16xf32>
+// CHECK: vector.transfer_write %{{.*}}, %[[Y]]
 // CHECK-NOT: vector.multi_reduction
 func.func @middle_maxima(%x: memref<4x8x256xf32>, %y: memref<4x256xf32>) {
   linalg.reduce ins(%x : memref<4x8x256xf32>) outs(%y : memref<4x256xf32>) dimensions = [1]
@@ -41,10 +43,11 @@ func.func @narrow_column_minima(%x: memref<32x64xf32>, %y: memref<64xf32>) {
 
 // -----
 
-// Column sums whose rows are jammed: each of the four additions per pass
-// over the accumulators keeps the flags.
+// Column sums whose rows are jammed (four segments of eight rows, since
+// they may reassociate): each of the four additions per pass over the
+// accumulators keeps the flags.
 // CHECK-LABEL: func.func @wide_column_sums
-// CHECK: scf.for %{{.*}} step %c4
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c8 step %c1
 // CHECK-COUNT-4: arith.addf {{.*}} fastmath<reassoc> : vector<16xf32>
 // CHECK: vector.transfer_write
 func.func @wide_column_sums(%x: memref<32x256xf32>, %y: memref<256xf32>) {
