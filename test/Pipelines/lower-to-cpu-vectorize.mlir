@@ -48,22 +48,23 @@ func.func @row_sums(%x: tensor<8x100xf32>) -> tensor<8xf32> {
   return %s : tensor<8xf32>
 }
 
-// 1024 columns: each row accumulates 4 x 16 partial sums in four vector
-// registers (block arguments of the reduction loop, starting from zeros),
-// lane by lane, then adds the four and their lanes into the row's sum
+// 1024 columns: four rows at a time (rows r, r+2, r+4 and r+6 of the
+// eight), each accumulating 4 x 16 partial sums in two vector registers
+// (block arguments of the reduction loop, starting from zeros), lane by
+// lane, then adding the two and their lanes into the row's sum
 // (reassociable): the partial sums are never stored, and no buffer is
 // allocated for them.
 // CHECK-LABEL: llvm.func @long_row_sums
 // CHECK: %[[ZEROS:.*]] = llvm.mlir.constant(dense<0.000000e+00> : vector<16xf32>) : vector<16xf32>
 // CHECK: llvm.call @_mlir_memref_to_llvm_alloc
 // CHECK-NOT: llvm.call @_mlir_memref_to_llvm_alloc
-// CHECK: llvm.br ^[[HEAD:bb[0-9]+]](%{{.*}}, %[[ZEROS]], %[[ZEROS]], %[[ZEROS]], %[[ZEROS]] : i64, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
-// CHECK: ^[[HEAD]](%{{.*}}: i64, %[[ACC:.*]]: vector<16xf32>, %{{.*}}: vector<16xf32>, %{{.*}}: vector<16xf32>, %{{.*}}: vector<16xf32>):
+// CHECK: llvm.br ^[[HEAD:bb[0-9]+]](%{{.*}}, %[[ZEROS]], %[[ZEROS]], %[[ZEROS]], %[[ZEROS]], %[[ZEROS]], %[[ZEROS]], %[[ZEROS]], %[[ZEROS]] : i64, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK: ^[[HEAD]](%{{.*}}: i64, %[[ACC:.*]]: vector<16xf32>, %{{.*}}: vector<16xf32>, %{{.*}}: vector<16xf32>, %{{.*}}: vector<16xf32>, %{{.*}}: vector<16xf32>, %{{.*}}: vector<16xf32>, %{{.*}}: vector<16xf32>, %{{.*}}: vector<16xf32>):
 // CHECK-NOT: llvm.store
 // CHECK: %[[IN:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<16xf32>
 // CHECK-NEXT: %[[SUM:.*]] = llvm.fadd %[[IN]], %[[ACC]] {fastmathFlags = #llvm.fastmath<reassoc>} : vector<16xf32>
 // CHECK-NOT: llvm.store
-// CHECK: llvm.br ^[[HEAD]](%{{.*}}, %[[SUM]], %{{.*}}, %{{.*}}, %{{.*}} : i64, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK: llvm.br ^[[HEAD]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : i64, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK-NOT: llvm.store
 // CHECK: %[[ROW:.*]] = "llvm.intr.vector.reduce.fadd"(%{{.*}}, %{{.*}}) <{fastmathFlags = #llvm.fastmath<reassoc>}> : (f32, vector<16xf32>) -> f32
 // CHECK: llvm.store %[[ROW]], %{{.*}} : f32, !llvm.ptr

@@ -8,6 +8,7 @@
 
 #include "SplitRowReductions.h"
 
+#include "JammedRows.h"
 #include "VectorShape.h"
 #include "nx/Support/Buffers.h"
 
@@ -165,6 +166,75 @@ static Value combine(RewriterBase &rewriter, Operation *combiner, Value input,
   return copy->getResult(0);
 }
 
+namespace {
+
+/// What every row of a split row reduction reduces with.
+struct RowReducer {
+  Operation *partialCombiner;
+  Operation *finalCombiner;
+  Value input, output;
+  VectorType vectorType;
+  /// Vectors of one step of a row, and the accumulators they go into.
+  int64_t vectorsPerStep, accumulators;
+  Value first, zero, one, stepCount;
+  arith::FastMathFlags flags;
+};
+
+} // namespace
+
+/// Reduces `rows` (each the indices of one output element) in one loop over
+/// their steps, each into `reducer.accumulators` vector accumulators that
+/// start as the fill's value, then combines each row's accumulators and
+/// their lanes into its output element (vector.reduction). A step's vector
+/// v goes into accumulator v modulo their number.
+static void reduceRowsInOnePass(RewriterBase &rewriter, Location loc,
+                                const RowReducer &reducer,
+                                ArrayRef<SmallVector<Value>> rows) {
+  int64_t lanes = reducer.vectorType.getNumElements();
+  SmallVector<Value> starts(rows.size() * reducer.accumulators, reducer.first);
+  auto stepLoop = scf::ForOp::create(
+      rewriter, loc, reducer.zero, reducer.stepCount, reducer.one, starts,
+      [&](OpBuilder &, Location, Value step, ValueRange sums) {
+        SmallVector<Value> next(sums);
+        for (auto [r, row] : llvm::enumerate(rows))
+          for (int64_t v = 0; v < reducer.vectorsPerStep; ++v) {
+            SmallVector<Value> indices(row);
+            indices.push_back(step);
+            indices.push_back(
+                arith::ConstantIndexOp::create(rewriter, loc, v * lanes));
+            Value loaded = vector::TransferReadOp::create(
+                rewriter, loc, reducer.vectorType, reducer.input, indices,
+                /*padding=*/std::nullopt, ArrayRef<bool>{true});
+            Value &sum =
+                next[r * reducer.accumulators + v % reducer.accumulators];
+            sum = combine(rewriter, reducer.partialCombiner, loaded, sum);
+          }
+        scf::YieldOp::create(rewriter, loc, next);
+      });
+  for (auto [r, row] : llvm::enumerate(rows)) {
+    ValueRange sums = stepLoop.getResults().slice(r * reducer.accumulators,
+                                                  reducer.accumulators);
+    Value total = sums.front();
+    for (Value sum : sums.drop_front())
+      total = combine(rewriter, reducer.finalCombiner, sum, total);
+    Value start = memref::LoadOp::create(rewriter, loc, reducer.output, row);
+    Value reduced = vector::ReductionOp::create(
+        rewriter, loc, *linalg::getCombinerOpKind(reducer.finalCombiner), total,
+        start, reducer.flags);
+    memref::StoreOp::create(rewriter, loc, reduced, reducer.output, row);
+  }
+}
+
+/// Rows of the innermost row loop reduced in one pass: kJammedRows, one of
+/// each of as many segments of the rows (JammedRows.h), when they divide a
+/// static row count; else one.
+static int64_t getRowsPerPass(Value output, unsigned rowLoops) {
+  int64_t rows = cast<MemRefType>(output.getType()).getDimSize(rowLoops - 1);
+  return !ShapedType::isDynamic(rows) && rows % nx::kJammedRows == 0
+             ? nx::kJammedRows
+             : 1;
+}
+
 LogicalResult nx::vectorizeSplitRowReduction(RewriterBase &rewriter,
                                              SplitRowReduction reduction,
                                              int64_t lanes) {
@@ -173,59 +243,63 @@ LogicalResult nx::vectorizeSplitRowReduction(RewriterBase &rewriter,
   int64_t steps = ranges[rowLoops], width = ranges[rowLoops + 1];
   if (lanes <= 0 || width % lanes != 0 || width / lanes > kMaxAccumulators)
     return failure();
-  int64_t accumulators = width / lanes;
 
-  Operation *partialCombiner = getCombiner(reduction.partial);
-  Operation *finalCombiner = getCombiner(reduction.final);
-  Value input = reduction.partial.getDpsInputs()[0];
-  Value output = reduction.final.getDpsInits()[0];
-  Type element = getElementTypeOrSelf(output.getType());
-  auto vectorType = VectorType::get({lanes}, element);
+  RowReducer reducer;
+  reducer.partialCombiner = getCombiner(reduction.partial);
+  reducer.finalCombiner = getCombiner(reduction.final);
+  reducer.input = reduction.partial.getDpsInputs()[0];
+  reducer.output = reduction.final.getDpsInits()[0];
+  Type element = getElementTypeOrSelf(reducer.output.getType());
+  reducer.vectorType = VectorType::get({lanes}, element);
+  reducer.vectorsPerStep = width / lanes;
+  int64_t rowsPerPass = getRowsPerPass(reducer.output, rowLoops);
+  // Rows read together share the registers: fewer accumulators each.
+  reducer.accumulators =
+      rowsPerPass == 1
+          ? reducer.vectorsPerStep
+          : std::min(reducer.vectorsPerStep, kMaxAccumulators / rowsPerPass);
   Location loc = reduction.final.getLoc();
-  arith::FastMathFlags flags = arith::FastMathFlags::none;
-  if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(finalCombiner))
-    flags = fastMath.getFastMathFlagsAttr().getValue();
+  reducer.flags = arith::FastMathFlags::none;
+  if (auto fastMath =
+          dyn_cast<arith::ArithFastMathInterface>(reducer.finalCombiner))
+    reducer.flags = fastMath.getFastMathFlagsAttr().getValue();
 
   rewriter.setInsertionPoint(reduction.final);
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  Value stepCount = arith::ConstantIndexOp::create(rewriter, loc, steps);
+  reducer.zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  reducer.one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  reducer.stepCount = arith::ConstantIndexOp::create(rewriter, loc, steps);
   SmallVector<Value> rowCounts;
   for (unsigned i = 0; i < rowLoops; ++i)
-    rowCounts.push_back(rewriter.createOrFold<memref::DimOp>(loc, output, i));
-  Value first = vector::BroadcastOp::create(rewriter, loc, vectorType,
-                                            reduction.fill.getInputs()[0]);
-  SmallVector<Value> lowerBounds(rowLoops, zero), unitSteps(rowLoops, one);
+    rowCounts.push_back(
+        rewriter.createOrFold<memref::DimOp>(loc, reducer.output, i));
+  // Jammed, the innermost row loop runs over the first segment.
+  Value segment;
+  if (rowsPerPass > 1) {
+    int64_t rows =
+        cast<MemRefType>(reducer.output.getType()).getDimSize(rowLoops - 1);
+    segment = arith::ConstantIndexOp::create(rewriter, loc, rows / rowsPerPass);
+    rowCounts.back() = segment;
+  }
+  reducer.first = vector::BroadcastOp::create(rewriter, loc, reducer.vectorType,
+                                              reduction.fill.getInputs()[0]);
+  SmallVector<Value> lowerBounds(rowLoops, reducer.zero),
+      unitSteps(rowLoops, reducer.one);
   // The rewriter is the builder throughout, so it sees every op made.
-  scf::buildLoopNest(
-      rewriter, loc, lowerBounds, rowCounts, unitSteps,
-      [&](OpBuilder &, Location, ValueRange row) {
-        SmallVector<Value> starts(accumulators, first);
-        auto stepLoop = scf::ForOp::create(
-            rewriter, loc, zero, stepCount, one, starts,
-            [&](OpBuilder &, Location, Value step, ValueRange sums) {
-              SmallVector<Value> next;
-              for (auto [index, sum] : llvm::enumerate(sums)) {
-                SmallVector<Value> indices(row);
-                indices.push_back(step);
-                indices.push_back(arith::ConstantIndexOp::create(
-                    rewriter, loc, static_cast<int64_t>(index) * lanes));
-                Value loaded = vector::TransferReadOp::create(
-                    rewriter, loc, vectorType, input, indices,
-                    /*padding=*/std::nullopt, ArrayRef<bool>{true});
-                next.push_back(combine(rewriter, partialCombiner, loaded, sum));
-              }
-              scf::YieldOp::create(rewriter, loc, next);
-            });
-        Value total = stepLoop.getResult(0);
-        for (Value sum : stepLoop.getResults().drop_front())
-          total = combine(rewriter, finalCombiner, sum, total);
-        Value start = memref::LoadOp::create(rewriter, loc, output, row);
-        Value reduced = vector::ReductionOp::create(
-            rewriter, loc, *linalg::getCombinerOpKind(finalCombiner), total,
-            start, flags);
-        memref::StoreOp::create(rewriter, loc, reduced, output, row);
-      });
+  scf::buildLoopNest(rewriter, loc, lowerBounds, rowCounts, unitSteps,
+                     [&](OpBuilder &, Location, ValueRange row) {
+                       SmallVector<SmallVector<Value>> rows;
+                       for (int64_t q = 0; q < rowsPerPass; ++q) {
+                         rows.emplace_back(row);
+                         if (q == 0)
+                           continue;
+                         Value offset = arith::MulIOp::create(
+                             rewriter, loc, segment,
+                             arith::ConstantIndexOp::create(rewriter, loc, q));
+                         rows.back().back() = arith::AddIOp::create(
+                             rewriter, loc, row.back(), offset);
+                       }
+                       reduceRowsInOnePass(rewriter, loc, reducer, rows);
+                     });
 
   // The partial results are now unused: their ops, views and buffer go.
   rewriter.eraseOp(reduction.final);

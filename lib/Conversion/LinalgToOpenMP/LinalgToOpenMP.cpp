@@ -502,12 +502,48 @@ LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
   return rewriteNest(op, /*epilogue=*/{}, rewriter);
 }
 
+/// Granules of rows, largest first, that a tile of a split row reduction's
+/// partial step takes when its tiles stay at least kEnoughWorkers:
+/// nx-vectorize-linalg reads four rows of such a tile at once, one of each
+/// quarter of its rows (lib/Codegen/CPU/JammedRows.h), when four divides
+/// them. Sixteen make each quarter a sequential stream of four rows.
+static constexpr int64_t kRowReductionGranules[] = {16, 4};
+
+/// Whether `lead` is the partial step of a split row reduction (rows x
+/// steps x width: its shared loop, then a reduction, then a parallel loop
+/// innermost) whose rows its consumer reads in the same tiles.
+static bool isPartialRowReduction(linalg::LinalgOp lead, unsigned shared,
+                                  bool feedsConsumer) {
+  SmallVector<utils::IteratorType> iterators = lead.getIteratorTypesArray();
+  unsigned loops = iterators.size();
+  return feedsConsumer && loops >= 3 && shared + 3 == loops &&
+         linalg::isParallelIterator(iterators[shared]) &&
+         linalg::isReductionIterator(iterators[loops - 2]) &&
+         linalg::isParallelIterator(iterators[loops - 1]);
+}
+
+/// `rowsPerTile` rounded up to the largest of kRowReductionGranules that
+/// leaves `rows` at least kEnoughWorkers tiles; unchanged if none does.
+static int64_t roundToRowReductionGranule(int64_t rowsPerTile, int64_t rows) {
+  if (ShapedType::isDynamic(rows))
+    return rowsPerTile;
+  for (int64_t granule : kRowReductionGranules) {
+    int64_t rounded = llvm::alignTo(rowsPerTile, granule);
+    if (rows % rounded == 0 && rows / rounded >= kEnoughWorkers)
+      return rounded;
+  }
+  return rowsPerTile;
+}
+
 /// Rows of `lead`'s shared loop per tile: enough whole rows (or, in one
 /// dimension, elements) to cover kMinPointsPerIteration points
 /// (kMinPointsPerColumnTile for an op that shares its columns), and for a
 /// transpose enough for square blocks (kMinTransposedRows); for a
-/// contraction along its rows, whole register tiles (kContractionRowGranule).
-static int64_t getRowsPerTile(linalg::LinalgOp lead, unsigned shared) {
+/// contraction along its rows, whole register tiles (kContractionRowGranule);
+/// for a split row reduction's partial step feeding its consumer (the final
+/// step), a granule of kRowReductionGranules.
+static int64_t getRowsPerTile(linalg::LinalgOp lead, unsigned shared,
+                              bool feedsConsumer) {
   SmallVector<int64_t> staticRanges = lead.getStaticLoopRanges();
   int64_t minPoints =
       sharesColumns(lead) ? kMinPointsPerColumnTile : kMinPointsPerIteration;
@@ -530,6 +566,8 @@ static int64_t getRowsPerTile(linalg::LinalgOp lead, unsigned shared) {
     rowsPerTile =
         llvm::alignTo(std::max(rowsPerTile, wanted), kContractionRowGranule);
   }
+  if (isPartialRowReduction(lead, shared, feedsConsumer))
+    rowsPerTile = roundToRowReductionGranule(rowsPerTile, staticRanges[shared]);
   return rowsPerTile;
 }
 
@@ -594,7 +632,7 @@ LinalgToOpenMPLoops::rewriteNest(linalg::LinalgOp op, linalg::LinalgOp epilogue,
   // passes vectorize or lower each tile as they would the whole op. Tiling
   // first: it is the step that may fail, and nothing is built before it.
   unsigned shared = getSharedLoop(lead);
-  int64_t rowsPerTile = getRowsPerTile(lead, shared);
+  int64_t rowsPerTile = getRowsPerTile(lead, shared, producer != nullptr);
   FailureOr<scf::SCFTilingResult> tiled =
       tileSharedLoop(lead, shared, rowsPerTile, rewriter);
   if (failed(tiled) || tiled->loops.size() != 1)

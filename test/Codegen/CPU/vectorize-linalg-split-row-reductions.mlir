@@ -4,44 +4,44 @@
 // partial sums, the sum of 64 steps of 32 into them, and the sum of each
 // row's 32. It becomes one loop per row, with four 8-lane accumulators that
 // start as the fill's value and end in vector.reduction: the partial sums'
-// buffer is gone.
+// buffer is gone. Six rows, which four does not divide: one row at a time.
 // CHECK-LABEL: func.func @row_sums
-// CHECK-SAME: (%[[X:.*]]: memref<16x64x32xf32>, %[[Y:.*]]: memref<16xf32>)
+// CHECK-SAME: (%[[X:.*]]: memref<6x64x32xf32>, %[[Y:.*]]: memref<6xf32>)
 // CHECK-NOT: memref.alloc
 // CHECK: %[[FIRST:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: %[[SUMS:.*]]:4 = scf.for %[[STEP:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A:.*]] = %[[FIRST]], %{{.*}} = %[[FIRST]], %{{.*}} = %[[FIRST]], %{{.*}} = %[[FIRST]])
-// CHECK: %[[V:.*]] = vector.transfer_read %[[X]][%[[ROW]], %[[STEP]], %{{.*}}], %{{.*}} {in_bounds = [true]} : memref<16x64x32xf32>, vector<8xf32>
+// CHECK: %[[V:.*]] = vector.transfer_read %[[X]][%[[ROW]], %[[STEP]], %{{.*}}], %{{.*}} {in_bounds = [true]} : memref<6x64x32xf32>, vector<8xf32>
 // CHECK: arith.addf %[[V]], %[[A]] fastmath<reassoc> : vector<8xf32>
 // CHECK: scf.yield
 // CHECK: %[[T1:.*]] = arith.addf %[[SUMS]]#1, %[[SUMS]]#0 fastmath<reassoc> : vector<8xf32>
 // CHECK: %[[T2:.*]] = arith.addf %[[SUMS]]#2, %[[T1]] fastmath<reassoc> : vector<8xf32>
 // CHECK: %[[T3:.*]] = arith.addf %[[SUMS]]#3, %[[T2]] fastmath<reassoc> : vector<8xf32>
-// CHECK: %[[START:.*]] = memref.load %[[Y]][%[[ROW]]] : memref<16xf32>
+// CHECK: %[[START:.*]] = memref.load %[[Y]][%[[ROW]]] : memref<6xf32>
 // CHECK: %[[ROWSUM:.*]] = vector.reduction <add>, %[[T3]], %[[START]] fastmath<reassoc> : vector<8xf32> into f32
-// CHECK: memref.store %[[ROWSUM]], %[[Y]][%[[ROW]]] : memref<16xf32>
+// CHECK: memref.store %[[ROWSUM]], %[[Y]][%[[ROW]]] : memref<6xf32>
 // CHECK-NOT: linalg.
 // CHECK-NOT: memref.dealloc
 // CHECK: return
-func.func @row_sums(%x: memref<16x64x32xf32>, %y: memref<16xf32>) {
+func.func @row_sums(%x: memref<6x64x32xf32>, %y: memref<6xf32>) {
   %zero = arith.constant 0.0 : f32
-  %partial = memref.alloc() : memref<16x32xf32>
-  linalg.fill ins(%zero : f32) outs(%partial : memref<16x32xf32>)
+  %partial = memref.alloc() : memref<6x32xf32>
+  linalg.fill ins(%zero : f32) outs(%partial : memref<6x32xf32>)
   linalg.generic {indexing_maps = [affine_map<(i, k, l) -> (i, k, l)>, affine_map<(i, k, l) -> (i, l)>],
                   iterator_types = ["parallel", "reduction", "parallel"]}
-      ins(%x : memref<16x64x32xf32>) outs(%partial : memref<16x32xf32>) {
+      ins(%x : memref<6x64x32xf32>) outs(%partial : memref<6x32xf32>) {
   ^bb0(%in: f32, %out: f32):
     %s = arith.addf %in, %out fastmath<reassoc> : f32
     linalg.yield %s : f32
   }
   linalg.generic {indexing_maps = [affine_map<(i, l) -> (i, l)>, affine_map<(i, l) -> (i)>],
                   iterator_types = ["parallel", "reduction"]}
-      ins(%partial : memref<16x32xf32>) outs(%y : memref<16xf32>) {
+      ins(%partial : memref<6x32xf32>) outs(%y : memref<6xf32>) {
   ^bb0(%in: f32, %out: f32):
     %s = arith.addf %in, %out fastmath<reassoc> : f32
     linalg.yield %s : f32
   }
-  memref.dealloc %partial : memref<16x32xf32>
+  memref.dealloc %partial : memref<6x32xf32>
   return
 }
 
@@ -292,6 +292,63 @@ func.func @output_in_the_input(%x: memref<16x64x32xf32>) {
       ins(%partial : memref<16x32xf32>) outs(%y : memref<16xf32, strided<[2048], offset: 32>>) {
   ^bb0(%in: f32, %out: f32):
     %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %partial : memref<16x32xf32>
+  return
+}
+
+// -----
+
+// Sixteen rows: four at a time, one of each quarter (rows r, r+4, r+8 and
+// r+12), read together in one loop over the steps so that each quarter is
+// a stream of its own; each row in two of the eight accumulators, which
+// take its four vectors of a step in turn.
+// CHECK-LABEL: func.func @row_sums_four_at_a_time
+// CHECK-SAME: (%[[X:.*]]: memref<16x64x32xf32>, %[[Y:.*]]: memref<16xf32>)
+// CHECK: scf.for %[[R0:.*]] = %{{.*}} to %[[QUARTER:.*]] step
+// CHECK: %[[R1:.*]] = arith.addi %[[R0]], %{{.*}} : index
+// CHECK: %[[R2:.*]] = arith.addi %[[R0]], %{{.*}} : index
+// CHECK: %[[R3:.*]] = arith.addi %[[R0]], %{{.*}} : index
+// CHECK: %[[SUMS:.*]]:8 = scf.for %[[STEP:.*]] = {{.*}} iter_args(%[[A:.*]] = %{{.*}}, %[[B:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
+// CHECK: %[[V0:.*]] = vector.transfer_read %[[X]][%[[R0]], %[[STEP]], %{{.*}}]
+// CHECK: %[[S0:.*]] = arith.addf %[[V0]], %[[A]] fastmath<reassoc> : vector<8xf32>
+// CHECK: %[[V1:.*]] = vector.transfer_read %[[X]][%[[R0]], %[[STEP]], %{{.*}}]
+// CHECK: %[[S1:.*]] = arith.addf %[[V1]], %[[B]] fastmath<reassoc> : vector<8xf32>
+// CHECK: %[[V2:.*]] = vector.transfer_read %[[X]][%[[R0]], %[[STEP]], %{{.*}}]
+// CHECK: arith.addf %[[V2]], %[[S0]] fastmath<reassoc> : vector<8xf32>
+// CHECK: %[[V3:.*]] = vector.transfer_read %[[X]][%[[R0]], %[[STEP]], %{{.*}}]
+// CHECK: arith.addf %[[V3]], %[[S1]] fastmath<reassoc> : vector<8xf32>
+// CHECK: vector.transfer_read %[[X]][%[[R1]], %[[STEP]], %{{.*}}]
+// CHECK: vector.transfer_read %[[X]][%[[R2]], %[[STEP]], %{{.*}}]
+// CHECK: vector.transfer_read %[[X]][%[[R3]], %[[STEP]], %{{.*}}]
+// CHECK: scf.yield
+// CHECK: arith.addf %[[SUMS]]#1, %[[SUMS]]#0 fastmath<reassoc>
+// CHECK: memref.store %{{.*}}, %[[Y]][%[[R0]]]
+// CHECK: arith.addf %[[SUMS]]#3, %[[SUMS]]#2 fastmath<reassoc>
+// CHECK: memref.store %{{.*}}, %[[Y]][%[[R1]]]
+// CHECK: arith.addf %[[SUMS]]#5, %[[SUMS]]#4 fastmath<reassoc>
+// CHECK: memref.store %{{.*}}, %[[Y]][%[[R2]]]
+// CHECK: arith.addf %[[SUMS]]#7, %[[SUMS]]#6 fastmath<reassoc>
+// CHECK: memref.store %{{.*}}, %[[Y]][%[[R3]]]
+// CHECK-NOT: memref.store
+// CHECK: return
+func.func @row_sums_four_at_a_time(%x: memref<16x64x32xf32>, %y: memref<16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %partial = memref.alloc() : memref<16x32xf32>
+  linalg.fill ins(%zero : f32) outs(%partial : memref<16x32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, k, l) -> (i, k, l)>, affine_map<(i, k, l) -> (i, l)>],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : memref<16x64x32xf32>) outs(%partial : memref<16x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out fastmath<reassoc> : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, l) -> (i, l)>, affine_map<(i, l) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%partial : memref<16x32xf32>) outs(%y : memref<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out fastmath<reassoc> : f32
     linalg.yield %s : f32
   }
   memref.dealloc %partial : memref<16x32xf32>

@@ -8,19 +8,21 @@
 // A row sum as nx-split-reductions leaves it: partial sums into a buffer of
 // their own, then a reduction of each row of partial sums. The second op
 // runs in the first one's tiles, on the rows each tile has just written:
-// one team, and the partial sums are read back while in cache.
+// one team, and the partial sums are read back while in cache. Tiles of
+// 16 rows (1024 points would make 4), for nx-vectorize-linalg to read four
+// of them at once, one of each quarter, while 64 tiles remain.
 // CHECK-LABEL: func.func @row_sums
 // CHECK: %[[SUMS:.+]] = memref.alloc() : memref<1024xf32>
 // CHECK: linalg.fill {{.+}} outs(%[[SUMS]] :
 // CHECK: %[[PARTIAL:.+]] = memref.alloc() : memref<1024x64xf32>
 // CHECK-NOT: linalg
 // CHECK: omp.parallel {
-// CHECK: omp.loop_nest (%[[ROW:.+]]) : index = (%{{.+}}) to (%{{.+}}) step (%[[C4:.+]]) {
-// CHECK: %[[X:.+]] = memref.subview %{{.+}}[%[[ROW]], 0, 0] [4, 16, 64]
-// CHECK: %[[P:.+]] = memref.subview %[[PARTIAL]][%[[ROW]], 0] [4, 64]
+// CHECK: omp.loop_nest (%[[ROW:.+]]) : index = (%{{.+}}) to (%{{.+}}) step (%[[C16:.+]]) {
+// CHECK: %[[X:.+]] = memref.subview %{{.+}}[%[[ROW]], 0, 0] [16, 16, 64]
+// CHECK: %[[P:.+]] = memref.subview %[[PARTIAL]][%[[ROW]], 0] [16, 64]
 // CHECK: linalg.fill {{.+}} outs(%[[P]] :
 // CHECK-NEXT: linalg.generic {{.+}} ins(%[[X]] : {{.+}}) outs(%[[P]] :
-// CHECK: %[[S:.+]] = memref.subview %[[SUMS]][%[[ROW]]] [4]
+// CHECK: %[[S:.+]] = memref.subview %[[SUMS]][%[[ROW]]] [16]
 // CHECK-NEXT: linalg.generic {{.+}} ins(%[[P]] : {{.+}}) outs(%[[S]] :
 // CHECK: omp.yield
 // CHECK: omp.terminator
@@ -268,4 +270,72 @@ func.func @chain(%x: memref<1024x64xf32>) -> memref<1024x64xf32> {
   memref.dealloc %a : memref<1024x64xf32>
   memref.dealloc %b : memref<1024x64xf32>
   return %c : memref<1024x64xf32>
+}
+
+// -----
+
+#x = affine_map<(i, k, l) -> (i, k, l)>
+#p = affine_map<(i, k, l) -> (i, l)>
+#rows = affine_map<(i, l) -> (i, l)>
+#row = affine_map<(i, l) -> (i)>
+
+// Rows of 768 points: 6 rows cover 4096. Tiles of 16 would leave 8 tiles
+// of 128 rows, fewer than a 16-core host's threads; tiles of 8 (the
+// granule of four rows) leave 16.
+// CHECK-LABEL: func.func @granule_of_four_rows
+// CHECK: omp.loop_nest (%[[ROW:.+]]) : index = (%{{.+}}) to (%{{.+}}) step (%c8) {
+// CHECK: memref.subview %{{.+}}[%[[ROW]], 0, 0] [8, 12, 64]
+func.func @granule_of_four_rows(%x: memref<128x12x64xf32>) -> memref<128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %sums = memref.alloc() : memref<128xf32>
+  linalg.fill ins(%zero : f32) outs(%sums : memref<128xf32>)
+  %partial = memref.alloc() : memref<128x64xf32>
+  linalg.fill ins(%zero : f32) outs(%partial : memref<128x64xf32>)
+  linalg.generic {indexing_maps = [#x, #p], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : memref<128x12x64xf32>) outs(%partial : memref<128x64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%partial : memref<128x64xf32>) outs(%sums : memref<128xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %partial : memref<128x64xf32>
+  return %sums : memref<128xf32>
+}
+
+// -----
+
+#x = affine_map<(i, k, l) -> (i, k, l)>
+#p = affine_map<(i, k, l) -> (i, l)>
+#rows = affine_map<(i, l) -> (i, l)>
+#row = affine_map<(i, l) -> (i)>
+
+// 88 such rows: neither granule leaves 16 tiles (8 rows would make 11),
+// and the tiles keep the 6 rows that cover 4096 points.
+// CHECK-LABEL: func.func @too_few_rows_for_a_granule
+// CHECK: omp.loop_nest (%{{.+}}) : index = (%{{.+}}) to (%{{.+}}) step (%c6) {
+func.func @too_few_rows_for_a_granule(%x: memref<88x12x64xf32>) -> memref<88xf32> {
+  %zero = arith.constant 0.0 : f32
+  %sums = memref.alloc() : memref<88xf32>
+  linalg.fill ins(%zero : f32) outs(%sums : memref<88xf32>)
+  %partial = memref.alloc() : memref<88x64xf32>
+  linalg.fill ins(%zero : f32) outs(%partial : memref<88x64xf32>)
+  linalg.generic {indexing_maps = [#x, #p], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : memref<88x12x64xf32>) outs(%partial : memref<88x64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%partial : memref<88x64xf32>) outs(%sums : memref<88xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %partial : memref<88x64xf32>
+  return %sums : memref<88xf32>
 }

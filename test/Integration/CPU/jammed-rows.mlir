@@ -1,7 +1,8 @@
 // Reductions over a middle or outer axis whose accumulators stay in memory
 // take four input rows per pass: one of each of four segments of the rows
 // when the combiner may reassociate (lib/Codegen/CPU/JammedRows.h), four
-// adjacent ones otherwise. Every row must still be read once: each function
+// adjacent ones otherwise. Split row reductions reduce four rows at a time,
+// one of each quarter of their tile's rows (SplitRowReductions.cpp). Every row must still be read once: each function
 // below marks one row per output element, a different row for different
 // elements, so that a segment read twice or not at all shows, and returns
 // how many outputs differ from their closed form (0). On one thread, on
@@ -14,6 +15,10 @@
 // RUN: nx-runner %s --entry=column_sums --compute-threads=1 | FileCheck %s
 // RUN: nx-runner %s --entry=column_sums --strict-reductions | FileCheck %s
 // RUN: nx-runner %s --entry=column_sums --compute-threads=3 | FileCheck %s
+// RUN: nx-runner %s --entry=row_sums --compute-threads=1 | FileCheck %s
+// RUN: nx-runner %s --entry=row_sums --compute-threads=3 | FileCheck %s
+// RUN: nx-runner %s --entry=row_sums --parallel=false | FileCheck %s
+// RUN: nx-runner %s --entry=row_sums --strict-reductions | FileCheck %s
 
 // CHECK: result #0: tensor<i32> = 0
 
@@ -148,6 +153,60 @@ func.func @column_sums() -> tensor<i32> {
   %countInit = tensor.empty() : tensor<i32>
   %countAcc = linalg.fill ins(%zero : i32) outs(%countInit : tensor<i32>) -> tensor<i32>
   %count = linalg.reduce ins(%flags : tensor<300xi32>) outs(%countAcc : tensor<i32>) dimensions = [0]
+    (%in: i32, %a: i32) {
+      %t = arith.addi %a, %in : i32
+      linalg.yield %t : i32
+    }
+  return %count : tensor<i32>
+}
+
+// x[i, j] = 1, plus i in column (7 i) mod 1024 of the 1024: row i sums to
+// 1024 + i, exactly in f32 in any order. 256 rows: OpenMP tiles of 16 rows
+// (four quarters of four), or all 256 in quarters of 64 when serial.
+func.func @row_sums() -> tensor<i32> {
+  %c7 = arith.constant 7 : index
+  %c1024 = arith.constant 1024 : index
+  %one = arith.constant 1.0 : f32
+  %init = tensor.empty() : tensor<256x1024xf32>
+  %x = linalg.generic {indexing_maps = [#row], iterator_types = ["parallel", "parallel"]}
+      outs(%init : tensor<256x1024xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %si = arith.muli %i, %c7 : index
+    %p = arith.remui %si, %c1024 : index
+    %marked = arith.cmpi eq, %j, %p : index
+    %in = arith.index_cast %i : index to i32
+    %if = arith.sitofp %in : i32 to f32
+    %plus = arith.addf %if, %one : f32
+    %v = arith.select %marked, %plus, %one : f32
+    linalg.yield %v : f32
+  } -> tensor<256x1024xf32>
+  %zerof = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<256xf32>
+  %acc = linalg.fill ins(%zerof : f32) outs(%empty : tensor<256xf32>) -> tensor<256xf32>
+  %s = linalg.reduce ins(%x : tensor<256x1024xf32>) outs(%acc : tensor<256xf32>) dimensions = [1]
+    (%in: f32, %a: f32) {
+      %t = arith.addf %a, %in : f32
+      linalg.yield %t : f32
+    }
+  // Outputs other than 1024 + i.
+  %flagsInit = tensor.empty() : tensor<256xi32>
+  %flags = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel"]}
+      ins(%s : tensor<256xf32>) outs(%flagsInit : tensor<256xi32>) {
+  ^bb0(%v: f32, %out: i32):
+    %i = linalg.index 0 : index
+    %e = arith.addi %i, %c1024 : index
+    %en = arith.index_cast %e : index to i32
+    %expected = arith.sitofp %en : i32 to f32
+    %wrong = arith.cmpf une, %v, %expected : f32
+    %n = arith.extui %wrong : i1 to i32
+    linalg.yield %n : i32
+  } -> tensor<256xi32>
+  %zero = arith.constant 0 : i32
+  %countInit = tensor.empty() : tensor<i32>
+  %countAcc = linalg.fill ins(%zero : i32) outs(%countInit : tensor<i32>) -> tensor<i32>
+  %count = linalg.reduce ins(%flags : tensor<256xi32>) outs(%countAcc : tensor<i32>) dimensions = [0]
     (%in: i32, %a: i32) {
       %t = arith.addi %a, %in : i32
       linalg.yield %t : i32
