@@ -648,8 +648,11 @@ def NxLinalgToOpenMPPass
     contiguous dimension but not the output's, as in a transpose, so that
     `nx-tile-transposes` can cut square blocks from them; a multiple of 8
     for a contraction shared along its output's rows, whole register tiles
-    of `nx-vectorize-linalg`), which later passes vectorize or lower to
-    loops like any other. This happens when:
+    of `nx-vectorize-linalg`; for the partial step of a row reduction split
+    by `nx-split-reductions`, a multiple of 16 rows, or else of 4, while
+    that leaves at least 16 tiles, since `nx-vectorize-linalg` reads one
+    row of each quarter of a tile at once), which later passes vectorize
+    or lower to loops like any other. This happens when:
 
     - the shared iterator is parallel and every output is indexed by it,
       so no two threads write the same element;
@@ -700,7 +703,10 @@ def NxLinalgToOpenMPPass
     combiner with a neutral element (a sum, a product,
     a maximum). There are as many workers as the team would have threads,
     at most one per block of rows (a block covers at least 4096 points, in
-    whole multiples of 4 rows), and the team has one thread per worker.
+    whole multiples of 4 rows, or of 16 while that leaves at least 16
+    blocks, so that each quarter of a block, of which `nx-vectorize-linalg`
+    reads one row per pass, is a stream of four rows), and the team has one
+    thread per worker.
     Each fills a row of partial results of its own with the neutral
     element and reduces a contiguous share of the blocks into it, so it
     streams its rows while its row of partial results stays in its core's
