@@ -13,11 +13,7 @@
 
 using namespace mlir;
 
-/// Whether `combiner`, which reads a reduction's running value, gives the
-/// same result whatever order the rows come in: associative and
-/// commutative, and allowed to reassociate. Integer combiners are exact in
-/// any order unless overflow flags make an intermediate overflow poison.
-static bool mayReorderRows(Operation *combiner) {
+bool nx::mayReorderCombinations(Operation *combiner) {
   if (isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp, arith::MinimumFOp,
           arith::MaxNumFOp, arith::MinNumFOp>(combiner)) {
     arith::FastMathFlagsAttr flags =
@@ -36,7 +32,7 @@ static bool mayReorderRows(Operation *combiner) {
 }
 
 /// Whether every output of `op` is the yield of one combiner that reads it
-/// once and may take the rows in any order (mayReorderRows).
+/// once and may take the rows in any order (nx::mayReorderCombinations).
 static bool combinesInAnyOrder(linalg::LinalgOp op) {
   Block *body = op.getBlock();
   if (!body)
@@ -48,7 +44,7 @@ static bool combinesInAnyOrder(linalg::LinalgOp op) {
     if (combiner->getBlock() != body || combiner->getNumResults() != 1 ||
         !combiner->getResult(0).hasOneUse() ||
         !isa<linalg::YieldOp>(*combiner->getResult(0).getUsers().begin()) ||
-        !mayReorderRows(combiner))
+        !nx::mayReorderCombinations(combiner))
       return false;
   }
   return true;

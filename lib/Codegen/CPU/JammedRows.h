@@ -48,6 +48,13 @@ enum class RowJam {
 /// Rows one pass over a row of accumulators combines.
 inline constexpr int64_t kJammedRows = 4;
 
+/// Whether `combiner`, which reads a reduction's running value, gives the
+/// same result whatever order the values come in: associative and
+/// commutative, and allowed to reassociate (the `reassoc` flag on a
+/// floating-point combiner). Integer combiners are exact in any order
+/// unless overflow flags make an intermediate overflow poison.
+bool mayReorderCombinations(Operation *combiner);
+
 /// How `op`, tiled by `tileSizes`, may have its rows jammed:
 ///   None     unless the tile loop around the innermost one is a
 ///            reduction's;

@@ -227,12 +227,18 @@ static void reduceRowsInOnePass(RewriterBase &rewriter, Location loc,
 
 /// Rows of the innermost row loop reduced in one pass: kJammedRows, one of
 /// each of as many segments of the rows (JammedRows.h), when they divide a
-/// static row count; else one.
-static int64_t getRowsPerPass(Value output, unsigned rowLoops) {
+/// static row count and their accumulators fit the registers, if need be
+/// by sharing an accumulator among a step's vectors, which a combiner that
+/// may not reassociate forbids; else one.
+static int64_t getRowsPerPass(Value output, unsigned rowLoops,
+                              int64_t vectorsPerStep,
+                              Operation *partialCombiner) {
   int64_t rows = cast<MemRefType>(output.getType()).getDimSize(rowLoops - 1);
-  return !ShapedType::isDynamic(rows) && rows % nx::kJammedRows == 0
-             ? nx::kJammedRows
-             : 1;
+  if (ShapedType::isDynamic(rows) || rows % nx::kJammedRows != 0)
+    return 1;
+  bool fits = vectorsPerStep * nx::kJammedRows <= kMaxAccumulators;
+  return fits || nx::mayReorderCombinations(partialCombiner) ? nx::kJammedRows
+                                                             : 1;
 }
 
 LogicalResult nx::vectorizeSplitRowReduction(RewriterBase &rewriter,
@@ -252,7 +258,9 @@ LogicalResult nx::vectorizeSplitRowReduction(RewriterBase &rewriter,
   Type element = getElementTypeOrSelf(reducer.output.getType());
   reducer.vectorType = VectorType::get({lanes}, element);
   reducer.vectorsPerStep = width / lanes;
-  int64_t rowsPerPass = getRowsPerPass(reducer.output, rowLoops);
+  int64_t rowsPerPass =
+      getRowsPerPass(reducer.output, rowLoops, reducer.vectorsPerStep,
+                     reducer.partialCombiner);
   // Rows read together share the registers: fewer accumulators each.
   reducer.accumulators =
       rowsPerPass == 1

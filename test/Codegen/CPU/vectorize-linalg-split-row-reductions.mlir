@@ -125,8 +125,12 @@ func.func @row_sums_per_head(%x: memref<4x16x8x32xf32>, %y: memref<4x16xf32>) {
 
 // -----
 
-// Row maxima: the same loop with maximumf, reduced by its own kind.
+// Row maxima: the same loop with maximumf, reduced by its own kind. The
+// combiner may not reassociate (no `reassoc`): four rows at a time would
+// have each accumulator take two of a step's vectors, so the 16 rows go one
+// at a time, with four accumulators.
 // CHECK-LABEL: func.func @row_maxima
+// CHECK: %{{.*}}:4 = scf.for
 // CHECK: arith.maximumf %{{.*}}, %{{.*}} fastmath<nsz> : vector<8xf32>
 // CHECK: vector.reduction <maximumf>, %{{.*}}, %{{.*}} fastmath<nsz> : vector<8xf32> into f32
 // CHECK-NOT: memref.alloc
