@@ -122,10 +122,6 @@ static bool hasIncreasingIndices(linalg::LinalgOp op) {
 /// so the loop's own cost stays small against the work in it.
 static constexpr int64_t kMinPointsPerIteration = 4096;
 
-/// Workers an outer reduction's blocks should feed, one thread each, before
-/// it shares its rows among them (OuterReductions.h): a 16-core host.
-static constexpr int64_t kEnoughWorkers = 16;
-
 /// Points a thread's tile of columns covers at least when a reduction over
 /// few rows shares its columns: each row is then read in strips of at
 /// least 128 KiB of f32. On the development VM, 16x524288 sums with strips
@@ -135,7 +131,7 @@ static constexpr int64_t kEnoughWorkers = 16;
 static constexpr int64_t kMinPointsPerColumnTile = 32768;
 
 /// For an op whose loop `rows` (its outermost of an extent other than 1) is
-/// a reduction over too few rows for kEnoughWorkers blocks, with static
+/// a reduction over too few rows for nx::kEnoughWorkers blocks, with static
 /// sizes: its first parallel loop of an extent other than 1, when that loop
 /// (with the loops inside it) makes more tiles of kMinPointsPerColumnTile
 /// points than the rows make blocks, and at least two. Each thread then
@@ -151,7 +147,7 @@ static std::optional<unsigned> getColumnLoop(linalg::LinalgOp op,
     return std::nullopt;
   // Rows of many points make blocks of one pass each (OuterReductions.h).
   int64_t blocks = ranges[rows] / nx::kOuterReductionRowsPerPass;
-  if (blocks >= kEnoughWorkers)
+  if (blocks >= nx::kEnoughWorkers)
     return std::nullopt;
   int64_t enough = std::max<int64_t>(blocks + 1, 2) * kMinPointsPerColumnTile;
   for (unsigned loop = rows + 1; loop < ranges.size(); ++loop) {
@@ -503,11 +499,12 @@ LinalgToOpenMPLoops::matchAndRewrite(linalg::LinalgOp op,
 }
 
 /// Granules of rows, largest first, that a tile of a split row reduction's
-/// partial step takes when its tiles stay at least kEnoughWorkers:
+/// partial step takes when its tiles stay at least nx::kEnoughWorkers:
 /// nx-vectorize-linalg reads four rows of such a tile at once, one of each
 /// quarter of its rows (lib/Codegen/CPU/JammedRows.h), when four divides
-/// them. Sixteen make each quarter a sequential stream of four rows.
-static constexpr int64_t kRowReductionGranules[] = {16, 4};
+/// them (OuterReductions.h).
+static constexpr int64_t kRowReductionGranules[] = {
+    nx::kStreamedRows, nx::kOuterReductionRowsPerPass};
 
 /// Whether `lead` is the partial step of a split row reduction (rows x
 /// steps x width: its shared loop, then a reduction, then a parallel loop
@@ -523,13 +520,13 @@ static bool isPartialRowReduction(linalg::LinalgOp lead, unsigned shared,
 }
 
 /// `rowsPerTile` rounded up to the largest of kRowReductionGranules that
-/// leaves `rows` at least kEnoughWorkers tiles; unchanged if none does.
+/// leaves `rows` at least nx::kEnoughWorkers tiles; unchanged if none does.
 static int64_t roundToRowReductionGranule(int64_t rowsPerTile, int64_t rows) {
   if (ShapedType::isDynamic(rows))
     return rowsPerTile;
   for (int64_t granule : kRowReductionGranules) {
     int64_t rounded = llvm::alignTo(rowsPerTile, granule);
-    if (rows % rounded == 0 && rows / rounded >= kEnoughWorkers)
+    if (rows % rounded == 0 && rows / rounded >= nx::kEnoughWorkers)
       return rounded;
   }
   return rowsPerTile;

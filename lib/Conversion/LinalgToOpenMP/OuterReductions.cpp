@@ -75,21 +75,10 @@ bool nx::isSplittableOuterReduction(linalg::LinalgOp op, unsigned sharedLoop,
   return points >= minWork && getCombiner(op);
 }
 
-/// Rows of a block when blocks of this many still number kEnoughBlocks:
-/// nx-vectorize-linalg then reads one row of each quarter of the block per
-/// pass, and each quarter is a sequential stream of four rows rather than
-/// one (lib/Codegen/CPU/JammedRows.h). 2048x2048 column sums in C, two
-/// threads on AMD Zen 3: 1.15x a four-stream read of the input, against
-/// 1.25-1.35x with blocks of four adjacent rows.
-static constexpr int64_t kStreamedBlockRows = 16;
-
-/// Blocks a reduction should keep when its blocks grow to
-/// kStreamedBlockRows: one per thread of a 16-core host.
-static constexpr int64_t kEnoughBlocks = 16;
-
 /// Rows of a block: enough to cover kMinPointsPerBlock points, a multiple
 /// of nx::kOuterReductionRowsPerPass, so that every pass is whole, or of
-/// kStreamedBlockRows while kEnoughBlocks remain; at most all of them.
+/// nx::kStreamedRows while nx::kEnoughWorkers blocks remain; at most all of
+/// them.
 static int64_t getRowsPerBlock(ArrayRef<int64_t> ranges, unsigned sharedLoop) {
   int64_t innerPoints = 1;
   for (int64_t range : ranges.drop_front(sharedLoop + 1))
@@ -97,8 +86,8 @@ static int64_t getRowsPerBlock(ArrayRef<int64_t> ranges, unsigned sharedLoop) {
   int64_t rows = llvm::alignTo(
       llvm::divideCeil(kMinPointsPerBlock, std::max<int64_t>(innerPoints, 1)),
       nx::kOuterReductionRowsPerPass);
-  int64_t streamed = llvm::alignTo(rows, kStreamedBlockRows);
-  if (ranges[sharedLoop] / streamed >= kEnoughBlocks)
+  int64_t streamed = llvm::alignTo(rows, nx::kStreamedRows);
+  if (ranges[sharedLoop] / streamed >= nx::kEnoughWorkers)
     rows = streamed;
   return std::min(rows, ranges[sharedLoop]);
 }
