@@ -225,20 +225,40 @@ static void reduceRowsInOnePass(RewriterBase &rewriter, Location loc,
   }
 }
 
-/// Rows of the innermost row loop reduced in one pass: kJammedRows, one of
-/// each of as many segments of the rows (JammedRows.h), when they divide a
-/// static row count and their accumulators fit the registers, if need be
-/// by sharing an accumulator among a step's vectors, which a combiner that
-/// may not reassociate forbids; else one.
-static int64_t getRowsPerPass(Value output, unsigned rowLoops,
-                              int64_t vectorsPerStep,
+/// Rows of the innermost row loop (`rows` of them) reduced in one pass:
+/// kJammedRows, one of each of as many segments of the rows (JammedRows.h),
+/// when they divide a static row count and their accumulators fit the
+/// registers, if need be by sharing an accumulator among a step's vectors,
+/// which a combiner that may not reassociate forbids; else one.
+static int64_t getRowsPerPass(int64_t rows, int64_t vectorsPerStep,
                               Operation *partialCombiner) {
-  int64_t rows = cast<MemRefType>(output.getType()).getDimSize(rowLoops - 1);
   if (ShapedType::isDynamic(rows) || rows % nx::kJammedRows != 0)
     return 1;
   bool fits = vectorsPerStep * nx::kJammedRows <= kMaxAccumulators;
   return fits || nx::mayReorderCombinations(partialCombiner) ? nx::kJammedRows
                                                              : 1;
+}
+
+/// Erases the split reduction's ops, its partial results' buffer and every
+/// view of it, which the row loops no longer use.
+static void erasePartialResults(RewriterBase &rewriter,
+                                nx::SplitRowReduction reduction) {
+  rewriter.eraseOp(reduction.final);
+  rewriter.eraseOp(reduction.partial);
+  rewriter.eraseOp(reduction.fill);
+  SmallVector<Operation *> dead;
+  SmallVector<Value> views{reduction.buffer.getResult()};
+  while (!views.empty()) {
+    Value view = views.pop_back_val();
+    for (Operation *user : view.getUsers()) {
+      dead.push_back(user);
+      if (auto subview = dyn_cast<memref::SubViewOp>(user))
+        views.push_back(subview.getResult());
+    }
+  }
+  for (Operation *op : llvm::reverse(dead))
+    rewriter.eraseOp(op);
+  rewriter.eraseOp(reduction.buffer);
 }
 
 LogicalResult nx::vectorizeSplitRowReduction(RewriterBase &rewriter,
@@ -258,9 +278,10 @@ LogicalResult nx::vectorizeSplitRowReduction(RewriterBase &rewriter,
   Type element = getElementTypeOrSelf(reducer.output.getType());
   reducer.vectorType = VectorType::get({lanes}, element);
   reducer.vectorsPerStep = width / lanes;
-  int64_t rowsPerPass =
-      getRowsPerPass(reducer.output, rowLoops, reducer.vectorsPerStep,
-                     reducer.partialCombiner);
+  int64_t innerRows =
+      cast<MemRefType>(reducer.output.getType()).getDimSize(rowLoops - 1);
+  int64_t rowsPerPass = getRowsPerPass(innerRows, reducer.vectorsPerStep,
+                                       reducer.partialCombiner);
   // Rows read together share the registers: fewer accumulators each.
   reducer.accumulators =
       rowsPerPass == 1
@@ -276,55 +297,36 @@ LogicalResult nx::vectorizeSplitRowReduction(RewriterBase &rewriter,
   reducer.zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   reducer.one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   reducer.stepCount = arith::ConstantIndexOp::create(rewriter, loc, steps);
+  reducer.first = vector::BroadcastOp::create(rewriter, loc, reducer.vectorType,
+                                              reduction.fill.getInputs()[0]);
   SmallVector<Value> rowCounts;
   for (unsigned i = 0; i < rowLoops; ++i)
     rowCounts.push_back(
         rewriter.createOrFold<memref::DimOp>(loc, reducer.output, i));
-  // Jammed, the innermost row loop runs over the first segment.
-  Value segment;
-  if (rowsPerPass > 1) {
-    int64_t rows =
-        cast<MemRefType>(reducer.output.getType()).getDimSize(rowLoops - 1);
-    segment = arith::ConstantIndexOp::create(rewriter, loc, rows / rowsPerPass);
-    rowCounts.back() = segment;
-  }
-  reducer.first = vector::BroadcastOp::create(rewriter, loc, reducer.vectorType,
-                                              reduction.fill.getInputs()[0]);
+  // Jammed, the innermost row loop runs over the first segment, and the
+  // pass's other rows lie whole segments after its row.
+  int64_t segmentRows = innerRows / rowsPerPass;
+  SmallVector<Value> segmentOffsets;
+  for (int64_t q = 1; q < rowsPerPass; ++q)
+    segmentOffsets.push_back(
+        arith::ConstantIndexOp::create(rewriter, loc, q * segmentRows));
+  if (rowsPerPass > 1)
+    rowCounts.back() =
+        arith::ConstantIndexOp::create(rewriter, loc, segmentRows);
   SmallVector<Value> lowerBounds(rowLoops, reducer.zero),
       unitSteps(rowLoops, reducer.one);
   // The rewriter is the builder throughout, so it sees every op made.
-  scf::buildLoopNest(rewriter, loc, lowerBounds, rowCounts, unitSteps,
-                     [&](OpBuilder &, Location, ValueRange row) {
-                       SmallVector<SmallVector<Value>> rows;
-                       for (int64_t q = 0; q < rowsPerPass; ++q) {
-                         rows.emplace_back(row);
-                         if (q == 0)
-                           continue;
-                         Value offset = arith::MulIOp::create(
-                             rewriter, loc, segment,
-                             arith::ConstantIndexOp::create(rewriter, loc, q));
-                         rows.back().back() = arith::AddIOp::create(
-                             rewriter, loc, row.back(), offset);
-                       }
-                       reduceRowsInOnePass(rewriter, loc, reducer, rows);
-                     });
-
-  // The partial results are now unused: their ops, views and buffer go.
-  rewriter.eraseOp(reduction.final);
-  rewriter.eraseOp(reduction.partial);
-  rewriter.eraseOp(reduction.fill);
-  SmallVector<Operation *> dead;
-  SmallVector<Value> views{reduction.buffer.getResult()};
-  while (!views.empty()) {
-    Value view = views.pop_back_val();
-    for (Operation *user : view.getUsers()) {
-      dead.push_back(user);
-      if (auto subview = dyn_cast<memref::SubViewOp>(user))
-        views.push_back(subview.getResult());
-    }
-  }
-  for (Operation *op : llvm::reverse(dead))
-    rewriter.eraseOp(op);
-  rewriter.eraseOp(reduction.buffer);
+  scf::buildLoopNest(
+      rewriter, loc, lowerBounds, rowCounts, unitSteps,
+      [&](OpBuilder &, Location, ValueRange row) {
+        SmallVector<SmallVector<Value>> rows{SmallVector<Value>(row)};
+        for (Value offset : segmentOffsets) {
+          rows.emplace_back(row);
+          rows.back().back() =
+              arith::AddIOp::create(rewriter, loc, row.back(), offset);
+        }
+        reduceRowsInOnePass(rewriter, loc, reducer, rows);
+      });
+  erasePartialResults(rewriter, reduction);
   return success();
 }
