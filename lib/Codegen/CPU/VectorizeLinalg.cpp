@@ -23,6 +23,7 @@
 #include "JammedRows.h"
 #include "SplitRowReductions.h"
 #include "StreamedStores.h"
+#include "TransposeSquares.h"
 #include "VectorShape.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -249,21 +250,45 @@ vectorizeInPlace(RewriterBase &rewriter, linalg::LinalgOp tile) {
   return llvm::make_range(first, last);
 }
 
-/// Tiles a transposing copy into `lanes` x `lanes` squares of its two
-/// contiguous loops and vectorizes each: a read of `lanes` rows of the
-/// input, a `vector.transpose` (lowered to shuffles) and a write of `lanes`
-/// rows of the output.
+/// The cache line of the x86-64 and AArch64 cores nx compiles for.
+static constexpr int64_t kCacheLineBytes = 64;
+
+/// Output columns of a transpose's block: `lanes`, or as many as fill a
+/// cache line when a row of `lanes` elements is shorter (AVX2's eight f32
+/// lanes are half a line) and the row's extent divides into them. Each
+/// row of a block's output is then one whole line whose parts are stored
+/// back to back. A non-temporal store of part of a line waits in a
+/// write-combining buffer for the rest; squares of `lanes` columns keep
+/// eight lines open at a time, and a buffer flushed before its line is
+/// whole (by an interrupt, or for want of free buffers) writes a partial
+/// line, which memory completes by reading it first.
+static int64_t getTransposeColumns(linalg::LinalgOp op, int64_t lanes) {
+  Type element = getElementTypeOrSelf(op.getDpsInitOperand(0)->get());
+  int64_t lineElements =
+      kCacheLineBytes / (element.getIntOrFloatBitWidth() / 8);
+  int64_t outputColumns = op.getStaticLoopRanges().back();
+  if (lineElements <= lanes || outputColumns % lineElements != 0)
+    return lanes;
+  return lineElements;
+}
+
+/// Tiles a transposing copy into blocks of `lanes` output rows by
+/// getTransposeColumns columns of its two contiguous loops and vectorizes
+/// each: a read of the input's rows, a `vector.transpose`, cut into
+/// `lanes` x `lanes` squares (`transposeSquares`, lowered to shuffles), and
+/// a write of `lanes` rows of the output.
 static LogicalResult
 tileAndVectorizeTranspose(RewriterBase &rewriter, linalg::LinalgOp op,
                           unsigned transposedLoop, int64_t lanes,
                           const FrozenRewritePatternSet &tileFolding,
-                          const FrozenRewritePatternSet &permutationLowering) {
+                          const FrozenRewritePatternSet &permutationLowering,
+                          const FrozenRewritePatternSet &transposeSquares) {
   if (failed(linalg::vectorizeOpPrecondition(op)))
     return failure();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> tileSizes(ranges.size(), 1);
-  for (unsigned dim : {transposedLoop, unsigned(ranges.size() - 1)})
-    tileSizes[dim] = lanes;
+  tileSizes[transposedLoop] = lanes;
+  tileSizes.back() = getTransposeColumns(op, lanes);
   untileShortLoops(tileSizes, ranges);
   FailureOr<scf::SCFTilingResult> tiled = tileAndErase(rewriter, op, tileSizes);
   if (failed(tiled))
@@ -287,6 +312,10 @@ tileAndVectorizeTranspose(RewriterBase &rewriter, linalg::LinalgOp op,
         transfers.push_back(&op);
   }
   applyToOpsAndNew(transfers, permutationLowering);
+  SmallVector<Operation *> transposes;
+  root->walk(
+      [&](vector::TransposeOp transpose) { transposes.push_back(transpose); });
+  applyToOpsAndNew(transposes, transposeSquares);
   return success();
 }
 
@@ -985,6 +1014,9 @@ struct NxVectorizeLinalgPass
     RewritePatternSet permutations(context);
     vector::populateVectorTransferPermutationMapLoweringPatterns(permutations);
     permutationLowering = std::move(permutations);
+    RewritePatternSet squares(context);
+    nx::populateTransposeSquarePatterns(squares, vectorBits);
+    transposeSquares = std::move(squares);
     contractionVectors = makeContractionVectorPatterns(context);
     return success();
   }
@@ -1046,7 +1078,7 @@ struct NxVectorizeLinalgPass
         transposeLanes ? getTransposedLoop(op, *transposeLanes) : std::nullopt;
     if (transposed && succeeded(tileAndVectorizeTranspose(
                           rewriter, op, *transposed, *transposeLanes,
-                          tileFolding, permutationLowering)))
+                          tileFolding, permutationLowering, transposeSquares)))
       return true;
     if (transposeLanes && isChannelWindow(op) &&
         succeeded(tileAndVectorizeWindow(rewriter, op, *transposeLanes,
@@ -1230,7 +1262,7 @@ struct NxVectorizeLinalgPass
   }
 
   FrozenRewritePatternSet tileFolding, unitDims, aliasFolding,
-      permutationLowering, contractionVectors;
+      permutationLowering, transposeSquares, contractionVectors;
 };
 
 } // namespace
