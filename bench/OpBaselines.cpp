@@ -38,6 +38,11 @@
 //    the same pass, each share read as four streams (its four quarters, a
 //    cache line of each in turn), as a reduction that reads several rows
 //    at once does: on AMD's Zen 3, the faster of the two.
+//  BM_CopyBound/2048x2048/threads:<t>
+//    a copy of the same input into a second buffer with non-temporal
+//    stores of whole lines, each thread its contiguous share: the memory
+//    traffic of a transpose whose output is streamed, in the order memory
+//    serves fastest, so the bound of BM_Op/transpose.
 //
 // threads:0 is one thread per core. The C baselines' results are checked
 // against plain loops once, before timing; the libraries are trusted.
@@ -208,6 +213,31 @@ void readBound(benchmark::State &state,
   }
 }
 
+/// A copy of a 2048x2048 f32 input with c_copy_streamed, each thread of
+/// the OpenMP pool its contiguous share of whole lines: the bound of a
+/// transpose that streams its output.
+void copyBound(benchmark::State &state) {
+  constexpr int64_t kSide = 2048, kTotal = kSide * kSide;
+  Buffer x = randomValues(kTotal, 1), y(kTotal);
+  c_copy_streamed(x.data(), y.data(), kTotal);
+  if (!std::equal(x.begin(), x.end(), y.begin()))
+    return state.SkipWithError("the copy differs from its input");
+  int threads = static_cast<int>(state.range(0));
+  if (threads == 0)
+    threads = static_cast<int>(std::thread::hardware_concurrency());
+  for (auto _ : state) {
+#pragma omp parallel num_threads(threads)
+    {
+      int64_t lines = kTotal / 16, team = omp_get_num_threads();
+      int64_t share = (lines + team - 1) / team * 16;
+      int64_t begin = std::min(kTotal, omp_get_thread_num() * share);
+      c_copy_streamed(x.data() + begin, y.data() + begin,
+                      std::min(kTotal - begin, share));
+    }
+    benchmark::ClobberMemory();
+  }
+}
+
 void middleMax(benchmark::State &state) {
   constexpr int64_t kA = 64, kB = 256, kC = 256;
   Buffer x = randomValues(kA * kB * kC, 1), y(kA * kC);
@@ -363,6 +393,12 @@ int registerBaselines() {
         ->Arg(0)
         ->UseRealTime()
         ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_CopyBound/2048x2048", copyBound)
+      ->ArgName("threads")
+      ->Arg(1)
+      ->Arg(0)
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
 #ifdef NX_BENCH_HAVE_DNNL
   auto conv = [](ConvShape shape) {
     return [shape](benchmark::State &s) { convolution(s, shape); };

@@ -54,6 +54,11 @@ uint32_t c_read_all(const float *x, int64_t n);
  * AMD's Zen 3 four streams read from the L3 cache up to 1.5x as fast as
  * one. */
 uint32_t c_read_all_streams(const float *x, int64_t n);
+/* Copies x[0..n) to y, 64-byte aligned, with non-temporal stores of whole
+ * cache lines: it reads what a transpose of x reads and writes what the
+ * transpose writes without reading the lines it replaces, so it bounds a
+ * transpose whose output nx streams. */
+void c_copy_streamed(const float *x, float *y, int64_t n);
 
 #ifdef __cplusplus
 }

@@ -257,8 +257,10 @@ static void addFunctionToLLVMPasses(OpPassManager &pm,
   functionPm.addPass(createLowerAffinePass());
   if (options.vectors) {
     // A transposed square of 16 32-bit lanes (nx-vectorize-linalg's tiles
-    // of a transpose at 512 bits) as AVX-512's 16x16 shuffle network; any
-    // other transpose element by element, which LLVM turns into shuffles.
+    // of a transpose at 512 bits) as AVX-512's 16x16 shuffle network; one
+    // of eight lanes is already shuffles (TransposeSquares.cpp), and any
+    // other transpose goes element by element, which LLVM turns into
+    // shuffles.
     ConvertVectorToLLVMPassOptions vectorOptions;
     vectorOptions.vectorTransposeLowering =
         vector::VectorTransposeLowering::Shuffle16x16;

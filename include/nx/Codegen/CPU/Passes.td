@@ -488,11 +488,38 @@ def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
 
     A transposing copy of static shape (no reductions; inputs read
     contiguously along the output's innermost loop or along one other loop,
-    both extents multiples of the lanes) is tiled instead into lanes x
-    lanes squares of those two loops; each square becomes a read of whole
-    input rows, a `vector.transpose` (which `nx-lower-to-cpu` lowers with
-    the 16x16 shuffle network at 512 bits) and a write of whole output
-    rows. `nx-tile-transposes` makes the 32x32 blocks this takes.
+    both extents multiples of the lanes) is tiled instead into blocks of
+    those two loops: lanes output rows by lanes columns, or by a cache
+    line's worth (64 bytes) where a row of lanes is shorter and the
+    extent divides into lines (16 f32 columns at 256 bits), so that each
+    output row of a block is one whole line stored back to back. Each block
+    becomes a read of whole input rows, a `vector.transpose` cut into
+    lanes x lanes squares, and a write of whole output rows. A square of
+    eight 32-bit lanes becomes three rounds of eight two-input
+    `vector.shuffle`s (x86's UNPCKLPS/UNPCKHPS, SHUFPS and VPERM2F128);
+    `nx-lower-to-cpu` lowers a square of 16 with its 16x16 shuffle network
+    and any other as LLVM's lowering of `vector.transpose` does.
+    `nx-tile-transposes` makes the 32x32 blocks this takes:
+
+    ```mlir
+    // Before (vector-bits=256), a 32x32 block:
+    linalg.transpose ins(%in : memref<32x32xf32, strided<[1024, 1], ...>>)
+                     outs(%out : memref<32x32xf32, strided<[2048, 1], ...>>)
+                     permutation = [1, 0]
+    // After, for each block of 8 output rows by 16 columns:
+    %rows = vector.transfer_read %x[%r, %c], %pad {in_bounds = [true, true]}
+        : memref<2048x1024xf32>, vector<16x8xf32>
+    %r0 = vector.extract %rows[0] : vector<8xf32> from vector<16x8xf32>
+    %r1 = vector.extract %rows[1] : vector<8xf32> from vector<16x8xf32>
+    %t0 = vector.shuffle %r0, %r1 [0, 8, 1, 9, 4, 12, 5, 13]
+        : vector<8xf32>, vector<8xf32>
+    ... // 23 more shuffles per square, two squares
+    %block = vector.insert_strided_slice %square1, %half
+        {offsets = [0, 8], strides = [1, 1]}
+        : vector<8x8xf32> into vector<8x16xf32>
+    vector.transfer_write %block, %y[%c, %r] {in_bounds = [true, true]}
+        : vector<8x16xf32>, memref<1024x2048xf32>
+    ```
 
     Last, a write of a 2-D vector into an output that nothing reads before
     the function returns it is made one non-temporal store per row, which
