@@ -72,6 +72,38 @@ getTransposedLoops(linalg::LinalgOp op, int64_t tileSize) {
   return std::nullopt;
 }
 
+/// Tiles `op` by `sizes` (0: that loop whole) and replaces it; returns the
+/// op on one tile.
+static FailureOr<linalg::LinalgOp> tileAndReplace(IRRewriter &rewriter,
+                                                  linalg::LinalgOp op,
+                                                  ArrayRef<int64_t> sizes) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(result))
+    return failure();
+  rewriter.eraseOp(op);
+  return cast<linalg::LinalgOp>(result->tiledOps.front());
+}
+
+/// The sizes of the outer blocks of `op`: `outerSize` along each of the two
+/// transposed `loops` that is longer and divides into them (0 otherwise:
+/// that loop whole, as a partial block would have a dynamic size that
+/// nx-vectorize-linalg does not take), every other loop by 1.
+static SmallVector<int64_t> getOuterBlock(linalg::LinalgOp op,
+                                          std::pair<unsigned, unsigned> loops,
+                                          int64_t outerSize) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+  for (unsigned loop : {loops.first, loops.second})
+    sizes[loop] = ranges[loop] > outerSize && ranges[loop] % outerSize == 0
+                      ? outerSize
+                      : 0;
+  return sizes;
+}
+
 namespace {
 
 struct NxTileTransposesPass
@@ -80,7 +112,9 @@ struct NxTileTransposesPass
 
   void runOnOperation() override {
     if (failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
-                                          tileSize, 1)))
+                                          tileSize, 1)) ||
+        failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
+                                          outerBlockSize, tileSize)))
       return signalPassFailure();
     if (failed(nx::verifyStaticBoundsBeforeRewrite(getOperation())))
       return signalPassFailure();
@@ -93,18 +127,15 @@ struct NxTileTransposesPass
     IRRewriter rewriter(&getContext());
     int64_t tiled = 0;
     for (auto [op, loops] : candidates) {
-      SmallVector<int64_t> sizes(op.getNumLoops(), 1);
+      FailureOr<linalg::LinalgOp> outer = tileAndReplace(
+          rewriter, op, getOuterBlock(op, loops, outerBlockSize));
+      if (failed(outer))
+        continue;
+      ++tiled;
+      SmallVector<int64_t> sizes((*outer).getNumLoops(), 0);
       sizes[loops.first] = tileSize;
       sizes[loops.second] = tileSize;
-      scf::SCFTilingOptions options;
-      options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
-      rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
-      if (failed(result))
-        continue;
-      rewriter.eraseOp(op);
-      ++tiled;
+      (void)tileAndReplace(rewriter, *outer, sizes);
     }
     nx::addStatistic(numTiled, tiled);
   }

@@ -17,6 +17,42 @@ func.func @transpose(%x: memref<128x64xf32>, %y: memref<64x128xf32>) {
 
 // -----
 
+// Longer sides: outer blocks of 256x256, whose pages stay in the TLB, each
+// of 32x32 blocks.
+// CHECK-LABEL: func.func @outer_blocks
+// CHECK-SAME: (%[[X:.*]]: memref<1024x512xf32>, %[[Y:.*]]: memref<512x1024xf32>)
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c256 {
+// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c256{{.*}} {
+// CHECK-NEXT: %[[IN:.*]] = memref.subview %[[X]][%[[J]], %[[I]]] [256, 256] [1, 1]
+// CHECK-NEXT: %[[OUT:.*]] = memref.subview %[[Y]][%[[I]], %[[J]]] [256, 256] [1, 1]
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c32 {
+// CHECK-NEXT: scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step %c32{{.*}} {
+// CHECK-NEXT: %[[IN_BLOCK:.*]] = memref.subview %[[IN]][%[[L]], %[[K]]] [32, 32] [1, 1]
+// CHECK-NEXT: %[[OUT_BLOCK:.*]] = memref.subview %[[OUT]][%[[K]], %[[L]]] [32, 32] [1, 1]
+// CHECK-NEXT: linalg.transpose ins(%[[IN_BLOCK]] : memref<32x32xf32, strided<[512, 1], offset: ?>>) outs(%[[OUT_BLOCK]] : memref<32x32xf32, strided<[1024, 1], offset: ?>>)
+func.func @outer_blocks(%x: memref<1024x512xf32>, %y: memref<512x1024xf32>) {
+  linalg.transpose ins(%x : memref<1024x512xf32>) outs(%y : memref<512x1024xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+// A side that is no multiple of an outer block stays whole: its outer
+// blocks would end in a partial one of dynamic size.
+// CHECK-LABEL: func.func @partly_outer
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: memref.subview %{{.*}}[0, %[[I]]] [320, 256] [1, 1]
+// CHECK-NEXT: memref.subview %{{.*}}[%[[I]], 0] [256, 320] [1, 1]
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: linalg.transpose ins(%{{.*}} : memref<32x32xf32, strided<[768, 1], offset: ?>>)
+func.func @partly_outer(%x: memref<320x768xf32>, %y: memref<768x320xf32>) {
+  linalg.transpose ins(%x : memref<320x768xf32>) outs(%y : memref<768x320xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
 // Batched: the batch loop is tiled by 1, the two transposed loops by 32,
 // and an elementwise op on the way is carried along.
 // CHECK-LABEL: func.func @batched_scaled

@@ -187,16 +187,41 @@ func.func @huge_stride(%in: memref<?x?x?x3xf32>, %filter: memref<3x3x3x4xf32>, %
 
 // -----
 
-// A transpose's shared loop walks its input's columns: each thread takes 32
-// rows of the output, not 4, so that nx-tile-transposes can cut its share
-// into square blocks.
+// A transpose's shared loop walks its input's columns: each thread takes
+// whole blocks of 32 rows of the output, so that nx-tile-transposes can cut
+// its share into square blocks, and as many as leave 16 tiles, up to 256:
+// a tile reads 4 bytes a row of each page of the input it visits.
 // CHECK-LABEL: func.func @transpose
-// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
-// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%[[C32]]) {
-// CHECK: linalg.transpose ins(%{{.*}} : memref<1024x32xf32, {{.*}}>) outs(%{{.*}} : memref<32x1024xf32, {{.*}}>)
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%[[C64]]) {
+// CHECK: linalg.transpose ins(%{{.*}} : memref<1024x64xf32, {{.*}}>) outs(%{{.*}} : memref<64x1024xf32, {{.*}}>)
 // DEFAULT-LABEL: func.func @transpose
 func.func @transpose(%x: memref<1024x1024xf32>, %y: memref<1024x1024xf32>) {
   linalg.transpose ins(%x : memref<1024x1024xf32>) outs(%y : memref<1024x1024xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+// 4096 rows: tiles of 256, an outer block of nx-tile-transposes.
+// CHECK-LABEL: func.func @large_transpose
+// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%[[C256]]) {
+// CHECK: linalg.transpose ins(%{{.*}} : memref<4096x256xf32, {{.*}}>) outs(%{{.*}} : memref<256x4096xf32, {{.*}}>)
+func.func @large_transpose(%x: memref<4096x4096xf32>, %y: memref<4096x4096xf32>) {
+  linalg.transpose ins(%x : memref<4096x4096xf32>) outs(%y : memref<4096x4096xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+// 1056 rows: no multiple of 32 from 64 to 256 divides them into 16 tiles
+// (96 makes 11): tiles of 32.
+// CHECK-LABEL: func.func @ragged_transpose
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%[[C32]]) {
+func.func @ragged_transpose(%x: memref<1024x1056xf32>, %y: memref<1056x1024xf32>) {
+  linalg.transpose ins(%x : memref<1024x1056xf32>) outs(%y : memref<1056x1024xf32>) permutation = [1, 0]
   return
 }
 
