@@ -646,7 +646,10 @@ def NxLinalgToOpenMPPass
     extent is shared. Each iteration runs the same op on its slices (enough
     rows for 4096 points; at least 32 when the shared loop walks an input's
     contiguous dimension but not the output's, as in a transpose, so that
-    `nx-tile-transposes` can cut square blocks from them; a multiple of 8
+    `nx-tile-transposes` can cut square blocks from them, and up to 256, an
+    outer block of that pass, in multiples of 32 that leave at least 16
+    tiles, since a tile reads each page of the input it visits for 4 bytes
+    a row; a multiple of 8
     for a contraction shared along its output's rows, whole register tiles
     of `nx-vectorize-linalg`; for the partial step of a row reduction split
     by `nx-split-reductions`, a multiple of 16 rows, or else of 4, while
