@@ -132,6 +132,7 @@ struct NxTileTransposesPass
       if (failed(outer))
         continue;
       ++tiled;
+      // An outer block that cannot be cut further stays one block.
       SmallVector<int64_t> sizes((*outer).getNumLoops(), 0);
       sizes[loops.first] = tileSize;
       sizes[loops.second] = tileSize;

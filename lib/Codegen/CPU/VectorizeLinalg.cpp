@@ -250,7 +250,7 @@ vectorizeInPlace(RewriterBase &rewriter, linalg::LinalgOp tile) {
   return llvm::make_range(first, last);
 }
 
-/// The cache line of the x86-64 and AArch64 cores nx compiles for.
+/// The cache line of x86-64 cores (and of most AArch64 ones).
 static constexpr int64_t kCacheLineBytes = 64;
 
 /// Output columns of a transpose's block: `lanes`, or as many as fill a
@@ -298,8 +298,10 @@ tileAndVectorizeTranspose(RewriterBase &rewriter, linalg::LinalgOp op,
   root->walk([&](linalg::LinalgOp tile) { tiles.push_back(tile); });
   foldTileSizes(root, tileFolding);
   // Each tile becomes a transposed read and a write in its place; the
-  // transposed read then becomes a read of whole rows and a transpose.
+  // transposed read then becomes a read of whole rows and a transpose,
+  // which the write stores. (`root` itself may be a tile, gone by then.)
   SmallVector<Operation *> transfers;
+  SmallVector<vector::TransferWriteOp> writes;
   for (linalg::LinalgOp tile : tiles) {
     if (tile.hasDynamicShape())
       continue;
@@ -307,14 +309,18 @@ tileAndVectorizeTranspose(RewriterBase &rewriter, linalg::LinalgOp op,
         vectorizeInPlace(rewriter, tile);
     if (failed(made))
       continue;
-    for (Operation &op : *made)
+    for (Operation &op : *made) {
       if (isa<vector::TransferReadOp>(op))
         transfers.push_back(&op);
+      if (auto write = dyn_cast<vector::TransferWriteOp>(op))
+        writes.push_back(write);
+    }
   }
   applyToOpsAndNew(transfers, permutationLowering);
   SmallVector<Operation *> transposes;
-  root->walk(
-      [&](vector::TransposeOp transpose) { transposes.push_back(transpose); });
+  for (vector::TransferWriteOp write : writes)
+    if (auto transpose = write.getVector().getDefiningOp<vector::TransposeOp>())
+      transposes.push_back(transpose);
   applyToOpsAndNew(transposes, transposeSquares);
   return success();
 }

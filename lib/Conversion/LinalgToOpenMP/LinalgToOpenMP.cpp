@@ -259,12 +259,11 @@ struct LinalgToOpenMPLoops : OpInterfaceRewritePattern<linalg::LinalgOp> {
 /// one block of nx-tile-transposes, which runs next, to be square.
 static constexpr int64_t kMinTransposedRows = 32;
 /// The most rows of such a tile: one outer block of nx-tile-transposes. A
-/// tile of 32 rows reads 128 bytes of each page of the input it visits,
-/// and 2048 pages per pass along the output's rows, more than a TLB holds;
-/// 128 rows read 512 bytes a visit. A 2048x2048 f32 transpose in C on the
-/// Zen 3 development VM took 4.9-5.5 ms at one thread in strips of 32
-/// rows (the order of those blocks, columns outer) and 2.7 ms in strips of
-/// 128, 1.75-1.87 and 1.13-1.18 ms at two.
+/// tile of 32 rows reads 128 bytes of each page of the input it visits, a
+/// tile of 128 rows 512 bytes: with those tiles and the outer blocks, a
+/// 2048x2048 f32 transpose took 2.6-3.2 ms at one thread on the Zen 3
+/// development VM, against 4.9-5.8 with strips of 32 rows (see
+/// docs/Servers.md).
 static constexpr int64_t kMaxTransposedRows = 256;
 
 /// Rows of a thread's tile of a contraction shared along its output's rows:
