@@ -388,18 +388,22 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
 }
 
 def NxLinalgToBlasPass : Pass<"nx-linalg-to-blas", "::mlir::ModuleOp"> {
-  let summary = "Turns linalg contractions on f32/f64 buffers into calls of libnxrt's BLAS-backed nxrt_gemm";
+  let summary = "Turns linalg contractions on f32, f64 and bf16-into-f32 buffers into calls of libnxrt's nxrt_gemm";
   let description = [{
     Replaces a linalg contraction on buffers of one element type, f32 or
-    f64, by a call of `nxrt_gemm_f32` / `nxrt_gemm_f64` (`nxrt/nxrt.h`):
+    f64, by a call of `nxrt_gemm_f32` / `nxrt_gemm_f64` (`nxrt/nxrt.h`), and
+    one of bf16 operands into f32 by `nxrt_gemm_bf16_f32`:
     `C += A B`, batched, with every operand's address and element strides
     read from its descriptor. When the op right before is a `linalg.fill` of
     zero (either sign) of exactly `C`, which neither `A` nor `B` is a view
     of, as bufferized tensor code initializes every product, the call takes
     that fill over: its last argument, `accumulate`, is 0 and it writes
     `C = A B` without reading `C`, so `C` is not zeroed in a pass of its own
-    and then read back. A contraction is any linalg op whose body
-    multiplies and adds, summed over one dimension, with at most one batch
+    and then read back. A contraction is any linalg op whose body is
+    `acc + a * b` and nothing else (bf16 inputs widened by `arith.extf`
+    before the multiply; a body with other ops between, such as
+    `acc + exp(a * b)` or a product rounded to bf16 before its sum, is left
+    alone), summed over one dimension, with at most one batch
     dimension and one row and one column dimension, each operand indexed by
     exactly its own dimensions in any order: `linalg.matmul`,
     `linalg.batch_matmul`, `linalg.matvec` and `linalg.vecmat`, with their
@@ -407,8 +411,11 @@ def NxLinalgToBlasPass : Pass<"nx-linalg-to-blas", "::mlir::ModuleOp"> {
     and `linalg.generic` ops of that shape. A transposed operand is passed
     as its permuted strides; no copy is made. The runtime hands layouts BLAS
     takes (row- or column-major with a leading dimension) to the optimized
-    BLAS it links, single-threaded, and computes the rest with a plain loop.
-    Ops on tensors, other element types, broadcast operands and several
+    BLAS it links, single-threaded, and computes the rest with a plain loop;
+    bf16 products run on oneDNN's bf16 kernels where the CPU has bf16
+    instructions (AVX-512 BF16, AMX), elsewhere on the f32 GEMM with both
+    operands widened to f32 (exact). Ops on tensors, other element types
+    (bf16 into bf16 rounds every product and sum, which no library does), broadcast operands and several
     batch dimensions are left alone. Part of `nx-lower-to-cpu`
     (`blas=false` keeps the loops).
 
@@ -416,7 +423,8 @@ def NxLinalgToBlasPass : Pass<"nx-linalg-to-blas", "::mlir::ModuleOp"> {
     multiply-adds is shared among an OpenMP team of `@f()` threads (a
     `func.func @f() -> i32`, declared if missing): each iteration of an
     `omp.wsloop` over as many parts as threads calls
-    `nxrt_gemm_part_f32(%part, %parts, ...)`, which computes its range of
+    `nxrt_gemm_part_f32(%part, %parts, ...)` (`_f64`, `_bf16_f32`), which
+    computes its range of
     the batches' rows (or of the columns, when rows are few). Sizes known
     only at run time are compared with `min-work` by the region's `if`
     clause, and a small product runs as one part on the calling thread.

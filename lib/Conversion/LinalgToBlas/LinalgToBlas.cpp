@@ -190,7 +190,9 @@ static linalg::FillOp getZeroFillOfOutput(linalg::LinalgOp op) {
 /// the bias runs along C's columns (n).
 static std::optional<nx::Epilogue> getGemmEpilogue(linalg::LinalgOp op,
                                                    const GemmDims &dims) {
-  if (!dims.n || !getElementTypeOrSelf(op->getOperand(2).getType()).isF32())
+  if (!dims.n || !llvm::all_of(op->getOperandTypes(), [](Type type) {
+        return getElementTypeOrSelf(type).isF32();
+      }))
     return std::nullopt;
   std::optional<unsigned> channel =
       op.getIndexingMapsArray()[2].getResultPosition(
@@ -198,16 +200,60 @@ static std::optional<nx::Epilogue> getGemmEpilogue(linalg::LinalgOp op,
   return nx::findEpilogue(op, *channel);
 }
 
+/// Whether `op`'s body is C + A B and nothing else, each input widened to
+/// C's type first (arith.extf, exact) where it is narrower. The contraction
+/// interface also takes bodies with unary ops in between, such as
+/// acc + exp(a * b), or a bf16 product rounded to bf16 before it is
+/// widened and summed, which no GEMM computes.
+static bool hasProductBody(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  Value accumulator = body->getArgument(2);
+  auto add =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || (add.getLhs() != accumulator && add.getRhs() != accumulator))
+    return false;
+  Value product = add.getLhs() == accumulator ? add.getRhs() : add.getLhs();
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  auto isInput = [&](Value value, unsigned index) {
+    if (auto widen = value.getDefiningOp<arith::ExtFOp>())
+      value = widen.getIn();
+    return value == body->getArgument(index);
+  };
+  return (isInput(mul.getLhs(), 0) && isInput(mul.getRhs(), 1)) ||
+         (isInput(mul.getLhs(), 1) && isInput(mul.getRhs(), 0));
+}
+
+/// The element types of a product's A (and B) and C that libnxrt takes: f32
+/// or f64 throughout, or bf16 into f32.
+static bool hasGemmElementTypes(linalg::LinalgOp op) {
+  Type a = getElementTypeOrSelf(op->getOperand(0).getType());
+  Type b = getElementTypeOrSelf(op->getOperand(1).getType());
+  Type c = getElementTypeOrSelf(op->getOperand(2).getType());
+  return a == b &&
+         (((a.isF32() || a.isF64()) && a == c) || (a.isBF16() && c.isF32()));
+}
+
 /// Whether `op` is a product this pass turns into a call.
 static bool isConvertible(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics() || op->getNumOperands() != 3 ||
-      failed(getGemmDims(op)))
-    return false;
-  Type element = getElementTypeOrSelf(op->getOperand(0).getType());
-  return (element.isF32() || element.isF64()) &&
-         llvm::all_of(op->getOperandTypes(), [&](Type type) {
-           return getElementTypeOrSelf(type) == element;
-         });
+  return op.hasPureBufferSemantics() && op->getNumOperands() == 3 &&
+         hasGemmElementTypes(op) && succeeded(getGemmDims(op)) &&
+         hasProductBody(op);
+}
+
+/// The libnxrt function a product of `op`'s element types calls: the
+/// whole product or a part.
+static StringRef getGemmFunction(linalg::LinalgOp op, GemmEntry entry) {
+  Type a = getElementTypeOrSelf(op->getOperand(0).getType());
+  if (entry == GemmEntry::PartEpilogue)
+    return symbols::kGemmPartEpilogueF32;
+  bool part = entry == GemmEntry::Part;
+  if (a.isBF16())
+    return part ? symbols::kGemmPartBf16F32 : symbols::kGemmBf16F32;
+  if (a.isF32())
+    return part ? symbols::kGemmPartF32 : symbols::kGemmF32;
+  return part ? symbols::kGemmPartF64 : symbols::kGemmF64;
 }
 
 /// How a convertible product runs: on the calling thread, or shared among
@@ -397,9 +443,9 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
                                    PatternRewriter &rewriter) const {
   if (!isConvertible(op))
     return rewriter.notifyMatchFailure(
-        op, "not a (batched) f32 or f64 matrix product on buffers");
+        op, "not a (batched) f32, f64 or bf16-into-f32 matrix product on "
+            "buffers");
   FailureOr<GemmDims> dims = getGemmDims(op);
-  Type element = getElementTypeOrSelf(op->getOperand(0).getType());
   Sharing sharing;
   if (!numThreadsFunction.empty())
     sharing = getSharing(op, minWork);
@@ -412,15 +458,10 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
   if (!module)
     return rewriter.notifyMatchFailure(op, "not in a module");
   MLIRContext *context = op.getContext();
-  GemmEntry entry = GemmEntry::Whole;
-  StringRef name = element.isF32() ? symbols::kGemmF32 : symbols::kGemmF64;
-  if (epilogue) {
-    entry = GemmEntry::PartEpilogue;
-    name = symbols::kGemmPartEpilogueF32;
-  } else if (sharing.shared) {
-    entry = GemmEntry::Part;
-    name = element.isF32() ? symbols::kGemmPartF32 : symbols::kGemmPartF64;
-  }
+  GemmEntry entry = epilogue         ? GemmEntry::PartEpilogue
+                    : sharing.shared ? GemmEntry::Part
+                                     : GemmEntry::Whole;
+  StringRef name = getGemmFunction(op, entry);
   FailureOr<LLVM::LLVMFuncOp> gemm = LLVM::lookupOrCreateFn(
       rewriter, module, name, getGemmParameterTypes(context, entry),
       LLVM::LLVMVoidType::get(context));
@@ -482,6 +523,8 @@ struct NxLinalgToBlasPass
         {symbols::kGemmF64, GemmEntry::Whole},
         {symbols::kGemmPartF32, GemmEntry::Part},
         {symbols::kGemmPartF64, GemmEntry::Part},
+        {symbols::kGemmBf16F32, GemmEntry::Whole},
+        {symbols::kGemmPartBf16F32, GemmEntry::Part},
         {symbols::kGemmPartEpilogueF32, GemmEntry::PartEpilogue}};
     for (auto [name, entry] : kDeclarations) {
       auto expected = LLVM::LLVMFunctionType::get(

@@ -64,8 +64,9 @@ extern "C" {
  * kernels of convolutions of constant sizes (nxrt_conv2d_prepare_f32). 15:
  * compiled code hands a product's bias and ReLU to the product
  * (nxrt_gemm_part_epilogue_f32) instead of running them as a pass of their
- * own. */
-#define NXRT_API_VERSION 15
+ * own. 16: compiled code calls nxrt_gemm_bf16_f32 / nxrt_gemm_part_bf16_f32
+ * for products of bf16 into f32. */
+#define NXRT_API_VERSION 16
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -1025,6 +1026,30 @@ NXRT_API void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch,
                                  int64_t b_rows, int64_t b_cols, double *c,
                                  int64_t batch_stride_c, int64_t c_rows,
                                  int64_t c_cols, int64_t accumulate);
+
+/* Products of bf16 operands into f32, as linalg.matmul of bf16 into f32
+ * computes them: each product exact in f32, summed in f32 (in an order of
+ * the kernel's). A and B hold bf16's bits (the upper half of an f32's), C
+ * holds f32; sizes, strides, parts and `accumulate` as nxrt_gemm_f32 and
+ * nxrt_gemm_part_f32. Where the CPU has bf16 instructions (AVX-512 BF16,
+ * AMX) they run on oneDNN's bf16 kernels, made for each shape and layout
+ * at its first call and kept; elsewhere both operands are widened to f32
+ * in the calling thread's buffers and run on oneDNN's f32 GEMM.
+ * Thread-safe like nxrt_gemm_part_f32. */
+NXRT_API void nxrt_gemm_bf16_f32(int64_t batch, int64_t m, int64_t n,
+                                 int64_t k, const uint16_t *a,
+                                 int64_t batch_stride_a, int64_t a_rows,
+                                 int64_t a_cols, const uint16_t *b,
+                                 int64_t batch_stride_b, int64_t b_rows,
+                                 int64_t b_cols, float *c,
+                                 int64_t batch_stride_c, int64_t c_rows,
+                                 int64_t c_cols, int64_t accumulate);
+NXRT_API void nxrt_gemm_part_bf16_f32(
+    int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
+    int64_t k, const uint16_t *a, int64_t batch_stride_a, int64_t a_rows,
+    int64_t a_cols, const uint16_t *b, int64_t batch_stride_b, int64_t b_rows,
+    int64_t b_cols, float *c, int64_t batch_stride_c, int64_t c_rows,
+    int64_t c_cols, int64_t accumulate);
 
 /* nxrt_gemm_part_f32, then an epilogue on each element of C the part
  * computed, while it is still in the calling core's cache:

@@ -35,6 +35,7 @@
 
 #include "nxrt/nxrt.h"
 
+#include "Dnnl.h"
 #include "OpenMPThreads.h"
 #include "Relu.h"
 #include "Sync.h"
@@ -101,47 +102,10 @@ struct ConvKey {
 /// of work).
 constexpr int64_t kMinElementsPerTeam = 1 << 15;
 
-/// A thread's buffer for an input or output in a kernel's layout, or for a
-/// primitive's scratchpad: kept between calls, grown when a larger one is
-/// needed, so that a model's convolutions allocate nothing after their
-/// first calls.
-class ScratchBuffer {
-public:
-  void *get(size_t bytes) {
-    if (bytes > capacity) {
-      size_t rounded = (bytes + 63) / 64 * 64;
-      data.reset(std::aligned_alloc(64, rounded));
-      capacity = data ? rounded : 0;
-      if (!data)
-        throw dnnl::error(dnnl_out_of_memory, "no memory for a buffer");
-    }
-    return data.get();
-  }
-
-  /// Grows the buffer to `bytes` now and writes it, so that its pages are
-  /// mapped before the first call that needs it. A failed allocation is
-  /// left to that call, which falls back to the loop.
-  void reserve(size_t bytes) {
-    if (bytes <= capacity)
-      return;
-    try {
-      std::memset(get(bytes), 0, bytes);
-    } catch (const dnnl::error &) {
-    }
-  }
-
-private:
-  struct FreeDeleter {
-    void operator()(void *p) const { std::free(p); }
-  };
-  std::unique_ptr<void, FreeDeleter> data;
-  size_t capacity = 0;
-};
-
 /// The calling thread's buffers: one scratchpad that serves every step it
 /// runs, and an input and an output in a kernel's layout.
 struct ThreadBuffers {
-  ScratchBuffer scratchpad, input, output;
+  nxrt::ScratchBuffer scratchpad, input, output;
 };
 
 ThreadBuffers &threadBuffers() {
@@ -150,10 +114,7 @@ ThreadBuffers &threadBuffers() {
 }
 
 /// A primitive and the scratchpad it needs, which the caller passes in
-/// (scratchpad_mode::user). In its default mode, this build of oneDNN
-/// hands every primitive one scratchpad shared by the whole process:
-/// convolutions called at once from two host threads wrote over each
-/// other's partial sums.
+/// (nxrt::withUserScratchpad).
 struct Step {
   dnnl::primitive primitive;
   dnnl::memory::desc scratchpad;
@@ -171,12 +132,6 @@ struct Step {
   }
 };
 
-/// Attributes that make the caller pass each primitive's scratchpad.
-dnnl::primitive_attr withUserScratchpad(dnnl::primitive_attr attributes) {
-  attributes.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  return attributes;
-}
-
 /// A convolution primitive and the filter reorder that feeds it; with
 /// `kernelLayouts`, the reorders of input and output too.
 struct ConvPlan {
@@ -192,11 +147,6 @@ struct ConvPlan {
   dnnl::memory::desc kernelInput, kernelOutput;
   Step inputReorder, outputReorder, outputBackReorder;
 };
-
-dnnl::engine &cpuEngine() {
-  static dnnl::engine *engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
-  return *engine;
-}
 
 /// A size-1 dimension's stride says nothing about the layout, but oneDNN
 /// reads every stride when it matches a layout to its kernels: give it the
@@ -217,9 +167,9 @@ dnnl::memory::dims normalizeStrides(const dnnl::memory::dims &dims,
 
 /// The reorder from layout `from` to layout `to`.
 Step makeReorder(const dnnl::memory::desc &from, const dnnl::memory::desc &to) {
-  dnnl::engine &cpu = cpuEngine();
+  dnnl::engine &cpu = nxrt::dnnlCpuEngine();
   dnnl::reorder::primitive_desc primitive(
-      cpu, from, cpu, to, withUserScratchpad(dnnl::primitive_attr()));
+      cpu, from, cpu, to, nxrt::withUserScratchpad(dnnl::primitive_attr()));
   return {dnnl::reorder(primitive), primitive.scratchpad_desc()};
 }
 
@@ -252,7 +202,7 @@ void withKernelLayouts(ConvPlan &plan,
   // the plan keeps the caller's layouts, slower but whole.
   try {
     convolution_forward::primitive_desc primitive(desc, attributes,
-                                                  cpuEngine());
+                                                  nxrt::dnnlCpuEngine());
     if (isIndirect(primitive))
       return;
     Step inputReorder = makeReorder(plan.input, primitive.src_desc());
@@ -334,10 +284,10 @@ std::shared_ptr<const ConvPlan> makePlan(const ConvKey &key) {
     // multiply-adds per output: a 3x3 depthwise convolution took 1.6x as
     // long with it, a 3x3x64 one 5% longer, than with reluInPlace after
     // the kernel.
-    primitive_attr attributes = withUserScratchpad(primitive_attr());
+    primitive_attr attributes = nxrt::withUserScratchpad(primitive_attr());
     attributes.set_post_ops(postOps);
     convolution_forward::primitive_desc primitive(desc, attributes,
-                                                  cpuEngine());
+                                                  nxrt::dnnlCpuEngine());
     auto plan = std::make_shared<ConvPlan>();
     plan->relu = flags & NXRT_CONV2D_RELU;
     plan->convolution = {convolution_forward(primitive),
@@ -419,7 +369,7 @@ public:
     if (!entry.reordered)
       throw dnnl::error(dnnl_out_of_memory, "no memory for the filter");
     entry.plan = nullptr;
-    dnnl::engine &engine = cpuEngine();
+    dnnl::engine &engine = nxrt::dnnlCpuEngine();
     dnnl::memory user(plan->userFilter, engine, const_cast<void *>(filter));
     dnnl::memory kernel(plan->kernelFilter, engine, entry.reordered.get());
     plan->filterReorder.run(stream,
@@ -609,7 +559,7 @@ void runPlan(const ConvKey &key, const std::shared_ptr<const ConvPlan> &planRef,
              float *output) {
   const ConvPlan &plan = *planRef;
   using dnnl::memory;
-  dnnl::engine &engine = cpuEngine();
+  dnnl::engine &engine = nxrt::dnnlCpuEngine();
   thread_local dnnl::stream stream(engine);
   // oneDNN's memory objects take non-const handles; neither input is
   // written.

@@ -31,10 +31,17 @@
 // ReLU (nxrt_gemm_part_epilogue_f32), applied to the rows it just computed
 // while they are in its core's cache.
 //
+// bf16 products into f32 run on oneDNN's bf16 kernels where the CPU has
+// bf16 instructions (MatmulBf16.cpp). Elsewhere their operands are widened
+// to f32, exactly, into the calling thread's buffers, and run on the f32
+// GEMM: on AVX2, that took 2.3 ms for 512^3 where nx's own register tiles of
+// the widened values took 5.5 (docs/Servers.md).
+//
 //===----------------------------------------------------------------------===//
 
 #include "nxrt/nxrt.h"
 
+#include "MatmulBf16.h"
 #include "OpenMPThreads.h"
 #include "Relu.h"
 
@@ -102,29 +109,42 @@ int64_t paddedStride(int n) {
   return stride % 256 == 0 ? stride + 16 : stride;
 }
 
+/// A thread's buffer of floats for a copy of an operand, kept for the
+/// thread's next call and grown when a larger one is needed.
+class FloatBuffer {
+public:
+  /// At least `floats` floats, 64-byte aligned; nullptr when there is no
+  /// memory for them.
+  float *get(size_t floats) {
+    if (floats > capacity) {
+      size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;
+      data.reset(static_cast<float *>(std::aligned_alloc(64, bytes)));
+      capacity = data ? floats : 0;
+    }
+    return data.get();
+  }
+
+private:
+  struct FreeDeleter {
+    void operator()(float *p) const { std::free(p); }
+  };
+  std::unique_ptr<float, FreeDeleter> data;
+  size_t capacity = 0;
+};
+
 /// A copy of the k x n matrix `b`, whose rows are `ldb` floats apart, in
 /// the calling thread's buffer with rows paddedStride(n) apart; nullptr
-/// when there is no memory for it. The buffer is kept for the thread's
-/// next call.
+/// when there is no memory for it.
 const float *paddedRows(const float *b, int k, int n, int ldb) {
-  struct FreeDeleter {
-    void operator()(float *data) const { std::free(data); }
-  };
-  thread_local std::unique_ptr<float, FreeDeleter> buffer;
-  thread_local size_t capacity = 0;
+  thread_local FloatBuffer buffer;
   int64_t stride = paddedStride(n);
-  size_t floats = static_cast<size_t>(k) * stride;
-  if (floats > capacity) {
-    size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;
-    buffer.reset(static_cast<float *>(std::aligned_alloc(64, bytes)));
-    capacity = buffer ? floats : 0;
-    if (!buffer)
-      return nullptr;
-  }
+  float *copy = buffer.get(static_cast<size_t>(k) * stride);
+  if (!copy)
+    return nullptr;
   for (int64_t row = 0; row < k; ++row)
-    std::memcpy(buffer.get() + row * stride, b + row * ldb,
+    std::memcpy(copy + row * stride, b + row * ldb,
                 static_cast<size_t>(n) * sizeof(float));
-  return buffer.get();
+  return copy;
 }
 
 /// Whether oneDNN runs the sgemm of its AVX and AVX2 kernels: on a CPU with
@@ -186,6 +206,63 @@ template <> struct Blas<double> {
   }
 };
 
+/// A bf16 element as compiled code stores it: the upper half of an f32's
+/// bits. Widening it to f32 is exact.
+struct BFloat16 {
+  uint16_t bits;
+
+  explicit operator float() const {
+    uint32_t word = static_cast<uint32_t>(bits) << 16;
+    float value;
+    std::memcpy(&value, &word, sizeof(value));
+    return value;
+  }
+};
+
+const uint16_t *bitsOf(const BFloat16 *values) {
+  return reinterpret_cast<const uint16_t *>(values);
+}
+
+/// The `rows` x `cols` matrix `from`, whose rows are `leading` elements
+/// apart, widened to f32 in `buffer` with rows `stride` floats apart;
+/// nullptr when there is no memory for it.
+const float *widened(FloatBuffer &buffer, const BFloat16 *from, int rows,
+                     int cols, int leading, int stride) {
+  float *to = buffer.get(static_cast<size_t>(rows) * stride);
+  if (!to)
+    return nullptr;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      to[r * stride + c] = static_cast<float>(from[r * leading + c]);
+  return to;
+}
+
+/// bf16 operands into f32: oneDNN's bf16 kernel where the CPU has one,
+/// else both operands widened to f32 and the f32 GEMM.
+template <> struct Blas<BFloat16> {
+  static bool gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
+                   const BFloat16 *a, int lda, const BFloat16 *b, int ldb,
+                   float beta, float *c, int ldc) {
+    if (nxrt::matmulBf16(ta == CblasTrans, tb == CblasTrans, m, n, k, bitsOf(a),
+                         lda, bitsOf(b), ldb, beta != 0.0f, c, ldc))
+      return true;
+    // Each operand as it is stored: m x k or, transposed, k x m; likewise B.
+    int aRows = ta == CblasNoTrans ? m : k, aCols = ta == CblasNoTrans ? k : m;
+    int bRows = tb == CblasNoTrans ? k : n, bCols = tb == CblasNoTrans ? n : k;
+    // The widened B's rows at a stride that oneDNN's AVX2 kernels read
+    // without conflicts, so that Blas<float> makes no padded copy of it.
+    int strideB = tb == CblasNoTrans && readsBAtConflictingStride(m, n, k, n)
+                      ? static_cast<int>(paddedStride(n))
+                      : bCols;
+    thread_local FloatBuffer bufferA, bufferB;
+    const float *wideA = widened(bufferA, a, aRows, aCols, lda, aCols);
+    const float *wideB = widened(bufferB, b, bRows, bCols, ldb, strideB);
+    return wideA && wideB &&
+           Blas<float>::gemm(ta, tb, m, n, k, wideA, aCols, wideB, strideB,
+                             beta, c, ldc);
+  }
+};
+
 /// What a product does to each element of C once it is computed: add
 /// bias[column * biasStride] when there is a bias, then take the maximum
 /// with +0.0 when `relu` is set (nxrt_gemm_part_epilogue_f32).
@@ -233,13 +310,14 @@ void applyEpilogue(const Epilogue<T> &epilogue, int64_t m, int64_t n, T *c,
 
 /// C[i] += A[i] B[i] (C[i] = A[i] B[i] unless `accumulate`) for i in
 /// [0, batch) on the calling thread, then `epilogue` on C[i]: one BLAS call
-/// per batch where the layout allows, else a plain loop.
-template <typename T>
-void gemmSerial(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
-                int64_t batchA, int64_t aRows, int64_t aCols, const T *b,
-                int64_t batchB, int64_t bRows, int64_t bCols, T *c,
+/// per batch where the layout allows, else a plain loop. A and B hold `In`,
+/// C `Out`, which every product and sum is computed in.
+template <typename In, typename Out>
+void gemmSerial(int64_t batch, int64_t m, int64_t n, int64_t k, const In *a,
+                int64_t batchA, int64_t aRows, int64_t aCols, const In *b,
+                int64_t batchB, int64_t bRows, int64_t bCols, Out *c,
                 int64_t batchC, int64_t cRows, int64_t cCols, bool accumulate,
-                const Epilogue<T> &epilogue = {}) {
+                const Epilogue<Out> &epilogue = {}) {
   if (batch <= 0 || m <= 0 || n <= 0)
     return;
   BlasOperand opA = asBlasOperand(m, k, aRows, aCols);
@@ -252,18 +330,19 @@ void gemmSerial(int64_t batch, int64_t m, int64_t n, int64_t k, const T *a,
   // this call computes is already one thread's share.
   nxrt::OpenMPThreads serial(1);
   for (int64_t i = 0; i < batch; ++i) {
-    const T *ai = a + i * batchA;
-    const T *bi = b + i * batchB;
-    T *ci = c + i * batchC;
-    if (!blas || !Blas<T>::gemm(opA.transpose, opB.transpose,
-                                static_cast<int>(m), static_cast<int>(n),
-                                static_cast<int>(k), ai, opA.leading, bi,
-                                opB.leading, T(accumulate), ci, opC.leading))
+    const In *ai = a + i * batchA;
+    const In *bi = b + i * batchB;
+    Out *ci = c + i * batchC;
+    if (!blas || !Blas<In>::gemm(opA.transpose, opB.transpose,
+                                 static_cast<int>(m), static_cast<int>(n),
+                                 static_cast<int>(k), ai, opA.leading, bi,
+                                 opB.leading, Out(accumulate), ci, opC.leading))
       for (int64_t r = 0; r < m; ++r)
         for (int64_t col = 0; col < n; ++col) {
-          T sum = accumulate ? ci[r * cRows + col * cCols] : T(0);
+          Out sum = accumulate ? ci[r * cRows + col * cCols] : Out(0);
           for (int64_t p = 0; p < k; ++p)
-            sum += ai[r * aRows + p * aCols] * bi[p * bRows + col * bCols];
+            sum += static_cast<Out>(ai[r * aRows + p * aCols]) *
+                   static_cast<Out>(bi[p * bRows + col * bCols]);
           ci[r * cRows + col * cCols] = sum;
         }
     // Each batch's C right after its product, while it is in cache.
@@ -292,12 +371,13 @@ std::pair<int64_t, int64_t> shareOf(int64_t part, int64_t parts, int64_t total,
 /// sequence cut into equal shares (whole batches when they divide evenly);
 /// when there are too few rows for every part to get a granule, the
 /// columns are cut instead. Parts never write the same element of C.
-template <typename T>
+template <typename In, typename Out>
 void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
-              int64_t k, const T *a, int64_t batchA, int64_t aRows,
-              int64_t aCols, const T *b, int64_t batchB, int64_t bRows,
-              int64_t bCols, T *c, int64_t batchC, int64_t cRows, int64_t cCols,
-              bool accumulate, const Epilogue<T> &epilogue = {}) {
+              int64_t k, const In *a, int64_t batchA, int64_t aRows,
+              int64_t aCols, const In *b, int64_t batchB, int64_t bRows,
+              int64_t bCols, Out *c, int64_t batchC, int64_t cRows,
+              int64_t cCols, bool accumulate,
+              const Epilogue<Out> &epilogue = {}) {
   // Only OpenMP's team shares the cores: the pthread build of OpenBLAS
   // (f64, LAPACK) has threads of its own, which spin between calls and
   // would take the cores from the team's other members. Its OpenMP build
@@ -337,10 +417,10 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
   for (int64_t row = begin; row < end;) {
     int64_t i = row / m, first = row % m;
     int64_t count = std::min(end - row, m - first);
-    gemmSerial<T>(1, count, n, k, a + i * batchA + first * aRows, 0, aRows,
-                  aCols, b + i * batchB, 0, bRows, bCols,
-                  c + i * batchC + first * cRows, 0, cRows, cCols, accumulate,
-                  epilogue);
+    gemmSerial<In, Out>(1, count, n, k, a + i * batchA + first * aRows, 0,
+                        aRows, aCols, b + i * batchB, 0, bRows, bCols,
+                        c + i * batchC + first * cRows, 0, cRows, cCols,
+                        accumulate, epilogue);
     row += count;
   }
 }
@@ -431,6 +511,31 @@ void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch, int64_t m,
                         int64_t bCols, double *c, int64_t batchStrideC,
                         int64_t cRows, int64_t cCols, int64_t accumulate) {
   gemmPart(part, parts, batch, m, n, k, a, batchStrideA, aRows, aCols, b,
+           batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols,
+           accumulate != 0);
+}
+
+void nxrt_gemm_bf16_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
+                        const uint16_t *a, int64_t batchStrideA, int64_t aRows,
+                        int64_t aCols, const uint16_t *b, int64_t batchStrideB,
+                        int64_t bRows, int64_t bCols, float *c,
+                        int64_t batchStrideC, int64_t cRows, int64_t cCols,
+                        int64_t accumulate) {
+  nxrt_gemm_part_bf16_f32(0, 1, batch, m, n, k, a, batchStrideA, aRows, aCols,
+                          b, batchStrideB, bRows, bCols, c, batchStrideC, cRows,
+                          cCols, accumulate);
+}
+
+void nxrt_gemm_part_bf16_f32(int64_t part, int64_t parts, int64_t batch,
+                             int64_t m, int64_t n, int64_t k, const uint16_t *a,
+                             int64_t batchStrideA, int64_t aRows, int64_t aCols,
+                             const uint16_t *b, int64_t batchStrideB,
+                             int64_t bRows, int64_t bCols, float *c,
+                             int64_t batchStrideC, int64_t cRows, int64_t cCols,
+                             int64_t accumulate) {
+  // BFloat16 is uint16_t's bits in a type of its own, for Blas<>.
+  gemmPart(part, parts, batch, m, n, k, reinterpret_cast<const BFloat16 *>(a),
+           batchStrideA, aRows, aCols, reinterpret_cast<const BFloat16 *>(b),
            batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols,
            accumulate != 0);
 }

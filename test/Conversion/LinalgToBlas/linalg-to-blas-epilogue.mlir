@@ -117,16 +117,22 @@ func.func @batched(%a: memref<2x4x3xf32>, %b: memref<2x3x5xf32>, %bias: memref<5
 // Left as they are, each product a plain nxrt_gemm call: a bias along the
 // rows, a body that does more (a scale), an epilogue into another buffer,
 // a maximum with something other than +0.0, a bias defined after the
-// product, and an f64 product.
+// product, an f64 product, and a product of bf16 into f32 (the epilogue's
+// entry takes f32 operands).
 // CHECK-LABEL: func.func @kept
 // CHECK-NOT: nxrt_gemm_part_epilogue_f32
 // CHECK-COUNT-6: linalg.generic
+// CHECK-NOT: nxrt_gemm_part_epilogue_f32
+// CHECK: llvm.call @nxrt_gemm_bf16_f32(
+// CHECK-NOT: nxrt_gemm_part_epilogue_f32
+// CHECK: linalg.generic
 // CHECK-NOT: nxrt_gemm_part_epilogue_f32
 // CHECK: return
 func.func @kept(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %bias: memref<4xf32>,
                 %c: memref<4x4xf32>, %d: memref<4x4xf32>,
                 %a64: memref<4x4xf64>, %b64: memref<4x4xf64>, %bias64: memref<4xf64>,
-                %c64: memref<4x4xf64>) {
+                %c64: memref<4x4xf64>, %a16: memref<4x4xbf16>,
+                %b16: memref<4x4xbf16>) {
   %zero = arith.constant 0.0 : f32
   %negzero = arith.constant -0.0 : f32
   %two = arith.constant 2.0 : f32
@@ -179,6 +185,15 @@ func.func @kept(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %bias: memref<4xf32>,
   ^bb0(%x: f64, %y: f64, %out: f64):
     %s = arith.addf %x, %y : f64
     linalg.yield %s : f64
+  }
+  linalg.matmul ins(%a16, %b16 : memref<4x4xbf16>, memref<4x4xbf16>) outs(%c : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<4x4xf32>, memref<4xf32>) outs(%c : memref<4x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
   }
   return
 }

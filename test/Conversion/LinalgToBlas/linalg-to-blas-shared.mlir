@@ -77,6 +77,17 @@ func.func @large_f64(%a: memref<256x64xf64>, %b: memref<64x256xf64>, %c: memref<
 
 // -----
 
+// bf16 products into f32 are shared through nxrt_gemm_part_bf16_f32.
+// CHECK-LABEL: func.func @large_bf16
+// CHECK: omp.parallel
+// CHECK: llvm.call @nxrt_gemm_part_bf16_f32(
+func.func @large_bf16(%a: memref<256x64xbf16>, %b: memref<64x256xbf16>, %c: memref<256x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x64xbf16>, memref<64x256xbf16>) outs(%c : memref<256x256xf32>)
+  return
+}
+
+// -----
+
 // Inside another team's region the product is not shared again: a nested
 // team would run on one thread anyway.
 // CHECK-LABEL: func.func @nested

@@ -150,6 +150,75 @@ func.func @vecmat(%x: memref<3xf32>, %a: memref<3x4xf32>, %y: memref<4xf32>) {
 
 // -----
 
+// bf16 operands into f32 call nxrt_gemm_bf16_f32, with the operands'
+// addresses in bytes of bf16 (offset * 2) and C's in bytes of f32.
+// CHECK: llvm.func @nxrt_gemm_bf16_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64)
+// CHECK-LABEL: func.func @bf16_into_f32
+// CHECK-SAME: (%[[A:.+]]: memref<64x32xbf16, strided<[32, 1], offset: 8>>, %[[B:.+]]: memref<32x16xbf16>, %[[C:.+]]: memref<64x16xf32>)
+// CHECK: %[[ONE:.+]] = arith.constant 1 : i64
+// CHECK: %[[TWO:.+]] = arith.constant 2 : i64
+// CHECK: %{{.+}}, %[[OFFSET_A:.+]], %{{.+}}:2, %{{.+}}:2 = memref.extract_strided_metadata %[[A]]
+// CHECK: %[[OFFSET_A64:.+]] = arith.index_cast %[[OFFSET_A]] : index to i64
+// CHECK: arith.muli %[[OFFSET_A64]], %[[TWO]] : i64
+// CHECK: %[[FOUR:.+]] = arith.constant 4 : i64
+// CHECK-NEXT: memref.extract_strided_metadata %[[C]]
+// CHECK: %[[PC:.+]] = llvm.inttoptr
+// CHECK: llvm.call @nxrt_gemm_bf16_f32(%[[ONE]], {{.+}}, %[[PC]], %{{.+}}, %{{.+}}, %{{.+}}, %[[ONE]])
+// CHECK-NOT: linalg.matmul
+func.func @bf16_into_f32(%a: memref<64x32xbf16, strided<[32, 1], offset: 8>>, %b: memref<32x16xbf16>, %c: memref<64x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x32xbf16, strided<[32, 1], offset: 8>>, memref<32x16xbf16>) outs(%c : memref<64x16xf32>)
+  return
+}
+
+// -----
+
+// Left alone: bodies that compute more than acc + a * b, which the
+// contraction interface accepts (it looks past unary ops) but no GEMM
+// computes: an exponential of the product, a negated operand, a bf16
+// product rounded to bf16 before it is widened and summed; and bf16 into
+// bf16, which rounds every product and sum to bf16.
+// CHECK-LABEL: func.func @not_plain_products
+// CHECK-NOT: llvm.call
+// CHECK: math.exp
+// CHECK: arith.negf
+// CHECK: arith.mulf %{{.+}}, %{{.+}} : bf16
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : memref<4x3xbf16>, memref<3x2xbf16>) outs(%{{.+}} : memref<4x2xbf16>)
+// CHECK-NOT: llvm.call
+func.func @not_plain_products(%a: memref<4x3xf32>, %b: memref<3x2xf32>, %c: memref<4x2xf32>,
+                              %a16: memref<4x3xbf16>, %b16: memref<3x2xbf16>, %c16: memref<4x2xbf16>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4x3xf32>, memref<3x2xf32>) outs(%c : memref<4x2xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %e = math.exp %p : f32
+    %s = arith.addf %acc, %e : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4x3xf32>, memref<3x2xf32>) outs(%c : memref<4x2xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %n = arith.negf %x : f32
+    %p = arith.mulf %n, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a16, %b16 : memref<4x3xbf16>, memref<3x2xbf16>) outs(%c : memref<4x2xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %acc: f32):
+    %p = arith.mulf %x, %y : bf16
+    %w = arith.extf %p : bf16 to f32
+    %s = arith.addf %acc, %w : f32
+    linalg.yield %s : f32
+  }
+  linalg.matmul ins(%a16, %b16 : memref<4x3xbf16>, memref<3x2xbf16>) outs(%c16 : memref<4x2xbf16>)
+  return
+}
+
+// -----
+
 // Left alone: integers, mixed element types, tensors, an operand broadcast
 // along the batch, two batch dimensions, a product that is not summed.
 // CHECK-LABEL: func.func @left_alone

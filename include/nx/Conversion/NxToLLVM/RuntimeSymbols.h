@@ -68,6 +68,11 @@ inline constexpr llvm::StringLiteral kGemmPartF32 =
     entry_points::nxrt_gemm_part_f32;
 inline constexpr llvm::StringLiteral kGemmPartF64 =
     entry_points::nxrt_gemm_part_f64;
+// Products of bf16 into f32, whole or a part.
+inline constexpr llvm::StringLiteral kGemmBf16F32 =
+    entry_points::nxrt_gemm_bf16_f32;
+inline constexpr llvm::StringLiteral kGemmPartBf16F32 =
+    entry_points::nxrt_gemm_part_bf16_f32;
 // A part of an f32 product, then the bias and ReLU that followed it.
 inline constexpr llvm::StringLiteral kGemmPartEpilogueF32 =
     entry_points::nxrt_gemm_part_epilogue_f32;
