@@ -187,6 +187,22 @@ func.func @large_f64(%a: tensor<128x256xf64>, %b: tensor<256x96xf64>) -> tensor<
                      outs(%acc : tensor<128x96xf64>) -> tensor<128x96xf64>
   return %c : tensor<128x96xf64>
 }
+func.func @small_bf16(%a: tensor<4x8xbf16>, %b: tensor<8x3xbf16>) -> tensor<4x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<4x3xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<4x3xf32>) -> tensor<4x3xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<4x8xbf16>, tensor<8x3xbf16>)
+                     outs(%acc : tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %c : tensor<4x3xf32>
+}
+func.func @large_bf16(%a: tensor<128x256xbf16>, %b: tensor<256x96xbf16>) -> tensor<128x96xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<128x96xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<128x96xf32>) -> tensor<128x96xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<128x256xbf16>, tensor<256x96xbf16>)
+                     outs(%acc : tensor<128x96xf32>) -> tensor<128x96xf32>
+  return %c : tensor<128x96xf32>
+}
 func.func @conv(%x: tensor<2x9x9x3xf32>, %w: tensor<3x3x3x4xf32>) -> tensor<2x7x7x4xf32> {
   %zero = arith.constant 0.0 : f32
   %empty = tensor.empty() : tensor<2x7x7x4xf32>

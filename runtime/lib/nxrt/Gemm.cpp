@@ -116,6 +116,9 @@ public:
   /// At least `floats` floats, 64-byte aligned; nullptr when there is no
   /// memory for them.
   float *get(size_t floats) {
+    // No allocation holds that many bytes (the size itself would wrap).
+    if (floats > (SIZE_MAX - 64) / sizeof(float))
+      return nullptr;
     if (floats > capacity) {
       size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;
       data.reset(static_cast<float *>(std::aligned_alloc(64, bytes)));
