@@ -38,9 +38,7 @@
 #include "Dnnl.h"
 #include "OpenMPThreads.h"
 #include "Relu.h"
-#include "Sync.h"
 
-#include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
 
@@ -308,37 +306,8 @@ std::shared_ptr<const ConvPlan> makePlan(const ConvKey &key) {
   }
 }
 
-/// Plans by key. A program has a handful of convolution shapes; the map is
-/// emptied if some host makes it grow past kMaxPlans.
-class PlanCache {
-public:
-  std::shared_ptr<const ConvPlan> get(const ConvKey &key) {
-    {
-      nxrt::MutexLock lock(&mutex);
-      auto it = plans.find(key);
-      if (it != plans.end())
-        return it->second;
-    }
-    // Made outside the lock: two threads may both make one, and the first
-    // one stored is kept.
-    std::shared_ptr<const ConvPlan> plan = makePlan(key);
-    nxrt::MutexLock lock(&mutex);
-    if (plans.size() >= kMaxPlans)
-      plans.clear();
-    return plans.try_emplace(key, std::move(plan)).first->second;
-  }
-
-private:
-  static constexpr size_t kMaxPlans = 256;
-  // nxrt's: ThreadSanitizer sees its locks, and a lookup is short enough
-  // not to need a reader lock.
-  nxrt::Mutex mutex;
-  absl::flat_hash_map<ConvKey, std::shared_ptr<const ConvPlan>>
-      plans ABSL_GUARDED_BY(mutex);
-};
-
-PlanCache &planCache() {
-  static PlanCache *cache = new PlanCache();
+nxrt::PlanCache<ConvKey, ConvPlan> &planCache() {
+  static auto *cache = new nxrt::PlanCache<ConvKey, ConvPlan>(makePlan);
   return *cache;
 }
 

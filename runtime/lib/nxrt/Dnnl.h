@@ -8,18 +8,24 @@
 //
 // The convolutions (Convolution.cpp) and the bf16 products
 // (MatmulBf16.cpp) of compiled code run oneDNN primitives on one CPU engine,
-// each with a scratchpad its caller passes in.
+// each with a scratchpad its caller passes in, from plans kept by key.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef NXRT_LIB_DNNL_H
 #define NXRT_LIB_DNNL_H
 
+#include "Sync.h"
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <cstddef>
 #include <cstdlib>
 #include <memory>
+#include <utility>
 
 namespace nxrt {
 
@@ -55,6 +61,42 @@ private:
   };
   std::unique_ptr<void, FreeDeleter> data;
   size_t capacity = 0;
+};
+
+/// Plans (a primitive and what running it needs) by key, made by `make` at
+/// a key's first use and kept, refusals (nullptr) included, so that a key
+/// oneDNN refuses is asked once. A program has a handful of shapes; the map
+/// is emptied if some host makes it grow past kMaxPlans. Thread-safe.
+template <typename Key, typename Plan> class PlanCache {
+public:
+  using MakePlan = std::shared_ptr<const Plan> (*)(const Key &);
+
+  explicit PlanCache(MakePlan make) : make(make) {}
+
+  std::shared_ptr<const Plan> get(const Key &key) {
+    {
+      MutexLock lock(&mutex);
+      auto it = plans.find(key);
+      if (it != plans.end())
+        return it->second;
+    }
+    // Made outside the lock: two threads may both make one, and the first
+    // one stored is kept.
+    std::shared_ptr<const Plan> plan = make(key);
+    MutexLock lock(&mutex);
+    if (plans.size() >= kMaxPlans)
+      plans.clear();
+    return plans.try_emplace(key, std::move(plan)).first->second;
+  }
+
+private:
+  static constexpr size_t kMaxPlans = 256;
+  const MakePlan make;
+  // nxrt's: ThreadSanitizer sees its locks, and a lookup is short enough
+  // not to need a reader lock.
+  Mutex mutex;
+  absl::flat_hash_map<Key, std::shared_ptr<const Plan>>
+      plans ABSL_GUARDED_BY(mutex);
 };
 
 } // namespace nxrt

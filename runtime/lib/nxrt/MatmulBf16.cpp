@@ -19,10 +19,7 @@
 #include "MatmulBf16.h"
 
 #include "Dnnl.h"
-#include "Sync.h"
 
-#include "absl/base/thread_annotations.h"
-#include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
 
 #include <memory>
@@ -91,35 +88,8 @@ std::shared_ptr<const MatmulPlan> makePlan(const MatmulKey &key) {
   }
 }
 
-/// Plans by key, refusals (nullptr) included, so that a refused shape is
-/// asked once. The map is emptied if some host makes it grow past kMaxPlans.
-class PlanCache {
-public:
-  std::shared_ptr<const MatmulPlan> get(const MatmulKey &key) {
-    {
-      nxrt::MutexLock lock(&mutex);
-      auto it = plans.find(key);
-      if (it != plans.end())
-        return it->second;
-    }
-    // Made outside the lock: two threads may both make one, and the first
-    // one stored is kept.
-    std::shared_ptr<const MatmulPlan> plan = makePlan(key);
-    nxrt::MutexLock lock(&mutex);
-    if (plans.size() >= kMaxPlans)
-      plans.clear();
-    return plans.try_emplace(key, std::move(plan)).first->second;
-  }
-
-private:
-  static constexpr size_t kMaxPlans = 256;
-  nxrt::Mutex mutex;
-  absl::flat_hash_map<MatmulKey, std::shared_ptr<const MatmulPlan>>
-      plans ABSL_GUARDED_BY(mutex);
-};
-
-PlanCache &planCache() {
-  static PlanCache *cache = new PlanCache();
+nxrt::PlanCache<MatmulKey, MatmulPlan> &planCache() {
+  static auto *cache = new nxrt::PlanCache<MatmulKey, MatmulPlan>(makePlan);
   return *cache;
 }
 
