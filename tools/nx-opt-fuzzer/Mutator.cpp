@@ -201,6 +201,8 @@ const char *const kReservedSymbols[] = {
     "nxrt_gemm_part_epilogue_f32",
     "nxrt_gemm_bf16_f32",
     "nxrt_gemm_part_bf16_f32",
+    "nxrt_gemm_i8_i32",
+    "nxrt_gemm_part_i8_i32",
     "nxrt_conv2d_f32",
     "nxrt_compute_threads",
     "_mlir_memref_to_llvm_alloc",

@@ -203,6 +203,22 @@ func.func @large_bf16(%a: tensor<128x256xbf16>, %b: tensor<256x96xbf16>) -> tens
                      outs(%acc : tensor<128x96xf32>) -> tensor<128x96xf32>
   return %c : tensor<128x96xf32>
 }
+func.func @small_i8(%a: tensor<4x8xi8>, %b: tensor<8x3xi8>) -> tensor<4x3xi32> {
+  %zero = arith.constant 0 : i32
+  %empty = tensor.empty() : tensor<4x3xi32>
+  %acc = linalg.fill ins(%zero : i32) outs(%empty : tensor<4x3xi32>) -> tensor<4x3xi32>
+  %c = linalg.matmul ins(%a, %b : tensor<4x8xi8>, tensor<8x3xi8>)
+                     outs(%acc : tensor<4x3xi32>) -> tensor<4x3xi32>
+  return %c : tensor<4x3xi32>
+}
+func.func @large_i8(%a: tensor<128x256xi8>, %b: tensor<256x96xi8>) -> tensor<128x96xi32> {
+  %zero = arith.constant 0 : i32
+  %empty = tensor.empty() : tensor<128x96xi32>
+  %acc = linalg.fill ins(%zero : i32) outs(%empty : tensor<128x96xi32>) -> tensor<128x96xi32>
+  %c = linalg.matmul ins(%a, %b : tensor<128x256xi8>, tensor<256x96xi8>)
+                     outs(%acc : tensor<128x96xi32>) -> tensor<128x96xi32>
+  return %c : tensor<128x96xi32>
+}
 func.func @conv(%x: tensor<2x9x9x3xf32>, %w: tensor<3x3x3x4xf32>) -> tensor<2x7x7x4xf32> {
   %zero = arith.constant 0.0 : f32
   %empty = tensor.empty() : tensor<2x7x7x4xf32>

@@ -388,11 +388,12 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
 }
 
 def NxLinalgToBlasPass : Pass<"nx-linalg-to-blas", "::mlir::ModuleOp"> {
-  let summary = "Turns linalg contractions on f32, f64 and bf16-into-f32 buffers into calls of libnxrt's nxrt_gemm";
+  let summary = "Turns linalg contractions on f32, f64, bf16-into-f32 and i8-into-i32 buffers into calls of libnxrt's nxrt_gemm";
   let description = [{
     Replaces a linalg contraction on buffers of one element type, f32 or
-    f64, by a call of `nxrt_gemm_f32` / `nxrt_gemm_f64` (`nxrt/nxrt.h`), and
-    one of bf16 operands into f32 by `nxrt_gemm_bf16_f32`:
+    f64, by a call of `nxrt_gemm_f32` / `nxrt_gemm_f64` (`nxrt/nxrt.h`), one
+    of bf16 operands into f32 by `nxrt_gemm_bf16_f32`, and one of i8
+    operands into i32 by `nxrt_gemm_i8_i32`:
     `C += A B`, batched, with every operand's address and element strides
     read from its descriptor. When the op right before is a `linalg.fill` of
     zero (either sign) of exactly `C`, which neither `A` nor `B` is a view
@@ -400,8 +401,8 @@ def NxLinalgToBlasPass : Pass<"nx-linalg-to-blas", "::mlir::ModuleOp"> {
     that fill over: its last argument, `accumulate`, is 0 and it writes
     `C = A B` without reading `C`, so `C` is not zeroed in a pass of its own
     and then read back. A contraction is any linalg op whose body is
-    `acc + a * b` and nothing else (bf16 inputs widened by `arith.extf`
-    before the multiply; a body with other ops between, such as
+    `acc + a * b` and nothing else (bf16 inputs widened by `arith.extf`, i8
+    ones by `arith.extsi`, before the multiply; a body with other ops between, such as
     `acc + exp(a * b)` or a product rounded to bf16 before its sum, is left
     alone), summed over one dimension, with at most one batch
     dimension and one row and one column dimension, each operand indexed by
@@ -414,8 +415,11 @@ def NxLinalgToBlasPass : Pass<"nx-linalg-to-blas", "::mlir::ModuleOp"> {
     BLAS it links, single-threaded, and computes the rest with a plain loop;
     bf16 products run on oneDNN's bf16 kernels where the CPU has bf16
     instructions (AVX-512 BF16, AMX), elsewhere on the f32 GEMM with both
-    operands widened to f32 (exact). Ops on tensors, other element types
-    (bf16 into bf16 rounds every product and sum, which no library does), broadcast operands and several
+    operands widened to f32 (exact); i8 products run on the f32 GEMM of
+    the widened operands, 1024 steps of the reduction at a time (their
+    sums are exact in f32), the runs' sums added in i32, wrapping. Ops on
+    tensors, other element types (bf16 into bf16 rounds every product and
+    sum, which no library does; i8 read as unsigned), broadcast operands and several
     batch dimensions are left alone. Part of `nx-lower-to-cpu`
     (`blas=false` keeps the loops).
 
@@ -423,7 +427,8 @@ def NxLinalgToBlasPass : Pass<"nx-linalg-to-blas", "::mlir::ModuleOp"> {
     multiply-adds is shared among an OpenMP team of `@f()` threads (a
     `func.func @f() -> i32`, declared if missing): each iteration of an
     `omp.wsloop` over as many parts as threads calls
-    `nxrt_gemm_part_f32(%part, %parts, ...)` (`_f64`, `_bf16_f32`), which
+    `nxrt_gemm_part_f32(%part, %parts, ...)` (`_f64`, `_bf16_f32`,
+    `_i8_i32`), which
     computes its range of
     the batches' rows (or of the columns, when rows are few). Sizes known
     only at run time are compared with `min-work` by the region's `if`

@@ -201,38 +201,40 @@ static std::optional<nx::Epilogue> getGemmEpilogue(linalg::LinalgOp op,
 }
 
 /// Whether `op`'s body is C + A B and nothing else, each input widened to
-/// C's type first (arith.extf, exact) where it is narrower. The contraction
-/// interface also takes bodies with unary ops in between, such as
-/// acc + exp(a * b), or a bf16 product rounded to bf16 before it is
-/// widened and summed, which no GEMM computes.
+/// C's type first where it is narrower (arith.extf, exact; arith.extsi for
+/// i8). The contraction interface also takes bodies with unary ops in
+/// between, such as acc + exp(a * b), or a bf16 product rounded to bf16
+/// before it is widened and summed, which no GEMM computes.
 static bool hasProductBody(linalg::LinalgOp op) {
   Block *body = op.getBlock();
   Value accumulator = body->getArgument(2);
-  auto add =
-      body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add || (add.getLhs() != accumulator && add.getRhs() != accumulator))
+  Operation *add = body->getTerminator()->getOperand(0).getDefiningOp();
+  if (!isa_and_present<arith::AddFOp, arith::AddIOp>(add) ||
+      !llvm::is_contained(add->getOperands(), accumulator))
     return false;
-  Value product = add.getLhs() == accumulator ? add.getRhs() : add.getLhs();
-  auto mul = product.getDefiningOp<arith::MulFOp>();
-  if (!mul)
+  Value product = add->getOperand(add->getOperand(0) == accumulator ? 1 : 0);
+  Operation *mul = product.getDefiningOp();
+  if (!isa_and_present<arith::MulFOp, arith::MulIOp>(mul))
     return false;
   auto isInput = [&](Value value, unsigned index) {
-    if (auto widen = value.getDefiningOp<arith::ExtFOp>())
-      value = widen.getIn();
+    if (isa_and_present<arith::ExtFOp, arith::ExtSIOp>(value.getDefiningOp()))
+      value = value.getDefiningOp()->getOperand(0);
     return value == body->getArgument(index);
   };
-  return (isInput(mul.getLhs(), 0) && isInput(mul.getRhs(), 1)) ||
-         (isInput(mul.getLhs(), 1) && isInput(mul.getRhs(), 0));
+  Value lhs = mul->getOperand(0), rhs = mul->getOperand(1);
+  return (isInput(lhs, 0) && isInput(rhs, 1)) ||
+         (isInput(lhs, 1) && isInput(rhs, 0));
 }
 
 /// The element types of a product's A (and B) and C that libnxrt takes: f32
-/// or f64 throughout, or bf16 into f32.
+/// or f64 throughout, bf16 into f32, or i8 into i32.
 static bool hasGemmElementTypes(linalg::LinalgOp op) {
   Type a = getElementTypeOrSelf(op->getOperand(0).getType());
   Type b = getElementTypeOrSelf(op->getOperand(1).getType());
   Type c = getElementTypeOrSelf(op->getOperand(2).getType());
   return a == b &&
-         (((a.isF32() || a.isF64()) && a == c) || (a.isBF16() && c.isF32()));
+         (((a.isF32() || a.isF64()) && a == c) || (a.isBF16() && c.isF32()) ||
+          (a.isSignlessInteger(8) && c.isSignlessInteger(32)));
 }
 
 /// Whether `op` is a product this pass turns into a call.
@@ -251,6 +253,8 @@ static StringRef getGemmFunction(linalg::LinalgOp op, GemmEntry entry) {
   bool part = entry == GemmEntry::Part;
   if (a.isBF16())
     return part ? symbols::kGemmPartBf16F32 : symbols::kGemmBf16F32;
+  if (a.isInteger(8))
+    return part ? symbols::kGemmPartI8I32 : symbols::kGemmI8I32;
   if (a.isF32())
     return part ? symbols::kGemmPartF32 : symbols::kGemmF32;
   return part ? symbols::kGemmPartF64 : symbols::kGemmF64;
@@ -443,8 +447,8 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
                                    PatternRewriter &rewriter) const {
   if (!isConvertible(op))
     return rewriter.notifyMatchFailure(
-        op, "not a (batched) f32, f64 or bf16-into-f32 matrix product on "
-            "buffers");
+        op, "not a (batched) f32, f64, bf16-into-f32 or i8-into-i32 "
+            "matrix product on buffers");
   FailureOr<GemmDims> dims = getGemmDims(op);
   Sharing sharing;
   if (!numThreadsFunction.empty())
@@ -525,6 +529,8 @@ struct NxLinalgToBlasPass
         {symbols::kGemmPartF64, GemmEntry::Part},
         {symbols::kGemmBf16F32, GemmEntry::Whole},
         {symbols::kGemmPartBf16F32, GemmEntry::Part},
+        {symbols::kGemmI8I32, GemmEntry::Whole},
+        {symbols::kGemmPartI8I32, GemmEntry::Part},
         {symbols::kGemmPartEpilogueF32, GemmEntry::PartEpilogue}};
     for (auto [name, entry] : kDeclarations) {
       auto expected = LLVM::LLVMFunctionType::get(

@@ -85,10 +85,12 @@ nx::declareFirstRunPreparation(RewriterBase &rewriter, ModuleOp module) {
   auto has = [&](StringRef name) {
     return SymbolTable::lookupSymbolIn(module, name) != nullptr;
   };
-  // bf16 products run on the f32 GEMM where the CPU has no bf16 kernels.
+  // i8 products run on the f32 GEMM, and bf16 ones where the CPU has no
+  // bf16 kernels.
   if ((has(symbols::kGemmF32) || has(symbols::kGemmPartF32) ||
        has(symbols::kGemmPartEpilogueF32) || has(symbols::kGemmBf16F32) ||
-       has(symbols::kGemmPartBf16F32)) &&
+       has(symbols::kGemmPartBf16F32) || has(symbols::kGemmI8I32) ||
+       has(symbols::kGemmPartI8I32)) &&
       !declare(symbols::kGemmPrepare, preparation.gemm))
     return failure();
   // Parallel loop nests and products size their teams by this function.

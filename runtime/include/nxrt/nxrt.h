@@ -65,7 +65,8 @@ extern "C" {
  * compiled code hands a product's bias and ReLU to the product
  * (nxrt_gemm_part_epilogue_f32) instead of running them as a pass of their
  * own. 16: compiled code calls nxrt_gemm_bf16_f32 / nxrt_gemm_part_bf16_f32
- * for products of bf16 into f32. */
+ * for products of bf16 into f32, and nxrt_gemm_i8_i32 /
+ * nxrt_gemm_part_i8_i32 for products of i8 into i32. */
 #define NXRT_API_VERSION 16
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
@@ -1049,6 +1050,27 @@ NXRT_API void nxrt_gemm_part_bf16_f32(
     int64_t k, const uint16_t *a, int64_t batch_stride_a, int64_t a_rows,
     int64_t a_cols, const uint16_t *b, int64_t batch_stride_b, int64_t b_rows,
     int64_t b_cols, float *c, int64_t batch_stride_c, int64_t c_rows,
+    int64_t c_cols, int64_t accumulate);
+
+/* Products of i8 operands into i32, as linalg.matmul of i8 into i32
+ * computes them: operands sign-extended, products and sums wrapping in
+ * i32; sizes, strides, parts and `accumulate` as nxrt_gemm_f32. They run
+ * on oneDNN's f32 GEMM of the operands widened to f32 in the calling
+ * thread's buffers, 1024 steps of the reduction at a time (whose sums f32
+ * holds exactly), the runs' sums added in i32: exact on every CPU.
+ * Thread-safe like nxrt_gemm_part_f32. */
+NXRT_API void nxrt_gemm_i8_i32(int64_t batch, int64_t m, int64_t n, int64_t k,
+                               const int8_t *a, int64_t batch_stride_a,
+                               int64_t a_rows, int64_t a_cols, const int8_t *b,
+                               int64_t batch_stride_b, int64_t b_rows,
+                               int64_t b_cols, int32_t *c,
+                               int64_t batch_stride_c, int64_t c_rows,
+                               int64_t c_cols, int64_t accumulate);
+NXRT_API void nxrt_gemm_part_i8_i32(
+    int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
+    int64_t k, const int8_t *a, int64_t batch_stride_a, int64_t a_rows,
+    int64_t a_cols, const int8_t *b, int64_t batch_stride_b, int64_t b_rows,
+    int64_t b_cols, int32_t *c, int64_t batch_stride_c, int64_t c_rows,
     int64_t c_cols, int64_t accumulate);
 
 /* nxrt_gemm_part_f32, then an epilogue on each element of C the part

@@ -34,8 +34,9 @@
 // bf16 products into f32 run on oneDNN's bf16 kernels where the CPU has
 // bf16 instructions (MatmulBf16.cpp). Elsewhere their operands are widened
 // to f32, exactly, into the calling thread's buffers, and run on the f32
-// GEMM: on AVX2, that took 2.3 ms for 512^3 where nx's own register tiles of
-// the widened values took 5.5 (docs/Servers.md).
+// GEMM, which took 3.9-4.3 ms for the bench's 512^3 on AVX2 where nx's own
+// register tiles took 5.3-5.8 (docs/Servers.md). i8 products into i32 run on
+// the f32 GEMM too, in runs of the reduction short enough to be exact.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +58,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <utility>
 
 #if defined(NXRT_HAVE_OPENBLAS) && !defined(NXRT_OPENBLAS_OPENMP)
@@ -109,31 +111,32 @@ int64_t paddedStride(int n) {
   return stride % 256 == 0 ? stride + 16 : stride;
 }
 
-/// A thread's buffer of floats for a copy of an operand, kept for the
+/// A thread's buffer of elements for a copy of an operand, kept for the
 /// thread's next call and grown when a larger one is needed.
-class FloatBuffer {
+template <typename T> class ThreadBuffer {
 public:
-  /// At least `floats` floats, 64-byte aligned; nullptr when there is no
+  /// At least `count` elements, 64-byte aligned; nullptr when there is no
   /// memory for them.
-  float *get(size_t floats) {
+  T *get(size_t count) {
     // No allocation holds that many bytes (the size itself would wrap).
-    if (floats > (SIZE_MAX - 64) / sizeof(float))
+    if (count > (SIZE_MAX - 64) / sizeof(T))
       return nullptr;
-    if (floats > capacity) {
-      size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;
-      data.reset(static_cast<float *>(std::aligned_alloc(64, bytes)));
-      capacity = data ? floats : 0;
+    if (count > capacity) {
+      size_t bytes = (count * sizeof(T) + 63) / 64 * 64;
+      data.reset(static_cast<T *>(std::aligned_alloc(64, bytes)));
+      capacity = data ? count : 0;
     }
     return data.get();
   }
 
 private:
   struct FreeDeleter {
-    void operator()(float *p) const { std::free(p); }
+    void operator()(T *p) const { std::free(p); }
   };
-  std::unique_ptr<float, FreeDeleter> data;
+  std::unique_ptr<T, FreeDeleter> data;
   size_t capacity = 0;
 };
+using FloatBuffer = ThreadBuffer<float>;
 
 /// A copy of the k x n matrix `b`, whose rows are `ldb` floats apart, in
 /// the calling thread's buffer with rows paddedStride(n) apart; nullptr
@@ -229,8 +232,9 @@ const uint16_t *bitsOf(const BFloat16 *values) {
 /// The `rows` x `cols` matrix `from`, whose rows are `leading` elements
 /// apart, widened to f32 in `buffer` with rows `stride` floats apart;
 /// nullptr when there is no memory for it.
-const float *widened(FloatBuffer &buffer, const BFloat16 *from, int rows,
-                     int cols, int leading, int stride) {
+template <typename In>
+const float *widened(FloatBuffer &buffer, const In *from, int rows, int cols,
+                     int leading, int stride) {
   float *to = buffer.get(static_cast<size_t>(rows) * stride);
   if (!to)
     return nullptr;
@@ -266,6 +270,74 @@ template <> struct Blas<BFloat16> {
   }
 };
 
+/// The most steps of an i8 product's reduction whose sums f32 holds
+/// exactly: every product of two i8 is at most 2^14 in magnitude, so the
+/// sums of 1024 of them are integers of at most 2^24.
+constexpr int kExactI8Steps = 1024;
+
+/// Adds the m x n matrix `from` (rows `ldf` apart) to `to` (rows `ldt`
+/// apart), or writes it over `to` with `overwrite`: the sums of a run of an
+/// i8 product (f32 holding whole numbers of at most 2^24 in magnitude), or
+/// their i32 total. i32 wraps, as compiled code's arith.addi does.
+template <typename T>
+void addInto(const T *from, int ldf, int m, int n, bool overwrite, int32_t *to,
+             int ldt) {
+  for (int64_t r = 0; r < m; ++r)
+    for (int64_t c = 0; c < n; ++c) {
+      auto value = static_cast<int32_t>(from[r * ldf + c]);
+      int32_t &sum = to[r * ldt + c];
+      sum = overwrite ? value
+                      : static_cast<int32_t>(static_cast<uint32_t>(sum) +
+                                             static_cast<uint32_t>(value));
+    }
+}
+
+/// i8 operands into i32, as compiled code computes them (sign-extended,
+/// products and sums wrapping in i32): the f32 GEMM of the widened operands,
+/// over runs of at most kExactI8Steps steps of the reduction, which it sums
+/// exactly; the runs' sums are added in i32. oneDNN's own integer GEMM may
+/// saturate its intermediate sums on CPUs without AVX-512 VNNI. C is
+/// written only once every run has succeeded.
+template <> struct Blas<int8_t> {
+  static bool gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
+                   const int8_t *a, int lda, const int8_t *b, int ldb,
+                   int32_t beta, int32_t *c, int ldc) {
+    thread_local FloatBuffer bufferA, bufferB, bufferSums;
+    thread_local ThreadBuffer<int32_t> bufferTotal;
+    bool oneRun = k <= kExactI8Steps;
+    float *sums = bufferSums.get(static_cast<size_t>(m) * n);
+    // With several runs (or C to add to), the runs are summed apart from C.
+    int32_t *total =
+        oneRun && beta == 0 ? c : bufferTotal.get(static_cast<size_t>(m) * n);
+    if (!sums || !total)
+      return false;
+    int ldt = total == c ? ldc : n;
+    for (int first = 0; first < k; first += kExactI8Steps) {
+      int steps = std::min(kExactI8Steps, k - first);
+      // The run's columns of A and rows of B, each as it is stored.
+      bool plainA = ta == CblasNoTrans, plainB = tb == CblasNoTrans;
+      const int8_t *runA = plainA ? a + first : a + int64_t(first) * lda;
+      const int8_t *runB = plainB ? b + int64_t(first) * ldb : b + first;
+      int aCols = plainA ? steps : m, bCols = plainB ? n : steps;
+      int strideB = plainB && readsBAtConflictingStride(m, n, steps, n)
+                        ? static_cast<int>(paddedStride(n))
+                        : bCols;
+      const float *wideA =
+          widened(bufferA, runA, plainA ? m : steps, aCols, lda, aCols);
+      const float *wideB =
+          widened(bufferB, runB, plainB ? steps : n, bCols, ldb, strideB);
+      if (!wideA || !wideB ||
+          !Blas<float>::gemm(ta, tb, m, n, steps, wideA, aCols, wideB, strideB,
+                             0.0f, sums, n))
+        return false;
+      addInto(sums, n, m, n, first == 0, total, ldt);
+    }
+    if (total != c)
+      addInto(total, ldt, m, n, beta == 0, c, ldc);
+    return true;
+  }
+};
+
 /// What a product does to each element of C once it is computed: add
 /// bias[column * biasStride] when there is a bias, then take the maximum
 /// with +0.0 when `relu` is set (nxrt_gemm_part_epilogue_f32).
@@ -283,6 +355,19 @@ template <typename T> struct Epilogue {
     return shifted;
   }
 };
+
+/// sum + a * b in `Out`, as compiled code computes it: inputs widened first,
+/// integers wrapping.
+template <typename Out, typename In> Out multiplyAdd(Out sum, In a, In b) {
+  if constexpr (std::is_integral_v<Out>) {
+    using Bits = std::make_unsigned_t<Out>;
+    auto product = static_cast<Bits>(static_cast<Out>(a)) *
+                   static_cast<Bits>(static_cast<Out>(b));
+    return static_cast<Out>(static_cast<Bits>(sum) + product);
+  } else {
+    return sum + static_cast<Out>(a) * static_cast<Out>(b);
+  }
+}
 
 /// Applies `epilogue` to the m x n matrix at `c`. A row of C with unit
 /// column stride and a contiguous bias is one loop the compiler vectorizes.
@@ -344,8 +429,8 @@ void gemmSerial(int64_t batch, int64_t m, int64_t n, int64_t k, const In *a,
         for (int64_t col = 0; col < n; ++col) {
           Out sum = accumulate ? ci[r * cRows + col * cCols] : Out(0);
           for (int64_t p = 0; p < k; ++p)
-            sum += static_cast<Out>(ai[r * aRows + p * aCols]) *
-                   static_cast<Out>(bi[p * bRows + col * bCols]);
+            sum = multiplyAdd(sum, ai[r * aRows + p * aCols],
+                              bi[p * bRows + col * bCols]);
           ci[r * cRows + col * cCols] = sum;
         }
     // Each batch's C right after its product, while it is in cache.
@@ -539,6 +624,27 @@ void nxrt_gemm_part_bf16_f32(int64_t part, int64_t parts, int64_t batch,
   // BFloat16 is uint16_t's bits in a type of its own, for Blas<>.
   gemmPart(part, parts, batch, m, n, k, reinterpret_cast<const BFloat16 *>(a),
            batchStrideA, aRows, aCols, reinterpret_cast<const BFloat16 *>(b),
+           batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols,
+           accumulate != 0);
+}
+
+void nxrt_gemm_i8_i32(int64_t batch, int64_t m, int64_t n, int64_t k,
+                      const int8_t *a, int64_t batchStrideA, int64_t aRows,
+                      int64_t aCols, const int8_t *b, int64_t batchStrideB,
+                      int64_t bRows, int64_t bCols, int32_t *c,
+                      int64_t batchStrideC, int64_t cRows, int64_t cCols,
+                      int64_t accumulate) {
+  gemmPart(0, 1, batch, m, n, k, a, batchStrideA, aRows, aCols, b, batchStrideB,
+           bRows, bCols, c, batchStrideC, cRows, cCols, accumulate != 0);
+}
+
+void nxrt_gemm_part_i8_i32(int64_t part, int64_t parts, int64_t batch,
+                           int64_t m, int64_t n, int64_t k, const int8_t *a,
+                           int64_t batchStrideA, int64_t aRows, int64_t aCols,
+                           const int8_t *b, int64_t batchStrideB, int64_t bRows,
+                           int64_t bCols, int32_t *c, int64_t batchStrideC,
+                           int64_t cRows, int64_t cCols, int64_t accumulate) {
+  gemmPart(part, parts, batch, m, n, k, a, batchStrideA, aRows, aCols, b,
            batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols,
            accumulate != 0);
 }

@@ -32,3 +32,13 @@ llvm.func @nxrt_gemm_bf16_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llv
 
 // expected-error @+1 {{'llvm.func' op uses the name 'nxrt_gemm_part_bf16_f32', which libnxrt's contractions have}}
 llvm.func @nxrt_gemm_part_bf16_f32(i64)
+
+// -----
+
+// expected-error @+1 {{'llvm.func' op uses the name 'nxrt_gemm_i8_i32', which libnxrt's contractions have}}
+llvm.func @nxrt_gemm_i8_i32(i64)
+
+// -----
+
+// expected-error @+1 {{'llvm.func' op uses the name 'nxrt_gemm_part_i8_i32', which libnxrt's contractions have}}
+llvm.func @nxrt_gemm_part_i8_i32(i64)

@@ -88,6 +88,17 @@ func.func @large_bf16(%a: memref<256x64xbf16>, %b: memref<64x256xbf16>, %c: memr
 
 // -----
 
+// i8 products into i32 are shared through nxrt_gemm_part_i8_i32.
+// CHECK-LABEL: func.func @large_i8
+// CHECK: omp.parallel
+// CHECK: llvm.call @nxrt_gemm_part_i8_i32(
+func.func @large_i8(%a: memref<256x64xi8>, %b: memref<64x256xi8>, %c: memref<256x256xi32>) {
+  linalg.matmul ins(%a, %b : memref<256x64xi8>, memref<64x256xi8>) outs(%c : memref<256x256xi32>)
+  return
+}
+
+// -----
+
 // Inside another team's region the product is not shared again: a nested
 // team would run on one thread anyway.
 // CHECK-LABEL: func.func @nested

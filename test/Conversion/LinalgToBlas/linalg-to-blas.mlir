@@ -172,20 +172,43 @@ func.func @bf16_into_f32(%a: memref<64x32xbf16, strided<[32, 1], offset: 8>>, %b
 
 // -----
 
+// i8 operands into i32 call nxrt_gemm_i8_i32, with the operands' addresses
+// in bytes of i8 (offset * 1).
+// CHECK: llvm.func @nxrt_gemm_i8_i32(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64)
+// CHECK-LABEL: func.func @i8_into_i32
+// CHECK: %[[ONE:.+]] = arith.constant 1 : i64
+// CHECK: %[[BYTE:.+]] = arith.constant 1 : i64
+// CHECK: %{{.+}}, %[[OFFSET_A:.+]], %{{.+}}:2, %{{.+}}:2 = memref.extract_strided_metadata
+// CHECK: %[[OFFSET_A64:.+]] = arith.index_cast %[[OFFSET_A]] : index to i64
+// CHECK: arith.muli %[[OFFSET_A64]], %[[BYTE]] : i64
+// CHECK: llvm.call @nxrt_gemm_i8_i32(%[[ONE]],
+// CHECK-NOT: linalg.matmul
+func.func @i8_into_i32(%a: memref<64x32xi8>, %b: memref<32x16xi8>, %c: memref<64x16xi32>) {
+  linalg.matmul ins(%a, %b : memref<64x32xi8>, memref<32x16xi8>) outs(%c : memref<64x16xi32>)
+  return
+}
+
+// -----
+
 // Left alone: bodies that compute more than acc + a * b, which the
 // contraction interface accepts (it looks past unary ops) but no GEMM
 // computes: an exponential of the product, a negated operand, a bf16
 // product rounded to bf16 before it is widened and summed; and bf16 into
-// bf16, which rounds every product and sum to bf16.
+// bf16, which rounds every product and sum to bf16; i8 read as unsigned
+// (arith.extui), and i8 into i8.
 // CHECK-LABEL: func.func @not_plain_products
 // CHECK-NOT: llvm.call
 // CHECK: math.exp
 // CHECK: arith.negf
 // CHECK: arith.mulf %{{.+}}, %{{.+}} : bf16
 // CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : memref<4x3xbf16>, memref<3x2xbf16>) outs(%{{.+}} : memref<4x2xbf16>)
+// CHECK: arith.extui
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : memref<4x3xi8>, memref<3x2xi8>) outs(%{{.+}} : memref<4x2xi8>)
 // CHECK-NOT: llvm.call
 func.func @not_plain_products(%a: memref<4x3xf32>, %b: memref<3x2xf32>, %c: memref<4x2xf32>,
-                              %a16: memref<4x3xbf16>, %b16: memref<3x2xbf16>, %c16: memref<4x2xbf16>) {
+                              %a16: memref<4x3xbf16>, %b16: memref<3x2xbf16>, %c16: memref<4x2xbf16>,
+                              %a8: memref<4x3xi8>, %b8: memref<3x2xi8>, %c32: memref<4x2xi32>,
+                              %c8: memref<4x2xi8>) {
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<4x3xf32>, memref<3x2xf32>) outs(%c : memref<4x2xf32>) {
@@ -214,6 +237,17 @@ func.func @not_plain_products(%a: memref<4x3xf32>, %b: memref<3x2xf32>, %c: memr
     linalg.yield %s : f32
   }
   linalg.matmul ins(%a16, %b16 : memref<4x3xbf16>, memref<3x2xbf16>) outs(%c16 : memref<4x2xbf16>)
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a8, %b8 : memref<4x3xi8>, memref<3x2xi8>) outs(%c32 : memref<4x2xi32>) {
+  ^bb0(%x: i8, %y: i8, %acc: i32):
+    %wx = arith.extui %x : i8 to i32
+    %wy = arith.extui %y : i8 to i32
+    %p = arith.muli %wx, %wy : i32
+    %s = arith.addi %acc, %p : i32
+    linalg.yield %s : i32
+  }
+  linalg.matmul ins(%a8, %b8 : memref<4x3xi8>, memref<3x2xi8>) outs(%c8 : memref<4x2xi8>)
   return
 }
 

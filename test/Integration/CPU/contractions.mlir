@@ -12,12 +12,15 @@
 // RUN: nx-runner %s --blas=false --entry=views --input='[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]:tensor<3x4xf32>' --input='[[1, 1], [0, 2]]:tensor<2x2xf32>' | FileCheck %s --check-prefix=VIEWS
 // RUN: nx-runner %s --entry=matmul_bf16 --input='[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]:tensor<3x4xf32>' --input='[[1, 0], [0, 1], [1, 1], [2, -1]]:tensor<4x2xf32>' | FileCheck %s --check-prefix=MATMUL
 // RUN: nx-runner %s --blas=false --entry=matmul_bf16 --input='[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]:tensor<3x4xf32>' --input='[[1, 0], [0, 1], [1, 1], [2, -1]]:tensor<4x2xf32>' | FileCheck %s --check-prefix=MATMUL
+// RUN: nx-runner %s --entry=matmul_i8 --input='[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]:tensor<3x4xi8>' --input='[[1, 0], [0, 1], [1, 1], [2, -1]]:tensor<4x2xi8>' | FileCheck %s --check-prefix=MATMUL-I8
+// RUN: nx-runner %s --blas=false --entry=matmul_i8 --input='[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]:tensor<3x4xi8>' --input='[[1, 0], [0, 1], [1, 1], [2, -1]]:tensor<4x2xi8>' | FileCheck %s --check-prefix=MATMUL-I8
 // RUN: nx-runner %s --entry=exp_of_products --input='[[0, 1]]:tensor<1x2xf32>' --input='[[0], [1]]:tensor<2x1xf32>' | FileCheck %s --check-prefix=EXP
 // RUN: nx-runner %s --blas=false --entry=exp_of_products --input='[[0, 1]]:tensor<1x2xf32>' --input='[[0], [1]]:tensor<2x1xf32>' | FileCheck %s --check-prefix=EXP
 // RUN: nx-runner %s --print-lowered | FileCheck %s --check-prefix=LOWERED
 // LOWERED-DAG: llvm.call @nxrt_gemm_f32(
 // LOWERED-DAG: llvm.call @nxrt_gemm_f64(
 // LOWERED-DAG: llvm.call @nxrt_gemm_bf16_f32(
+// LOWERED-DAG: llvm.call @nxrt_gemm_i8_i32(
 
 // MATMUL: result #0: tensor<3x2xf32> = {{\[}}[12, 1], [28, 5], [44, 9]]
 func.func @matmul(%a: tensor<3x4xf32>, %b: tensor<4x2xf32>) -> tensor<3x2xf32> {
@@ -66,6 +69,17 @@ func.func @matmul_bf16(%a: tensor<3x4xf32>, %b: tensor<4x2xf32>) -> tensor<3x2xf
   %c = linalg.fill ins(%zero : f32) outs(%init : tensor<3x2xf32>) -> tensor<3x2xf32>
   %r = linalg.matmul ins(%a16, %b16 : tensor<3x4xbf16>, tensor<4x2xbf16>) outs(%c : tensor<3x2xf32>) -> tensor<3x2xf32>
   return %r : tensor<3x2xf32>
+}
+
+// The same product of i8 operands summed in i32: nxrt_gemm_i8_i32, or
+// loops with --blas=false.
+// MATMUL-I8: result #0: tensor<3x2xi32> = {{\[}}[12, 1], [28, 5], [44, 9]]
+func.func @matmul_i8(%a: tensor<3x4xi8>, %b: tensor<4x2xi8>) -> tensor<3x2xi32> {
+  %zero = arith.constant 0 : i32
+  %init = tensor.empty() : tensor<3x2xi32>
+  %c = linalg.fill ins(%zero : i32) outs(%init : tensor<3x2xi32>) -> tensor<3x2xi32>
+  %r = linalg.matmul ins(%a, %b : tensor<3x4xi8>, tensor<4x2xi8>) outs(%c : tensor<3x2xi32>) -> tensor<3x2xi32>
+  return %r : tensor<3x2xi32>
 }
 
 // A body the contraction interface takes but no GEMM computes: the sum of

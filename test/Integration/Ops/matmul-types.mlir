@@ -2,9 +2,10 @@
 // are, run through nx-runner on the inputs of models.py, agree with
 // models.py's NumPy reference in float64 (and PyTorch's, where it is
 // installed):
-// - i8 operands summed in i32, as register tiles (nx-vectorize-linalg),
-//   exactly, at one thread and at three (64 tiles of 8 rows shared
-//   unevenly);
+// - i8 operands summed in i32, exactly, on libnxrt (nxrt_gemm_part_i8_i32:
+//   the f32 GEMM of the widened operands, in runs of the reduction short
+//   enough to be exact) at one thread and at three, and as register tiles
+//   with --blas=false (64 tiles of 8 rows shared unevenly);
 // - bf16 operands summed in f32, on libnxrt (nxrt_gemm_part_bf16_f32:
 //   oneDNN's bf16 kernels, or the f32 GEMM of the widened operands) at one
 //   and three threads, and as register tiles with --blas=false, within the
@@ -16,6 +17,10 @@
 // RUN: %numpy_python %nx_src_root/bench/models/models.py run matmul-i8 \
 // RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.i8-3 \
 // RUN:   --flag=--compute-threads=3 | FileCheck %s --check-prefix=I8
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run matmul-i8 \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.i8-tiles \
+// RUN:   --flag=--compute-threads=3 --flag=--blas=false \
+// RUN:   | FileCheck %s --check-prefix=I8
 // RUN: %numpy_python %nx_src_root/bench/models/models.py run matmul-bf16 \
 // RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.bf16-1 \
 // RUN:   --flag=--compute-threads=1 | FileCheck %s --check-prefix=BF16
@@ -27,9 +32,12 @@
 // RUN:   --flag=--compute-threads=3 --flag=--blas=false \
 // RUN:   | FileCheck %s --check-prefix=BF16
 // RUN: %nx_tools/nx-opt %nx_src_root/bench/models/matmul-i8.mlir --nx-lower-to-cpu \
-// RUN:   --mlir-pass-statistics 2>&1 | FileCheck %s --check-prefix=TILES
+// RUN:   --mlir-pass-statistics 2>&1 | FileCheck %s --check-prefix=LIBRARY
 // RUN: %nx_tools/nx-opt %nx_src_root/bench/models/matmul-bf16.mlir --nx-lower-to-cpu \
 // RUN:   --mlir-pass-statistics 2>&1 | FileCheck %s --check-prefix=LIBRARY
+// RUN: %nx_tools/nx-opt %nx_src_root/bench/models/matmul-i8.mlir \
+// RUN:   --nx-lower-to-cpu=blas=false --mlir-pass-statistics 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=TILES
 // RUN: %nx_tools/nx-opt %nx_src_root/bench/models/matmul-bf16.mlir \
 // RUN:   --nx-lower-to-cpu=blas=false --mlir-pass-statistics 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=TILES

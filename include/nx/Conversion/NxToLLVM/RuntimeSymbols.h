@@ -73,6 +73,11 @@ inline constexpr llvm::StringLiteral kGemmBf16F32 =
     entry_points::nxrt_gemm_bf16_f32;
 inline constexpr llvm::StringLiteral kGemmPartBf16F32 =
     entry_points::nxrt_gemm_part_bf16_f32;
+// Products of i8 into i32, whole or a part.
+inline constexpr llvm::StringLiteral kGemmI8I32 =
+    entry_points::nxrt_gemm_i8_i32;
+inline constexpr llvm::StringLiteral kGemmPartI8I32 =
+    entry_points::nxrt_gemm_part_i8_i32;
 // A part of an f32 product, then the bias and ReLU that followed it.
 inline constexpr llvm::StringLiteral kGemmPartEpilogueF32 =
     entry_points::nxrt_gemm_part_epilogue_f32;
