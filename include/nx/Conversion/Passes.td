@@ -266,16 +266,19 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
     the module, hands it to `nxrt_program_add_sites`: the runtime resolves
     every site once (callback and target names, decoded attributes) and
     writes it into its record, where each call reads it. `__nx_init` is the
-    same few instructions for any number of sites. In a module with f32
-    products (`nxrt_gemm_f32` or `nxrt_gemm_part_f32`, from
-    `nx-linalg-to-blas`), it first calls `nxrt_gemm_prepare`, so that
-    oneDNN compiles its GEMM kernels when the program loads rather than in
-    its first run. In a module with parallel loop nests (which size their
-    teams by `nxrt_compute_threads`) it starts the team
+    same few instructions for any number of sites. In a module with f32,
+    bf16 or i8 products (`nxrt_gemm_f32`, `nxrt_gemm_part_f32` and the
+    others from `nx-linalg-to-blas`), it first calls `nxrt_gemm_prepare`,
+    so that oneDNN compiles its GEMM kernels when the program loads rather
+    than in its first run. In a module with parallel loop nests (which size
+    their teams by `nxrt_compute_threads`) it starts the team
     (`nxrt_threads_prepare`), and in one with static heap buffers it faults
     in as much heap as a run holds at once (`nxrt_heap_prepare`), estimated
     from the `memref.alloc` and `memref.dealloc` ops in program order,
-    buffers that callees return included:
+    buffers that callees return included. With bf16 or i8 products of
+    constant sizes, it has every thread of the team map the buffers those
+    products widen their operands into (`nxrt_gemm_prepare_widened`, with
+    the largest A, B and C among them):
 
     ```mlir
     llvm.func @__nx_init(%program: !llvm.ptr) -> !llvm.ptr {
@@ -283,6 +286,7 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
       llvm.call @nxrt_threads_prepare() : () -> ()
       %bytes = llvm.mlir.constant(10494121 : i64) : i64
       llvm.call @nxrt_heap_prepare(%bytes) : (i64) -> ()
+      llvm.call @nxrt_gemm_prepare_widened(%a, %b, %c) : (i64, i64, i64) -> ()
       ...
     }
     ```

@@ -72,6 +72,53 @@ findConstantConvolutions(ModuleOp module) {
   return found;
 }
 
+/// The most elements a widening buffer is prepared for at load (64 MiB of
+/// floats): a larger product's first run maps the rest.
+static constexpr int64_t kMaxPreparedWidening = int64_t(1) << 24;
+
+/// The widening buffers (A's and B's floats, C's elements) that libnxrt's
+/// bf16 and i8 products of constant sizes in `module` need at most, each
+/// at most kMaxPreparedWidening. A part of a product needs no more than
+/// the whole; B's rows may be padded by up to 48 floats (Gemm.cpp), and an
+/// i8 product widens 1024 steps of its reduction at a time.
+static std::array<int64_t, 3> findWideningSizes(ModuleOp module) {
+  std::array<int64_t, 3> sizes = {0, 0, 0};
+  auto product = [](int64_t a, int64_t b) -> int64_t {
+    if (a <= 0 || b <= 0)
+      return 0;
+    return b > kMaxPreparedWidening / a ? kMaxPreparedWidening : a * b;
+  };
+  module.walk([&](LLVM::CallOp call) {
+    std::optional<StringRef> callee = call.getCallee();
+    if (!callee)
+      return;
+    bool i8 =
+        *callee == symbols::kGemmI8I32 || *callee == symbols::kGemmPartI8I32;
+    bool part = *callee == symbols::kGemmPartI8I32 ||
+                *callee == symbols::kGemmPartBf16F32;
+    if (!i8 && !part && *callee != symbols::kGemmBf16F32)
+      return;
+    // m, n and k follow the batch (and the part and parts).
+    unsigned first = part ? 3 : 1;
+    int64_t mnk[3];
+    for (unsigned i = 0; i < 3; ++i) {
+      APInt value;
+      if (!matchPattern(call.getArgOperands()[first + i],
+                        m_ConstantInt(&value)))
+        return;
+      mnk[i] = value.getSExtValue();
+    }
+    auto [m, n, k] = mnk;
+    int64_t steps = i8 ? std::min<int64_t>(k, 1024) : k;
+    std::array<int64_t, 3> needed = {
+        product(m, steps), product(steps, n > INT64_MAX - 48 ? n : n + 48),
+        i8 ? product(m, n) : 0};
+    for (unsigned i = 0; i < 3; ++i)
+      sizes[i] = std::min(std::max(sizes[i], needed[i]), kMaxPreparedWidening);
+  });
+  return sizes;
+}
+
 FailureOr<FirstRunPreparation>
 nx::declareFirstRunPreparation(RewriterBase &rewriter, ModuleOp module) {
   FirstRunPreparation preparation;
@@ -106,6 +153,11 @@ nx::declareFirstRunPreparation(RewriterBase &rewriter, ModuleOp module) {
   if (!preparation.convolutionArguments.empty() &&
       !declare(symbols::kConv2dPrepareF32, preparation.convolution))
     return failure();
+  preparation.wideningSizes = findWideningSizes(module);
+  if (llvm::any_of(preparation.wideningSizes,
+                   [](int64_t size) { return size > 0; }) &&
+      !declare(symbols::kGemmPrepareWidened, preparation.widening))
+    return failure();
   return preparation;
 }
 
@@ -132,6 +184,11 @@ void nx::callFirstRunPreparation(RewriterBase &rewriter, Location loc,
     LLVM::CallOp::create(rewriter, loc, preparation.heap,
                          ValueRange{constant(static_cast<int64_t>(bytes))});
   }
+  // After the team has started: its threads get their buffers.
+  if (preparation.widening)
+    LLVM::CallOp::create(
+        rewriter, loc, preparation.widening,
+        llvm::map_to_vector(preparation.wideningSizes, constant));
   // After the team has started: the kernels are made for its size.
   for (ArrayRef<int64_t> arguments : preparation.convolutionArguments) {
     SmallVector<Value> values = llvm::map_to_vector(arguments, constant);

@@ -20,6 +20,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <array>
 #include <cstdint>
 
 namespace mlir::nx {
@@ -39,6 +40,12 @@ struct FirstRunPreparation {
   /// convolution call of constant sizes and strides has it made at load.
   LLVM::LLVMFuncOp convolution;
   SmallVector<SmallVector<int64_t>> convolutionArguments;
+  /// bf16 and i8 products widen their operands into buffers of each thread,
+  /// whose pages would fault in during the first run: the largest products
+  /// of constant sizes have them mapped at load (A's and B's floats, C's
+  /// elements).
+  LLVM::LLVMFuncOp widening;
+  std::array<int64_t, 3> wideningSizes = {0, 0, 0};
 };
 
 /// Declares in `module` what its __nx_init calls. Fails, reporting at the

@@ -22,7 +22,7 @@ static constexpr StringLiteral kRuntimeFunctions[] = {
     symbols::kRunCurrent, symbols::kInvoke, symbols::kRunFailed,
     symbols::kInvokeFailed, symbols::kOutOfMemory, symbols::kProgramAddSites,
     symbols::kGemmPrepare, symbols::kThreadsPrepare, symbols::kHeapPrepare,
-    symbols::kConv2dPrepareF32,
+    symbols::kConv2dPrepareF32, symbols::kGemmPrepareWidened,
     // Declared later by finalize-memref-to-llvm{use-generic-functions},
     // which would rename its declaration around a clash.
     symbols::kGenericAlloc, symbols::kGenericAlignedAlloc,
@@ -54,6 +54,8 @@ static LLVM::LLVMFunctionType getRuntimeFunctionType(MLIRContext *context,
     return fn(voidType, {});
   if (name == symbols::kHeapPrepare)
     return fn(voidType, {i64});
+  if (name == symbols::kGemmPrepareWidened)
+    return fn(voidType, {i64, i64, i64});
   if (name == symbols::kConv2dPrepareF32)
     return fn(voidType, SmallVector<Type>(kConv2dPrepareParameters, i64));
   if (name == symbols::kGenericAlloc)

@@ -129,6 +129,16 @@ public:
     return data.get();
   }
 
+  /// Grows the buffer to `count` elements now and writes them, so that its
+  /// pages are mapped before the first product that needs them. A failed
+  /// allocation is left to that product.
+  void reserve(size_t count) {
+    if (count <= capacity)
+      return;
+    if (T *elements = get(count))
+      std::memset(elements, 0, count * sizeof(T));
+  }
+
 private:
   struct FreeDeleter {
     void operator()(T *p) const { std::free(p); }
@@ -137,6 +147,18 @@ private:
   size_t capacity = 0;
 };
 using FloatBuffer = ThreadBuffer<float>;
+
+/// The calling thread's buffers for the widened operands of bf16 and i8
+/// products, and the sums of an i8 product's runs.
+struct WideningBuffers {
+  FloatBuffer a, b, sums;
+  ThreadBuffer<int32_t> total;
+};
+
+WideningBuffers &wideningBuffers() {
+  thread_local WideningBuffers buffers;
+  return buffers;
+}
 
 /// A copy of the k x n matrix `b`, whose rows are `ldb` floats apart, in
 /// the calling thread's buffer with rows paddedStride(n) apart; nullptr
@@ -261,9 +283,9 @@ template <> struct Blas<BFloat16> {
     int strideB = tb == CblasNoTrans && readsBAtConflictingStride(m, n, k, n)
                       ? static_cast<int>(paddedStride(n))
                       : bCols;
-    thread_local FloatBuffer bufferA, bufferB;
-    const float *wideA = widened(bufferA, a, aRows, aCols, lda, aCols);
-    const float *wideB = widened(bufferB, b, bRows, bCols, ldb, strideB);
+    WideningBuffers &buffers = wideningBuffers();
+    const float *wideA = widened(buffers.a, a, aRows, aCols, lda, aCols);
+    const float *wideB = widened(buffers.b, b, bRows, bCols, ldb, strideB);
     return wideA && wideB &&
            Blas<float>::gemm(ta, tb, m, n, k, wideA, aCols, wideB, strideB,
                              beta, c, ldc);
@@ -302,13 +324,12 @@ template <> struct Blas<int8_t> {
   static bool gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
                    const int8_t *a, int lda, const int8_t *b, int ldb,
                    int32_t beta, int32_t *c, int ldc) {
-    thread_local FloatBuffer bufferA, bufferB, bufferSums;
-    thread_local ThreadBuffer<int32_t> bufferTotal;
+    WideningBuffers &buffers = wideningBuffers();
     bool oneRun = k <= kExactI8Steps;
-    float *sums = bufferSums.get(static_cast<size_t>(m) * n);
+    float *sums = buffers.sums.get(static_cast<size_t>(m) * n);
     // With several runs (or C to add to), the runs are summed apart from C.
     int32_t *total =
-        oneRun && beta == 0 ? c : bufferTotal.get(static_cast<size_t>(m) * n);
+        oneRun && beta == 0 ? c : buffers.total.get(static_cast<size_t>(m) * n);
     if (!sums || !total)
       return false;
     int ldt = total == c ? ldc : n;
@@ -323,9 +344,9 @@ template <> struct Blas<int8_t> {
                         ? static_cast<int>(paddedStride(n))
                         : bCols;
       const float *wideA =
-          widened(bufferA, runA, plainA ? m : steps, aCols, lda, aCols);
+          widened(buffers.a, runA, plainA ? m : steps, aCols, lda, aCols);
       const float *wideB =
-          widened(bufferB, runB, plainB ? steps : n, bCols, ldb, strideB);
+          widened(buffers.b, runB, plainB ? steps : n, bCols, ldb, strideB);
       if (!wideA || !wideB ||
           !Blas<float>::gemm(ta, tb, m, n, steps, wideA, aCols, wideB, strideB,
                              0.0f, sums, n))
@@ -539,6 +560,25 @@ void nxrt_gemm_prepare(void) {
         (void)dnnl_sgemm(ta, tb, kSide, kSide, kSide, 1.0f, a, kSide, b, kSide,
                          1.0f, c, kSide);
   });
+}
+
+void nxrt_gemm_prepare_widened(int64_t aFloats, int64_t bFloats,
+                               int64_t cElements) {
+  auto count = [](int64_t value) {
+    return static_cast<size_t>(std::max<int64_t>(value, 0));
+  };
+  auto reserve = [&] {
+    WideningBuffers &buffers = wideningBuffers();
+    buffers.a.reserve(count(aFloats));
+    buffers.b.reserve(count(bFloats));
+    buffers.sums.reserve(count(cElements));
+    buffers.total.reserve(count(cElements));
+  };
+  // The team's threads compute the parts of shared products; the calling
+  // thread, the products it runs alone.
+  reserve();
+#pragma omp parallel num_threads(nxrt_compute_threads())
+  reserve();
 }
 
 void nxrt_threads_prepare(void) {
