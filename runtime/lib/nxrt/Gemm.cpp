@@ -13,10 +13,8 @@
 // (OpenBLAS where installed), which oneDNN does not cover. OpenBLAS picks its
 // kernels from a table of CPU models: on a CPU newer than the distribution's
 // OpenBLAS it falls back to generic SSE3 kernels, 4-8x slower, which is why
-// the f32 products, the ones models run, do not go through it. On CPUs
-// without AVX-512, oneDNN reads a small product's B in place, and a B whose
-// rows lie a multiple of 1 KiB apart goes to it as a padded copy instead
-// (readsBAtConflictingStride).
+// the f32 products, the ones models run, do not go through it
+// (Sgemm.cpp).
 //
 // Both take a matrix whose one stride is 1 and whose other is at least the
 // extent of the first dimension; such an operand is passed as is, row-major
@@ -32,19 +30,18 @@
 // while they are in its core's cache.
 //
 // bf16 products into f32 run on oneDNN's bf16 kernels where the CPU has
-// bf16 instructions (MatmulBf16.cpp). Elsewhere their operands are widened
-// to f32, exactly, into the calling thread's buffers, and run on the f32
-// GEMM, which took 3.9-4.3 ms for the bench's 512^3 on AVX2 where nx's own
-// register tiles took 5.3-5.8 (docs/Servers.md). i8 products into i32 run on
-// the f32 GEMM too, in runs of the reduction short enough to be exact.
+// bf16 instructions (MatmulBf16.cpp), elsewhere on the f32 GEMM of their
+// widened operands; i8 products into i32 run on the f32 GEMM too, in runs of
+// the reduction short enough to be exact (WidenedGemm.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "nxrt/nxrt.h"
 
-#include "MatmulBf16.h"
 #include "OpenMPThreads.h"
 #include "Relu.h"
+#include "Sgemm.h"
+#include "WidenedGemm.h"
 
 #include <cblas.h>
 #include <oneapi/dnnl/dnnl.h>
@@ -100,128 +97,16 @@ BlasOperand asBlasOperand(int64_t rows, int64_t cols, int64_t rowStride,
   return operand;
 }
 
-char transposeFlag(CBLAS_TRANSPOSE transpose) {
-  return transpose == CblasTrans ? 'T' : 'N';
-}
-
-/// The row stride of a padded copy of B's `n` columns: whole cache lines
-/// plus one, never a multiple of 256 floats.
-int64_t paddedStride(int n) {
-  int64_t stride = (int64_t(n) + 15) / 16 * 16 + 16;
-  return stride % 256 == 0 ? stride + 16 : stride;
-}
-
-/// A thread's buffer of elements for a copy of an operand, kept for the
-/// thread's next call and grown when a larger one is needed.
-template <typename T> class ThreadBuffer {
-public:
-  /// At least `count` elements, 64-byte aligned; nullptr when there is no
-  /// memory for them.
-  T *get(size_t count) {
-    // No allocation holds that many bytes (the size itself would wrap).
-    if (count > (SIZE_MAX - 64) / sizeof(T))
-      return nullptr;
-    if (count > capacity) {
-      size_t bytes = (count * sizeof(T) + 63) / 64 * 64;
-      data.reset(static_cast<T *>(std::aligned_alloc(64, bytes)));
-      capacity = data ? count : 0;
-    }
-    return data.get();
-  }
-
-  /// Grows the buffer to `count` elements now and writes them, so that its
-  /// pages are mapped before the first product that needs them. A failed
-  /// allocation is left to that product.
-  void reserve(size_t count) {
-    if (count <= capacity)
-      return;
-    if (T *elements = get(count))
-      std::memset(elements, 0, count * sizeof(T));
-  }
-
-private:
-  struct FreeDeleter {
-    void operator()(T *p) const { std::free(p); }
-  };
-  std::unique_ptr<T, FreeDeleter> data;
-  size_t capacity = 0;
-};
-using FloatBuffer = ThreadBuffer<float>;
-
-/// The calling thread's buffers for the widened operands of bf16 and i8
-/// products, and the sums of an i8 product's runs.
-struct WideningBuffers {
-  FloatBuffer a, b, sums;
-  ThreadBuffer<int32_t> total;
-};
-
-WideningBuffers &wideningBuffers() {
-  thread_local WideningBuffers buffers;
-  return buffers;
-}
-
-/// A copy of the k x n matrix `b`, whose rows are `ldb` floats apart, in
-/// the calling thread's buffer with rows paddedStride(n) apart; nullptr
-/// when there is no memory for it.
-const float *paddedRows(const float *b, int k, int n, int ldb) {
-  thread_local FloatBuffer buffer;
-  int64_t stride = paddedStride(n);
-  float *copy = buffer.get(static_cast<size_t>(k) * stride);
-  if (!copy)
-    return nullptr;
-  for (int64_t row = 0; row < k; ++row)
-    std::memcpy(copy + row * stride, b + row * ldb,
-                static_cast<size_t>(n) * sizeof(float));
-  return copy;
-}
-
-/// Whether oneDNN runs the sgemm of its AVX and AVX2 kernels: on a CPU with
-/// AVX but without AVX-512 (or with DNNL_MAX_CPU_ISA set between the two).
-/// Without AVX, it packs every operand.
-bool hasAvx2SgemmOnly() {
-  static const bool avx2Only = [] {
-    auto isa = static_cast<unsigned>(dnnl_get_effective_cpu_isa());
-    auto avx = static_cast<unsigned>(dnnl_cpu_isa_avx);
-    auto avx512 = static_cast<unsigned>(dnnl_cpu_isa_avx512_core);
-    return (isa & avx) == avx && (isa & avx512) != avx512;
-  }();
-  return avx2Only;
-}
-
-/// Whether dnnl_sgemm would read a row-major B of `ldb` floats a row in
-/// place at a stride that puts its rows in the same cache sets. oneDNN
-/// 2.6's AVX2 sgemm multiplies a product of fewer than about 264 rows or
-/// columns (1/m + 1/n >= 0.0038, its gemm_driver.cpp) with kernels that
-/// read B where it lies instead of packing it. Rows a multiple of 256 floats
-/// apart (1 KiB; a 512-wide layer's weights are 2 KiB a row) then share cache
-/// sets: on an AMD Zen 3, a 256x784 by 784x512 product took 3.4 ms so and 2.3
-/// ms with B's rows 528 floats apart, 512^3 4.5 ms and 2.9 ms. Its AVX-512 path
-/// packs such a B itself. From 16 rows of A on, a padded copy of B costs less
-/// than it saves (8 rows: as much).
-bool readsBAtConflictingStride(int m, int n, int k, int ldb) {
-  constexpr int kConflictingStride = 256, kMinRows = 16;
-  constexpr double kNoCopyThreshold = 0.0038;
-  constexpr int64_t kMaxCopiedFloats = int64_t(1) << 21;
-  return m >= kMinRows && n > 1 && ldb % kConflictingStride == 0 &&
-         1.0 / m + 1.0 / n >= kNoCopyThreshold &&
-         int64_t(k) * paddedStride(n) <= kMaxCopiedFloats && hasAvx2SgemmOnly();
-}
-
 /// One row-major product C = op(A) op(B) + beta C on the calling thread,
-/// beta 1 or 0 (then C is not read). Returns
-/// false when the library refused it (no memory for its packed panels),
-/// before it wrote C; the caller then computes it itself.
+/// beta 1 or 0 (then C is not read). Returns false when the library
+/// refused it (no memory for its packed panels), before it wrote C; the
+/// caller then computes it itself.
 template <typename T> struct Blas;
 template <> struct Blas<float> {
   static bool gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
                    const float *a, int lda, const float *b, int ldb, float beta,
                    float *c, int ldc) {
-    if (tb == CblasNoTrans && readsBAtConflictingStride(m, n, k, ldb))
-      if (const float *padded = paddedRows(b, k, n, ldb))
-        return dnnl_sgemm(transposeFlag(ta), 'N', m, n, k, 1.0f, a, lda, padded,
-                          paddedStride(n), beta, c, ldc) == dnnl_success;
-    return dnnl_sgemm(transposeFlag(ta), transposeFlag(tb), m, n, k, 1.0f, a,
-                      lda, b, ldb, beta, c, ldc) == dnnl_success;
+    return nxrt::sgemm(ta, tb, m, n, k, a, lda, b, ldb, beta, c, ldc);
   }
 };
 template <> struct Blas<double> {
@@ -234,128 +119,19 @@ template <> struct Blas<double> {
   }
 };
 
-/// A bf16 element as compiled code stores it: the upper half of an f32's
-/// bits. Widening it to f32 is exact.
-struct BFloat16 {
-  uint16_t bits;
-
-  explicit operator float() const {
-    uint32_t word = static_cast<uint32_t>(bits) << 16;
-    float value;
-    std::memcpy(&value, &word, sizeof(value));
-    return value;
-  }
-};
-
-const uint16_t *bitsOf(const BFloat16 *values) {
-  return reinterpret_cast<const uint16_t *>(values);
-}
-
-/// The `rows` x `cols` matrix `from`, whose rows are `leading` elements
-/// apart, widened to f32 in `buffer` with rows `stride` floats apart;
-/// nullptr when there is no memory for it.
-template <typename In>
-const float *widened(FloatBuffer &buffer, const In *from, int rows, int cols,
-                     int leading, int stride) {
-  float *to = buffer.get(static_cast<size_t>(rows) * stride);
-  if (!to)
-    return nullptr;
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c)
-      to[r * stride + c] = static_cast<float>(from[r * leading + c]);
-  return to;
-}
-
-/// bf16 operands into f32: oneDNN's bf16 kernel where the CPU has one,
-/// else both operands widened to f32 and the f32 GEMM.
-template <> struct Blas<BFloat16> {
+/// bf16 operands into f32, and i8 into i32 (WidenedGemm.cpp).
+template <> struct Blas<nxrt::BFloat16> {
   static bool gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
-                   const BFloat16 *a, int lda, const BFloat16 *b, int ldb,
-                   float beta, float *c, int ldc) {
-    if (nxrt::matmulBf16(ta == CblasTrans, tb == CblasTrans, m, n, k, bitsOf(a),
-                         lda, bitsOf(b), ldb, beta != 0.0f, c, ldc))
-      return true;
-    // Each operand as it is stored: m x k or, transposed, k x m; likewise B.
-    int aRows = ta == CblasNoTrans ? m : k, aCols = ta == CblasNoTrans ? k : m;
-    int bRows = tb == CblasNoTrans ? k : n, bCols = tb == CblasNoTrans ? n : k;
-    // The widened B's rows at a stride that oneDNN's AVX2 kernels read
-    // without conflicts, so that Blas<float> makes no padded copy of it.
-    int strideB = tb == CblasNoTrans && readsBAtConflictingStride(m, n, k, n)
-                      ? static_cast<int>(paddedStride(n))
-                      : bCols;
-    WideningBuffers &buffers = wideningBuffers();
-    const float *wideA = widened(buffers.a, a, aRows, aCols, lda, aCols);
-    const float *wideB = widened(buffers.b, b, bRows, bCols, ldb, strideB);
-    return wideA && wideB &&
-           Blas<float>::gemm(ta, tb, m, n, k, wideA, aCols, wideB, strideB,
-                             beta, c, ldc);
+                   const nxrt::BFloat16 *a, int lda, const nxrt::BFloat16 *b,
+                   int ldb, float beta, float *c, int ldc) {
+    return nxrt::gemmBf16(ta, tb, m, n, k, a, lda, b, ldb, beta, c, ldc);
   }
 };
-
-/// The most steps of an i8 product's reduction whose sums f32 holds
-/// exactly: every product of two i8 is at most 2^14 in magnitude, so the
-/// sums of 1024 of them are integers of at most 2^24.
-constexpr int kExactI8Steps = 1024;
-
-/// Adds the m x n matrix `from` (rows `ldf` apart) to `to` (rows `ldt`
-/// apart), or writes it over `to` with `overwrite`: the sums of a run of an
-/// i8 product (f32 holding whole numbers of at most 2^24 in magnitude), or
-/// their i32 total. i32 wraps, as compiled code's arith.addi does.
-template <typename T>
-void addInto(const T *from, int ldf, int m, int n, bool overwrite, int32_t *to,
-             int ldt) {
-  for (int64_t r = 0; r < m; ++r)
-    for (int64_t c = 0; c < n; ++c) {
-      auto value = static_cast<int32_t>(from[r * ldf + c]);
-      int32_t &sum = to[r * ldt + c];
-      sum = overwrite ? value
-                      : static_cast<int32_t>(static_cast<uint32_t>(sum) +
-                                             static_cast<uint32_t>(value));
-    }
-}
-
-/// i8 operands into i32, as compiled code computes them (sign-extended,
-/// products and sums wrapping in i32): the f32 GEMM of the widened operands,
-/// over runs of at most kExactI8Steps steps of the reduction, which it sums
-/// exactly; the runs' sums are added in i32. oneDNN's own integer GEMM may
-/// saturate its intermediate sums on CPUs without AVX-512 VNNI. C is
-/// written only once every run has succeeded.
 template <> struct Blas<int8_t> {
   static bool gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
                    const int8_t *a, int lda, const int8_t *b, int ldb,
                    int32_t beta, int32_t *c, int ldc) {
-    WideningBuffers &buffers = wideningBuffers();
-    bool oneRun = k <= kExactI8Steps;
-    float *sums = buffers.sums.get(static_cast<size_t>(m) * n);
-    // With several runs (or C to add to), the runs are summed apart from C.
-    int32_t *total =
-        oneRun && beta == 0 ? c : buffers.total.get(static_cast<size_t>(m) * n);
-    if (!sums || !total)
-      return false;
-    int ldt = total == c ? ldc : n;
-    for (int first = 0; first < k; first += kExactI8Steps) {
-      int steps = std::min(kExactI8Steps, k - first);
-      // The run's columns of A and rows of B, each as it is stored.
-      bool plainA = ta == CblasNoTrans, plainB = tb == CblasNoTrans;
-      const int8_t *runA = plainA ? a + first : a + int64_t(first) * lda;
-      const int8_t *runB = plainB ? b + int64_t(first) * ldb : b + first;
-      int aCols = plainA ? steps : m, bCols = plainB ? n : steps;
-      int strideB = plainB && readsBAtConflictingStride(m, n, steps, n)
-                        ? static_cast<int>(paddedStride(n))
-                        : bCols;
-      const float *wideA =
-          widened(buffers.a, runA, plainA ? m : steps, aCols, lda, aCols);
-      const float *wideB =
-          widened(buffers.b, runB, plainB ? steps : n, bCols, ldb, strideB);
-      if (!wideA || !wideB ||
-          !Blas<float>::gemm(ta, tb, m, n, steps, wideA, aCols, wideB, strideB,
-                             0.0f, sums, n))
-        return false;
-      addInto(sums, n, m, n, first == 0, total, ldt);
-    }
-    if (total != c)
-      addInto(total, ldt, m, n, beta == 0, c, ldc);
-    return true;
+    return nxrt::gemmI8(ta, tb, m, n, k, a, lda, b, ldb, beta, c, ldc);
   }
 };
 
@@ -567,18 +343,13 @@ void nxrt_gemm_prepare_widened(int64_t aFloats, int64_t bFloats,
   auto count = [](int64_t value) {
     return static_cast<size_t>(std::max<int64_t>(value, 0));
   };
-  auto reserve = [&] {
-    WideningBuffers &buffers = wideningBuffers();
-    buffers.a.reserve(count(aFloats));
-    buffers.b.reserve(count(bFloats));
-    buffers.sums.reserve(count(cElements));
-    buffers.total.reserve(count(cElements));
-  };
   // The team's threads compute the parts of shared products; the calling
   // thread, the products it runs alone.
-  reserve();
+  nxrt::reserveWideningBuffers(count(aFloats), count(bFloats),
+                               count(cElements));
 #pragma omp parallel num_threads(nxrt_compute_threads())
-  reserve();
+  nxrt::reserveWideningBuffers(count(aFloats), count(bFloats),
+                               count(cElements));
 }
 
 void nxrt_threads_prepare(void) {
@@ -662,10 +433,10 @@ void nxrt_gemm_part_bf16_f32(int64_t part, int64_t parts, int64_t batch,
                              int64_t batchStrideC, int64_t cRows, int64_t cCols,
                              int64_t accumulate) {
   // BFloat16 is uint16_t's bits in a type of its own, for Blas<>.
-  gemmPart(part, parts, batch, m, n, k, reinterpret_cast<const BFloat16 *>(a),
-           batchStrideA, aRows, aCols, reinterpret_cast<const BFloat16 *>(b),
-           batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols,
-           accumulate != 0);
+  gemmPart(part, parts, batch, m, n, k,
+           reinterpret_cast<const nxrt::BFloat16 *>(a), batchStrideA, aRows,
+           aCols, reinterpret_cast<const nxrt::BFloat16 *>(b), batchStrideB,
+           bRows, bCols, c, batchStrideC, cRows, cCols, accumulate != 0);
 }
 
 void nxrt_gemm_i8_i32(int64_t batch, int64_t m, int64_t n, int64_t k,

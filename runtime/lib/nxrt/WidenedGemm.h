@@ -1,0 +1,65 @@
+//===- WidenedGemm.h - bf16 and i8 products on the f32 GEMM -----*- C++ -*-===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Products of narrow operands that compiled code hands to libnxrt: bf16
+// into f32, and i8 into i32. Both widen their operands to f32, exactly,
+// into buffers of the calling thread and run on oneDNN's f32 GEMM (bf16 on
+// oneDNN's bf16 kernels instead where the CPU has them).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NXRT_LIB_WIDENEDGEMM_H
+#define NXRT_LIB_WIDENEDGEMM_H
+
+#include <cblas.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace nxrt {
+
+/// A bf16 element as compiled code stores it: the upper half of an f32's
+/// bits. Widening it to f32 is exact.
+struct BFloat16 {
+  uint16_t bits;
+
+  explicit operator float() const {
+    uint32_t word = static_cast<uint32_t>(bits) << 16;
+    float value;
+    std::memcpy(&value, &word, sizeof(value));
+    return value;
+  }
+};
+
+/// One row-major product C = op(A) op(B) + beta C of bf16 operands into
+/// f32, in BLAS's conventions, beta 1 or 0 (then C is not read), on the
+/// calling thread: oneDNN's bf16 kernel where the CPU has one, else both
+/// operands widened to f32 and the f32 GEMM. Returns false, before it wrote
+/// C, when neither could run (no memory). Thread-safe.
+bool gemmBf16(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
+              const BFloat16 *a, int lda, const BFloat16 *b, int ldb,
+              float beta, float *c, int ldc);
+
+/// The same for i8 operands into i32, as compiled code computes them
+/// (sign-extended, products and sums wrapping in i32), exactly: the f32
+/// GEMM of the widened operands over runs of the reduction short enough
+/// for f32 to sum them exactly, the runs' sums added in i32. Thread-safe.
+bool gemmI8(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
+            const int8_t *a, int lda, const int8_t *b, int ldb, int32_t beta,
+            int32_t *c, int ldc);
+
+/// Grows the calling thread's widening buffers to `aFloats` and `bFloats`
+/// (A and B) and `cElements` (an i8 product's sums) and writes them, so
+/// that its first product finds their pages mapped. A failed allocation is
+/// left to that product. Thread-safe (each thread has its own).
+void reserveWideningBuffers(size_t aFloats, size_t bFloats, size_t cElements);
+
+} // namespace nxrt
+
+#endif // NXRT_LIB_WIDENEDGEMM_H
