@@ -9,7 +9,7 @@
 // ctest runs this binary with DNNL_MAX_CPU_ISA=AVX2, so that oneDNN runs its
 // AVX2 sgemm on any CPU. There nxrt_gemm_f32 hands a B whose rows lie a
 // multiple of 256 floats apart to oneDNN as a padded copy when oneDNN
-// would read it in place (Gemm.cpp, readsBAtConflictingStride). These
+// would read it in place (Sgemm.cpp, readsBAtConflictingStride). These
 // products take that copy, and the ones around its limits do not; all
 // must match a reference loop.
 //
