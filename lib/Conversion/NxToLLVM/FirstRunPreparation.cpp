@@ -79,8 +79,9 @@ static constexpr int64_t kMaxPreparedWidening = int64_t(1) << 24;
 /// The widening buffers (A's and B's floats, C's elements) that libnxrt's
 /// bf16 and i8 products of constant sizes in `module` need at most, each
 /// at most kMaxPreparedWidening. A part of a product needs no more than
-/// the whole; B's rows may be padded by up to 48 floats (libnxrt's Sgemm.cpp), and an
-/// i8 product widens 1024 steps of its reduction at a time.
+/// the whole; B's rows may be padded by up to 48 floats (libnxrt's
+/// Sgemm.cpp), and an i8 product widens 1024 steps of its reduction at a
+/// time.
 static std::array<int64_t, 3> findWideningSizes(ModuleOp module) {
   std::array<int64_t, 3> sizes = {0, 0, 0};
   auto product = [](int64_t a, int64_t b) -> int64_t {
