@@ -310,6 +310,21 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
   }
 }
 
+/// The sizes nxrt_gemm_prepare_widened hands its team (A's and B's floats,
+/// C's elements). The team's threads read them here, not from the caller's
+/// stack: ThreadSanitizer does not see libomp order a caller's next call
+/// after its workers' reads. One call at a time sets them and runs its team
+/// (preparingWidening).
+std::atomic<size_t> preparedWidening[3];
+std::mutex preparingWidening;
+
+void reservePreparedWidening() {
+  nxrt::reserveWideningBuffers(
+      preparedWidening[0].load(std::memory_order_relaxed),
+      preparedWidening[1].load(std::memory_order_relaxed),
+      preparedWidening[2].load(std::memory_order_relaxed));
+}
+
 int resolveThreads(int n) {
   if (n > 0)
     return std::min(n, NXRT_MAX_COMPUTE_THREADS);
@@ -340,16 +355,17 @@ void nxrt_gemm_prepare(void) {
 
 void nxrt_gemm_prepare_widened(int64_t aFloats, int64_t bFloats,
                                int64_t cElements) {
-  auto count = [](int64_t value) {
-    return static_cast<size_t>(std::max<int64_t>(value, 0));
-  };
+  std::lock_guard<std::mutex> lock(preparingWidening);
+  int64_t sizes[] = {aFloats, bFloats, cElements};
+  for (int i = 0; i < 3; ++i)
+    preparedWidening[i].store(
+        static_cast<size_t>(std::max<int64_t>(sizes[i], 0)),
+        std::memory_order_relaxed);
   // The team's threads compute the parts of shared products; the calling
   // thread, the products it runs alone.
-  nxrt::reserveWideningBuffers(count(aFloats), count(bFloats),
-                               count(cElements));
+  reservePreparedWidening();
 #pragma omp parallel num_threads(nxrt_compute_threads())
-  nxrt::reserveWideningBuffers(count(aFloats), count(bFloats),
-                               count(cElements));
+  reservePreparedWidening();
 }
 
 void nxrt_threads_prepare(void) {
