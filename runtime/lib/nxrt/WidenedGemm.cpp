@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 //
 // Widening bf16 and i8 to f32 is exact, and the f32 GEMM runs at the CPU's
-// full width: on AVX2 the bench's 512^3 bf16 product took 3.9-4.3 ms so
-// where nx's own register tiles of the widened values took 5.3-5.8, and the
-// i8 one 3.4-4.1 against 5.9-6.8 (docs/Servers.md).
+// full width: on AVX2 the bench's 512^3 bf16 product took 3.9-4.3 ms where
+// nx's own register tiles of the widened values took 5.3-5.8, and the i8 one
+// 3.4-4.1 against 5.9-6.8 (docs/Servers.md).
 //
 //===----------------------------------------------------------------------===//
 
