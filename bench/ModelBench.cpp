@@ -104,7 +104,8 @@ const char *const kOps[] = {"conv",
                             "row-sum",
                             "middle-max",
                             "matmul-i8",
-                            "matmul-bf16"};
+                            "matmul-bf16",
+                            "matmul-f16"};
 
 std::string readModel(const std::string &file) {
   std::string path = std::string(NX_BENCH_MODELS_DIR) + "/" + file + ".mlir";

@@ -1,5 +1,6 @@
-// One product that no library takes: 512x512 by 512x512, its f32 operands
-// rounded to bf16, multiplied and summed in f32.
+// A product of bf16 operands: 512x512 by 512x512, its f32 operands rounded
+// to bf16, multiplied and summed in f32 (on oneDNN's bf16 kernels where the
+// CPU has them, else widened to f32 for libnxrt's f32 GEMM).
 #id = affine_map<(i, j) -> (i, j)>
 
 func.func @matmul_bf16(%a: tensor<512x512xf32>, %b: tensor<512x512xf32>) -> tensor<512x512xf32> {

@@ -1,4 +1,4 @@
-// One product that no library takes: 512x512 by 512x512, its f32 operands
+// A product of i8 operands: 512x512 by 512x512, its f32 operands
 // truncated to i8 (as a quantized layer's are), multiplied and summed in
 // i32, the result returned as f32.
 #id = affine_map<(i, j) -> (i, j)>

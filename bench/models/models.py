@@ -621,7 +621,7 @@ def np_bfloat16(x):
 
 
 class MatmulI8(Model):
-    """A product no library takes: operands truncated to i8, summed in i32."""
+    """A product of i8 operands (truncated from f32), summed in i32."""
     name = "matmul-i8"
     arguments = [("a", (512, 512), 100.0), ("b", (512, 512), 100.0)]
 
@@ -639,7 +639,7 @@ class MatmulI8(Model):
 
 
 class MatmulBf16(Model):
-    """A product no library takes: operands rounded to bf16, summed in f32.
+    """A product of bf16 operands (rounded from f32), summed in f32.
     PyTorch's bf16 product returns bf16, a relative 2^-9 of each element
     off: the tolerance is that."""
     name = "matmul-bf16"
@@ -656,6 +656,32 @@ class MatmulBf16(Model):
     def jax(self, jnp, lax):
         return lambda a, b: jnp.matmul(
             a.astype(jnp.bfloat16), b.astype(jnp.bfloat16),
+            preferred_element_type=jnp.float32)
+
+
+class MatmulF16(Model):
+    """A product of f16 operands summed in f32. PyTorch returns its f16
+    product rounded to f16, a relative 2^-11 of each element off (the
+    tolerance); PyTorch 1.13 has no f16 product on CPUs, and there a
+    PyTorch user widens the operands first."""
+    name = "matmul-f16"
+    arguments = [("a", (512, 512), 1.0), ("b", (512, 512), 1.0)]
+    tolerance = 2.0 ** -10
+
+    def numpy(self, a, b):
+        return (a.astype(np.float16).astype(np.float64) @
+                b.astype(np.float16).astype(np.float64))
+
+    def torch(self, torch):
+        try:
+            torch.mm(torch.ones(2, 2).half(), torch.ones(2, 2).half())
+        except RuntimeError:
+            return lambda a, b: torch.mm(a.half().float(), b.half().float())
+        return lambda a, b: torch.mm(a.half(), b.half()).float()
+
+    def jax(self, jnp, lax):
+        return lambda a, b: jnp.matmul(
+            a.astype(jnp.float16), b.astype(jnp.float16),
             preferred_element_type=jnp.float32)
 
 
@@ -680,7 +706,7 @@ OPS = {m.name: m for m in (
     DepthwiseConvStrided(), MaxPool(), AvgPool(),
     BatchMatmul(), BatchMatmulTransposed(), BatchMatmulTransposedA(),
     MaskedAttention(), Transpose(), ColumnSum(), BatchSum(),
-    RowSum(), MiddleMax(), MatmulI8(), MatmulBf16())}
+    RowSum(), MiddleMax(), MatmulI8(), MatmulBf16(), MatmulF16())}
 MODELS.update(OPS)
 
 

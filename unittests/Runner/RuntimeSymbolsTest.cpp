@@ -203,6 +203,22 @@ func.func @large_bf16(%a: tensor<128x256xbf16>, %b: tensor<256x96xbf16>) -> tens
                      outs(%acc : tensor<128x96xf32>) -> tensor<128x96xf32>
   return %c : tensor<128x96xf32>
 }
+func.func @small_f16(%a: tensor<4x8xf16>, %b: tensor<8x3xf16>) -> tensor<4x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<4x3xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<4x3xf32>) -> tensor<4x3xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x3xf16>)
+                     outs(%acc : tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %c : tensor<4x3xf32>
+}
+func.func @large_f16(%a: tensor<128x256xf16>, %b: tensor<256x96xf16>) -> tensor<128x96xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<128x96xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<128x96xf32>) -> tensor<128x96xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<128x256xf16>, tensor<256x96xf16>)
+                     outs(%acc : tensor<128x96xf32>) -> tensor<128x96xf32>
+  return %c : tensor<128x96xf32>
+}
 func.func @small_i8(%a: tensor<4x8xi8>, %b: tensor<8x3xi8>) -> tensor<4x3xi32> {
   %zero = arith.constant 0 : i32
   %empty = tensor.empty() : tensor<4x3xi32>

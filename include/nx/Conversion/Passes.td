@@ -267,7 +267,7 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
     every site once (callback and target names, decoded attributes) and
     writes it into its record, where each call reads it. `__nx_init` is the
     same few instructions for any number of sites. In a module with f32,
-    bf16 or i8 products (`nxrt_gemm_f32`, `nxrt_gemm_part_f32` and the
+    bf16, f16 or i8 products (`nxrt_gemm_f32`, `nxrt_gemm_part_f32` and the
     others from `nx-linalg-to-blas`), it first calls `nxrt_gemm_prepare`,
     so that oneDNN compiles its GEMM kernels when the program loads rather
     than in its first run. In a module with parallel loop nests (which size
@@ -275,7 +275,7 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
     (`nxrt_threads_prepare`), and in one with static heap buffers it faults
     in as much heap as a run holds at once (`nxrt_heap_prepare`), estimated
     from the `memref.alloc` and `memref.dealloc` ops in program order,
-    buffers that callees return included. With bf16 or i8 products of
+    buffers that callees return included. With bf16, f16 or i8 products of
     constant sizes, it has every thread of the team map the buffers those
     products widen their operands into (`nxrt_gemm_prepare_widened`, with
     the largest A, B and C among them):
@@ -392,12 +392,13 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
 }
 
 def NxLinalgToBlasPass : Pass<"nx-linalg-to-blas", "::mlir::ModuleOp"> {
-  let summary = "Turns linalg contractions on f32, f64, bf16-into-f32 and i8-into-i32 buffers into calls of libnxrt's nxrt_gemm";
+  let summary = "Turns linalg contractions on f32, f64, bf16-into-f32, f16-into-f32 and i8-into-i32 buffers into calls of libnxrt's nxrt_gemm";
   let description = [{
     Replaces a linalg contraction on buffers of one element type, f32 or
     f64, by a call of `nxrt_gemm_f32` / `nxrt_gemm_f64` (`nxrt/nxrt.h`), one
-    of bf16 operands into f32 by `nxrt_gemm_bf16_f32`, and one of i8
-    operands into i32 by `nxrt_gemm_i8_i32`:
+    of bf16 operands into f32 by `nxrt_gemm_bf16_f32`, one of f16 operands
+    into f32 by `nxrt_gemm_f16_f32`, and one of i8 operands into i32 by
+    `nxrt_gemm_i8_i32`:
     `C += A B`, batched, with every operand's address and element strides
     read from its descriptor. When the op right before is a `linalg.fill` of
     zero (either sign) of exactly `C`, which neither `A` nor `B` is a view
@@ -405,7 +406,7 @@ def NxLinalgToBlasPass : Pass<"nx-linalg-to-blas", "::mlir::ModuleOp"> {
     that fill over: its last argument, `accumulate`, is 0 and it writes
     `C = A B` without reading `C`, so `C` is not zeroed in a pass of its own
     and then read back. A contraction is any linalg op whose body is
-    `acc + a * b` and nothing else (bf16 inputs widened by `arith.extf`, i8
+    `acc + a * b` and nothing else (bf16 and f16 inputs widened by `arith.extf`, i8
     ones by `arith.extsi`, before the multiply; a body with other ops between, such as
     `acc + exp(a * b)` or a product rounded to bf16 before its sum, is left
     alone), summed over one dimension, with at most one batch
@@ -419,11 +420,12 @@ def NxLinalgToBlasPass : Pass<"nx-linalg-to-blas", "::mlir::ModuleOp"> {
     BLAS it links, single-threaded, and computes the rest with a plain loop;
     bf16 products run on oneDNN's bf16 kernels where the CPU has bf16
     instructions (AVX-512 BF16, AMX), elsewhere on the f32 GEMM with both
-    operands widened to f32 (exact); i8 products run on the f32 GEMM of
+    operands widened to f32 (exact), as f16 products do on every CPU
+    (oneDNN 2.6 has no f16 kernels for CPUs); i8 products run on the f32 GEMM of
     the widened operands, 1024 steps of the reduction at a time (their
     sums are exact in f32), the runs' sums added in i32, wrapping. Ops on
-    tensors, other element types (bf16 into bf16 rounds every product and
-    sum, which no library does; i8 read as unsigned), broadcast operands and several
+    tensors, other element types (bf16 into bf16, or f16 into f16, rounds
+    every product and sum, which no library does; i8 read as unsigned), broadcast operands and several
     batch dimensions are left alone. Part of `nx-lower-to-cpu`
     (`blas=false` keeps the loops).
 
@@ -432,7 +434,7 @@ def NxLinalgToBlasPass : Pass<"nx-linalg-to-blas", "::mlir::ModuleOp"> {
     `func.func @f() -> i32`, declared if missing): each iteration of an
     `omp.wsloop` over as many parts as threads calls
     `nxrt_gemm_part_f32(%part, %parts, ...)` (`_f64`, `_bf16_f32`,
-    `_i8_i32`), which
+    `_f16_f32`, `_i8_i32`), which
     computes its range of
     the batches' rows (or of the columns, when rows are few). Sizes known
     only at run time are compared with `min-work` by the region's `if`

@@ -227,14 +227,14 @@ static bool hasProductBody(linalg::LinalgOp op) {
 }
 
 /// The element types of a product's A (and B) and C that libnxrt takes: f32
-/// or f64 throughout, bf16 into f32, or i8 into i32.
+/// or f64 throughout, bf16 or f16 into f32, or i8 into i32.
 static bool hasGemmElementTypes(linalg::LinalgOp op) {
   Type a = getElementTypeOrSelf(op->getOperand(0).getType());
   Type b = getElementTypeOrSelf(op->getOperand(1).getType());
   Type c = getElementTypeOrSelf(op->getOperand(2).getType());
-  return a == b &&
-         (((a.isF32() || a.isF64()) && a == c) || (a.isBF16() && c.isF32()) ||
-          (a.isSignlessInteger(8) && c.isSignlessInteger(32)));
+  return a == b && (((a.isF32() || a.isF64()) && a == c) ||
+                    ((a.isBF16() || a.isF16()) && c.isF32()) ||
+                    (a.isSignlessInteger(8) && c.isSignlessInteger(32)));
 }
 
 /// Whether `op` is a product this pass turns into a call.
@@ -253,6 +253,8 @@ static StringRef getGemmFunction(linalg::LinalgOp op, GemmEntry entry) {
   bool part = entry == GemmEntry::Part;
   if (a.isBF16())
     return part ? symbols::kGemmPartBf16F32 : symbols::kGemmBf16F32;
+  if (a.isF16())
+    return part ? symbols::kGemmPartF16F32 : symbols::kGemmF16F32;
   if (a.isInteger(8))
     return part ? symbols::kGemmPartI8I32 : symbols::kGemmI8I32;
   if (a.isF32())
@@ -447,8 +449,8 @@ ContractionToGemm::matchAndRewrite(linalg::LinalgOp op,
                                    PatternRewriter &rewriter) const {
   if (!isConvertible(op))
     return rewriter.notifyMatchFailure(
-        op, "not a (batched) f32, f64, bf16-into-f32 or i8-into-i32 "
-            "matrix product on buffers");
+        op, "not a (batched) f32, f64, bf16-into-f32, f16-into-f32 or "
+            "i8-into-i32 matrix product on buffers");
   FailureOr<GemmDims> dims = getGemmDims(op);
   Sharing sharing;
   if (!numThreadsFunction.empty())
@@ -529,6 +531,8 @@ struct NxLinalgToBlasPass
         {symbols::kGemmPartF64, GemmEntry::Part},
         {symbols::kGemmBf16F32, GemmEntry::Whole},
         {symbols::kGemmPartBf16F32, GemmEntry::Part},
+        {symbols::kGemmF16F32, GemmEntry::Whole},
+        {symbols::kGemmPartF16F32, GemmEntry::Part},
         {symbols::kGemmI8I32, GemmEntry::Whole},
         {symbols::kGemmPartI8I32, GemmEntry::Part},
         {symbols::kGemmPartEpilogueF32, GemmEntry::PartEpilogue}};

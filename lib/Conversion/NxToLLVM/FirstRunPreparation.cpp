@@ -77,7 +77,7 @@ findConstantConvolutions(ModuleOp module) {
 static constexpr int64_t kMaxPreparedWidening = int64_t(1) << 24;
 
 /// The widening buffers (A's and B's floats, C's elements) that libnxrt's
-/// bf16 and i8 products of constant sizes in `module` need at most, each
+/// bf16, f16 and i8 products of constant sizes in `module` need at most, each
 /// at most kMaxPreparedWidening. A part of a product needs no more than
 /// the whole; B's rows may be padded by up to 48 floats (libnxrt's
 /// Sgemm.cpp), and an i8 product widens 1024 steps of its reduction at a
@@ -96,8 +96,10 @@ static std::array<int64_t, 3> findWideningSizes(ModuleOp module) {
     bool i8 =
         *callee == symbols::kGemmI8I32 || *callee == symbols::kGemmPartI8I32;
     bool part = *callee == symbols::kGemmPartI8I32 ||
-                *callee == symbols::kGemmPartBf16F32;
-    if (!i8 && !part && *callee != symbols::kGemmBf16F32)
+                *callee == symbols::kGemmPartBf16F32 ||
+                *callee == symbols::kGemmPartF16F32;
+    if (!i8 && !part && *callee != symbols::kGemmBf16F32 &&
+        *callee != symbols::kGemmF16F32)
       return;
     // m, n and k follow the batch (and the part and parts).
     unsigned first = part ? 3 : 1;
@@ -133,11 +135,12 @@ nx::declareFirstRunPreparation(RewriterBase &rewriter, ModuleOp module) {
   auto has = [&](StringRef name) {
     return SymbolTable::lookupSymbolIn(module, name) != nullptr;
   };
-  // i8 products run on the f32 GEMM, and bf16 ones where the CPU has no
-  // bf16 kernels.
+  // f16 and i8 products run on the f32 GEMM, and bf16 ones where the CPU
+  // has no bf16 kernels.
   if ((has(symbols::kGemmF32) || has(symbols::kGemmPartF32) ||
        has(symbols::kGemmPartEpilogueF32) || has(symbols::kGemmBf16F32) ||
-       has(symbols::kGemmPartBf16F32) || has(symbols::kGemmI8I32) ||
+       has(symbols::kGemmPartBf16F32) || has(symbols::kGemmF16F32) ||
+       has(symbols::kGemmPartF16F32) || has(symbols::kGemmI8I32) ||
        has(symbols::kGemmPartI8I32)) &&
       !declare(symbols::kGemmPrepare, preparation.gemm))
     return failure();

@@ -40,7 +40,8 @@ struct FirstRunPreparation {
   /// convolution call of constant sizes and strides has it made at load.
   LLVM::LLVMFuncOp convolution;
   SmallVector<SmallVector<int64_t>> convolutionArguments;
-  /// bf16 and i8 products widen their operands into buffers of each thread,
+  /// bf16, f16 and i8 products widen their operands into buffers of each
+  /// thread,
   /// whose pages would fault in during the first run: the largest products
   /// of constant sizes have them mapped at load (A's and B's floats, C's
   /// elements).

@@ -67,8 +67,9 @@ extern "C" {
  * own. 16: compiled code calls nxrt_gemm_bf16_f32 / nxrt_gemm_part_bf16_f32
  * for products of bf16 into f32, and nxrt_gemm_i8_i32 /
  * nxrt_gemm_part_i8_i32 for products of i8 into i32; __nx_init calls
- * nxrt_gemm_prepare_widened. */
-#define NXRT_API_VERSION 16
+ * nxrt_gemm_prepare_widened. 17: compiled code calls nxrt_gemm_f16_f32 /
+ * nxrt_gemm_part_f16_f32 for products of f16 into f32. */
+#define NXRT_API_VERSION 17
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -982,8 +983,8 @@ NXRT_API int nxrt_compute_threads(void);
 NXRT_API void nxrt_gemm_prepare(void);
 
 /* Gives the calling thread and each thread of the compute team the buffers
- * that products of bf16 and of i8 widen their operands into
- * (nxrt_gemm_bf16_f32, nxrt_gemm_i8_i32): `a_floats` and `b_floats` for A
+ * that products of bf16, f16 and i8 widen their operands into
+ * (nxrt_gemm_bf16_f32, nxrt_gemm_f16_f32, nxrt_gemm_i8_i32): `a_floats` and `b_floats` for A
  * and B, `c_elements` for the sums of an i8 product's runs. Writes them, so
  * that the first product finds their pages mapped instead of faulting them
  * in (about 3 ms for a 512x512x512 product on a virtual machine). Buffers
@@ -1058,6 +1059,27 @@ NXRT_API void nxrt_gemm_bf16_f32(int64_t batch, int64_t m, int64_t n,
                                  int64_t batch_stride_c, int64_t c_rows,
                                  int64_t c_cols, int64_t accumulate);
 NXRT_API void nxrt_gemm_part_bf16_f32(
+    int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
+    int64_t k, const uint16_t *a, int64_t batch_stride_a, int64_t a_rows,
+    int64_t a_cols, const uint16_t *b, int64_t batch_stride_b, int64_t b_rows,
+    int64_t b_cols, float *c, int64_t batch_stride_c, int64_t c_rows,
+    int64_t c_cols, int64_t accumulate);
+
+/* Products of f16 operands into f32, as linalg.matmul of f16 into f32
+ * computes them: each product exact in f32, summed in f32 (in an order of
+ * the kernel's). A and B hold IEEE half-precision bits, C holds f32; sizes,
+ * strides, parts and `accumulate` as nxrt_gemm_f32 and nxrt_gemm_part_f32.
+ * Both operands are widened to f32 (exact; with F16C where the CPU has it)
+ * in the calling thread's buffers and run on oneDNN's f32 GEMM.
+ * Thread-safe like nxrt_gemm_part_f32. */
+NXRT_API void nxrt_gemm_f16_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
+                                const uint16_t *a, int64_t batch_stride_a,
+                                int64_t a_rows, int64_t a_cols,
+                                const uint16_t *b, int64_t batch_stride_b,
+                                int64_t b_rows, int64_t b_cols, float *c,
+                                int64_t batch_stride_c, int64_t c_rows,
+                                int64_t c_cols, int64_t accumulate);
+NXRT_API void nxrt_gemm_part_f16_f32(
     int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
     int64_t k, const uint16_t *a, int64_t batch_stride_a, int64_t a_rows,
     int64_t a_cols, const uint16_t *b, int64_t batch_stride_b, int64_t b_rows,

@@ -31,8 +31,9 @@
 //
 // bf16 products into f32 run on oneDNN's bf16 kernels where the CPU has
 // bf16 instructions (MatmulBf16.cpp), elsewhere on the f32 GEMM of their
-// widened operands; i8 products into i32 run on the f32 GEMM too, in runs of
-// the reduction short enough to be exact (WidenedGemm.cpp).
+// widened operands, as f16 products into f32 do everywhere; i8 products
+// into i32 run on the f32 GEMM too, in runs of the reduction short enough
+// to be exact (WidenedGemm.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -119,12 +120,19 @@ template <> struct Blas<double> {
   }
 };
 
-/// bf16 operands into f32, and i8 into i32 (WidenedGemm.cpp).
+/// bf16 and f16 operands into f32, and i8 into i32 (WidenedGemm.cpp).
 template <> struct Blas<nxrt::BFloat16> {
   static bool gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
                    const nxrt::BFloat16 *a, int lda, const nxrt::BFloat16 *b,
                    int ldb, float beta, float *c, int ldc) {
     return nxrt::gemmBf16(ta, tb, m, n, k, a, lda, b, ldb, beta, c, ldc);
+  }
+};
+template <> struct Blas<nxrt::Float16> {
+  static bool gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
+                   const nxrt::Float16 *a, int lda, const nxrt::Float16 *b,
+                   int ldb, float beta, float *c, int ldc) {
+    return nxrt::gemmF16(ta, tb, m, n, k, a, lda, b, ldb, beta, c, ldc);
   }
 };
 template <> struct Blas<int8_t> {
@@ -452,6 +460,31 @@ void nxrt_gemm_part_bf16_f32(int64_t part, int64_t parts, int64_t batch,
   gemmPart(part, parts, batch, m, n, k,
            reinterpret_cast<const nxrt::BFloat16 *>(a), batchStrideA, aRows,
            aCols, reinterpret_cast<const nxrt::BFloat16 *>(b), batchStrideB,
+           bRows, bCols, c, batchStrideC, cRows, cCols, accumulate != 0);
+}
+
+void nxrt_gemm_f16_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
+                       const uint16_t *a, int64_t batchStrideA, int64_t aRows,
+                       int64_t aCols, const uint16_t *b, int64_t batchStrideB,
+                       int64_t bRows, int64_t bCols, float *c,
+                       int64_t batchStrideC, int64_t cRows, int64_t cCols,
+                       int64_t accumulate) {
+  nxrt_gemm_part_f16_f32(0, 1, batch, m, n, k, a, batchStrideA, aRows, aCols, b,
+                         batchStrideB, bRows, bCols, c, batchStrideC, cRows,
+                         cCols, accumulate);
+}
+
+void nxrt_gemm_part_f16_f32(int64_t part, int64_t parts, int64_t batch,
+                            int64_t m, int64_t n, int64_t k, const uint16_t *a,
+                            int64_t batchStrideA, int64_t aRows, int64_t aCols,
+                            const uint16_t *b, int64_t batchStrideB,
+                            int64_t bRows, int64_t bCols, float *c,
+                            int64_t batchStrideC, int64_t cRows, int64_t cCols,
+                            int64_t accumulate) {
+  // Float16 is uint16_t's bits in a type of its own, for Blas<>.
+  gemmPart(part, parts, batch, m, n, k,
+           reinterpret_cast<const nxrt::Float16 *>(a), batchStrideA, aRows,
+           aCols, reinterpret_cast<const nxrt::Float16 *>(b), batchStrideB,
            bRows, bCols, c, batchStrideC, cRows, cCols, accumulate != 0);
 }
 

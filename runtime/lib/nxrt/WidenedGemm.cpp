@@ -1,4 +1,4 @@
-//===- WidenedGemm.cpp - bf16 and i8 products on the f32 GEMM -------------===//
+//===- WidenedGemm.cpp - bf16, f16 and i8 products on the f32 GEMM --------===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Widening bf16 and i8 to f32 is exact, and the f32 GEMM runs at the CPU's
-// full width: on AVX2 the bench's 512^3 bf16 product took 3.9-4.3 ms where
-// nx's own register tiles of the widened values took 5.3-5.8, and the i8 one
-// 3.4-4.1 against 5.9-6.8 (docs/Servers.md).
+// Widening bf16, f16 and i8 to f32 is exact, and the f32 GEMM runs at the
+// CPU's full width: on AVX2 the bench's 512^3 bf16 product took 3.9-4.3 ms
+// where nx's own register tiles of the widened values took 5.3-5.8, and the
+// i8 one 3.4-4.1 against 5.9-6.8 (docs/Servers.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,14 +20,20 @@
 #include "ThreadBuffer.h"
 
 #include <algorithm>
+#include <type_traits>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace {
 
 using nxrt::BFloat16;
+using nxrt::Float16;
 using FloatBuffer = nxrt::ThreadBuffer<float>;
 
-/// The calling thread's buffers for the widened operands of bf16 and i8
-/// products, and the sums of an i8 product's runs.
+/// The calling thread's buffers for the widened operands of bf16, f16 and
+/// i8 products, and the sums of an i8 product's runs.
 struct WideningBuffers {
   FloatBuffer a, b, sums;
   nxrt::ThreadBuffer<int32_t> total;
@@ -51,10 +57,82 @@ const float *widened(FloatBuffer &buffer, const In *from, int rows, int cols,
   float *to = buffer.get(static_cast<size_t>(rows) * stride);
   if (!to)
     return nullptr;
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c)
-      to[r * stride + c] = static_cast<float>(from[r * leading + c]);
+  for (int64_t r = 0; r < rows; ++r) {
+    if constexpr (std::is_same_v<In, Float16>)
+      nxrt::widenHalves(from + r * leading, to + r * stride, cols);
+    else
+      for (int64_t c = 0; c < cols; ++c)
+        to[r * stride + c] = static_cast<float>(from[r * leading + c]);
+  }
   return to;
+}
+
+/// C = op(A) op(B) + beta C of narrow float operands, both widened to f32
+/// in the calling thread's buffers, on the f32 GEMM.
+template <typename In>
+bool gemmOfWidened(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
+                   const In *a, int lda, const In *b, int ldb, float beta,
+                   float *c, int ldc) {
+  // Each operand as it is stored: m x k or, transposed, k x m; likewise B.
+  int aRows = ta == CblasNoTrans ? m : k, aCols = ta == CblasNoTrans ? k : m;
+  int bRows = tb == CblasNoTrans ? k : n, bCols = tb == CblasNoTrans ? n : k;
+  // The widened B's rows at the stride sgemm reads fastest.
+  int strideB = tb == CblasNoTrans ? nxrt::sgemmStrideOfB(m, n, k) : bCols;
+  WideningBuffers &buffers = wideningBuffers();
+  const float *wideA = widened(buffers.a, a, aRows, aCols, lda, aCols);
+  const float *wideB = widened(buffers.b, b, bRows, bCols, ldb, strideB);
+  return wideA && wideB &&
+         nxrt::sgemm(ta, tb, m, n, k, wideA, aCols, wideB, strideB, beta, c,
+                     ldc);
+}
+
+/// An f16's value from its bits: sign, 5 exponent bits biased by 15, 10
+/// mantissa bits.
+float halfToFloat(uint16_t bits) {
+  uint32_t sign = static_cast<uint32_t>(bits & 0x8000u) << 16;
+  uint32_t exponent = (bits >> 10) & 0x1fu, mantissa = bits & 0x3ffu;
+  if (exponent == 0) {
+    // Zero or subnormal: mantissa * 2^-24, which f32 holds exactly.
+    float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
+    return sign ? -magnitude : magnitude;
+  }
+  // Infinity and NaN (payload kept) at f32's largest exponent; normal
+  // numbers rebiased from 15 to 127.
+  uint32_t widenedExponent = exponent == 0x1fu ? 0xffu : exponent + 112;
+  uint32_t word = sign | (widenedExponent << 23) | (mantissa << 13);
+  float value;
+  std::memcpy(&value, &word, sizeof(value));
+  return value;
+}
+
+using WidenHalvesFunction = void (*)(const Float16 *, float *, int64_t);
+
+void widenHalvesOneByOne(const Float16 *from, float *to, int64_t count) {
+  for (int64_t i = 0; i < count; ++i)
+    to[i] = halfToFloat(from[i].bits);
+}
+
+#if defined(__x86_64__)
+/// Eight values an instruction (VCVTPH2PS), exact like halfToFloat.
+__attribute__((target("avx,f16c"))) void
+widenHalvesF16c(const Float16 *from, float *to, int64_t count) {
+  int64_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    __m128i halves =
+        _mm_loadu_si128(reinterpret_cast<const __m128i *>(from + i));
+    _mm256_storeu_ps(to + i, _mm256_cvtph_ps(halves));
+  }
+  for (; i < count; ++i)
+    to[i] = _cvtsh_ss(from[i].bits);
+}
+#endif
+
+WidenHalvesFunction pickWidenHalves() {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx"))
+    return widenHalvesF16c;
+#endif
+  return widenHalvesOneByOne;
 }
 
 /// The most steps of an i8 product's reduction whose sums f32 holds
@@ -89,16 +167,20 @@ bool gemmBf16(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
   if (matmulBf16(ta == CblasTrans, tb == CblasTrans, m, n, k, bitsOf(a), lda,
                  bitsOf(b), ldb, beta != 0.0f, c, ldc))
     return true;
-  // Each operand as it is stored: m x k or, transposed, k x m; likewise B.
-  int aRows = ta == CblasNoTrans ? m : k, aCols = ta == CblasNoTrans ? k : m;
-  int bRows = tb == CblasNoTrans ? k : n, bCols = tb == CblasNoTrans ? n : k;
-  // The widened B's rows at the stride sgemm reads fastest.
-  int strideB = tb == CblasNoTrans ? sgemmStrideOfB(m, n, k) : bCols;
-  WideningBuffers &buffers = wideningBuffers();
-  const float *wideA = widened(buffers.a, a, aRows, aCols, lda, aCols);
-  const float *wideB = widened(buffers.b, b, bRows, bCols, ldb, strideB);
-  return wideA && wideB &&
-         sgemm(ta, tb, m, n, k, wideA, aCols, wideB, strideB, beta, c, ldc);
+  return gemmOfWidened(ta, tb, m, n, k, a, lda, b, ldb, beta, c, ldc);
+}
+
+Float16::operator float() const { return halfToFloat(bits); }
+
+void widenHalves(const Float16 *from, float *to, int64_t count) {
+  static const WidenHalvesFunction function = pickWidenHalves();
+  function(from, to, count);
+}
+
+bool gemmF16(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
+             const Float16 *a, int lda, const Float16 *b, int ldb, float beta,
+             float *c, int ldc) {
+  return gemmOfWidened(ta, tb, m, n, k, a, lda, b, ldb, beta, c, ldc);
 }
 
 bool gemmI8(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,

@@ -1,4 +1,5 @@
-//===- WidenedGemm.h - bf16 and i8 products on the f32 GEMM -----*- C++ -*-===//
+//===- WidenedGemm.h - bf16, f16 and i8 products on the f32 GEMM -*- C++
+//-*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
@@ -6,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Products of narrow operands that compiled code hands to libnxrt: bf16
-// into f32, and i8 into i32. Both widen their operands to f32, exactly,
+// Products of narrow operands that compiled code hands to libnxrt: bf16 and
+// f16 into f32, and i8 into i32. All widen their operands to f32, exactly,
 // into buffers of the calling thread and run on oneDNN's f32 GEMM (bf16 on
 // oneDNN's bf16 kernels instead where the CPU has them).
 //
@@ -37,6 +38,19 @@ struct BFloat16 {
   }
 };
 
+/// An IEEE half (f16) element as compiled code stores it. Widening it to
+/// f32 is exact: every f16, subnormals included, is an f32.
+struct Float16 {
+  uint16_t bits;
+
+  explicit operator float() const;
+};
+
+/// Widens `count` f16 values at `from` to f32 at `to`: with the CPU's F16C
+/// conversions where it has them (every x86-64-v3 CPU), else one value at a
+/// time. Thread-safe.
+void widenHalves(const Float16 *from, float *to, int64_t count);
+
 /// One row-major product C = op(A) op(B) + beta C of bf16 operands into
 /// f32, in BLAS's conventions, beta 1 or 0 (then C is not read), on the
 /// calling thread: oneDNN's bf16 kernel where the CPU has one, else both
@@ -45,6 +59,12 @@ struct BFloat16 {
 bool gemmBf16(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
               const BFloat16 *a, int lda, const BFloat16 *b, int ldb,
               float beta, float *c, int ldc);
+
+/// The same for f16 operands into f32: both operands widened to f32 and the
+/// f32 GEMM, on every CPU (oneDNN 2.6 has no f16 kernels for CPUs).
+bool gemmF16(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
+             const Float16 *a, int lda, const Float16 *b, int ldb, float beta,
+             float *c, int ldc);
 
 /// The same for i8 operands into i32, as compiled code computes them
 /// (sign-extended, products and sums wrapping in i32), exactly: the f32

@@ -35,6 +35,16 @@ llvm.func @nxrt_gemm_part_bf16_f32(i64)
 
 // -----
 
+// expected-error @+1 {{'llvm.func' op uses the name 'nxrt_gemm_f16_f32', which libnxrt's contractions have; expected their declaration '!llvm.func<void (i64, i64, i64, i64, ptr, i64, i64, i64, ptr, i64, i64, i64, ptr, i64, i64, i64, i64)>'}}
+llvm.func @nxrt_gemm_f16_f32(i32)
+
+// -----
+
+// expected-error @+1 {{'llvm.func' op uses the name 'nxrt_gemm_part_f16_f32', which libnxrt's contractions have}}
+llvm.func @nxrt_gemm_part_f16_f32(i64)
+
+// -----
+
 // expected-error @+1 {{'llvm.func' op uses the name 'nxrt_gemm_i8_i32', which libnxrt's contractions have}}
 llvm.func @nxrt_gemm_i8_i32(i64)
 

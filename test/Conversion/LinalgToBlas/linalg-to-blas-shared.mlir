@@ -88,6 +88,17 @@ func.func @large_bf16(%a: memref<256x64xbf16>, %b: memref<64x256xbf16>, %c: memr
 
 // -----
 
+// f16 products into f32 are shared through nxrt_gemm_part_f16_f32.
+// CHECK-LABEL: func.func @large_f16
+// CHECK: omp.parallel
+// CHECK: llvm.call @nxrt_gemm_part_f16_f32(
+func.func @large_f16(%a: memref<256x64xf16>, %b: memref<64x256xf16>, %c: memref<256x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x64xf16>, memref<64x256xf16>) outs(%c : memref<256x256xf32>)
+  return
+}
+
+// -----
+
 // i8 products into i32 are shared through nxrt_gemm_part_i8_i32.
 // CHECK-LABEL: func.func @large_i8
 // CHECK: omp.parallel

@@ -172,6 +172,26 @@ func.func @bf16_into_f32(%a: memref<64x32xbf16, strided<[32, 1], offset: 8>>, %b
 
 // -----
 
+// f16 operands into f32 call nxrt_gemm_f16_f32, with the operands'
+// addresses in bytes of f16 (offset * 2); transposed, as any layout, by
+// their strides.
+// CHECK: llvm.func @nxrt_gemm_f16_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64)
+// CHECK-LABEL: func.func @f16_into_f32
+// CHECK: %[[ONE:.+]] = arith.constant 1 : i64
+// CHECK: %[[TWO:.+]] = arith.constant 2 : i64
+// CHECK: %{{.+}}, %[[OFFSET_A:.+]], %{{.+}}:2, %{{.+}}:2 = memref.extract_strided_metadata
+// CHECK: %[[OFFSET_A64:.+]] = arith.index_cast %[[OFFSET_A]] : index to i64
+// CHECK: arith.muli %[[OFFSET_A64]], %[[TWO]] : i64
+// CHECK: llvm.call @nxrt_gemm_f16_f32(%[[ONE]],
+// CHECK-NOT: linalg.matmul
+func.func @f16_into_f32(%a: memref<64x32xf16, strided<[32, 1], offset: 4>>, %b: memref<16x32xf16>, %c: memref<64x16xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<64x32xf16, strided<[32, 1], offset: 4>>, memref<16x32xf16>) outs(%c : memref<64x16xf32>)
+  return
+}
+
+// -----
+
 // i8 operands into i32 call nxrt_gemm_i8_i32, with the operands' addresses
 // in bytes of i8 (offset * 1).
 // CHECK: llvm.func @nxrt_gemm_i8_i32(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64)
@@ -194,21 +214,23 @@ func.func @i8_into_i32(%a: memref<64x32xi8>, %b: memref<32x16xi8>, %c: memref<64
 // contraction interface accepts (it looks past unary ops) but no GEMM
 // computes: an exponential of the product, a negated operand, a bf16
 // product rounded to bf16 before it is widened and summed; and bf16 into
-// bf16, which rounds every product and sum to bf16; i8 read as unsigned
-// (arith.extui), and i8 into i8.
+// bf16, which rounds every product and sum to bf16, as f16 into f16
+// does to f16; i8 read as unsigned (arith.extui), and i8 into i8.
 // CHECK-LABEL: func.func @not_plain_products
 // CHECK-NOT: llvm.call
 // CHECK: math.exp
 // CHECK: arith.negf
 // CHECK: arith.mulf %{{.+}}, %{{.+}} : bf16
 // CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : memref<4x3xbf16>, memref<3x2xbf16>) outs(%{{.+}} : memref<4x2xbf16>)
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : memref<4x3xf16>, memref<3x2xf16>) outs(%{{.+}} : memref<4x2xf16>)
 // CHECK: arith.extui
 // CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : memref<4x3xi8>, memref<3x2xi8>) outs(%{{.+}} : memref<4x2xi8>)
 // CHECK-NOT: llvm.call
 func.func @not_plain_products(%a: memref<4x3xf32>, %b: memref<3x2xf32>, %c: memref<4x2xf32>,
                               %a16: memref<4x3xbf16>, %b16: memref<3x2xbf16>, %c16: memref<4x2xbf16>,
                               %a8: memref<4x3xi8>, %b8: memref<3x2xi8>, %c32: memref<4x2xi32>,
-                              %c8: memref<4x2xi8>) {
+                              %c8: memref<4x2xi8>, %ah: memref<4x3xf16>,
+                              %bh: memref<3x2xf16>, %ch: memref<4x2xf16>) {
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<4x3xf32>, memref<3x2xf32>) outs(%c : memref<4x2xf32>) {
@@ -237,6 +259,7 @@ func.func @not_plain_products(%a: memref<4x3xf32>, %b: memref<3x2xf32>, %c: memr
     linalg.yield %s : f32
   }
   linalg.matmul ins(%a16, %b16 : memref<4x3xbf16>, memref<3x2xbf16>) outs(%c16 : memref<4x2xbf16>)
+  linalg.matmul ins(%ah, %bh : memref<4x3xf16>, memref<3x2xf16>) outs(%ch : memref<4x2xf16>)
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a8, %b8 : memref<4x3xi8>, memref<3x2xi8>) outs(%c32 : memref<4x2xi32>) {
@@ -258,20 +281,20 @@ func.func @not_plain_products(%a: memref<4x3xf32>, %b: memref<3x2xf32>, %c: memr
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: llvm.call
 // CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : memref<4x3xi32>, memref<3x2xi32>)
-// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : memref<4x3xf16>, memref<3x2xf16>) outs(%{{.+}} : memref<4x2xf32>)
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : memref<4x3xf16>, memref<3x2xf16>) outs(%{{.+}} : memref<4x2xf64>)
 // CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<4x3xf32>, tensor<3x2xf32>)
 // CHECK: linalg.batch_matmul indexing_maps
 // CHECK: linalg.generic
 // CHECK: linalg.generic
 // CHECK-NOT: llvm.call
 func.func @left_alone(%ai: memref<4x3xi32>, %bi: memref<3x2xi32>, %ci: memref<4x2xi32>,
-                      %ah: memref<4x3xf16>, %bh: memref<3x2xf16>, %c: memref<4x2xf32>,
+                      %ah: memref<4x3xf16>, %bh: memref<3x2xf16>, %c: memref<4x2xf64>,
                       %at: tensor<4x3xf32>, %bt: tensor<3x2xf32>, %ct: tensor<4x2xf32>,
                       %ab: memref<4x3xf32>, %bb: memref<5x3x2xf32>, %cb: memref<5x4x2xf32>,
                       %a4: memref<2x5x4x3xf32>, %b4: memref<2x5x3x2xf32>, %c4: memref<2x5x4x2xf32>,
                       %v: memref<4xf32>, %w: memref<4xf32>) -> tensor<4x2xf32> {
   linalg.matmul ins(%ai, %bi : memref<4x3xi32>, memref<3x2xi32>) outs(%ci : memref<4x2xi32>)
-  linalg.matmul ins(%ah, %bh : memref<4x3xf16>, memref<3x2xf16>) outs(%c : memref<4x2xf32>)
+  linalg.matmul ins(%ah, %bh : memref<4x3xf16>, memref<3x2xf16>) outs(%c : memref<4x2xf64>)
   %r = linalg.matmul ins(%at, %bt : tensor<4x3xf32>, tensor<3x2xf32>) outs(%ct : tensor<4x2xf32>) -> tensor<4x2xf32>
   linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>]
       ins(%ab, %bb : memref<4x3xf32>, memref<5x3x2xf32>) outs(%cb : memref<5x4x2xf32>)

@@ -1,6 +1,6 @@
 // RUN: nx-opt %s -split-input-file -convert-nx-to-llvm | FileCheck %s --enable-var-scope
 
-// Products of bf16 and of i8 of constant sizes have __nx_init map the
+// Products of bf16, f16 and i8 of constant sizes have __nx_init map the
 // buffers each thread widens their operands into, for the largest of them:
 // A's floats (m x k; an i8 product widens 1024 steps of k at a time), B's
 // (k x n plus 48 floats a row for its padding) and the elements of C (i8
@@ -29,6 +29,31 @@ llvm.func @products(%p: !llvm.ptr) {
   %c3000 = llvm.mlir.constant(3000 : i64) : i64
   llvm.call @nxrt_gemm_part_bf16_f32(%c0, %c2, %c1, %c64, %c32, %c100, %p, %c0, %c100, %c1, %p, %c0, %c32, %c1, %p, %c0, %c32, %c1, %c0) : (i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64) -> ()
   llvm.call @nxrt_gemm_i8_i32(%c1, %c8, %c16, %c3000, %p, %c0, %c3000, %c1, %p, %c0, %c16, %c1, %p, %c0, %c16, %c1, %c0) : (i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64) -> ()
+  llvm.return
+}
+
+// -----
+
+// f16 products too, whole or in parts: the largest of them, 40x300 by
+// 300x20 (A 12000 floats, B 300 x 68 = 20400), whatever its kind.
+// CHECK-LABEL: llvm.func @__nx_init
+// CHECK: llvm.call @nxrt_gemm_prepare() : () -> ()
+// CHECK-DAG: %[[A:.*]] = llvm.mlir.constant(12000 : i64) : i64
+// CHECK-DAG: %[[B:.*]] = llvm.mlir.constant(20400 : i64) : i64
+// CHECK-DAG: %[[C:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK: llvm.call @nxrt_gemm_prepare_widened(%[[A]], %[[B]], %[[C]])
+llvm.func @nxrt_gemm_f16_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64)
+llvm.func @nxrt_gemm_part_f16_f32(i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64)
+llvm.func @halves(%p: !llvm.ptr) {
+  %c0 = llvm.mlir.constant(0 : i64) : i64
+  %c1 = llvm.mlir.constant(1 : i64) : i64
+  %c2 = llvm.mlir.constant(2 : i64) : i64
+  %c8 = llvm.mlir.constant(8 : i64) : i64
+  %c20 = llvm.mlir.constant(20 : i64) : i64
+  %c40 = llvm.mlir.constant(40 : i64) : i64
+  %c300 = llvm.mlir.constant(300 : i64) : i64
+  llvm.call @nxrt_gemm_f16_f32(%c1, %c8, %c8, %c8, %p, %c0, %c8, %c1, %p, %c0, %c8, %c1, %p, %c0, %c8, %c1, %c0) : (i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64) -> ()
+  llvm.call @nxrt_gemm_part_f16_f32(%c0, %c2, %c1, %c40, %c20, %c300, %p, %c0, %c300, %c1, %p, %c0, %c20, %c1, %p, %c0, %c20, %c1, %c0) : (i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64) -> ()
   llvm.return
 }
 

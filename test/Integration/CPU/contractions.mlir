@@ -12,6 +12,8 @@
 // RUN: nx-runner %s --blas=false --entry=views --input='[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]:tensor<3x4xf32>' --input='[[1, 1], [0, 2]]:tensor<2x2xf32>' | FileCheck %s --check-prefix=VIEWS
 // RUN: nx-runner %s --entry=matmul_bf16 --input='[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]:tensor<3x4xf32>' --input='[[1, 0], [0, 1], [1, 1], [2, -1]]:tensor<4x2xf32>' | FileCheck %s --check-prefix=MATMUL
 // RUN: nx-runner %s --blas=false --entry=matmul_bf16 --input='[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]:tensor<3x4xf32>' --input='[[1, 0], [0, 1], [1, 1], [2, -1]]:tensor<4x2xf32>' | FileCheck %s --check-prefix=MATMUL
+// RUN: nx-runner %s --entry=matmul_f16 --input='[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]:tensor<3x4xf32>' --input='[[1, 0], [0, 1], [1, 1], [2, -1]]:tensor<4x2xf32>' | FileCheck %s --check-prefix=MATMUL
+// RUN: nx-runner %s --blas=false --entry=matmul_f16 --input='[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]:tensor<3x4xf32>' --input='[[1, 0], [0, 1], [1, 1], [2, -1]]:tensor<4x2xf32>' | FileCheck %s --check-prefix=MATMUL
 // RUN: nx-runner %s --entry=matmul_i8 --input='[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]:tensor<3x4xi8>' --input='[[1, 0], [0, 1], [1, 1], [2, -1]]:tensor<4x2xi8>' | FileCheck %s --check-prefix=MATMUL-I8
 // RUN: nx-runner %s --blas=false --entry=matmul_i8 --input='[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]:tensor<3x4xi8>' --input='[[1, 0], [0, 1], [1, 1], [2, -1]]:tensor<4x2xi8>' | FileCheck %s --check-prefix=MATMUL-I8
 // RUN: nx-runner %s --entry=exp_of_products --input='[[0, 1]]:tensor<1x2xf32>' --input='[[0], [1]]:tensor<2x1xf32>' | FileCheck %s --check-prefix=EXP
@@ -20,6 +22,7 @@
 // LOWERED-DAG: llvm.call @nxrt_gemm_f32(
 // LOWERED-DAG: llvm.call @nxrt_gemm_f64(
 // LOWERED-DAG: llvm.call @nxrt_gemm_bf16_f32(
+// LOWERED-DAG: llvm.call @nxrt_gemm_f16_f32(
 // LOWERED-DAG: llvm.call @nxrt_gemm_i8_i32(
 
 // MATMUL: result #0: tensor<3x2xf32> = {{\[}}[12, 1], [28, 5], [44, 9]]
@@ -68,6 +71,18 @@ func.func @matmul_bf16(%a: tensor<3x4xf32>, %b: tensor<4x2xf32>) -> tensor<3x2xf
   %init = tensor.empty() : tensor<3x2xf32>
   %c = linalg.fill ins(%zero : f32) outs(%init : tensor<3x2xf32>) -> tensor<3x2xf32>
   %r = linalg.matmul ins(%a16, %b16 : tensor<3x4xbf16>, tensor<4x2xbf16>) outs(%c : tensor<3x2xf32>) -> tensor<3x2xf32>
+  return %r : tensor<3x2xf32>
+}
+
+// The same product of f16 operands summed in f32: nxrt_gemm_f16_f32, or
+// loops with --blas=false.
+func.func @matmul_f16(%a: tensor<3x4xf32>, %b: tensor<4x2xf32>) -> tensor<3x2xf32> {
+  %a16 = arith.truncf %a : tensor<3x4xf32> to tensor<3x4xf16>
+  %b16 = arith.truncf %b : tensor<4x2xf32> to tensor<4x2xf16>
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<3x2xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%init : tensor<3x2xf32>) -> tensor<3x2xf32>
+  %r = linalg.matmul ins(%a16, %b16 : tensor<3x4xf16>, tensor<4x2xf16>) outs(%c : tensor<3x2xf32>) -> tensor<3x2xf32>
   return %r : tensor<3x2xf32>
 }
 

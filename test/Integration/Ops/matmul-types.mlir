@@ -9,7 +9,9 @@
 // - bf16 operands summed in f32, on libnxrt (nxrt_gemm_part_bf16_f32:
 //   oneDNN's bf16 kernels, or the f32 GEMM of the widened operands) at one
 //   and three threads, and as register tiles with --blas=false, within the
-//   case's tolerance of 2^-8 (PyTorch's result is rounded to bf16).
+//   case's tolerance of 2^-8 (PyTorch's result is rounded to bf16);
+// - f16 operands summed in f32, on libnxrt (nxrt_gemm_part_f16_f32: the f32
+//   GEMM of the widened operands) and as register tiles, within 2^-10.
 // REQUIRES: numpy
 // RUN: %numpy_python %nx_src_root/bench/models/models.py run matmul-i8 \
 // RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.i8-1 \
@@ -31,9 +33,21 @@
 // RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.bf16-tiles \
 // RUN:   --flag=--compute-threads=3 --flag=--blas=false \
 // RUN:   | FileCheck %s --check-prefix=BF16
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run matmul-f16 \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.f16-1 \
+// RUN:   --flag=--compute-threads=1 | FileCheck %s --check-prefix=F16
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run matmul-f16 \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.f16-3 \
+// RUN:   --flag=--compute-threads=3 | FileCheck %s --check-prefix=F16
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run matmul-f16 \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.f16-tiles \
+// RUN:   --flag=--compute-threads=3 --flag=--blas=false \
+// RUN:   | FileCheck %s --check-prefix=F16
 // RUN: %nx_tools/nx-opt %nx_src_root/bench/models/matmul-i8.mlir --nx-lower-to-cpu \
 // RUN:   --mlir-pass-statistics 2>&1 | FileCheck %s --check-prefix=LIBRARY
 // RUN: %nx_tools/nx-opt %nx_src_root/bench/models/matmul-bf16.mlir --nx-lower-to-cpu \
+// RUN:   --mlir-pass-statistics 2>&1 | FileCheck %s --check-prefix=LIBRARY
+// RUN: %nx_tools/nx-opt %nx_src_root/bench/models/matmul-f16.mlir --nx-lower-to-cpu \
 // RUN:   --mlir-pass-statistics 2>&1 | FileCheck %s --check-prefix=LIBRARY
 // RUN: %nx_tools/nx-opt %nx_src_root/bench/models/matmul-i8.mlir \
 // RUN:   --nx-lower-to-cpu=blas=false --mlir-pass-statistics 2>&1 \
@@ -41,10 +55,15 @@
 // RUN: %nx_tools/nx-opt %nx_src_root/bench/models/matmul-bf16.mlir \
 // RUN:   --nx-lower-to-cpu=blas=false --mlir-pass-statistics 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=TILES
+// RUN: %nx_tools/nx-opt %nx_src_root/bench/models/matmul-f16.mlir \
+// RUN:   --nx-lower-to-cpu=blas=false --mlir-pass-statistics 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=TILES
 
 // I8: matmul-i8: nx vs NumPy (float64): max error 0 (relative to
 // BF16: matmul-bf16: nx vs NumPy (float64): max error
 // BF16-NOT: models.py:
+// F16: matmul-f16: nx vs NumPy (float64): max error
+// F16-NOT: models.py:
 // TILES: (S) 1 contractions-in-registers
 // LIBRARY: NxLinalgToBlasPass
 // LIBRARY-NEXT: (S) 1 contractions

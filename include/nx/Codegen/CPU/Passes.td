@@ -666,8 +666,8 @@ def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     }
     ```
 
-    A contraction that no library took (a product of integers, of f16 or
-    bf16, or of any type with `nx-linalg-to-blas` off: two inputs, a
+    A contraction that no library took (a product of integers other than
+    i8 into i32, of f16 or bf16 into themselves, or of any type with `nx-linalg-to-blas` off: two inputs, a
     multiply-add body, projected-permutation maps) whose output's
     contiguous columns one input (B) reads contiguously and the other (A)
     does not read is tiled into register tiles: two vectors of columns (32

@@ -57,7 +57,7 @@ inline constexpr llvm::StringLiteral kGemmF64 = entry_points::nxrt_gemm_f64;
 // has f32 products, so that their first run does not.
 inline constexpr llvm::StringLiteral kGemmPrepare =
     entry_points::nxrt_gemm_prepare;
-// Maps the pages of the buffers bf16 and i8 products widen their operands
+// Maps the pages of the buffers bf16, f16 and i8 products widen their operands
 // into (A's and B's floats, C's elements): __nx_init calls it with the
 // largest products of constant sizes.
 inline constexpr llvm::StringLiteral kGemmPrepareWidened =
@@ -78,6 +78,11 @@ inline constexpr llvm::StringLiteral kGemmBf16F32 =
     entry_points::nxrt_gemm_bf16_f32;
 inline constexpr llvm::StringLiteral kGemmPartBf16F32 =
     entry_points::nxrt_gemm_part_bf16_f32;
+// Products of f16 into f32, whole or a part.
+inline constexpr llvm::StringLiteral kGemmF16F32 =
+    entry_points::nxrt_gemm_f16_f32;
+inline constexpr llvm::StringLiteral kGemmPartF16F32 =
+    entry_points::nxrt_gemm_part_f16_f32;
 // Products of i8 into i32, whole or a part.
 inline constexpr llvm::StringLiteral kGemmI8I32 =
     entry_points::nxrt_gemm_i8_i32;

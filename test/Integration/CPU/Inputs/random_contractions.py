@@ -2,13 +2,15 @@
 """Random contractions against NumPy, for random-contractions.mlir.
 
     random_contractions.py --tools=DIR --dir=DIR [--seed=N] [--cases=N]
-                           [--flag=NX_COMPILE_FLAG...]
+                           [--library] [--flag=NX_COMPILE_FLAG...]
 
 Writes one module of --cases products as linalg.generic (element types i8
 to i64, f16 to f64, i8 and f16 widened to i32 and f32 in the body; a batch
 or none; shapes that leave partial register tiles, a single row, column or
 step, and long reductions; either operand transposed), compiles it once
-with nx-compile --blas=false and runs each product with nxrt-run at one
+with nx-compile --blas=false (register tiles) or, with --library, as
+nx-compile does by default (the products libnxrt takes call it: f32, f64,
+f16 into f32 and i8 into i32) and runs each product with nxrt-run at one
 and three threads. Operands are small integers, so every result is exact
 in any order of summation (f16 sums stay below 2048). Prints one line per
 product and run, and a last line with the number of wrong ones.
@@ -94,6 +96,8 @@ def main():
     parser.add_argument("--dir", required=True)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cases", type=int, default=24)
+    parser.add_argument("--library", action="store_true",
+                        help="let libnxrt compute the products it takes")
     parser.add_argument("--flag", action="append", default=[],
                         help="an nx-compile flag (--mcpu=x86-64-v3, ...)")
     args = parser.parse_args()
@@ -104,8 +108,9 @@ def main():
     with open(module, "w") as f:
         f.write("".join(source for source, *_ in cases))
     library = os.path.join(args.dir, "products.so")
-    subprocess.run([os.path.join(args.tools, "nx-compile"), module, "--blas=false",
-                    "-o", library, "--prefix=products"] + args.flag, check=True)
+    tiles = [] if args.library else ["--blas=false"]
+    subprocess.run([os.path.join(args.tools, "nx-compile"), module, "-o", library,
+                    "--prefix=products"] + tiles + args.flag, check=True)
     wrong = 0
     for i, (_, a, b, expected) in enumerate(cases):
         for threads in (1, 3):
