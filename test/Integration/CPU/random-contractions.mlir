@@ -1,5 +1,5 @@
-// 24 random products that no library takes (seeded: the same ones every
-// run), compiled once with --blas=false into register tiles and run at one
+// 24 random products (seeded: the same ones every run), compiled once
+// with --blas=false into register tiles and run at one
 // and three threads, equal NumPy's exactly (Inputs/random_contractions.py
 // says which shapes, types and layouts it draws). Random shapes found a
 // crash the hand-written tests missed: two row tiles in one block (this
