@@ -318,6 +318,22 @@ void gemmPart(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
   }
 }
 
+/// A part of a product of 16-bit floats into f32, whose bits compiled code
+/// hands over as uint16_t: `Half` (BFloat16 or Float16) gives them their
+/// type, which picks the product's Blas<>.
+template <typename Half>
+void gemmPartOf16BitFloats(int64_t part, int64_t parts, int64_t batch,
+                           int64_t m, int64_t n, int64_t k, const uint16_t *a,
+                           int64_t batchA, int64_t aRows, int64_t aCols,
+                           const uint16_t *b, int64_t batchB, int64_t bRows,
+                           int64_t bCols, float *c, int64_t batchC,
+                           int64_t cRows, int64_t cCols, int64_t accumulate) {
+  static_assert(sizeof(Half) == sizeof(uint16_t));
+  gemmPart(part, parts, batch, m, n, k, reinterpret_cast<const Half *>(a),
+           batchA, aRows, aCols, reinterpret_cast<const Half *>(b), batchB,
+           bRows, bCols, c, batchC, cRows, cCols, accumulate != 0);
+}
+
 /// The sizes nxrt_gemm_prepare_widened hands its team (A's and B's floats,
 /// C's elements). The team's threads read them here, not from the caller's
 /// stack: ThreadSanitizer does not see libomp order a caller's next call
@@ -456,11 +472,9 @@ void nxrt_gemm_part_bf16_f32(int64_t part, int64_t parts, int64_t batch,
                              int64_t bRows, int64_t bCols, float *c,
                              int64_t batchStrideC, int64_t cRows, int64_t cCols,
                              int64_t accumulate) {
-  // BFloat16 is uint16_t's bits in a type of its own, for Blas<>.
-  gemmPart(part, parts, batch, m, n, k,
-           reinterpret_cast<const nxrt::BFloat16 *>(a), batchStrideA, aRows,
-           aCols, reinterpret_cast<const nxrt::BFloat16 *>(b), batchStrideB,
-           bRows, bCols, c, batchStrideC, cRows, cCols, accumulate != 0);
+  gemmPartOf16BitFloats<nxrt::BFloat16>(
+      part, parts, batch, m, n, k, a, batchStrideA, aRows, aCols, b,
+      batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols, accumulate);
 }
 
 void nxrt_gemm_f16_f32(int64_t batch, int64_t m, int64_t n, int64_t k,
@@ -481,11 +495,9 @@ void nxrt_gemm_part_f16_f32(int64_t part, int64_t parts, int64_t batch,
                             int64_t bRows, int64_t bCols, float *c,
                             int64_t batchStrideC, int64_t cRows, int64_t cCols,
                             int64_t accumulate) {
-  // Float16 is uint16_t's bits in a type of its own, for Blas<>.
-  gemmPart(part, parts, batch, m, n, k,
-           reinterpret_cast<const nxrt::Float16 *>(a), batchStrideA, aRows,
-           aCols, reinterpret_cast<const nxrt::Float16 *>(b), batchStrideB,
-           bRows, bCols, c, batchStrideC, cRows, cCols, accumulate != 0);
+  gemmPartOf16BitFloats<nxrt::Float16>(
+      part, parts, batch, m, n, k, a, batchStrideA, aRows, aCols, b,
+      batchStrideB, bRows, bCols, c, batchStrideC, cRows, cCols, accumulate);
 }
 
 void nxrt_gemm_i8_i32(int64_t batch, int64_t m, int64_t n, int64_t k,

@@ -49,19 +49,8 @@ struct Bf16 {
     std::memcpy(&word, &x, sizeof(word));
     return static_cast<uint16_t>(word >> 16);
   }
-  static void gemm(int64_t part, int64_t parts, int64_t batch, int64_t m,
-                   int64_t n, int64_t k, const uint16_t *a, int64_t batchA,
-                   Layout la, const uint16_t *b, int64_t batchB, Layout lb,
-                   float *c, int64_t batchC, Layout lc, bool accumulate) {
-    if (parts == 0)
-      nxrt_gemm_bf16_f32(batch, m, n, k, a, batchA, la.rows, la.cols, b, batchB,
-                         lb.rows, lb.cols, c, batchC, lc.rows, lc.cols,
-                         accumulate);
-    else
-      nxrt_gemm_part_bf16_f32(part, parts, batch, m, n, k, a, batchA, la.rows,
-                              la.cols, b, batchB, lb.rows, lb.cols, c, batchC,
-                              lc.rows, lc.cols, accumulate);
-  }
+  static constexpr auto kWhole = nxrt_gemm_bf16_f32;
+  static constexpr auto kPart = nxrt_gemm_part_bf16_f32;
 };
 
 /// f16: IEEE half precision, its value computed here from the fields, apart
@@ -85,20 +74,24 @@ struct F16 {
     return static_cast<uint16_t>(sign << 15 | exponent << 10 |
                                  ((state >> 4) & 0x3ff));
   }
-  static void gemm(int64_t part, int64_t parts, int64_t batch, int64_t m,
-                   int64_t n, int64_t k, const uint16_t *a, int64_t batchA,
-                   Layout la, const uint16_t *b, int64_t batchB, Layout lb,
-                   float *c, int64_t batchC, Layout lc, bool accumulate) {
-    if (parts == 0)
-      nxrt_gemm_f16_f32(batch, m, n, k, a, batchA, la.rows, la.cols, b, batchB,
-                        lb.rows, lb.cols, c, batchC, lc.rows, lc.cols,
-                        accumulate);
-    else
-      nxrt_gemm_part_f16_f32(part, parts, batch, m, n, k, a, batchA, la.rows,
-                             la.cols, b, batchB, lb.rows, lb.cols, c, batchC,
-                             lc.rows, lc.cols, accumulate);
-  }
+  static constexpr auto kWhole = nxrt_gemm_f16_f32;
+  static constexpr auto kPart = nxrt_gemm_part_f16_f32;
 };
+
+/// C = A B (+ C with `accumulate`) through T's whole product (`parts` 0) or
+/// its part `part` of `parts`.
+template <typename T>
+void gemm(int64_t part, int64_t parts, int64_t batch, int64_t m, int64_t n,
+          int64_t k, const uint16_t *a, int64_t batchA, Layout la,
+          const uint16_t *b, int64_t batchB, Layout lb, float *c,
+          int64_t batchC, Layout lc, bool accumulate) {
+  if (parts == 0)
+    T::kWhole(batch, m, n, k, a, batchA, la.rows, la.cols, b, batchB, lb.rows,
+              lb.cols, c, batchC, lc.rows, lc.cols, accumulate);
+  else
+    T::kPart(part, parts, batch, m, n, k, a, batchA, la.rows, la.cols, b,
+             batchB, lb.rows, lb.cols, c, batchC, lc.rows, lc.cols, accumulate);
+}
 
 /// Values from a fixed sequence, so that a lost bit or a shifted row
 /// changes a sum.
@@ -148,7 +141,7 @@ void checkProduct(int64_t batch, int64_t m, int64_t n, int64_t k, Layout a,
       }
   // The parts last to first: none may rely on another's having run.
   for (int64_t part = std::max<int64_t>(parts - 1, 0); part >= 0; --part)
-    T::gemm(part, parts, batch, m, n, k, lhs.data(), aSize, a, rhs.data(),
+    gemm<T>(part, parts, batch, m, n, k, lhs.data(), aSize, a, rhs.data(),
             bSize, b, out.data(), m * n, c, accumulate);
   for (size_t i = 0; i < out.size(); ++i)
     ASSERT_NEAR(out[i], expected[i], bound[i])
@@ -240,7 +233,7 @@ TYPED_TEST(NxrtGemmWidenedFloat, NaNAndInfinityPropagate) {
   a[3 * kSide + 5] = TypeParam::kNaN;      // row 3
   b[7 * kSide + 9] = TypeParam::kInfinity; // column 9
   std::vector<float> c(kSide * kSide, 0.0f);
-  TypeParam::gemm(0, 0, 1, kSide, kSide, kSide, a.data(), 0, {kSide, 1},
+  gemm<TypeParam>(0, 0, 1, kSide, kSide, kSide, a.data(), 0, {kSide, 1},
                   b.data(), 0, {kSide, 1}, c.data(), 0, {kSide, 1}, false);
   for (int64_t r = 0; r < kSide; ++r)
     for (int64_t col = 0; col < kSide; ++col) {
@@ -268,7 +261,7 @@ TYPED_TEST(NxrtGemmWidenedFloat, EveryValueWidensExactly) {
   for (int64_t stride : {1, 2}) {
     const uint16_t *b = stride == 1 ? values.data() : spread.data();
     std::vector<float> c(kValues, -1.0f);
-    TypeParam::gemm(0, 0, 1, 1, kValues, 1, one.data(), 0, {1, 1}, b, 0,
+    gemm<TypeParam>(0, 0, 1, 1, kValues, 1, one.data(), 0, {1, 1}, b, 0,
                     {stride * kValues, stride}, c.data(), 0, {kValues, 1},
                     false);
     for (int64_t i = 0; i < kValues; ++i) {
