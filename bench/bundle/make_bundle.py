@@ -5,6 +5,7 @@ Linux host, next to PyTorch and XLA where they are installed.
 
     python3 bench/bundle/make_bundle.py --build-dir build --output nx-bench.tar.xz
         [--cases mlp,transpose] [--levels x86-64-v3,x86-64-v4]
+        [--variant transpose:--stream-unread-outputs=false ...]
 
 (`./dev.sh bench-bundle` runs it on the build tree.)
 
@@ -13,9 +14,15 @@ library itself (the host may have no LLVM, oneDNN or OpenBLAS), each model
 and op of bench/models compiled by nx-compile for each level, models.py
 (inputs, NumPy references, the PyTorch and JAX versions) and run.py, the
 one script to run there: `python3 nx-bench/run.py`.
+
+It also compiles variants of some cases, each with other nx-compile flags
+(VARIANTS, or --variant CASE:FLAG[:FLAG...]), listed in each level's
+variants.json: run.py times them beside the case itself, so that one run
+on a host answers whether nx's default is the faster choice there.
 """
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -63,15 +70,56 @@ def copy_libraries(binaries, lib):
         os.symlink("libomp.so.5", gomp)
 
 
-def compile_objects(nx_compile, cases, levels, objects):
+# nx's own choices that no 2-core development machine can settle for a
+# server: streamed stores for a transpose's output, and the library against
+# register tiles for the products of narrow types.
+VARIANTS = {
+    "transpose": [["--stream-unread-outputs=false"]],
+    "matmul-i8": [["--blas=false"]],
+    "matmul-bf16": [["--blas=false"]],
+    "matmul-f16": [["--blas=false"]],
+}
+
+
+def parse_variants(specs, cases):
+    """{case: [flags, ...]} from --variant CASE:FLAG[:FLAG...] (default:
+    VARIANTS), for the cases in the bundle."""
+    if not specs:
+        return {name: flags for name, flags in VARIANTS.items()
+                if name in cases}
+    variants = {}
+    for spec in specs:
+        name, _, flags = spec.partition(":")
+        if name not in cases or not flags:
+            sys.exit(f"make_bundle.py: --variant={spec}: expected CASE:FLAG"
+                     f"[:FLAG...] for a case of the bundle")
+        variants.setdefault(name, []).append(flags.split(":"))
+    return variants
+
+
+def nx_compile_case(nx_compile, name, level, output, flags=()):
+    source = os.path.join(MODELS_DIR, f"{name}.mlir")
+    print(" ".join(["nx-compile", f"--mcpu={level}", *flags, f"{name}.mlir"]),
+          flush=True)
+    subprocess.run([nx_compile, source, "-o", output, f"--mcpu={level}",
+                    *flags], check=True)
+
+
+def compile_objects(nx_compile, cases, variants, levels, objects):
     for level in levels:
-        os.makedirs(os.path.join(objects, level), exist_ok=True)
+        directory = os.path.join(objects, level)
+        os.makedirs(directory, exist_ok=True)
+        listed = []
         for name in cases:
-            source = os.path.join(MODELS_DIR, f"{name}.mlir")
-            output = os.path.join(objects, level, f"{name}.so")
-            print(f"nx-compile --mcpu={level} {name}.mlir", flush=True)
-            subprocess.run([nx_compile, source, "-o", output,
-                            f"--mcpu={level}"], check=True)
+            nx_compile_case(nx_compile, name, level,
+                            os.path.join(directory, f"{name}.so"))
+            for index, flags in enumerate(variants.get(name, [])):
+                stem = f"{name}.variant{index}"
+                nx_compile_case(nx_compile, name, level,
+                                os.path.join(directory, f"{stem}.so"), flags)
+                listed.append({"case": name, "flags": flags, "object": stem})
+        with open(os.path.join(directory, "variants.json"), "w") as out:
+            json.dump(listed, out, indent=1)
 
 
 def main():
@@ -82,17 +130,22 @@ def main():
                              "with the bundle's files (no compression)")
     parser.add_argument("--cases", default=",".join(models.MODELS))
     parser.add_argument("--levels", default="x86-64-v3,x86-64-v4")
+    parser.add_argument("--variant", action="append", default=[],
+                        help="CASE:FLAG[:FLAG...], a variant of CASE compiled "
+                             "with these nx-compile flags too (repeatable; "
+                             "default: the bundle's own list)")
     args = parser.parse_args()
     cases = args.cases.split(",")
     for name in cases:
         models.model(name)
+    variants = parse_variants(args.variant, cases)
     tools = os.path.join(args.build_dir, "bin")
     with tempfile.TemporaryDirectory() as staging:
         root = os.path.join(staging, "nx-bench")
         os.makedirs(os.path.join(root, "bin"))
         os.makedirs(os.path.join(root, "models"))
         shutil.copy2(os.path.join(tools, "nxrt-run"), os.path.join(root, "bin"))
-        compile_objects(os.path.join(tools, "nx-compile"), cases,
+        compile_objects(os.path.join(tools, "nx-compile"), cases, variants,
                         args.levels.split(","), os.path.join(root, "objects"))
         first = os.path.join(root, "objects", args.levels.split(",")[0],
                              f"{cases[0]}.so")

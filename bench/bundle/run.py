@@ -12,11 +12,13 @@ its best round. Every side's output is checked once against models.py's
 NumPy reference in float64 before it is timed. nx's times are its compiled
 entry's (nxrt-run --timing's "entry") on input buffers that every run
 reads in place (--reuse-inputs), as PyTorch's and XLA's are their calls'
-on tensors they hold. Prints Markdown tables: steady-state times and ratios, then each
-side's first run against its steady state.
+on tensors they hold. Prints Markdown tables: steady-state times and
+ratios, each side's first run against its steady state, and nx's variants
+(the same case compiled with other nx-compile flags, timed in the same
+rounds) against nx's default.
 
     python3 run.py [--rounds 2] [--runs 30] [--cases mlp,transpose]
-                   [--threads N] [--core N] [--no-peers]
+                   [--threads N] [--core N] [--no-peers] [--no-variants]
 
 Needs Python 3 with NumPy; PyTorch and JAX are optional.
 """
@@ -72,6 +74,15 @@ def cpu_model():
     except OSError:
         pass
     return "unknown CPU"
+
+
+def bundled_variants(level, cases):
+    """The variants of `cases` compiled for `level`: [{case, flags, object}]."""
+    listing = os.path.join(HERE, "objects", level, "variants.json")
+    if not os.path.exists(listing):
+        return []
+    with open(listing) as f:
+        return [v for v in json.load(f) if v["case"] in cases]
 
 
 def bundled_cases(level, requested):
@@ -136,10 +147,11 @@ def checked(name, actual, side):
 # nx: the bundled nxrt-run on the objects for this CPU
 # ---------------------------------------------------------------------------
 
-def nxrt_run(level, name, inputs, threads, extra):
+def nxrt_run(level, name, inputs, threads, extra, obj=None):
+    """nxrt-run on the object of case `name` (or on `obj`, a variant's)."""
     env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(HERE, "lib"))
     command = [os.path.join(HERE, "bin", "nxrt-run"),
-               os.path.join(HERE, "objects", level, f"{name}.so"),
+               os.path.join(HERE, "objects", level, f"{obj or name}.so"),
                f"--entry={name.replace('-', '_')}",
                f"--compute-threads={threads}", "--quiet"]
     command += [f"--input=@{path}" for path in input_paths(inputs, name)]
@@ -148,19 +160,20 @@ def nxrt_run(level, name, inputs, threads, extra):
                           if threads == 1 else None)
 
 
-def nx_check(level, name, inputs):
-    output = os.path.join(inputs, name, "nx.npy")
-    done = nxrt_run(level, name, inputs, 0, [f"--output={output}"])
+def nx_check(level, name, inputs, obj=None):
+    output = os.path.join(inputs, name, f"{obj or 'nx'}.npy")
+    done = nxrt_run(level, name, inputs, 0, [f"--output={output}"], obj)
     if done.returncode != 0:
         print(f"nx {name}: {done.stderr.strip()}", file=sys.stderr)
         return False
     return checked(name, np.load(output), "nx")
 
 
-def nx_times(level, name, inputs, threads, runs):
+def nx_times(level, name, inputs, threads, runs, obj=None):
     # Not fresh copies per run, which the runner writes from one core.
     done = nxrt_run(level, name, inputs, threads,
-                    [f"--repeat={runs + 1}", "--timing", "--reuse-inputs"])
+                    [f"--repeat={runs + 1}", "--timing", "--reuse-inputs"],
+                    obj)
     if done.returncode != 0:
         print(f"nx {name}: {done.stderr.strip()}", file=sys.stderr)
         return None
@@ -265,8 +278,9 @@ def peer_times(framework, cases, inputs, threads, runs):
 # Rounds and tables
 # ---------------------------------------------------------------------------
 
-def one_round(sides, cases, inputs, level, settings, runs, order):
-    """{(side, threads): {case: (first, median)}} for one round."""
+def one_round(sides, cases, variants, inputs, level, settings, runs, order):
+    """{(side, threads): {case: (first, median)}} for one round; nx's
+    variants under ("variant", threads), by object."""
     timings = {}
     for side in order:
         if side not in sides:
@@ -276,6 +290,10 @@ def one_round(sides, cases, inputs, level, settings, runs, order):
                 timings[(side, threads)] = {
                     name: nx_times(level, name, inputs, threads, runs)
                     for name in cases}
+                timings[("variant", threads)] = {
+                    v["object"]: nx_times(level, v["case"], inputs, threads,
+                                          runs, v["object"])
+                    for v in variants}
             else:
                 timings[(side, threads)] = peer_times(side, cases, inputs,
                                                       threads, runs)
@@ -323,6 +341,31 @@ def print_tables(rounds, cases, settings):
         print("| " + " | ".join(row) + " |")
 
 
+def print_variants(rounds, variants, settings):
+    """Each variant's steady state against nx's default, in the same rounds."""
+    if not variants:
+        return
+    print()
+    print("nx's variants against its default (ms; below 1.00x, the variant "
+          "is faster):")
+    print()
+    head = ["case", "nx-compile flags"]
+    for threads in settings:
+        head += [f"nx {threads}", f"variant {threads}", f"variant / nx, {threads}"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + " --- |" * len(head))
+    for v in variants:
+        row = [v["case"], " ".join(f"`{flag}`" for flag in v["flags"])]
+        for threads in settings:
+            default = (best_of(rounds, ("nx", threads), v["case"]) or (0, None))[1]
+            variant = (best_of(rounds, ("variant", threads), v["object"])
+                       or (0, None))[1]
+            ratio = (f"{variant / default:.2f}x" if default and variant
+                     else "-")
+            row += [cell(default), cell(variant), ratio]
+        print("| " + " | ".join(row) + " |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=2)
@@ -337,6 +380,8 @@ def main():
                         help="the core of the 1-thread runs (default: the "
                              "last core this process may use)")
     parser.add_argument("--no-peers", action="store_true")
+    parser.add_argument("--no-variants", action="store_true",
+                        help="time no variant of nx's cases")
     parser.add_argument("--peer", help=argparse.SUPPRESS)
     parser.add_argument("--inputs", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -352,6 +397,7 @@ def main():
                  f"may use ({min(allowed)}-{max(allowed)})")
     level = isa_level()
     cases = bundled_cases(level, args.cases)
+    variants = [] if args.no_variants else bundled_variants(level, cases)
     cores = args.threads or len(os.sched_getaffinity(0))
     settings = (1, cores)
     sides = ["nx"] + ([] if args.no_peers else
@@ -365,14 +411,17 @@ def main():
     with tempfile.TemporaryDirectory() as inputs:
         write_inputs(cases, inputs)
         wrong = [name for name in cases if not nx_check(level, name, inputs)]
+        wrong += [f"{v['case']} ({' '.join(v['flags'])})" for v in variants
+                  if not nx_check(level, v["case"], inputs, v["object"])]
         if wrong:
             sys.exit(f"run.py: nx's results are wrong for {', '.join(wrong)}")
         rounds = []
         for r in range(args.rounds):
             order = sides[r % len(sides):] + sides[:r % len(sides)]
-            rounds.append(one_round(sides, cases, inputs, level, settings,
-                                    args.runs, order))
+            rounds.append(one_round(sides, cases, variants, inputs, level,
+                                    settings, args.runs, order))
     print_tables(rounds, cases, settings)
+    print_variants(rounds, variants, settings)
 
 
 if __name__ == "__main__":
