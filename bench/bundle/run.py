@@ -351,13 +351,15 @@ def print_variants(rounds, variants, settings):
     print()
     head = ["case", "nx-compile flags"]
     for threads in settings:
-        head += [f"nx {threads}", f"variant {threads}", f"variant / nx, {threads}"]
+        head += [f"nx {threads}", f"variant {threads}",
+                 f"variant / nx, {threads}"]
     print("| " + " | ".join(head) + " |")
     print("|" + " --- |" * len(head))
     for v in variants:
         row = [v["case"], " ".join(f"`{flag}`" for flag in v["flags"])]
         for threads in settings:
-            default = (best_of(rounds, ("nx", threads), v["case"]) or (0, None))[1]
+            default = (best_of(rounds, ("nx", threads), v["case"])
+                       or (0, None))[1]
             variant = (best_of(rounds, ("variant", threads), v["object"])
                        or (0, None))[1]
             ratio = (f"{variant / default:.2f}x" if default and variant

@@ -41,10 +41,9 @@ struct FirstRunPreparation {
   LLVM::LLVMFuncOp convolution;
   SmallVector<SmallVector<int64_t>> convolutionArguments;
   /// bf16, f16 and i8 products widen their operands into buffers of each
-  /// thread,
-  /// whose pages would fault in during the first run: the largest products
-  /// of constant sizes have them mapped at load (A's and B's floats, C's
-  /// elements).
+  /// thread, whose pages would fault in during the first run: the largest
+  /// products of constant sizes have them mapped at load (A's and B's
+  /// floats, C's elements).
   LLVM::LLVMFuncOp widening;
   std::array<int64_t, 3> wideningSizes = {0, 0, 0};
 };

@@ -984,8 +984,9 @@ NXRT_API void nxrt_gemm_prepare(void);
 
 /* Gives the calling thread and each thread of the compute team the buffers
  * that products of bf16, f16 and i8 widen their operands into
- * (nxrt_gemm_bf16_f32, nxrt_gemm_f16_f32, nxrt_gemm_i8_i32): `a_floats` and `b_floats` for A
- * and B, `c_elements` for the sums of an i8 product's runs. Writes them, so
+ * (nxrt_gemm_bf16_f32, nxrt_gemm_f16_f32, nxrt_gemm_i8_i32): `a_floats`
+ * and `b_floats` for A and B, `c_elements` for the sums of an i8 product's
+ * runs. Writes them, so
  * that the first product finds their pages mapped instead of faulting them
  * in (about 3 ms for a 512x512x512 product on a virtual machine). Buffers
  * already as large are kept as they are. __nx_init of a program with such

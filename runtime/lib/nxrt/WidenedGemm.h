@@ -1,5 +1,4 @@
-//===- WidenedGemm.h - bf16, f16 and i8 products on the f32 GEMM -*- C++
-//-*-===//
+//===- WidenedGemm.h - narrow products on the f32 GEMM ----------*- C++ -*-===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.

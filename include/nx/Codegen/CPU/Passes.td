@@ -667,12 +667,12 @@ def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     ```
 
     A contraction that no library took (a product of integers other than
-    i8 into i32, of f16 or bf16 into themselves, or of any type with `nx-linalg-to-blas` off: two inputs, a
-    multiply-add body, projected-permutation maps) whose output's
-    contiguous columns one input (B) reads contiguously and the other (A)
-    does not read is tiled into register tiles: two vectors of columns (32
-    f32 or i32 at 512 bits; f16 and bf16 count as f32, which x86 computes
-    them in) by as many rows as leave registers for a row of B and a
+    i8 into i32, of f16 or bf16 into themselves, or of any type with
+    `nx-linalg-to-blas` off: two inputs, a multiply-add body,
+    projected-permutation maps) whose output's contiguous columns one input
+    (B) reads contiguously and the other (A) does not read is tiled into
+    register tiles: two vectors of columns (32 f32 or i32 at 512 bits; f16
+    and bf16 count as f32, which x86 computes them in) by as many rows as leave registers for a row of B and a
     broadcast (8 rows at 512 bits, 6 at 256), by one step of each
     reduction loop, the reduction loops innermost; every other parallel
     loop (a batch) by one. The column and row tile loops are peeled, so

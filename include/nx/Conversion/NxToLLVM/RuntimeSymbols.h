@@ -57,9 +57,9 @@ inline constexpr llvm::StringLiteral kGemmF64 = entry_points::nxrt_gemm_f64;
 // has f32 products, so that their first run does not.
 inline constexpr llvm::StringLiteral kGemmPrepare =
     entry_points::nxrt_gemm_prepare;
-// Maps the pages of the buffers bf16, f16 and i8 products widen their operands
-// into (A's and B's floats, C's elements): __nx_init calls it with the
-// largest products of constant sizes.
+// Maps the pages of the buffers bf16, f16 and i8 products widen their
+// operands into (A's and B's floats, C's elements): __nx_init calls it with
+// the largest products of constant sizes.
 inline constexpr llvm::StringLiteral kGemmPrepareWidened =
     entry_points::nxrt_gemm_prepare_widened;
 // Start the compute team, and fault in the heap a run holds at once
