@@ -398,38 +398,36 @@ def NxLinalgToBlasPass : Pass<"nx-linalg-to-blas", "::mlir::ModuleOp"> {
     f64, by a call of `nxrt_gemm_f32` / `nxrt_gemm_f64` (`nxrt/nxrt.h`), one
     of bf16 operands into f32 by `nxrt_gemm_bf16_f32`, one of f16 operands
     into f32 by `nxrt_gemm_f16_f32`, and one of i8 operands into i32 by
-    `nxrt_gemm_i8_i32`:
-    `C += A B`, batched, with every operand's address and element strides
-    read from its descriptor. When the op right before is a `linalg.fill` of
-    zero (either sign) of exactly `C`, which neither `A` nor `B` is a view
-    of, as bufferized tensor code initializes every product, the call takes
-    that fill over: its last argument, `accumulate`, is 0 and it writes
-    `C = A B` without reading `C`, so `C` is not zeroed in a pass of its own
-    and then read back. A contraction is any linalg op whose body is
-    `acc + a * b` and nothing else (bf16 and f16 inputs widened by
-    `arith.extf`, i8 ones by `arith.extsi`, before the multiply; a body with
-    other ops between, such as
-    `acc + exp(a * b)` or a product rounded to bf16 before its sum, is left
-    alone), summed over one dimension, with at most one batch
-    dimension and one row and one column dimension, each operand indexed by
-    exactly its own dimensions in any order: `linalg.matmul`,
-    `linalg.batch_matmul`, `linalg.matvec` and `linalg.vecmat`, with their
-    default maps or with `indexing_maps` that read an operand transposed,
-    and `linalg.generic` ops of that shape. A transposed operand is passed
-    as its permuted strides; no copy is made. The runtime hands layouts BLAS
-    takes (row- or column-major with a leading dimension) to the optimized
-    BLAS it links, single-threaded, and computes the rest with a plain loop;
-    bf16 products run on oneDNN's bf16 kernels where the CPU has bf16
-    instructions (AVX-512 BF16, AMX), elsewhere on the f32 GEMM with both
-    operands widened to f32 (exact), as f16 products do on every CPU
-    (oneDNN 2.6 has no f16 kernels for CPUs); i8 products run on the f32
-    GEMM of the widened operands, 1024 steps of the reduction at a time
-    (their sums are exact in f32), the runs' sums added in i32, wrapping.
-    Ops on tensors, other element types (bf16 into bf16, or f16 into f16,
-    rounds every product and sum, which no library does; i8 read as
-    unsigned), broadcast operands and several batch dimensions are left
-    alone. Part of `nx-lower-to-cpu`
-    (`blas=false` keeps the loops).
+    `nxrt_gemm_i8_i32`: `C += A B`, batched, with every operand's address
+    and element strides read from its descriptor. When the op right before
+    is a `linalg.fill` of zero (either sign) of exactly `C`, which neither
+    `A` nor `B` is a view of, as bufferized tensor code initializes every
+    product, the call takes that fill over: its last argument, `accumulate`,
+    is 0 and it writes `C = A B` without reading `C`, so `C` is not zeroed
+    in a pass of its own and then read back. A contraction is any linalg op
+    whose body is `acc + a * b` and nothing else (bf16 and f16 inputs
+    widened by `arith.extf`, i8 ones by `arith.extsi`, before the multiply;
+    a body with other ops between, such as `acc + exp(a * b)` or a product
+    rounded to bf16 before its sum, is left alone), summed over one
+    dimension, with at most one batch dimension and one row and one column
+    dimension, each operand indexed by exactly its own dimensions in any
+    order: `linalg.matmul`, `linalg.batch_matmul`, `linalg.matvec` and
+    `linalg.vecmat`, with their default maps or with `indexing_maps` that
+    read an operand transposed, and `linalg.generic` ops of that shape. A
+    transposed operand is passed as its permuted strides; no copy is made.
+    The runtime hands layouts BLAS takes (row- or column-major with a
+    leading dimension) to the optimized BLAS it links, single-threaded, and
+    computes the rest with a plain loop; bf16 products run on oneDNN's bf16
+    kernels where the CPU has bf16 instructions (AVX-512 BF16, AMX),
+    elsewhere on the f32 GEMM with both operands widened to f32 (exact), as
+    f16 products do on every CPU (oneDNN 2.6 has no f16 kernels for CPUs);
+    i8 products run on the f32 GEMM of the widened operands, 1024 steps of
+    the reduction at a time (their sums are exact in f32), the runs' sums
+    added in i32, wrapping. Ops on tensors, other element types (bf16 into
+    bf16, or f16 into f16, rounds every product and sum, which no library
+    does; i8 read as unsigned), broadcast operands and several batch
+    dimensions are left alone. Part of `nx-lower-to-cpu` (`blas=false` keeps
+    the loops).
 
     With `num-threads-function=@f`, a product of at least `min-work`
     multiply-adds is shared among an OpenMP team of `@f()` threads (a

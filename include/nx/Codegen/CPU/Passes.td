@@ -666,25 +666,25 @@ def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     }
     ```
 
-    A contraction that no library took (a product of integers other than
-    i8 into i32, of f16 or bf16 into themselves, or of any type with
+    A contraction that no library took (a product of integers other than i8
+    into i32, of f16 or bf16 into themselves, or of any type with
     `nx-linalg-to-blas` off: two inputs, a multiply-add body,
     projected-permutation maps) whose output's contiguous columns one input
     (B) reads contiguously and the other (A) does not read is tiled into
     register tiles: two vectors of columns (32 f32 or i32 at 512 bits; f16
-    and bf16 count as f32, which x86 computes them in) by as many rows as leave registers for a row of B and a
-    broadcast (8 rows at 512 bits, 6 at 256), by one step of each
-    reduction loop, the reduction loops innermost; every other parallel
-    loop (a batch) by one. The column and row tile loops are peeled, so
-    every tile of a static op has a static shape. Each tile becomes one
-    tile per row, vectorized: a broadcast element of A times B's row, added
-    to the row's accumulator; elementwise ops on the operands (extensions
-    of i8 or bf16) move before the broadcast. Once hoisted, the
-    accumulators stay in registers as the reduction loop's `iter_args`, and
-    LLVM loads B's row once per step for all rows. A product whose B is
-    read across its rows (transposed) would gather its columns and is left
-    to the loops; so is a tile of dynamic shape (the last rows of a short
-    OpenMP tile). Before (`vector-bits=512`):
+    and bf16 count as f32, which x86 computes them in) by as many rows as
+    leave registers for a row of B and a broadcast (8 rows at 512 bits, 6 at
+    256), by one step of each reduction loop, the reduction loops innermost;
+    every other parallel loop (a batch) by one. The column and row tile
+    loops are peeled, so every tile of a static op has a static shape. Each
+    tile becomes one tile per row, vectorized: a broadcast element of A
+    times B's row, added to the row's accumulator; elementwise ops on the
+    operands (extensions of i8 or bf16) move before the broadcast. Once
+    hoisted, the accumulators stay in registers as the reduction loop's
+    `iter_args`, and LLVM loads B's row once per step for all rows. A
+    product whose B is read across its rows (transposed) would gather its
+    columns and is left to the loops; so is a tile of dynamic shape (the
+    last rows of a short OpenMP tile). Before (`vector-bits=512`):
 
     ```mlir
     linalg.matmul ins(%a, %b : memref<16x8xi32>, memref<8x64xi32>)
