@@ -48,7 +48,9 @@ static cl::opt<bool> timing(
     "timing",
     cl::desc("Print to stderr how long each phase took (parse, nx-lower-to-cpu "
              "and its passes, translation, JIT code generation, load, runs), "
-             "each run, and each callback's calls, total and longest time"),
+             "each run (and its compiled entry, with the page faults the "
+             "process took in it), and each callback's calls, total and "
+             "longest time"),
     cl::init(false), cl::cat(category));
 static cl::opt<bool> separateStages(
     "separate-stages",

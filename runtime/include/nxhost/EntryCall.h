@@ -36,6 +36,10 @@ struct RunOptions {
   /// nxrt_run_begin to nxrt_run_end): what a host that owns its buffers
   /// waits for, without the copies of inputs and results around it.
   double *entrySeconds = nullptr;
+  /// When set, receives the page faults the process took while the entry
+  /// ran (the whole process's: other threads' too): a first run that
+  /// faults in its buffers' pages shows here.
+  int64_t *entryPageFaults = nullptr;
   /// The entry reads the caller's tensors in place instead of copies of
   /// them, as a host that holds its buffers calls it. Only for programs
   /// that do not write their arguments: the caller checks that they did not.

@@ -19,6 +19,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <sys/resource.h>
+
 using namespace nxhost;
 using llvm::Expected;
 using llvm::StringRef;
@@ -76,6 +78,14 @@ static void copyStrided(HostTensor &dst, const uint8_t *base,
 }
 
 /// A dense row-major descriptor of `tensor`.
+/// The page faults the process has taken so far (minor and major).
+static int64_t pageFaults() {
+  rusage usage;
+  if (getrusage(RUSAGE_SELF, &usage) != 0)
+    return 0;
+  return usage.ru_minflt + usage.ru_majflt;
+}
+
 static std::vector<int64_t> describe(const HostTensor &tensor) {
   size_t rank = tensor.rank();
   std::vector<int64_t> d(descriptorWords(rank), 0);
@@ -233,6 +243,7 @@ nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
 
   nxrt_run_options_t runOptions;
   runOptions.timeout_ms = options.timeoutMs;
+  int64_t faultsBefore = options.entryPageFaults ? pageFaults() : 0;
   auto start = std::chrono::steady_clock::now();
   nxrt_run_t *run = nxrt_run_begin(runtime, &runOptions);
   fn(packedArgs.data());
@@ -241,5 +252,7 @@ nxhost::callEntry(const EntrySignature &sig, PackedEntryFn fn,
     *options.entrySeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
+  if (options.entryPageFaults)
+    *options.entryPageFaults = pageFaults() - faultsBefore;
   return collectResults(sig, resultStorage.data(), operands, status);
 }

@@ -48,8 +48,9 @@ static cl::opt<std::string>
 static cl::opt<bool>
     timing("timing",
            cl::desc("Print to stderr how long loading the object, its init "
-                    "(<prefix>_nx_init) and each run took, and each callback's "
-                    "calls, total and longest time"),
+                    "(<prefix>_nx_init) and each run took (and its compiled "
+                    "entry, with the page faults the process took in it), "
+                    "and each callback's calls, total and longest time"),
            cl::init(false), cl::cat(category));
 
 namespace {

@@ -2,7 +2,8 @@
 // nx-lower-to-cpu with its passes, translation, JIT code generation,
 // loading the call sites, the runs - and each run, with the share of it the
 // compiled entry itself took (the rest is the runner's copies of inputs and
-// results); stdout is unchanged.
+// results) and the page faults the process took during the entry; stdout
+// is unchanged.
 // RUN: nx-runner %s --timing --repeat=2 --input='[1, 2]:tensor<2xf32>' 2>%t.err \
 // RUN:   | FileCheck %s --check-prefix=OUT
 // RUN: FileCheck %s --check-prefix=TIMING < %t.err
@@ -13,8 +14,8 @@
 // OUT-NEXT: all 2 runs (1 threads x 2) produced identical results
 // OUT-NOT: {{.}}
 
-// TIMING: run 1: {{[0-9.]+}} ms (entry {{[0-9.]+}} ms)
-// TIMING-NEXT: run 2: {{[0-9.]+}} ms (entry {{[0-9.]+}} ms)
+// TIMING: run 1: {{[0-9.]+}} ms (entry {{[0-9.]+}} ms, {{[0-9]+}} page faults)
+// TIMING-NEXT: run 2: {{[0-9.]+}} ms (entry {{[0-9.]+}} ms, {{[0-9]+}} page faults)
 // TIMING: Execution time report
 // TIMING-DAG: parse
 // TIMING-DAG: nx-lower-to-cpu
