@@ -77,7 +77,6 @@ static void copyStrided(HostTensor &dst, const uint8_t *base,
   }
 }
 
-/// A dense row-major descriptor of `tensor`.
 /// The page faults the process has taken so far (minor and major).
 static int64_t pageFaults() {
   rusage usage;
@@ -86,6 +85,7 @@ static int64_t pageFaults() {
   return usage.ru_minflt + usage.ru_majflt;
 }
 
+/// A dense row-major descriptor of `tensor`.
 static std::vector<int64_t> describe(const HostTensor &tensor) {
   size_t rank = tensor.rank();
   std::vector<int64_t> d(descriptorWords(rank), 0);
