@@ -65,6 +65,17 @@ def isa_level():
     sys.exit("run.py: this CPU runs neither x86-64-v4 nor x86-64-v3 code")
 
 
+# The instruction sets that pick libnxrt's kernels at run time (oneDNN's bf16
+# and AMX kernels, F16C for f16 widening), named in the table's first line.
+KERNEL_FLAGS = ("avx2", "f16c", "avx512f", "avx512_vnni", "avx512_bf16",
+                "avx512_fp16", "amx_bf16", "amx_int8")
+
+
+def kernel_flags():
+    flags = cpu_flags()
+    return " ".join(f for f in KERNEL_FLAGS if f in flags) or "none"
+
+
 def cpu_model():
     try:
         out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
@@ -405,7 +416,7 @@ def main():
     sides = ["nx"] + ([] if args.no_peers else
                       [s for s in SIDES[1:] if peer_importable(s)])
     print(f"{cpu_model()}; {cores} cores (1 thread on core {PINNED_CORE}); "
-          f"nx objects for {level}; "
+          f"nx objects for {level}; CPU flags {kernel_flags()}; "
           f"sides: {', '.join(TITLES[s] for s in sides)}; medians of "
           f"{args.runs} runs after the first, best of {args.rounds} rounds; "
           f"milliseconds")

@@ -22,7 +22,7 @@
 // MAKE: nx-compile --mcpu=x86-64-v3 mlp.mlir
 // MAKE: nx-compile --mcpu=x86-64-v3 --blas=false mlp.mlir
 // MAKE: wrote {{.*}}: python3 {{.*}}/run.py
-// TABLE: 2 cores (1 thread on core {{[0-9]+}}); nx objects for x86-64-v3; sides: nx;
+// TABLE: 2 cores (1 thread on core {{[0-9]+}}); nx objects for x86-64-v3; CPU flags {{.*}}avx2{{.*}}; sides: nx;
 // TABLE: | case | nx 1 | XLA 1 | PyTorch 1 | nx 2 | XLA 2 | PyTorch 2 | nx / best, 1 | nx / best, 2 |
 // TABLE: | mlp | {{[0-9.]+}} | - | - | {{[0-9.]+}} | - | - | - | - |
 // TABLE: | column-sum | {{[0-9.]+}} | - | - | {{[0-9.]+}} | - | - | - | - |
@@ -41,7 +41,7 @@
 // RUN:   --cases=column-sum --core=0 | FileCheck %s --check-prefix=CORE
 // RUN: not %numpy_python %t/run.py --core=4096 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BAD-CORE
-// CORE: 2 cores (1 thread on core 0); nx objects for x86-64-v3; sides: nx;
+// CORE: 2 cores (1 thread on core 0); nx objects for x86-64-v3; CPU flags {{.+}}; sides: nx;
 // CORE: | column-sum | {{[0-9.]+}} | - | - | {{[0-9.]+}} | - | - | - | - |
 // CORE-NOT: variants
 // --no-variants times none; a variant of a case outside the bundle, or

@@ -5,6 +5,9 @@
 // take 256 page faults in its first run otherwise, as it did when nxrt-run
 // kept a copy of the 4 MiB input, made after the program's preparation.
 // --timing prints each entry's page faults.
+// The sanitizers' allocators are not glibc's heap, which nxrt_heap_prepare
+// prepares, and keep freed buffers in quarantine.
+// UNSUPPORTED: sanitizer
 //
 // RUN: nx-compile %s -o %t.so
 // RUN: nxrt-run %t.so --entry=sum_of_planes --input=4x512x512xf32=1 \
