@@ -181,13 +181,6 @@ void nx::callFirstRunPreparation(RewriterBase &rewriter, Location loc,
   for (LLVM::LLVMFuncOp func : {preparation.gemm, preparation.threads})
     if (func)
       LLVM::CallOp::create(rewriter, loc, func, ValueRange{});
-  if (preparation.heap) {
-    // An estimate past INT64_MAX is still far past what the runtime
-    // prepares.
-    uint64_t bytes = std::min<uint64_t>(preparation.heapBytes, INT64_MAX);
-    LLVM::CallOp::create(rewriter, loc, preparation.heap,
-                         ValueRange{constant(static_cast<int64_t>(bytes))});
-  }
   // After the team has started: its threads get their buffers.
   if (preparation.widening)
     LLVM::CallOp::create(
@@ -197,5 +190,16 @@ void nx::callFirstRunPreparation(RewriterBase &rewriter, Location loc,
   for (ArrayRef<int64_t> arguments : preparation.convolutionArguments) {
     SmallVector<Value> values = llvm::map_to_vector(arguments, constant);
     LLVM::CallOp::create(rewriter, loc, preparation.convolution, values);
+  }
+  // Last: the buffers the calls above keep for the loading thread (a
+  // convolution's input and output in its kernel's layout, the widened
+  // operands) would otherwise take the heap prepared for the program's own
+  // buffers, which would then fault in their pages in the first run.
+  if (preparation.heap) {
+    // An estimate past INT64_MAX is still far past what the runtime
+    // prepares.
+    uint64_t bytes = std::min<uint64_t>(preparation.heapBytes, INT64_MAX);
+    LLVM::CallOp::create(rewriter, loc, preparation.heap,
+                         ValueRange{constant(static_cast<int64_t>(bytes))});
   }
 }

@@ -88,3 +88,28 @@ func.func @beside_unregistered_ops() {
   memref.dealloc %buffer : memref<4x8xf32>
   return
 }
+
+// -----
+
+// The heap is prepared last: a convolution's prepare keeps buffers for the
+// loading thread (its input and output in the kernel's layout) that would
+// otherwise take the heap prepared for the program's own buffers.
+// CHECK-LABEL: llvm.func @__nx_init
+// CHECK: llvm.call @nxrt_conv2d_prepare_f32(
+// CHECK: llvm.call @nxrt_heap_prepare(
+// CHECK-NOT: llvm.call @nxrt_conv2d_prepare_f32
+// CHECK: llvm.call @nxrt_program_add_sites
+llvm.func @nxrt_conv2d_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64)
+func.func @convolution_and_buffer(%in: !llvm.ptr, %filter: !llvm.ptr, %out: !llvm.ptr) {
+  %a = memref.alloc() : memref<1024xf32>
+  memref.dealloc %a : memref<1024xf32>
+  %c0 = llvm.mlir.constant(0 : i64) : i64
+  %c1 = llvm.mlir.constant(1 : i64) : i64
+  %c3 = llvm.mlir.constant(3 : i64) : i64
+  %c6 = llvm.mlir.constant(6 : i64) : i64
+  %c8 = llvm.mlir.constant(8 : i64) : i64
+  %c64 = llvm.mlir.constant(64 : i64) : i64
+  %null = llvm.mlir.zero : !llvm.ptr
+  llvm.call @nxrt_conv2d_f32(%c1, %c1, %c3, %c8, %c8, %c8, %c3, %c3, %c6, %c6, %c1, %c1, %c1, %c1, %c0, %c0, %c0, %in, %c64, %c1, %c8, %c1, %filter, %c0, %c1, %c8, %c64, %c3, %null, %c0, %out, %c64, %c1, %c8, %c1) : (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64) -> ()
+  return
+}
