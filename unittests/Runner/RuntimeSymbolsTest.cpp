@@ -163,6 +163,14 @@ func.func @large_f32(%a: tensor<128x256xf32>, %b: tensor<256x96xf32>) -> tensor<
                      outs(%acc : tensor<128x96xf32>) -> tensor<128x96xf32>
   return %c : tensor<128x96xf32>
 }
+func.func @padded_f32(%a: tensor<32x64xf32>, %b: tensor<64x256xf32>) -> tensor<32x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<32x256xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<32x256xf32>) -> tensor<32x256xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<32x64xf32>, tensor<64x256xf32>)
+                     outs(%acc : tensor<32x256xf32>) -> tensor<32x256xf32>
+  return %c : tensor<32x256xf32>
+}
 func.func @dense_layer(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>, %bias: tensor<3xf32>) -> tensor<4x3xf32> {
   %zero = arith.constant 0.0 : f32
   %empty = tensor.empty() : tensor<4x3xf32>

@@ -278,15 +278,21 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
     buffers that callees return included. With bf16, f16 or i8 products of
     constant sizes, it has every thread of the team map the buffers those
     products widen their operands into (`nxrt_gemm_prepare_widened`, with
-    the largest A, B and C among them):
+    the largest A, B and C among them), and with f32 products whose B rows
+    lie a multiple of 256 floats apart, the buffer CPUs without AVX-512 copy
+    such a B into with padded rows (`nxrt_gemm_prepare_padded`, with the
+    largest). The heap comes last, so that those buffers of the loading
+    thread, and the convolutions' (`nxrt_conv2d_prepare_f32`), do not take
+    it:
 
     ```mlir
     llvm.func @__nx_init(%program: !llvm.ptr) -> !llvm.ptr {
       llvm.call @nxrt_gemm_prepare() : () -> ()
       llvm.call @nxrt_threads_prepare() : () -> ()
+      llvm.call @nxrt_gemm_prepare_widened(%a, %b, %c) : (i64, i64, i64) -> ()
+      llvm.call @nxrt_gemm_prepare_padded(%padded) : (i64) -> ()
       %bytes = llvm.mlir.constant(10494121 : i64) : i64
       llvm.call @nxrt_heap_prepare(%bytes) : (i64) -> ()
-      llvm.call @nxrt_gemm_prepare_widened(%a, %b, %c) : (i64, i64, i64) -> ()
       ...
     }
     ```

@@ -72,6 +72,16 @@ findConstantConvolutions(ModuleOp module) {
   return found;
 }
 
+/// The integer `call` passes as argument `index`, if it is a constant.
+static std::optional<int64_t> getConstantArgument(LLVM::CallOp call,
+                                                  unsigned index) {
+  APInt value;
+  if (index >= call.getArgOperands().size() ||
+      !matchPattern(call.getArgOperands()[index], m_ConstantInt(&value)))
+    return std::nullopt;
+  return value.getSExtValue();
+}
+
 /// The most elements a widening buffer is prepared for at load (64 MiB of
 /// floats): a larger product's first run maps the rest.
 static constexpr int64_t kMaxPreparedWidening = int64_t(1) << 24;
@@ -103,15 +113,11 @@ static std::array<int64_t, 3> findWideningSizes(ModuleOp module) {
       return;
     // m, n and k follow the batch (and the part and parts).
     unsigned first = part ? 3 : 1;
-    int64_t mnk[3];
-    for (unsigned i = 0; i < 3; ++i) {
-      APInt value;
-      if (!matchPattern(call.getArgOperands()[first + i],
-                        m_ConstantInt(&value)))
+    std::optional<int64_t> mnk[3];
+    for (unsigned i = 0; i < 3; ++i)
+      if (!(mnk[i] = getConstantArgument(call, first + i)))
         return;
-      mnk[i] = value.getSExtValue();
-    }
-    auto [m, n, k] = mnk;
+    int64_t m = *mnk[0], n = *mnk[1], k = *mnk[2];
     int64_t steps = i8 ? std::min<int64_t>(k, 1024) : k;
     std::array<int64_t, 3> needed = {
         product(m, steps), product(steps, n > INT64_MAX - 48 ? n : n + 48),
@@ -120,6 +126,40 @@ static std::array<int64_t, 3> findWideningSizes(ModuleOp module) {
       sizes[i] = std::min(std::max(sizes[i], needed[i]), kMaxPreparedWidening);
   });
   return sizes;
+}
+
+/// The most floats libnxrt copies B into for an f32 product (Sgemm.cpp,
+/// kMaxCopiedFloats).
+static constexpr int64_t kMaxPaddedFloats = int64_t(1) << 21;
+
+/// The floats of the largest padded copy of B that `module`'s f32 products
+/// of constant sizes may take (libnxrt's Sgemm.cpp): those whose B is
+/// row-major with rows a multiple of 256 floats apart, k rows of n floats
+/// padded by at most 48, of at most kMaxPaddedFloats. Whether a
+/// product takes the copy also depends on its rows and on the CPU, which
+/// the runtime decides.
+static int64_t findPaddedBFloats(ModuleOp module) {
+  int64_t most = 0;
+  module.walk([&](LLVM::CallOp call) {
+    std::optional<StringRef> callee = call.getCallee();
+    if (!callee ||
+        (*callee != symbols::kGemmF32 && *callee != symbols::kGemmPartF32 &&
+         *callee != symbols::kGemmPartEpilogueF32))
+      return;
+    // m, n and k follow the batch (and the part and parts); B's row and
+    // column strides follow A's four arguments and B's address and batch
+    // stride.
+    unsigned first = *callee == symbols::kGemmF32 ? 1 : 3;
+    std::optional<int64_t> n = getConstantArgument(call, first + 1);
+    std::optional<int64_t> k = getConstantArgument(call, first + 2);
+    std::optional<int64_t> bRows = getConstantArgument(call, first + 9);
+    std::optional<int64_t> bCols = getConstantArgument(call, first + 10);
+    if (!n || !k || !bRows || !bCols || *n <= 1 || *k <= 0 || *bCols != 1 ||
+        *bRows <= 0 || *bRows % 256 != 0 || *n + 48 > kMaxPaddedFloats / *k)
+      return;
+    most = std::max(most, *k * (*n + 48));
+  });
+  return most;
 }
 
 FailureOr<FirstRunPreparation>
@@ -162,6 +202,10 @@ nx::declareFirstRunPreparation(RewriterBase &rewriter, ModuleOp module) {
                    [](int64_t size) { return size > 0; }) &&
       !declare(symbols::kGemmPrepareWidened, preparation.widening))
     return failure();
+  preparation.paddedBFloats = findPaddedBFloats(module);
+  if (preparation.paddedBFloats > 0 &&
+      !declare(symbols::kGemmPreparePadded, preparation.padding))
+    return failure();
   return preparation;
 }
 
@@ -186,6 +230,9 @@ void nx::callFirstRunPreparation(RewriterBase &rewriter, Location loc,
     LLVM::CallOp::create(
         rewriter, loc, preparation.widening,
         llvm::map_to_vector(preparation.wideningSizes, constant));
+  if (preparation.padding)
+    LLVM::CallOp::create(rewriter, loc, preparation.padding,
+                         ValueRange{constant(preparation.paddedBFloats)});
   // After the team has started: the kernels are made for its size.
   for (ArrayRef<int64_t> arguments : preparation.convolutionArguments) {
     SmallVector<Value> values = llvm::map_to_vector(arguments, constant);
@@ -193,8 +240,9 @@ void nx::callFirstRunPreparation(RewriterBase &rewriter, Location loc,
   }
   // Last: the buffers the calls above keep for the loading thread (a
   // convolution's input and output in its kernel's layout, the widened
-  // operands) would otherwise take the heap prepared for the program's own
-  // buffers, which would then fault in their pages in the first run.
+  // operands, a padded copy of B) would otherwise take the heap prepared for
+  // the program's own buffers, which would then fault in their pages in the
+  // first run.
   if (preparation.heap) {
     // An estimate past INT64_MAX is still far past what the runtime
     // prepares.

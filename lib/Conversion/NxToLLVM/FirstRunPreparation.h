@@ -46,6 +46,12 @@ struct FirstRunPreparation {
   /// floats, C's elements).
   LLVM::LLVMFuncOp widening;
   std::array<int64_t, 3> wideningSizes = {0, 0, 0};
+  /// On CPUs that read a small product's B in place (AVX2), f32 products
+  /// whose B rows lie a multiple of 1 KiB apart copy B with padded rows into
+  /// a buffer of each thread: the largest of constant sizes has it mapped at
+  /// load (B's floats).
+  LLVM::LLVMFuncOp padding;
+  int64_t paddedBFloats = 0;
 };
 
 /// Declares in `module` what its __nx_init calls. Fails, reporting at the

@@ -23,6 +23,7 @@ static constexpr StringLiteral kRuntimeFunctions[] = {
     symbols::kInvokeFailed, symbols::kOutOfMemory, symbols::kProgramAddSites,
     symbols::kGemmPrepare, symbols::kThreadsPrepare, symbols::kHeapPrepare,
     symbols::kConv2dPrepareF32, symbols::kGemmPrepareWidened,
+    symbols::kGemmPreparePadded,
     // Declared later by finalize-memref-to-llvm{use-generic-functions},
     // which would rename its declaration around a clash.
     symbols::kGenericAlloc, symbols::kGenericAlignedAlloc,
@@ -52,7 +53,7 @@ static LLVM::LLVMFunctionType getRuntimeFunctionType(MLIRContext *context,
     return fn(ptr, {ptr, ptr});
   if (name == symbols::kGemmPrepare || name == symbols::kThreadsPrepare)
     return fn(voidType, {});
-  if (name == symbols::kHeapPrepare)
+  if (name == symbols::kHeapPrepare || name == symbols::kGemmPreparePadded)
     return fn(voidType, {i64});
   if (name == symbols::kGemmPrepareWidened)
     return fn(voidType, {i64, i64, i64});

@@ -68,7 +68,8 @@ extern "C" {
  * for products of bf16 into f32, and nxrt_gemm_i8_i32 /
  * nxrt_gemm_part_i8_i32 for products of i8 into i32; __nx_init calls
  * nxrt_gemm_prepare_widened. 17: compiled code calls nxrt_gemm_f16_f32 /
- * nxrt_gemm_part_f16_f32 for products of f16 into f32. */
+ * nxrt_gemm_part_f16_f32 for products of f16 into f32; __nx_init calls
+ * nxrt_gemm_prepare_padded. */
 #define NXRT_API_VERSION 17
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
@@ -993,6 +994,16 @@ NXRT_API void nxrt_gemm_prepare(void);
  * products of constant sizes calls it with the largest. Thread-safe. */
 NXRT_API void nxrt_gemm_prepare_widened(int64_t a_floats, int64_t b_floats,
                                         int64_t c_elements);
+
+/* Gives the calling thread and each thread of the compute team the buffer
+ * for the copy of B with padded rows that f32 products take on CPUs whose
+ * f32 GEMM reads a small product's B in place (AVX2 without AVX-512): a B
+ * whose rows lie a multiple of 1 KiB apart would make that GEMM's reads
+ * conflict in the cache. `b_floats` floats, at most 2^21 (8 MiB; larger
+ * copies are never made). Writes it, so that the first product finds its
+ * pages mapped. Does nothing on other CPUs. __nx_init of a program with
+ * such products of constant sizes calls it with the largest. Thread-safe. */
+NXRT_API void nxrt_gemm_prepare_padded(int64_t b_floats);
 
 /* Starts the OpenMP team of nxrt_compute_threads() threads that compiled
  * parallel loop nests and products run on, instead of in the program's

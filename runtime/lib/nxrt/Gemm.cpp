@@ -335,18 +335,33 @@ void gemmPartOf16BitFloats(int64_t part, int64_t parts, int64_t batch,
 }
 
 /// The sizes nxrt_gemm_prepare_widened hands its team (A's and B's floats,
-/// C's elements). The team's threads read them here, not from the caller's
-/// stack: ThreadSanitizer does not see libomp order a caller's next call
-/// after its workers' reads. One call at a time sets them and runs its team
-/// (preparingWidening).
+/// C's elements), and those nxrt_gemm_prepare_padded hands it (B's padded
+/// floats). The team's threads read them here, not from the caller's stack:
+/// ThreadSanitizer does not see libomp order a caller's next call after its
+/// workers' reads. One call at a time sets them and runs its team
+/// (preparingBuffers).
 std::atomic<size_t> preparedWidening[3];
-std::mutex preparingWidening;
+std::atomic<size_t> preparedPadding;
+std::mutex preparingBuffers;
 
 void reservePreparedWidening() {
   nxrt::reserveWideningBuffers(
       preparedWidening[0].load(std::memory_order_relaxed),
       preparedWidening[1].load(std::memory_order_relaxed),
       preparedWidening[2].load(std::memory_order_relaxed));
+}
+
+void reservePreparedPadding() {
+  nxrt::reservePaddedRows(preparedPadding.load(std::memory_order_relaxed));
+}
+
+/// Runs `reserve` on the calling thread, which computes the products it runs
+/// alone, and on each thread of the compute team, which computes the parts
+/// of shared ones. The caller holds preparingBuffers.
+void reserveOnTeam(void (*reserve)()) {
+  reserve();
+#pragma omp parallel num_threads(nxrt_compute_threads())
+  reserve();
 }
 
 int resolveThreads(int n) {
@@ -379,17 +394,20 @@ void nxrt_gemm_prepare(void) {
 
 void nxrt_gemm_prepare_widened(int64_t aFloats, int64_t bFloats,
                                int64_t cElements) {
-  std::lock_guard<std::mutex> lock(preparingWidening);
+  std::lock_guard<std::mutex> lock(preparingBuffers);
   int64_t sizes[] = {aFloats, bFloats, cElements};
   for (int i = 0; i < 3; ++i)
     preparedWidening[i].store(
         static_cast<size_t>(std::max<int64_t>(sizes[i], 0)),
         std::memory_order_relaxed);
-  // The team's threads compute the parts of shared products; the calling
-  // thread, the products it runs alone.
-  reservePreparedWidening();
-#pragma omp parallel num_threads(nxrt_compute_threads())
-  reservePreparedWidening();
+  reserveOnTeam(reservePreparedWidening);
+}
+
+void nxrt_gemm_prepare_padded(int64_t bFloats) {
+  std::lock_guard<std::mutex> lock(preparingBuffers);
+  preparedPadding.store(static_cast<size_t>(std::max<int64_t>(bFloats, 0)),
+                        std::memory_order_relaxed);
+  reserveOnTeam(reservePreparedPadding);
 }
 
 void nxrt_threads_prepare(void) {

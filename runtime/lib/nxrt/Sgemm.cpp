@@ -19,6 +19,7 @@
 
 #include <oneapi/dnnl/dnnl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -35,13 +36,22 @@ int64_t paddedStride(int n) {
   return stride % 256 == 0 ? stride + 16 : stride;
 }
 
+/// The most floats a padded copy of B takes: larger ones cost more than the
+/// conflicts they avoid.
+constexpr int64_t kMaxCopiedFloats = int64_t(1) << 21;
+
+/// The calling thread's buffer for padded copies of B.
+nxrt::ThreadBuffer<float> &paddedRowsBuffer() {
+  thread_local nxrt::ThreadBuffer<float> buffer;
+  return buffer;
+}
+
 /// A copy of the k x n matrix `b`, whose rows are `ldb` floats apart, in
 /// the calling thread's buffer with rows paddedStride(n) apart; nullptr
 /// when there is no memory for it.
 const float *paddedRows(const float *b, int k, int n, int ldb) {
-  thread_local nxrt::ThreadBuffer<float> buffer;
   int64_t stride = paddedStride(n);
-  float *copy = buffer.get(static_cast<size_t>(k) * stride);
+  float *copy = paddedRowsBuffer().get(static_cast<size_t>(k) * stride);
   if (!copy)
     return nullptr;
   for (int64_t row = 0; row < k; ++row)
@@ -76,7 +86,6 @@ bool hasAvx2SgemmOnly() {
 bool readsBAtConflictingStride(int m, int n, int k, int ldb) {
   constexpr int kConflictingStride = 256, kMinRows = 16;
   constexpr double kNoCopyThreshold = 0.0038;
-  constexpr int64_t kMaxCopiedFloats = int64_t(1) << 21;
   return m >= kMinRows && n > 1 && ldb % kConflictingStride == 0 &&
          1.0 / m + 1.0 / n >= kNoCopyThreshold &&
          int64_t(k) * paddedStride(n) <= kMaxCopiedFloats && hasAvx2SgemmOnly();
@@ -95,6 +104,12 @@ bool sgemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
                         paddedStride(n), beta, c, ldc) == dnnl_success;
   return dnnl_sgemm(transposeFlag(ta), transposeFlag(tb), m, n, k, 1.0f, a, lda,
                     b, ldb, beta, c, ldc) == dnnl_success;
+}
+
+void reservePaddedRows(size_t floats) {
+  if (hasAvx2SgemmOnly())
+    paddedRowsBuffer().reserve(
+        std::min(floats, static_cast<size_t>(kMaxCopiedFloats)));
 }
 
 int sgemmStrideOfB(int m, int n, int k) {

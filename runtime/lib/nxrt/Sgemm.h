@@ -11,6 +11,8 @@
 
 #include <cblas.h>
 
+#include <cstddef>
+
 namespace nxrt {
 
 /// One row-major product C = op(A) op(B) + beta C, in BLAS's conventions,
@@ -27,6 +29,12 @@ bool sgemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
 /// oneDNN's AVX2 kernels would read rows n floats apart in place, in
 /// conflicting cache sets (sgemm would copy it again). Thread-safe.
 int sgemmStrideOfB(int m, int n, int k);
+
+/// Grows the calling thread's buffer for padded copies of B to `floats`
+/// (at most what any copy takes) and writes it, on CPUs whose sgemm reads
+/// B in place; elsewhere does nothing. A failed allocation is left to the
+/// first product. Thread-safe (each thread has its own).
+void reservePaddedRows(size_t floats);
 
 } // namespace nxrt
 

@@ -125,6 +125,13 @@ TEST(FirstRunTest, GemmPrepareWidenedOfNothingOrOfTooMuchIsHarmless) {
   nxrt_gemm_prepare_widened(INT64_MAX, INT64_MAX, INT64_MAX);
 }
 
+TEST(FirstRunTest, GemmPreparePaddedOfNothingOrOfTooMuchIsHarmless) {
+  nxrt_gemm_prepare_padded(0);
+  nxrt_gemm_prepare_padded(-1);
+  // Capped at the largest copy libnxrt makes (8 MiB).
+  nxrt_gemm_prepare_padded(INT64_MAX);
+}
+
 // The team of nxrt_compute_threads() threads exists before the first
 // parallel region of a program.
 TEST(FirstRunTest, ThreadsPrepareStartsTheComputeTeam) {

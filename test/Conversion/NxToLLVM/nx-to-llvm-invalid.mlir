@@ -169,3 +169,20 @@ llvm.func @product(%p: !llvm.ptr) {
   llvm.call @nxrt_gemm_i8_i32(%c1, %c1, %c1, %c1, %p, %c1, %c1, %c1, %p, %c1, %c1, %c1, %p, %c1, %c1, %c1, %c1) : (i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64) -> ()
   llvm.return
 }
+
+// -----
+
+// One with an f32 product whose B rows lie 256 floats apart calls
+// nxrt_gemm_prepare_padded.
+llvm.func @nxrt_gemm_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64)
+// expected-error @+1 {{'llvm.func' op uses the name of libnxrt's 'nxrt_gemm_prepare_padded', which compiled code calls as '!llvm.func<void (i64)>'}}
+llvm.func @nxrt_gemm_prepare_padded(%x: i64, %y: i64) {
+  llvm.return
+}
+llvm.func @product(%p: !llvm.ptr) {
+  %c1 = llvm.mlir.constant(1 : i64) : i64
+  %c64 = llvm.mlir.constant(64 : i64) : i64
+  %c256 = llvm.mlir.constant(256 : i64) : i64
+  llvm.call @nxrt_gemm_f32(%c1, %c64, %c256, %c64, %p, %c1, %c64, %c1, %p, %c1, %c256, %c1, %p, %c1, %c256, %c1, %c1) : (i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64) -> ()
+  llvm.return
+}

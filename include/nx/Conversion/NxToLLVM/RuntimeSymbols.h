@@ -62,6 +62,11 @@ inline constexpr llvm::StringLiteral kGemmPrepare =
 // the largest products of constant sizes.
 inline constexpr llvm::StringLiteral kGemmPrepareWidened =
     entry_points::nxrt_gemm_prepare_widened;
+// Maps the pages of the buffer f32 products copy B into with padded rows,
+// on CPUs that read B in place (B's floats): __nx_init calls it with the
+// largest such product of constant sizes.
+inline constexpr llvm::StringLiteral kGemmPreparePadded =
+    entry_points::nxrt_gemm_prepare_padded;
 // Start the compute team, and fault in the heap a run holds at once
 // (bytes): __nx_init calls them, so that the first run does not.
 inline constexpr llvm::StringLiteral kThreadsPrepare =
