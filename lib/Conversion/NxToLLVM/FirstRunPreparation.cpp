@@ -154,8 +154,10 @@ static int64_t findPaddedBFloats(ModuleOp module) {
     std::optional<int64_t> k = getConstantArgument(call, first + 2);
     std::optional<int64_t> bRows = getConstantArgument(call, first + 9);
     std::optional<int64_t> bCols = getConstantArgument(call, first + 10);
+    // Sizes past kMaxPaddedFloats first: n + 48 must not overflow.
     if (!n || !k || !bRows || !bCols || *n <= 1 || *k <= 0 || *bCols != 1 ||
-        *bRows <= 0 || *bRows % 256 != 0 || *n + 48 > kMaxPaddedFloats / *k)
+        *bRows <= 0 || *bRows % 256 != 0 || *n > kMaxPaddedFloats ||
+        *n + 48 > kMaxPaddedFloats / *k)
       return;
     most = std::max(most, *k * (*n + 48));
   });

@@ -55,8 +55,8 @@ llvm.func @left_out(%p: !llvm.ptr, %n: i64) {
 
 // -----
 
-// Copies past 2^21 floats are never made (4096 x 4144 here): nothing to
-// map for them.
+// Copies past 2^21 floats are never made (4096 x 4144 here, and one of
+// INT64_MAX columns): nothing to map for them.
 // CHECK-NOT: nxrt_gemm_prepare_padded
 // CHECK-LABEL: llvm.func @__nx_init
 // CHECK-NOT: nxrt_gemm_prepare_padded
@@ -67,6 +67,8 @@ llvm.func @huge(%p: !llvm.ptr) {
   %c1 = llvm.mlir.constant(1 : i64) : i64
   %c64 = llvm.mlir.constant(64 : i64) : i64
   %c4096 = llvm.mlir.constant(4096 : i64) : i64
+  %max = llvm.mlir.constant(9223372036854775807 : i64) : i64
   llvm.call @nxrt_gemm_f32(%c1, %c64, %c4096, %c4096, %p, %c0, %c4096, %c1, %p, %c0, %c4096, %c1, %p, %c0, %c4096, %c1, %c0) : (i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64) -> ()
+  llvm.call @nxrt_gemm_f32(%c1, %c64, %max, %c1, %p, %c0, %c1, %c1, %p, %c0, %c4096, %c1, %p, %c0, %max, %c1, %c0) : (i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64) -> ()
   llvm.return
 }
