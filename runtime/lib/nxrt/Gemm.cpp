@@ -355,15 +355,6 @@ void reservePreparedPadding() {
   nxrt::reservePaddedRows(preparedPadding.load(std::memory_order_relaxed));
 }
 
-/// Runs `reserve` on the calling thread, which computes the products it runs
-/// alone, and on each thread of the compute team, which computes the parts
-/// of shared ones. The caller holds preparingBuffers.
-void reserveOnTeam(void (*reserve)()) {
-  reserve();
-#pragma omp parallel num_threads(nxrt_compute_threads())
-  reserve();
-}
-
 int resolveThreads(int n) {
   if (n > 0)
     return std::min(n, NXRT_MAX_COMPUTE_THREADS);
@@ -400,14 +391,22 @@ void nxrt_gemm_prepare_widened(int64_t aFloats, int64_t bFloats,
     preparedWidening[i].store(
         static_cast<size_t>(std::max<int64_t>(sizes[i], 0)),
         std::memory_order_relaxed);
-  reserveOnTeam(reservePreparedWidening);
+  // The team's threads compute the parts of shared products; the calling
+  // thread, the products it runs alone. The region reads nothing from this
+  // frame (see preparedWidening).
+  reservePreparedWidening();
+#pragma omp parallel num_threads(nxrt_compute_threads())
+  reservePreparedWidening();
 }
 
 void nxrt_gemm_prepare_padded(int64_t bFloats) {
   std::lock_guard<std::mutex> lock(preparingBuffers);
   preparedPadding.store(static_cast<size_t>(std::max<int64_t>(bFloats, 0)),
                         std::memory_order_relaxed);
-  reserveOnTeam(reservePreparedPadding);
+  // As nxrt_gemm_prepare_widened does.
+  reservePreparedPadding();
+#pragma omp parallel num_threads(nxrt_compute_threads())
+  reservePreparedPadding();
 }
 
 void nxrt_threads_prepare(void) {
