@@ -249,8 +249,8 @@ fuzz_inputs() {
 # models, in one run; its Markdown table is docs/Performance.md's "Whole
 # models".
 run_model_benchmarks() {
-  PACKAGES+=(python3-torch)
   build
+  ensure_packages python3-torch
   /usr/bin/python3 "$ROOT/bench/models/compare.py" \
     --nx-bench "$BUILD_DIR/bin/nx-bench-models"
 }

@@ -6,9 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The convolutions (Convolution.cpp) and the bf16 products
-// (MatmulBf16.cpp) of compiled code run oneDNN primitives on one CPU engine,
-// each with a scratchpad its caller passes in, from plans kept by key.
+// The convolutions (Convolution.cpp) and the bf16 and i8 products
+// (OneDnnMatmul.cpp) of compiled code run oneDNN primitives on one CPU
+// engine, each with a scratchpad its caller passes in, from plans kept by
+// key.
 //
 //===----------------------------------------------------------------------===//
 

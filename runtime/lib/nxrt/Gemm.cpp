@@ -30,10 +30,11 @@
 // while they are in its core's cache.
 //
 // bf16 products into f32 run on oneDNN's bf16 kernels where the CPU has
-// bf16 instructions (MatmulBf16.cpp), elsewhere on the f32 GEMM of their
-// widened operands, as f16 products into f32 do everywhere; i8 products
-// into i32 run on the f32 GEMM too, in runs of the reduction short enough
-// to be exact (WidenedGemm.cpp).
+// bf16 instructions, and i8 products into i32 on its int8 kernels where
+// the CPU has VNNI or AMX (OneDnnMatmul.cpp). Elsewhere they run on the
+// f32 GEMM of their widened operands, as f16 products into f32 do
+// everywhere, i8 in runs of the reduction short enough to be exact
+// (WidenedGemm.cpp).
 //
 //===----------------------------------------------------------------------===//
 

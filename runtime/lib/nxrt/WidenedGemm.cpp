@@ -7,15 +7,16 @@
 //===----------------------------------------------------------------------===//
 //
 // Widening bf16, f16 and i8 to f32 is exact, and the f32 GEMM runs at the
-// CPU's full width: on AVX2 the bench's 512^3 bf16 product took 3.9-4.3 ms
-// where nx's own register tiles of the widened values took 5.3-5.8, and the
-// i8 one 3.4-4.1 against 5.9-6.8 (docs/Servers.md).
+// CPU's full width. Where the CPU has no bf16 or exact int8 instructions
+// (AVX2) the bench's 512^3 bf16 product took 3.9-4.3 ms this way, where
+// nx's own register tiles of the widened values took 5.3-5.8, and the i8
+// one 3.4-4.1 against 5.9-6.8 (docs/Servers.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "WidenedGemm.h"
 
-#include "MatmulBf16.h"
+#include "OneDnnMatmul.h"
 #include "Sgemm.h"
 #include "ThreadBuffer.h"
 
@@ -187,6 +188,19 @@ bool gemmI8(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
             const int8_t *a, int lda, const int8_t *b, int ldb, int32_t beta,
             int32_t *c, int ldc) {
   WideningBuffers &buffers = wideningBuffers();
+  if (hasExactNativeI8()) {
+    // oneDNN would add to C in f32 (its sum post-op): a product to add is
+    // computed apart and added here, wrapping.
+    int32_t *product =
+        beta == 0 ? c : buffers.total.get(static_cast<size_t>(m) * n);
+    int ldp = product == c ? ldc : n;
+    if (product && matmulI8(ta == CblasTrans, tb == CblasTrans, m, n, k, a, lda,
+                            b, ldb, product, ldp)) {
+      if (product != c)
+        addInto(product, ldp, m, n, false, c, ldc);
+      return true;
+    }
+  }
   bool oneRun = k <= kExactI8Steps;
   float *sums = buffers.sums.get(static_cast<size_t>(m) * n);
   // With several runs (or C to add to), the runs are summed apart from C.

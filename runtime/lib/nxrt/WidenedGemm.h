@@ -8,8 +8,9 @@
 //
 // Products of narrow operands that compiled code hands to libnxrt: bf16 and
 // f16 into f32, and i8 into i32. All widen their operands to f32, exactly,
-// into buffers of the calling thread and run on oneDNN's f32 GEMM (bf16 on
-// oneDNN's bf16 kernels instead where the CPU has them).
+// into buffers of the calling thread and run on oneDNN's f32 GEMM, but
+// where the CPU has instructions of its own for them: bf16 then runs on
+// oneDNN's bf16 kernels and i8 on its int8 ones (OneDnnMatmul.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,9 +67,10 @@ bool gemmF16(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
              float *c, int ldc);
 
 /// The same for i8 operands into i32, as compiled code computes them
-/// (sign-extended, products and sums wrapping in i32), exactly: the f32
-/// GEMM of the widened operands over runs of the reduction short enough
-/// for f32 to sum them exactly, the runs' sums added in i32. Thread-safe.
+/// (sign-extended, products and sums wrapping in i32), exactly: oneDNN's
+/// int8 kernel where it is exact (AVX-512 VNNI, AMX), else the f32 GEMM of
+/// the widened operands over runs of the reduction short enough for f32 to
+/// sum them exactly, the runs' sums added in i32. Thread-safe.
 bool gemmI8(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
             const int8_t *a, int lda, const int8_t *b, int ldb, int32_t beta,
             int32_t *c, int ldc);

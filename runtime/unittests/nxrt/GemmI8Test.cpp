@@ -8,9 +8,10 @@
 //
 // nxrt_gemm_i8_i32 and its parts against sums in int64 taken modulo 2^32:
 // every element must be exact, wrapping included, whatever the layout and
-// however long the reduction. Built into nxrt-tests and into
-// nxrt-gemm-avx2-tests (DNNL_MAX_CPU_ISA=AVX2), where the f32 GEMM under
-// it reads B from a padded copy.
+// however long the reduction. Built into nxrt-tests, where a CPU with
+// AVX-512 VNNI or AMX runs oneDNN's int8 kernels, and into
+// nxrt-gemm-avx2-tests (DNNL_MAX_CPU_ISA=AVX2), where every CPU runs the
+// f32 GEMM, which reads B from a padded copy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,6 +133,19 @@ TEST_P(NxrtGemmI8, SumsWrap) {
   std::vector<int8_t> lhs(2 * kSteps, -128), rhs(kSteps * 2, -128);
   checkProduct(1, 2, 2, kSteps, {kSteps, 1}, 2 * kSteps, {2, 1}, kSteps * 2,
                accumulate(), 0, false, lhs, rhs);
+}
+
+// Products of 127 and -128 summed in pairs: -32512 each pair, past what a
+// 16-bit sum holds once int8 kernels without VNNI shift A by 128 to make it
+// unsigned (255 * -128 * 2). oneDNN's VNNI and AMX kernels, and the f32
+// runs, sum them in 32 bits.
+TEST_P(NxrtGemmI8, PairsPastSixteenBits) {
+  constexpr int64_t kSteps = 64;
+  std::vector<int8_t> lhs(16 * kSteps, 127), rhs(kSteps * 16, -128);
+  for (int64_t i = 0; i < kSteps * 16; i += 3)
+    rhs[i] = 127;
+  checkProduct(1, 16, 16, kSteps, {kSteps, 1}, 16 * kSteps, {16, 1},
+               kSteps * 16, accumulate(), 0, false, lhs, rhs);
 }
 
 // Layouts no BLAS takes (C column-major, A's elements 2 apart) run the
