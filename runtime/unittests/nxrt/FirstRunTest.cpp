@@ -78,41 +78,44 @@ TEST(FirstRunTest, HeapPrepareOfNothingOrOfTooMuchIsHarmless) {
   nxrt_heap_prepare(UINT64_MAX);
 }
 
-/// Page faults of a thread's first product of i8 into i32, 8x1024 by
+/// Page faults of a thread's first product of f16 into f32, 8x1024 by
 /// 1024x9216, on a new thread, after nxrt_gemm_prepare_widened for it when
-/// `prepare`. B widened to f32 takes 38 MiB, more than libnxrt's malloc
-/// settings keep in the heap (32 MiB): its pages are mapped afresh, as in a
-/// program's first run, whatever earlier tests freed.
-long faultsOfFirstI8Product(bool prepare) {
+/// `prepare`. f16 products widen on every CPU (bf16 and i8 ones run on
+/// oneDNN's own kernels where the CPU has them). B widened to f32 takes 38
+/// MiB, more than libnxrt's malloc settings keep in the heap (32 MiB): its
+/// pages are mapped afresh, as in a program's first run, whatever earlier
+/// tests freed.
+long faultsOfFirstF16Product(bool prepare) {
   constexpr int64_t kRows = 8, kSteps = 1024, kColumns = 9216;
-  std::vector<int8_t> a(kRows * kSteps, 3), b(kSteps * kColumns, -5);
-  std::vector<int32_t> c(kRows * kColumns, 0);
+  constexpr uint16_t kThree = 0x4200, kMinusFive = 0xc500; // f16 bits
+  std::vector<uint16_t> a(kRows * kSteps, kThree),
+      b(kSteps * kColumns, kMinusFive);
+  std::vector<float> c(kRows * kColumns, 0.0f);
   long faults = -1;
   std::thread thread([&] {
     nxrt_set_compute_threads(1);
     if (prepare)
-      nxrt_gemm_prepare_widened(kRows * kSteps, kSteps * (kColumns + 48),
-                                kRows * kColumns);
+      nxrt_gemm_prepare_widened(kRows * kSteps, kSteps * (kColumns + 48), 0);
     long before = minorFaultsOfThisThread();
-    nxrt_gemm_i8_i32(1, kRows, kColumns, kSteps, a.data(), 0, kSteps, 1,
-                     b.data(), 0, kColumns, 1, c.data(), 0, kColumns, 1, 0);
+    nxrt_gemm_f16_f32(1, kRows, kColumns, kSteps, a.data(), 0, kSteps, 1,
+                      b.data(), 0, kColumns, 1, c.data(), 0, kColumns, 1, 0);
     faults = minorFaultsOfThisThread() - before;
   });
   thread.join();
   nxrt_set_compute_threads(0);
-  EXPECT_EQ(c[0], -15 * kSteps);
+  EXPECT_EQ(c[0], -15.0f * kSteps);
   return faults;
 }
 
-// The buffers an i8 (or bf16) product widens its operands into are mapped
-// before its first run.
+// The buffers a product of narrow floats widens its operands into are
+// mapped before its first run.
 TEST(FirstRunTest, GemmPrepareWidenedMapsTheWideningBuffers) {
   if (kSanitizerHeap)
     GTEST_SKIP() << "the sanitizer's allocator replaces malloc's heap";
   nxrt_runtime_t *runtime = nxrt_runtime_create(); // malloc's settings
   nxrt_gemm_prepare(); // oneDNN's kernels, made on any thread
-  long unprepared = faultsOfFirstI8Product(false);
-  long prepared = faultsOfFirstI8Product(true);
+  long unprepared = faultsOfFirstF16Product(false);
+  long prepared = faultsOfFirstF16Product(true);
   nxrt_runtime_destroy(runtime);
   // 38 MiB are 9700 pages of 4 KiB.
   EXPECT_GT(unprepared, 4000);
