@@ -281,9 +281,13 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
     the largest A, B and C among them), and with f32 products whose B rows
     lie a multiple of 256 floats apart, the buffer CPUs without AVX-512 copy
     such a B into with padded rows (`nxrt_gemm_prepare_padded`, with the
-    largest). The heap comes last, so that those buffers of the loading
-    thread, and the convolutions' (`nxrt_conv2d_prepare_f32`), do not take
-    it:
+    largest). Each distinct bf16 or i8 product of constant sizes and
+    strides has its oneDNN kernels made, where the CPU has instructions for
+    them (`nxrt_gemm_prepare_bf16_f32` and `nxrt_gemm_prepare_i8_i32`,
+    whether the product is shared among the team first, then the call's
+    integers but the part and the number of parts). The heap comes last, so
+    that those buffers of the loading thread, and the convolutions'
+    (`nxrt_conv2d_prepare_f32`), do not take it:
 
     ```mlir
     llvm.func @__nx_init(%program: !llvm.ptr) -> !llvm.ptr {
@@ -291,6 +295,8 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
       llvm.call @nxrt_threads_prepare() : () -> ()
       llvm.call @nxrt_gemm_prepare_widened(%a, %b, %c) : (i64, i64, i64) -> ()
       llvm.call @nxrt_gemm_prepare_padded(%padded) : (i64) -> ()
+      llvm.call @nxrt_gemm_prepare_i8_i32(%shared, %batch, %m, %n, %k, ...)
+          : (i64, i64, i64, i64, i64, ...) -> ()
       %bytes = llvm.mlir.constant(10494121 : i64) : i64
       llvm.call @nxrt_heap_prepare(%bytes) : (i64) -> ()
       ...

@@ -56,16 +56,19 @@ getConvolutionPrepareArguments(LLVM::CallOp call) {
   return arguments;
 }
 
-/// The distinct prepare arguments of `module`'s convolution calls of
-/// constant sizes, in program order.
+/// The distinct results of `getArguments` for `module`'s calls of the
+/// functions in `callees`, in program order; calls it gives nothing for
+/// are left out.
+template <typename GetArguments>
 static SmallVector<SmallVector<int64_t>>
-findConstantConvolutions(ModuleOp module) {
+findDistinctArguments(ModuleOp module, ArrayRef<StringRef> callees,
+                      GetArguments getArguments) {
   SmallVector<SmallVector<int64_t>> found;
   module.walk([&](LLVM::CallOp call) {
-    if (call.getCallee() != symbols::kConv2dF32)
+    std::optional<StringRef> callee = call.getCallee();
+    if (!callee || !llvm::is_contained(callees, *callee))
       return;
-    std::optional<SmallVector<int64_t>> arguments =
-        getConvolutionPrepareArguments(call);
+    std::optional<SmallVector<int64_t>> arguments = getArguments(call);
     if (arguments && !llvm::is_contained(found, *arguments))
       found.push_back(std::move(*arguments));
   });
@@ -80,6 +83,26 @@ static std::optional<int64_t> getConstantArgument(LLVM::CallOp call,
       !matchPattern(call.getArgOperands()[index], m_ConstantInt(&value)))
     return std::nullopt;
   return value.getSExtValue();
+}
+
+/// nxrt_gemm_prepare_*'s arguments for `call` of a product (`part`: of a
+/// part of one), or nothing when a size, stride or the accumulate flag is
+/// not a constant: whether it is shared, then the call's integers but the
+/// part and the number of parts (nxrt.h).
+static std::optional<SmallVector<int64_t>>
+getProductPrepareArguments(LLVM::CallOp call, bool part) {
+  SmallVector<int64_t> arguments = {part ? 1 : 0};
+  for (Value operand : call.getArgOperands().drop_front(part ? 2 : 0)) {
+    if (isa<LLVM::LLVMPointerType>(operand.getType()))
+      continue;
+    APInt value;
+    if (!matchPattern(operand, m_ConstantInt(&value)))
+      return std::nullopt;
+    arguments.push_back(value.getSExtValue());
+  }
+  if (arguments.size() != kGemmPrepareParameters)
+    return std::nullopt;
+  return arguments;
 }
 
 /// The most elements a widening buffer is prepared for at load (64 MiB of
@@ -195,7 +218,8 @@ nx::declareFirstRunPreparation(RewriterBase &rewriter, ModuleOp module) {
       !declare(symbols::kHeapPrepare, preparation.heap))
     return failure();
   if (has(symbols::kConv2dF32))
-    preparation.convolutionArguments = findConstantConvolutions(module);
+    preparation.convolutionArguments = findDistinctArguments(
+        module, {symbols::kConv2dF32}, getConvolutionPrepareArguments);
   if (!preparation.convolutionArguments.empty() &&
       !declare(symbols::kConv2dPrepareF32, preparation.convolution))
     return failure();
@@ -207,6 +231,22 @@ nx::declareFirstRunPreparation(RewriterBase &rewriter, ModuleOp module) {
   preparation.paddedBFloats = findPaddedBFloats(module);
   if (preparation.paddedBFloats > 0 &&
       !declare(symbols::kGemmPreparePadded, preparation.padding))
+    return failure();
+  auto productArguments = [](LLVM::CallOp call) {
+    return getProductPrepareArguments(
+        call, call.getCallee() == symbols::kGemmPartBf16F32 ||
+                  call.getCallee() == symbols::kGemmPartI8I32);
+  };
+  preparation.bf16ProductArguments = findDistinctArguments(
+      module, {symbols::kGemmBf16F32, symbols::kGemmPartBf16F32},
+      productArguments);
+  if (!preparation.bf16ProductArguments.empty() &&
+      !declare(symbols::kGemmPrepareBf16F32, preparation.bf16Products))
+    return failure();
+  preparation.i8ProductArguments = findDistinctArguments(
+      module, {symbols::kGemmI8I32, symbols::kGemmPartI8I32}, productArguments);
+  if (!preparation.i8ProductArguments.empty() &&
+      !declare(symbols::kGemmPrepareI8I32, preparation.i8Products))
     return failure();
   return preparation;
 }
@@ -236,10 +276,15 @@ void nx::callFirstRunPreparation(RewriterBase &rewriter, Location loc,
     LLVM::CallOp::create(rewriter, loc, preparation.padding,
                          ValueRange{constant(preparation.paddedBFloats)});
   // After the team has started: the kernels are made for its size.
-  for (ArrayRef<int64_t> arguments : preparation.convolutionArguments) {
-    SmallVector<Value> values = llvm::map_to_vector(arguments, constant);
-    LLVM::CallOp::create(rewriter, loc, preparation.convolution, values);
-  }
+  auto callEach = [&](LLVM::LLVMFuncOp func,
+                      ArrayRef<SmallVector<int64_t>> argumentLists) {
+    for (ArrayRef<int64_t> arguments : argumentLists)
+      LLVM::CallOp::create(rewriter, loc, func,
+                           llvm::map_to_vector(arguments, constant));
+  };
+  callEach(preparation.convolution, preparation.convolutionArguments);
+  callEach(preparation.bf16Products, preparation.bf16ProductArguments);
+  callEach(preparation.i8Products, preparation.i8ProductArguments);
   // Last: the buffers the calls above keep for the loading thread (a
   // convolution's input and output in its kernel's layout, the widened
   // operands, a padded copy of B) would otherwise take the heap prepared for

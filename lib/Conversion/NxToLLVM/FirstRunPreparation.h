@@ -52,6 +52,11 @@ struct FirstRunPreparation {
   /// load (B's floats).
   LLVM::LLVMFuncOp padding;
   int64_t paddedBFloats = 0;
+  /// oneDNN makes a bf16 or i8 product's kernel at its first call where the
+  /// CPU has instructions for it: each distinct product of constant sizes
+  /// and strides has it made at load.
+  LLVM::LLVMFuncOp bf16Products, i8Products;
+  SmallVector<SmallVector<int64_t>> bf16ProductArguments, i8ProductArguments;
 };
 
 /// Declares in `module` what its __nx_init calls. Fails, reporting at the

@@ -23,7 +23,8 @@ static constexpr StringLiteral kRuntimeFunctions[] = {
     symbols::kInvokeFailed, symbols::kOutOfMemory, symbols::kProgramAddSites,
     symbols::kGemmPrepare, symbols::kThreadsPrepare, symbols::kHeapPrepare,
     symbols::kConv2dPrepareF32, symbols::kGemmPrepareWidened,
-    symbols::kGemmPreparePadded,
+    symbols::kGemmPreparePadded, symbols::kGemmPrepareBf16F32,
+    symbols::kGemmPrepareI8I32,
     // Declared later by finalize-memref-to-llvm{use-generic-functions},
     // which would rename its declaration around a clash.
     symbols::kGenericAlloc, symbols::kGenericAlignedAlloc,
@@ -57,6 +58,9 @@ static LLVM::LLVMFunctionType getRuntimeFunctionType(MLIRContext *context,
     return fn(voidType, {i64});
   if (name == symbols::kGemmPrepareWidened)
     return fn(voidType, {i64, i64, i64});
+  if (name == symbols::kGemmPrepareBf16F32 ||
+      name == symbols::kGemmPrepareI8I32)
+    return fn(voidType, SmallVector<Type>(kGemmPrepareParameters, i64));
   if (name == symbols::kConv2dPrepareF32)
     return fn(voidType, SmallVector<Type>(kConv2dPrepareParameters, i64));
   if (name == symbols::kGenericAlloc)

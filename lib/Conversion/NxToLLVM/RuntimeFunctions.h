@@ -19,6 +19,12 @@ namespace mlir::nx {
 /// stride.
 inline constexpr unsigned kConv2dPrepareParameters = 31;
 
+/// nxrt_gemm_prepare_bf16_f32's and nxrt_gemm_prepare_i8_i32's parameters,
+/// all i64: whether the product is shared among the team, then the sizes,
+/// strides and accumulate flag of nxrt_gemm_bf16_f32 (its pointers left
+/// out).
+inline constexpr unsigned kGemmPrepareParameters = 15;
+
 /// The declaration of libnxrt's `name` (one of RuntimeSymbols.h's
 /// functions) in `module`, created at its start through `builder` on first
 /// use. Fails, reporting at the clashing op, when the name is taken by

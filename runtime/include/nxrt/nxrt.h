@@ -69,8 +69,10 @@ extern "C" {
  * nxrt_gemm_part_i8_i32 for products of i8 into i32; __nx_init calls
  * nxrt_gemm_prepare_widened. 17: compiled code calls nxrt_gemm_f16_f32 /
  * nxrt_gemm_part_f16_f32 for products of f16 into f32; __nx_init calls
- * nxrt_gemm_prepare_padded. */
-#define NXRT_API_VERSION 17
+ * nxrt_gemm_prepare_padded. 18: __nx_init makes the oneDNN kernels of bf16
+ * and i8 products of constant sizes (nxrt_gemm_prepare_bf16_f32,
+ * nxrt_gemm_prepare_i8_i32). */
+#define NXRT_API_VERSION 18
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -1004,6 +1006,32 @@ NXRT_API void nxrt_gemm_prepare_widened(int64_t a_floats, int64_t b_floats,
  * pages mapped. Does nothing on other CPUs. __nx_init of a program with
  * such products of constant sizes calls it with the largest. Thread-safe. */
 NXRT_API void nxrt_gemm_prepare_padded(int64_t b_floats);
+
+/* Makes now the oneDNN kernels that the first nxrt_gemm_bf16_f32 of these
+ * sizes and strides (`shared` 0), or the first parts of nxrt_gemm_part_bf16_f32
+ * on a team of nxrt_compute_threads() threads (`shared` nonzero), would make,
+ * so that the program's first run costs about what later runs cost: it
+ * runs that product once, part after part on the calling thread, on zeros
+ * of its own. Does nothing where the CPU has no bf16 kernels (the product
+ * then widens its operands, see nxrt_gemm_prepare_widened), where a stride
+ * is negative, or where an operand would span more than 2^22 elements (the
+ * kernel's making is then small next to the product). A failed allocation
+ * makes nothing. A team of another size makes its parts' kernels at their
+ * first call. __nx_init calls it for every product of constant sizes and
+ * strides. Thread-safe; no ownership involved. */
+NXRT_API void nxrt_gemm_prepare_bf16_f32(
+    int64_t shared, int64_t batch, int64_t m, int64_t n, int64_t k,
+    int64_t batch_stride_a, int64_t a_rows, int64_t a_cols,
+    int64_t batch_stride_b, int64_t b_rows, int64_t b_cols,
+    int64_t batch_stride_c, int64_t c_rows, int64_t c_cols, int64_t accumulate);
+
+/* The same for nxrt_gemm_i8_i32 and nxrt_gemm_part_i8_i32, on CPUs whose
+ * oneDNN int8 kernels are exact (AVX-512 VNNI, AMX). Thread-safe. */
+NXRT_API void nxrt_gemm_prepare_i8_i32(
+    int64_t shared, int64_t batch, int64_t m, int64_t n, int64_t k,
+    int64_t batch_stride_a, int64_t a_rows, int64_t a_cols,
+    int64_t batch_stride_b, int64_t b_rows, int64_t b_cols,
+    int64_t batch_stride_c, int64_t c_rows, int64_t c_cols, int64_t accumulate);
 
 /* Starts the OpenMP team of nxrt_compute_threads() threads that compiled
  * parallel loop nests and products run on, instead of in the program's

@@ -40,6 +40,7 @@
 
 #include "nxrt/nxrt.h"
 
+#include "OneDnnMatmul.h"
 #include "OpenMPThreads.h"
 #include "Relu.h"
 #include "Sgemm.h"
@@ -56,9 +57,11 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #if defined(NXRT_HAVE_OPENBLAS) && !defined(NXRT_OPENBLAS_OPENMP)
 extern "C" void openblas_set_num_threads(int threads);
@@ -356,6 +359,54 @@ void reservePreparedPadding() {
   nxrt::reservePaddedRows(preparedPadding.load(std::memory_order_relaxed));
 }
 
+/// The most elements an operand of a product that a prepare runs may span.
+constexpr int64_t kMaxPreparedElements = int64_t(1) << 22;
+
+/// The elements that `batch` matrices of `rows` x `cols` with these strides
+/// span, or 0 when there are none, a stride is negative or they span more
+/// than kMaxPreparedElements.
+int64_t spanOf(int64_t batch, int64_t batchStride, int64_t rows,
+               int64_t rowStride, int64_t cols, int64_t colStride) {
+  if (batch <= 0 || rows <= 0 || cols <= 0 || batchStride < 0 ||
+      rowStride < 0 || colStride < 0)
+    return 0;
+  int64_t span = 1;
+  for (auto [extent, stride] :
+       {std::pair{batch, batchStride}, {rows, rowStride}, {cols, colStride}}) {
+    int64_t reach;
+    if (__builtin_mul_overflow(extent - 1, stride, &reach) ||
+        __builtin_add_overflow(span, reach, &span))
+      return 0;
+  }
+  return span <= kMaxPreparedElements ? span : 0;
+}
+
+/// Runs the product (its parts over nxrt_compute_threads() threads when
+/// `shared`, one after the other) once on zeros, so that the kernels and
+/// buffers its first run would make are made now (nxrt_gemm_prepare_*).
+template <typename In, typename Out>
+void runOnZeros(int64_t shared, int64_t batch, int64_t m, int64_t n, int64_t k,
+                int64_t batchA, int64_t aRows, int64_t aCols, int64_t batchB,
+                int64_t bRows, int64_t bCols, int64_t batchC, int64_t cRows,
+                int64_t cCols, int64_t accumulate) {
+  int64_t spanA = spanOf(batch, batchA, m, aRows, k, aCols);
+  int64_t spanB = spanOf(batch, batchB, k, bRows, n, bCols);
+  int64_t spanC = spanOf(batch, batchC, m, cRows, n, cCols);
+  if (!spanA || !spanB || !spanC)
+    return;
+  try {
+    std::vector<In> a(spanA), b(spanB);
+    std::vector<Out> c(spanC);
+    int parts = shared ? nxrt_compute_threads() : 1;
+    for (int part = 0; part < parts; ++part)
+      gemmPart(part, parts, batch, m, n, k, a.data(), batchA, aRows, aCols,
+               b.data(), batchB, bRows, bCols, c.data(), batchC, cRows, cCols,
+               accumulate != 0);
+  } catch (const std::bad_alloc &) {
+    // Left to the first run, which reports it.
+  }
+}
+
 int resolveThreads(int n) {
   if (n > 0)
     return std::min(n, NXRT_MAX_COMPUTE_THREADS);
@@ -408,6 +459,32 @@ void nxrt_gemm_prepare_padded(int64_t bFloats) {
   reservePreparedPadding();
 #pragma omp parallel num_threads(nxrt_compute_threads())
   reservePreparedPadding();
+}
+
+void nxrt_gemm_prepare_bf16_f32(int64_t shared, int64_t batch, int64_t m,
+                                int64_t n, int64_t k, int64_t batchStrideA,
+                                int64_t aRows, int64_t aCols,
+                                int64_t batchStrideB, int64_t bRows,
+                                int64_t bCols, int64_t batchStrideC,
+                                int64_t cRows, int64_t cCols,
+                                int64_t accumulate) {
+  if (nxrt::hasNativeBf16())
+    runOnZeros<nxrt::BFloat16, float>(shared, batch, m, n, k, batchStrideA,
+                                      aRows, aCols, batchStrideB, bRows, bCols,
+                                      batchStrideC, cRows, cCols, accumulate);
+}
+
+void nxrt_gemm_prepare_i8_i32(int64_t shared, int64_t batch, int64_t m,
+                              int64_t n, int64_t k, int64_t batchStrideA,
+                              int64_t aRows, int64_t aCols,
+                              int64_t batchStrideB, int64_t bRows,
+                              int64_t bCols, int64_t batchStrideC,
+                              int64_t cRows, int64_t cCols,
+                              int64_t accumulate) {
+  if (nxrt::hasExactNativeI8())
+    runOnZeros<int8_t, int32_t>(shared, batch, m, n, k, batchStrideA, aRows,
+                                aCols, batchStrideB, bRows, bCols, batchStrideC,
+                                cRows, cCols, accumulate);
 }
 
 void nxrt_threads_prepare(void) {

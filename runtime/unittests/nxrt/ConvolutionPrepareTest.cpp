@@ -7,13 +7,12 @@
 //===----------------------------------------------------------------------===//
 //
 // nxrt_conv2d_prepare_f32 must make the very kernel the first call of the
-// same sizes would: otherwise that call makes another and the prepare was
-// wasted. oneDNN reports each primitive it makes ("create:" lines) when
-// DNNL_VERBOSE is set before its first use, so each case runs this test
-// program again in a child process with that variable, and counts what the
-// convolution call made after the prepare.
+// same sizes would, which each case checks in a child process
+// (OneDnnVerboseChild.h).
 //
 //===----------------------------------------------------------------------===//
+
+#include "OneDnnVerboseChild.h"
 
 #include "nxrt/nxrt.h"
 
@@ -22,13 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <spawn.h>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <vector>
-
-extern char **environ;
 
 namespace {
 
@@ -65,50 +58,13 @@ void prepareSizesWithoutAKernel() {
 
 /// oneDNN's verbose output of this program's ChildProcess case in `mode`.
 std::string runChild(const char *mode) {
-  int pipeEnds[2];
-  if (pipe(pipeEnds) != 0)
-    return "";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&actions, pipeEnds[0]);
-  std::vector<std::string> environment;
-  for (char **entry = environ; *entry; ++entry)
-    environment.emplace_back(*entry);
-  environment.push_back(std::string(kChildMode) + "=" + mode);
-  environment.push_back("DNNL_VERBOSE=2");
-  std::vector<char *> envp;
-  for (std::string &entry : environment)
-    envp.push_back(entry.data());
-  envp.push_back(nullptr);
-  std::string filter = "--gtest_filter=ConvolutionPrepare.ChildProcess";
-  char self[] = "/proc/self/exe";
-  char *argv[] = {self, filter.data(), nullptr};
-  pid_t child = -1;
-  int spawned = posix_spawn(&child, self, &actions, nullptr, argv, envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  close(pipeEnds[1]);
-  std::string output;
-  char buffer[4096];
-  ssize_t count;
-  while ((count = read(pipeEnds[0], buffer, sizeof buffer)) > 0)
-    output.append(buffer, count);
-  close(pipeEnds[0]);
-  if (spawned == 0)
-    waitpid(child, nullptr, 0);
-  return output;
+  return nxrt_test::runOneDnnVerboseChild(kChildMode, mode,
+                                          "ConvolutionPrepare.ChildProcess");
 }
 
 /// oneDNN's "create:" lines after the marker: kernels the call made.
 int kernelsMadeByTheCall(const std::string &output) {
-  size_t marker = output.find(kMarker);
-  if (marker == std::string::npos)
-    return -1;
-  int made = 0;
-  for (size_t at = output.find("create:", marker); at != std::string::npos;
-       at = output.find("create:", at + 1))
-    ++made;
-  return made;
+  return nxrt_test::kernelsMadeAfter(output, kMarker);
 }
 
 TEST(ConvolutionPrepare, ChildProcess) {

@@ -67,6 +67,13 @@ inline constexpr llvm::StringLiteral kGemmPrepareWidened =
 // largest such product of constant sizes.
 inline constexpr llvm::StringLiteral kGemmPreparePadded =
     entry_points::nxrt_gemm_prepare_padded;
+// Make the oneDNN kernels of a bf16 or i8 product of constant sizes and
+// strides (whether it is shared among the team, then its sizes, strides
+// and accumulate flag): __nx_init calls them for each such product.
+inline constexpr llvm::StringLiteral kGemmPrepareBf16F32 =
+    entry_points::nxrt_gemm_prepare_bf16_f32;
+inline constexpr llvm::StringLiteral kGemmPrepareI8I32 =
+    entry_points::nxrt_gemm_prepare_i8_i32;
 // Start the compute team, and fault in the heap a run holds at once
 // (bytes): __nx_init calls them, so that the first run does not.
 inline constexpr llvm::StringLiteral kThreadsPrepare =
