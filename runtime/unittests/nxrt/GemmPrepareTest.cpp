@@ -1,5 +1,4 @@
 //===- GemmPrepareTest.cpp - bf16 and i8 kernels made before a call -------===//
-//===//
 //
 // Part of the nx-mlir project, under the Apache License v2.0 with LLVM
 // Exceptions. See the LICENSE file for license information.
