@@ -699,6 +699,20 @@ def NxLinalgToOpenMPPass
       small dynamic shape runs on the calling thread; an op statically
       below it is left to `convert-linalg-to-loops`.
 
+    A transpose whose outermost loop walks its input's contiguous dimension
+    but not the output's (a `linalg.transpose`, or a generic op that reads
+    an input transposed) shares the loop that walks the output's
+    contiguous dimension instead, when the sizes are static, the output has
+    the identity layout, and that loop divides into at least 16 strips of a
+    multiple of 32 iterations, up to 256, each a whole number of cache
+    lines (i8 needs strips of 64). Each thread then reads whole rows of the
+    input, in runs the prefetchers follow, and writes a strip of columns
+    of every output row, which no other thread's lines share. A 2048x2048
+    f32 transpose on an Intel Xeon with AMX (2 vCPUs) took 4.1-4.3 ms at
+    one thread and 2.1-2.3 at two with the output's rows shared, 1.9-2.0
+    and 1.1-1.4 with its columns (and `nx-tile-transposes`' order of
+    blocks).
+
     A reduction along that outermost loop over fewer than 64 rows (fewer
     than 16 blocks of 4 rows for the workers below) shares its first
     parallel loop of an extent other than 1 instead (a sum over a small

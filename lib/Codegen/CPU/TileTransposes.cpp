@@ -72,13 +72,14 @@ getTransposedLoops(linalg::LinalgOp op, int64_t tileSize) {
   return std::nullopt;
 }
 
-/// Tiles `op` by `sizes` (0: that loop whole) and replaces it; returns the
-/// op on one tile.
-static FailureOr<linalg::LinalgOp> tileAndReplace(IRRewriter &rewriter,
-                                                  linalg::LinalgOp op,
-                                                  ArrayRef<int64_t> sizes) {
+/// Tiles `op` by `sizes` (0: that loop whole), its loops of tiles in
+/// `order` (empty: the op's), and replaces it; returns the op on one tile.
+static FailureOr<linalg::LinalgOp>
+tileAndReplace(IRRewriter &rewriter, linalg::LinalgOp op,
+               ArrayRef<int64_t> sizes, ArrayRef<int64_t> order = {}) {
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+  options.setInterchange(order);
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
       rewriter, cast<TilingInterface>(op.getOperation()), options);
@@ -102,6 +103,21 @@ static SmallVector<int64_t> getOuterBlock(linalg::LinalgOp op,
                       ? outerSize
                       : 0;
   return sizes;
+}
+
+/// The order of the loops of blocks in an outer block: the one that walks
+/// the output's contiguous dimension (`loops.second`) outside the one that
+/// walks the input's (`loops.first`). Consecutive blocks then continue
+/// along the same input rows, each read for a whole outer block's width,
+/// which the prefetchers follow: a 2048x2048 f32 transpose in C took
+/// 1.45-1.67 ms at one thread on an Intel Xeon with AMX against 1.9-2.0
+/// in the other order (see docs/Servers.md).
+static SmallVector<int64_t> getBlockOrder(unsigned numLoops,
+                                          std::pair<unsigned, unsigned> loops) {
+  SmallVector<int64_t> order = llvm::to_vector(llvm::seq<int64_t>(numLoops));
+  if (loops.first < loops.second)
+    std::swap(order[loops.first], order[loops.second]);
+  return order;
 }
 
 namespace {
@@ -136,7 +152,8 @@ struct NxTileTransposesPass
       SmallVector<int64_t> sizes((*outer).getNumLoops(), 0);
       sizes[loops.first] = tileSize;
       sizes[loops.second] = tileSize;
-      (void)tileAndReplace(rewriter, *outer, sizes);
+      (void)tileAndReplace(rewriter, *outer, sizes,
+                           getBlockOrder(sizes.size(), loops));
     }
     nx::addStatistic(numTiled, tiled);
   }

@@ -18,6 +18,7 @@
 #include "nx/Conversion/LinalgToOpenMP/LinalgToOpenMP.h"
 #include "nx/Conversion/LinalgToOpenMP/OpenMPTeam.h"
 #include "nx/Conversion/LinalgToOpenMP/OuterReductions.h"
+#include "nx/Conversion/LinalgToOpenMP/TransposedTiles.h"
 #include "nx/Conversion/Passes.h"
 #include "nx/Support/Buffers.h"
 #include "nx/Support/PassStatistics.h"
@@ -163,24 +164,38 @@ static std::optional<unsigned> getColumnLoop(linalg::LinalgOp op,
   return std::nullopt;
 }
 
+/// The outermost loop of `op` of an extent other than 1; 0 when none is.
+static unsigned getOutermostLoop(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto outer = llvm::find_if(ranges, [](int64_t range) { return range != 1; });
+  return outer == ranges.end() ? 0 : std::distance(ranges.begin(), outer);
+}
+
 /// Whether `op` shares its columns: its outermost loop of an extent other
 /// than 1 is a reduction, and getColumnLoop found it a parallel loop.
 static bool sharesColumns(linalg::LinalgOp op) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  auto outer = llvm::find_if(ranges, [](int64_t range) { return range != 1; });
-  return outer != ranges.end() &&
-         getColumnLoop(op, std::distance(ranges.begin(), outer)).has_value();
+  return op.getNumLoops() > 0 &&
+         getColumnLoop(op, getOutermostLoop(op)).has_value();
+}
+
+/// For a transpose, the loop of the columns it writes, when threads share
+/// them (nx/Conversion/LinalgToOpenMP/TransposedTiles.h).
+static std::optional<unsigned> getTransposedColumnLoop(linalg::LinalgOp op) {
+  return nx::getTransposedColumnLoop(op, getOutermostLoop(op),
+                                     kMinPointsPerIteration);
 }
 
 /// The loop the threads share: the outermost one of an extent other than 1
 /// (a batch of one image leaves nothing to share in the batch loop), unless
-/// that is a reduction over few rows of many columns (getColumnLoop).
+/// that is a reduction over few rows of many columns (getColumnLoop) or
+/// reads a transpose's input across its rows (getTransposedColumnLoop).
 static unsigned getSharedLoop(linalg::LinalgOp op) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  for (auto [loop, range] : llvm::enumerate(ranges))
-    if (range != 1)
-      return getColumnLoop(op, loop).value_or(loop);
-  return 0;
+  if (op.getNumLoops() == 0)
+    return 0;
+  if (std::optional<unsigned> columns = getTransposedColumnLoop(op))
+    return *columns;
+  unsigned outer = getOutermostLoop(op);
+  return getColumnLoop(op, outer).value_or(outer);
 }
 
 static NestKind classify(linalg::LinalgOp op, int64_t minWork) {
@@ -254,18 +269,6 @@ struct LinalgToOpenMPLoops : OpInterfaceRewritePattern<linalg::LinalgOp> {
 
 } // namespace
 
-/// Rows of a thread's tile when the shared loop walks an input's
-/// contiguous dimension and the output's does not (a transpose): enough for
-/// one block of nx-tile-transposes, which runs next, to be square.
-static constexpr int64_t kMinTransposedRows = 32;
-/// The most rows of such a tile: one outer block of nx-tile-transposes. A
-/// tile of 32 rows reads 128 bytes of each page of the input it visits, a
-/// tile of 128 rows 512 bytes: with those tiles and the outer blocks, a
-/// 2048x2048 f32 transpose took 2.6-3.2 ms at one thread on the Zen 3
-/// development VM, against 4.9-5.8 with strips of 32 rows (see
-/// docs/Servers.md).
-static constexpr int64_t kMaxTransposedRows = 256;
-
 /// Rows of a thread's tile of a contraction shared along its output's rows:
 /// a multiple of the most rows of nx-vectorize-linalg's register tiles
 /// (kContractionRowGranule), so that a thread's rows make whole register
@@ -288,23 +291,6 @@ static bool sharesContractionRows(linalg::LinalgOp op, unsigned shared) {
   unsigned results = output.getNumResults();
   return results >= 2 && output.getResult(results - 2) ==
                              getAffineDimExpr(shared, op.getContext());
-}
-
-/// Whether the shared loop walks some input's innermost dimension but not
-/// the output's: a thread's rows are then columns of that input.
-static bool readsSharedLoopContiguously(linalg::LinalgOp op, unsigned shared) {
-  auto walksInnermost = [&](AffineMap map) {
-    if (map.getNumResults() == 0)
-      return false;
-    auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
-    return dim && dim.getPosition() == shared;
-  };
-  if (op.getNumDpsInits() != 1 ||
-      walksInnermost(op.getMatchingIndexingMap(op.getDpsInitOperand(0))))
-    return false;
-  return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
-    return walksInnermost(op.getMatchingIndexingMap(input));
-  });
 }
 
 /// Whether `op`'s only output is a fresh allocation (or a view of one) that
@@ -526,20 +512,6 @@ static bool isPartialRowReduction(linalg::LinalgOp lead, unsigned shared,
          linalg::isParallelIterator(iterators[loops - 1]);
 }
 
-/// Rows of a thread's tile of a transpose of `rows` rows: the most, up to
-/// kMaxTransposedRows, that divide `rows` into at least nx::kEnoughWorkers
-/// tiles in multiples of kMinTransposedRows; kMinTransposedRows when none
-/// does.
-static int64_t getTransposedRows(int64_t rows) {
-  if (ShapedType::isDynamic(rows))
-    return kMinTransposedRows;
-  for (int64_t tile = kMaxTransposedRows; tile > kMinTransposedRows;
-       tile -= kMinTransposedRows)
-    if (rows % tile == 0 && rows / tile >= nx::kEnoughWorkers)
-      return tile;
-  return kMinTransposedRows;
-}
-
 /// `rowsPerTile` rounded up to the largest of kRowReductionGranules that
 /// leaves `rows` at least nx::kEnoughWorkers tiles; unchanged if none does.
 static int64_t roundToRowReductionGranule(int64_t rowsPerTile, int64_t rows) {
@@ -564,6 +536,9 @@ static int64_t roundToRowReductionGranule(int64_t rowsPerTile, int64_t rows) {
 static int64_t getRowsPerTile(linalg::LinalgOp lead, unsigned shared,
                               bool feedsConsumer) {
   SmallVector<int64_t> staticRanges = lead.getStaticLoopRanges();
+  // A transpose's columns come in tiles of whole cache lines.
+  if (getTransposedColumnLoop(lead) == shared)
+    return *nx::getTransposedTileExtent(staticRanges[shared]);
   int64_t minPoints =
       sharesColumns(lead) ? kMinPointsPerColumnTile : kMinPointsPerIteration;
   int64_t innerPoints = 1;
@@ -573,9 +548,10 @@ static int64_t getRowsPerTile(linalg::LinalgOp lead, unsigned shared,
             ? minPoints
             : std::min(innerPoints * std::max<int64_t>(range, 1), minPoints);
   int64_t rowsPerTile = llvm::divideCeil(minPoints, innerPoints);
-  if (readsSharedLoopContiguously(lead, shared))
+  if (nx::readsLoopContiguously(lead, shared))
     rowsPerTile =
-        std::max(rowsPerTile, getTransposedRows(staticRanges[shared]));
+        std::max(rowsPerTile, nx::getTransposedTileExtent(staticRanges[shared])
+                                  .value_or(nx::kMinTransposedTile));
   if (sharesContractionRows(lead, shared)) {
     int64_t rows = staticRanges[shared];
     int64_t wanted = ShapedType::isDynamic(rows)

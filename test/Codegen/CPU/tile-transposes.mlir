@@ -1,14 +1,19 @@
-// RUN: nx-opt %s -split-input-file -nx-tile-transposes=tile-size=32 | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -nx-tile-transposes="tile-size=32 outer-block-size=256" | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -nx-tile-transposes | FileCheck %s --enable-var-scope --check-prefix=DEFAULT
 
 // A transpose reads its input column by column: 32x32 blocks, each the
-// same op on views of a block of either side.
+// same op on views of a block of either side. The blocks of 32 input rows
+// come one after the other along those rows: the inner loop walks the
+// input's columns.
 // CHECK-LABEL: func.func @transpose
 // CHECK-SAME: (%[[X:.*]]: memref<128x64xf32>, %[[Y:.*]]: memref<64x128xf32>)
 // CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %[[C32]]
-// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[C32]]
-// CHECK: %[[IN:.*]] = memref.subview %[[X]][%[[J]], %[[I]]] [32, 32] [1, 1]
-// CHECK: %[[OUT:.*]] = memref.subview %[[Y]][%[[I]], %[[J]]] [32, 32] [1, 1]
+// CHECK-DAG: %[[C128:.*]] = arith.constant 128 : index
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %[[C128]] step %[[C32]]
+// CHECK: scf.for %[[COL:.*]] = %{{.*}} to %[[C64]] step %[[C32]]
+// CHECK: %[[IN:.*]] = memref.subview %[[X]][%[[ROW]], %[[COL]]] [32, 32] [1, 1]
+// CHECK: %[[OUT:.*]] = memref.subview %[[Y]][%[[COL]], %[[ROW]]] [32, 32] [1, 1]
 // CHECK: linalg.transpose ins(%[[IN]] : memref<32x32xf32, strided<[64, 1], offset: ?>>) outs(%[[OUT]] : memref<32x32xf32, strided<[128, 1], offset: ?>>) permutation = [1, 0]
 func.func @transpose(%x: memref<128x64xf32>, %y: memref<64x128xf32>) {
   linalg.transpose ins(%x : memref<128x64xf32>) outs(%y : memref<64x128xf32>) permutation = [1, 0]
@@ -18,7 +23,7 @@ func.func @transpose(%x: memref<128x64xf32>, %y: memref<64x128xf32>) {
 // -----
 
 // Longer sides: outer blocks of 256x256, whose pages stay in the TLB, each
-// of 32x32 blocks.
+// of 32x32 blocks, again along the input's rows.
 // CHECK-LABEL: func.func @outer_blocks
 // CHECK-SAME: (%[[X:.*]]: memref<1024x512xf32>, %[[Y:.*]]: memref<512x1024xf32>)
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c256 {
@@ -27,9 +32,14 @@ func.func @transpose(%x: memref<128x64xf32>, %y: memref<64x128xf32>) {
 // CHECK-NEXT: %[[OUT:.*]] = memref.subview %[[Y]][%[[I]], %[[J]]] [256, 256] [1, 1]
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c32 {
 // CHECK-NEXT: scf.for %[[L:.*]] = %{{.*}} to %{{.*}} step %c32{{.*}} {
-// CHECK-NEXT: %[[IN_BLOCK:.*]] = memref.subview %[[IN]][%[[L]], %[[K]]] [32, 32] [1, 1]
-// CHECK-NEXT: %[[OUT_BLOCK:.*]] = memref.subview %[[OUT]][%[[K]], %[[L]]] [32, 32] [1, 1]
+// CHECK-NEXT: %[[IN_BLOCK:.*]] = memref.subview %[[IN]][%[[K]], %[[L]]] [32, 32] [1, 1]
+// CHECK-NEXT: %[[OUT_BLOCK:.*]] = memref.subview %[[OUT]][%[[L]], %[[K]]] [32, 32] [1, 1]
 // CHECK-NEXT: linalg.transpose ins(%[[IN_BLOCK]] : memref<32x32xf32, strided<[512, 1], offset: ?>>) outs(%[[OUT_BLOCK]] : memref<32x32xf32, strided<[1024, 1], offset: ?>>)
+// By default, outer blocks of 512: the 512 columns of the input stay whole,
+// its 1024 rows make two.
+// DEFAULT-LABEL: func.func @outer_blocks
+// DEFAULT: scf.for %{{.*}} = %{{.*}} to %c1024 step %c512 {
+// DEFAULT-NEXT: memref.subview %{{.*}}[%{{.*}}, 0] [512, 512] [1, 1]
 func.func @outer_blocks(%x: memref<1024x512xf32>, %y: memref<512x1024xf32>) {
   linalg.transpose ins(%x : memref<1024x512xf32>) outs(%y : memref<512x1024xf32>) permutation = [1, 0]
   return

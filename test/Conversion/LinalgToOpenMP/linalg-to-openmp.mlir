@@ -187,14 +187,18 @@ func.func @huge_stride(%in: memref<?x?x?x3xf32>, %filter: memref<3x3x3x4xf32>, %
 
 // -----
 
-// A transpose's shared loop walks its input's columns: each thread takes
-// whole blocks of 32 rows of the output, so that nx-tile-transposes can cut
-// its share into square blocks, and as many as leave 16 tiles, up to 256:
-// a tile reads 4 bytes a row of each page of the input it visits.
+// A transpose: the threads share the loop of the columns it writes, each
+// a strip of whole cache lines of every output row and so whole rows of
+// the input, which it reads along those rows. A strip is a multiple of 32
+// columns, so that nx-tile-transposes can cut it into square blocks, and
+// as wide as leaves 16 strips, up to 256.
 // CHECK-LABEL: func.func @transpose
+// CHECK-SAME: (%[[X:.*]]: memref<1024x1024xf32>, %[[Y:.*]]: memref<1024x1024xf32>)
 // CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
-// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%[[C64]]) {
-// CHECK: linalg.transpose ins(%{{.*}} : memref<1024x64xf32, {{.*}}>) outs(%{{.*}} : memref<64x1024xf32, {{.*}}>)
+// CHECK: omp.loop_nest (%[[J:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%[[C64]]) {
+// CHECK: %[[IN:.*]] = memref.subview %[[X]][%[[J]], 0] [64, 1024] [1, 1]
+// CHECK: %[[OUT:.*]] = memref.subview %[[Y]][0, %[[J]]] [1024, 64] [1, 1]
+// CHECK: linalg.transpose ins(%[[IN]] : memref<64x1024xf32, {{.*}}>) outs(%[[OUT]] : memref<1024x64xf32, {{.*}}>)
 // DEFAULT-LABEL: func.func @transpose
 func.func @transpose(%x: memref<1024x1024xf32>, %y: memref<1024x1024xf32>) {
   linalg.transpose ins(%x : memref<1024x1024xf32>) outs(%y : memref<1024x1024xf32>) permutation = [1, 0]
@@ -203,11 +207,11 @@ func.func @transpose(%x: memref<1024x1024xf32>, %y: memref<1024x1024xf32>) {
 
 // -----
 
-// 4096 rows: tiles of 256, an outer block of nx-tile-transposes.
+// 4096 columns: strips of 256, an outer block of nx-tile-transposes.
 // CHECK-LABEL: func.func @large_transpose
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
 // CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%[[C256]]) {
-// CHECK: linalg.transpose ins(%{{.*}} : memref<4096x256xf32, {{.*}}>) outs(%{{.*}} : memref<256x4096xf32, {{.*}}>)
+// CHECK: linalg.transpose ins(%{{.*}} : memref<256x4096xf32, {{.*}}>) outs(%{{.*}} : memref<4096x256xf32, {{.*}}>)
 func.func @large_transpose(%x: memref<4096x4096xf32>, %y: memref<4096x4096xf32>) {
   linalg.transpose ins(%x : memref<4096x4096xf32>) outs(%y : memref<4096x4096xf32>) permutation = [1, 0]
   return
@@ -215,13 +219,53 @@ func.func @large_transpose(%x: memref<4096x4096xf32>, %y: memref<4096x4096xf32>)
 
 // -----
 
-// 1056 rows: no multiple of 32 from 64 to 256 divides them into 16 tiles
-// (96 makes 11): tiles of 32.
+// Ragged rows of the input do not matter: the strips cut its 1024 rows.
+// CHECK-LABEL: func.func @ragged_input_rows
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%[[C64]]) {
+// CHECK: linalg.transpose ins(%{{.*}} : memref<64x1056xf32, {{.*}}>) outs(%{{.*}} : memref<1056x64xf32, {{.*}}>)
+func.func @ragged_input_rows(%x: memref<1024x1056xf32>, %y: memref<1056x1024xf32>) {
+  linalg.transpose ins(%x : memref<1024x1056xf32>) outs(%y : memref<1056x1024xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+// 1040 columns: no multiple of 32 divides them. The threads then share the
+// outermost loop, the output's rows, in tiles of 32, the last one short.
 // CHECK-LABEL: func.func @ragged_transpose
+// CHECK-SAME: (%[[X:[^:]*]]: memref<1040x1040xf32>
 // CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
 // CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%[[C32]]) {
-func.func @ragged_transpose(%x: memref<1024x1056xf32>, %y: memref<1056x1024xf32>) {
-  linalg.transpose ins(%x : memref<1024x1056xf32>) outs(%y : memref<1056x1024xf32>) permutation = [1, 0]
+// CHECK: memref.subview %[[X]][0, %[[I]]] [1040, %{{.*}}] [1, 1]
+func.func @ragged_transpose(%x: memref<1040x1040xf32>, %y: memref<1040x1040xf32>) {
+  linalg.transpose ins(%x : memref<1040x1040xf32>) outs(%y : memref<1040x1040xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+// Strips of 32 i8 columns are half a cache line, which two threads would
+// write: the output's rows, in tiles of 32, as for a ragged side.
+// CHECK-LABEL: func.func @narrow_strips
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%[[C32]]) {
+// CHECK: linalg.transpose ins(%{{.*}} : memref<512x32xi8, {{.*}}>) outs(%{{.*}} : memref<32x512xi8, {{.*}}>)
+func.func @narrow_strips(%x: memref<512x512xi8>, %y: memref<512x512xi8>) {
+  linalg.transpose ins(%x : memref<512x512xi8>) outs(%y : memref<512x512xi8>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+// An output that is a view with a layout of its own may start anywhere in
+// a cache line: the output's rows.
+// CHECK-LABEL: func.func @strided_output
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%[[C64]]) {
+// CHECK: linalg.transpose ins(%{{.*}} : memref<1024x64xf32, {{.*}}>) outs(%{{.*}} : memref<64x1024xf32, {{.*}}>)
+func.func @strided_output(%x: memref<1024x1024xf32>, %y: memref<1024x1024xf32, strided<[1040, 1], offset: 3>>) {
+  linalg.transpose ins(%x : memref<1024x1024xf32>) outs(%y : memref<1024x1024xf32, strided<[1040, 1], offset: 3>>) permutation = [1, 0]
   return
 }
 

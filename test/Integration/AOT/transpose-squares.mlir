@@ -6,7 +6,9 @@
 // threads; the others are small, cached, of other element types (f64
 // squares of four, i16 squares of sixteen, i8 squares of 32 whose rows
 // already fill half a line and stay as they are), of an extent no tile
-// divides, or a permutation of the last two of three dimensions.
+// divides, or a permutation of the last two of three dimensions. Two more,
+// f64 and i8, are large enough for their threads to share strips of the
+// columns they write (nx-linalg-to-openmp), run at 3 threads.
 // REQUIRES: numpy
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %numpy_python %S/Inputs/transpose_squares.py make %t
@@ -25,6 +27,10 @@
 // RUN:   --quiet --output=%t/transpose_i16.out.npy
 // RUN: nxrt-run %t/squares.so --entry=transpose_i8 --input=@%t/transpose_i8.in.npy \
 // RUN:   --quiet --output=%t/transpose_i8.out.npy
+// RUN: nxrt-run %t/squares.so --entry=transpose_f64_strips --input=@%t/transpose_f64_strips.in.npy \
+// RUN:   --compute-threads=3 --quiet --output=%t/transpose_f64_strips.out.npy
+// RUN: nxrt-run %t/squares.so --entry=transpose_i8_strips --input=@%t/transpose_i8_strips.in.npy \
+// RUN:   --compute-threads=3 --quiet --output=%t/transpose_i8_strips.out.npy
 // RUN: nxrt-run %t/squares.so --entry=permute_f32 --input=@%t/permute_f32.in.npy \
 // RUN:   --quiet --output=%t/permute_f32.out.npy
 // RUN: %numpy_python %S/Inputs/transpose_squares.py check %t | FileCheck %s
@@ -35,8 +41,10 @@
 // CHECK-NEXT: transpose_f32_ragged.out.npy: 0 wrong
 // CHECK-NEXT: transpose_f32_small.out.npy: 0 wrong
 // CHECK-NEXT: transpose_f64.out.npy: 0 wrong
+// CHECK-NEXT: transpose_f64_strips.out.npy: 0 wrong
 // CHECK-NEXT: transpose_i16.out.npy: 0 wrong
 // CHECK-NEXT: transpose_i8.out.npy: 0 wrong
+// CHECK-NEXT: transpose_i8_strips.out.npy: 0 wrong
 
 func.func @transpose_f32(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %e = tensor.empty() : tensor<1024x1024xf32>
@@ -78,6 +86,20 @@ func.func @transpose_i8(%x: tensor<128x64xi8>) -> tensor<64x128xi8> {
   %t = linalg.transpose ins(%x : tensor<128x64xi8>)
                         outs(%e : tensor<64x128xi8>) permutation = [1, 0]
   return %t : tensor<64x128xi8>
+}
+
+func.func @transpose_f64_strips(%x: tensor<512x1024xf64>) -> tensor<1024x512xf64> {
+  %e = tensor.empty() : tensor<1024x512xf64>
+  %t = linalg.transpose ins(%x : tensor<512x1024xf64>)
+                        outs(%e : tensor<1024x512xf64>) permutation = [1, 0]
+  return %t : tensor<1024x512xf64>
+}
+
+func.func @transpose_i8_strips(%x: tensor<1024x640xi8>) -> tensor<640x1024xi8> {
+  %e = tensor.empty() : tensor<640x1024xi8>
+  %t = linalg.transpose ins(%x : tensor<1024x640xi8>)
+                        outs(%e : tensor<640x1024xi8>) permutation = [1, 0]
+  return %t : tensor<640x1024xi8>
 }
 
 func.func @permute_f32(%x: tensor<2x96x64xf32>) -> tensor<2x64x96xf32> {

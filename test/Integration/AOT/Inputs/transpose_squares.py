@@ -35,6 +35,8 @@ ENTRIES = {
     "transpose_f64": (floats((96, 64), np.float64), (1, 0)),
     "transpose_i16": (ints((96, 64), np.int16), (1, 0)),
     "transpose_i8": (ints((128, 64), np.int8), (1, 0)),
+    "transpose_f64_strips": (floats((512, 1024), np.float64), (1, 0)),
+    "transpose_i8_strips": (ints((1024, 640), np.int8), (1, 0)),
     "permute_f32": (floats((2, 96, 64), np.float32), (0, 2, 1)),
 }
 
