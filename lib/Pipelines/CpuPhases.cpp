@@ -108,6 +108,10 @@ static void addFrontEndPasses(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(
         createNxSplitReductionsPass(splitReductionsOptions));
   }
+  // Each op that writes into a shared fill gets its own, so bufferization
+  // fills two buffers instead of copying one, and no copy keeps the op from
+  // the team of the op before it.
+  pm.addNestedPass<func::FuncOp>(createNxCloneSharedFillsPass());
   // An elementwise op writes over an input it is the last user of, so a loop
   // carrying a tensor updates one buffer instead of allocating per iteration.
   pm.addNestedPass<func::FuncOp>(createNxReuseInputsAsOutputsPass());

@@ -135,6 +135,7 @@ static const char *const kPipelines[] = {
     "func.func(nx-approximate-math)",
     "func.func(nx-reassociate-reductions)",
     "func.func(nx-reuse-inputs-as-outputs)",
+    "func.func(nx-clone-shared-fills)",
     "nx-linalg-to-blas",
     "nx-lower-to-cpu{vectorize=false parallel=false blas=false "
     "libm-math=true strict-reductions=true max-function-ops=0}",

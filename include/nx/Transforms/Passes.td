@@ -246,6 +246,56 @@ def NxSplitDeallocsPass : Pass<"nx-split-deallocs"> {
                            "::mlir::bufferization::BufferizationDialect"];
 }
 
+def NxCloneSharedFillsPass : Pass<"nx-clone-shared-fills"> {
+  let summary = "Gives each op that writes into a filled tensor a fill of its own";
+  let description = [{
+    A front end that fills one `tensor.empty` with zeros and hands the
+    result to several reductions as their `outs` (a layer norm's sum and
+    sum of squares) makes One-Shot Bufferize copy: the first reduction
+    writes over the zeros, which the second still needs, so bufferization
+    fills one buffer and copies it into a fresh one for the first. The
+    copy stands between that reduction and the op before it, so
+    `nx-linalg-to-openmp` cannot run both in one team, and the reduction
+    runs serially: the final step of a row sum split by
+    `nx-split-reductions`, 512x64 points in a transformer's layer norm,
+    ran on one thread of sixteen.
+
+    This pass gives every use of such a fill as an `outs` operand of a
+    destination-style op a `tensor.empty` and `linalg.fill` of its own,
+    right after the original, so that each buffer is filled and written
+    once, with no copy. A fill that only one op uses, a fill into anything
+    but a `tensor.empty`, and uses that only read the fill are left as
+    they are: the original stays for its readers, or for the first writer
+    when all its uses write.
+
+    Before:
+
+    ```mlir
+    %e = tensor.empty() : tensor<512xf32>
+    %z = linalg.fill ins(%zero : f32) outs(%e : tensor<512xf32>) -> tensor<512xf32>
+    %sum = linalg.reduce ins(%x : tensor<512x256xf32>) outs(%z : tensor<512xf32>) dimensions = [1] ...
+    %sq = linalg.generic {...} ins(%y : tensor<512x256xf32>) outs(%z : tensor<512xf32>) ...
+    ```
+
+    After:
+
+    ```mlir
+    %e = tensor.empty() : tensor<512xf32>
+    %z = linalg.fill ins(%zero : f32) outs(%e : tensor<512xf32>) -> tensor<512xf32>
+    %e1 = tensor.empty() : tensor<512xf32>
+    %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<512xf32>) -> tensor<512xf32>
+    %sum = linalg.reduce ins(%x : tensor<512x256xf32>) outs(%z : tensor<512xf32>) dimensions = [1] ...
+    %sq = linalg.generic {...} ins(%y : tensor<512x256xf32>) outs(%z1 : tensor<512xf32>) ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numCloned", "cloned-fills",
+              "Number of fills made for one more op that writes into them">
+  ];
+}
+
 def NxReuseInputsAsOutputsPass : Pass<"nx-reuse-inputs-as-outputs"> {
   let summary = "Lets elementwise linalg ops write into an input they are the last user of";
   let description = [{
