@@ -277,8 +277,10 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
     from the `memref.alloc` and `memref.dealloc` ops in program order,
     buffers that callees return included. With bf16, f16 or i8 products of
     constant sizes, it has every thread of the team map the buffers those
-    products widen their operands into (`nxrt_gemm_prepare_widened`, with
-    the largest A, B and C among them), and with f32 products whose B rows
+    products widen their operands into (`nxrt_gemm_prepare_widened`, once
+    per dtype, with the largest A, B and C among its products: the runtime
+    maps nothing a dtype does not widen on the CPU), and with f32 products
+    whose B rows
     lie a multiple of 256 floats apart, the buffer CPUs without AVX-512 copy
     such a B into with padded rows (`nxrt_gemm_prepare_padded`, with the
     largest). Each distinct bf16 or i8 product of constant sizes and
@@ -293,7 +295,9 @@ def ConvertNxToLLVMPass : Pass<"convert-nx-to-llvm", "::mlir::ModuleOp"> {
     llvm.func @__nx_init(%program: !llvm.ptr) -> !llvm.ptr {
       llvm.call @nxrt_gemm_prepare() : () -> ()
       llvm.call @nxrt_threads_prepare() : () -> ()
-      llvm.call @nxrt_gemm_prepare_widened(%a, %b, %c) : (i64, i64, i64) -> ()
+      %i8 = llvm.mlir.constant(2 : i32) : i32
+      llvm.call @nxrt_gemm_prepare_widened(%i8, %a, %b, %c)
+          : (i32, i64, i64, i64) -> ()
       llvm.call @nxrt_gemm_prepare_padded(%padded) : (i64) -> ()
       llvm.call @nxrt_gemm_prepare_i8_i32(%shared, %batch, %m, %n, %k, ...)
           : (i64, i64, i64, i64, i64, ...) -> ()

@@ -13,6 +13,8 @@
 
 #include "nx/Conversion/NxToLLVM/RuntimeSymbols.h"
 
+#include "nxrt/nxrt.h"
+
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -109,31 +111,43 @@ getProductPrepareArguments(LLVM::CallOp call, bool part) {
 /// floats): a larger product's first run maps the rest.
 static constexpr int64_t kMaxPreparedWidening = int64_t(1) << 24;
 
-/// The widening buffers (A's and B's floats, C's elements) that libnxrt's
-/// bf16, f16 and i8 products of constant sizes in `module` need at most, each
-/// at most kMaxPreparedWidening. A part of a product needs no more than
-/// the whole; B's rows may be padded by up to 48 floats (libnxrt's
-/// Sgemm.cpp), and an i8 product widens 1024 steps of its reduction at a
-/// time.
-static std::array<int64_t, 3> findWideningSizes(ModuleOp module) {
-  std::array<int64_t, 3> sizes = {0, 0, 0};
+/// The dtype (nxrt_dtype_t) of the operands of libnxrt's product `callee`
+/// that widens them on some CPUs, and whether it computes a part; nothing
+/// for other functions.
+static std::optional<std::pair<nxrt_dtype_t, bool>>
+getWidenedProduct(StringRef callee) {
+  if (callee == symbols::kGemmBf16F32 || callee == symbols::kGemmPartBf16F32)
+    return std::make_pair(NXRT_BF16, callee == symbols::kGemmPartBf16F32);
+  if (callee == symbols::kGemmF16F32 || callee == symbols::kGemmPartF16F32)
+    return std::make_pair(NXRT_F16, callee == symbols::kGemmPartF16F32);
+  if (callee == symbols::kGemmI8I32 || callee == symbols::kGemmPartI8I32)
+    return std::make_pair(NXRT_I8, callee == symbols::kGemmPartI8I32);
+  return std::nullopt;
+}
+
+/// nxrt_gemm_prepare_widened's arguments for each dtype of `module`'s bf16,
+/// f16 and i8 products of constant sizes: the dtype, then the widening
+/// buffers they need at most (A's and B's floats, C's elements), each at
+/// most kMaxPreparedWidening. A part of a product needs no more than the
+/// whole; B's rows may be padded by up to 48 floats (libnxrt's Sgemm.cpp),
+/// and an i8 product widens 1024 steps of its reduction at a time.
+static SmallVector<SmallVector<int64_t>>
+findWideningArguments(ModuleOp module) {
   auto product = [](int64_t a, int64_t b) -> int64_t {
     if (a <= 0 || b <= 0)
       return 0;
     return b > kMaxPreparedWidening / a ? kMaxPreparedWidening : a * b;
   };
+  // By dtype, in the order of nxrt_dtype_t, so that calls come in one order.
+  std::map<nxrt_dtype_t, std::array<int64_t, 3>> sizes;
   module.walk([&](LLVM::CallOp call) {
     std::optional<StringRef> callee = call.getCallee();
-    if (!callee)
+    std::optional<std::pair<nxrt_dtype_t, bool>> widened =
+        callee ? getWidenedProduct(*callee) : std::nullopt;
+    if (!widened)
       return;
-    bool i8 =
-        *callee == symbols::kGemmI8I32 || *callee == symbols::kGemmPartI8I32;
-    bool part = *callee == symbols::kGemmPartI8I32 ||
-                *callee == symbols::kGemmPartBf16F32 ||
-                *callee == symbols::kGemmPartF16F32;
-    if (!i8 && !part && *callee != symbols::kGemmBf16F32 &&
-        *callee != symbols::kGemmF16F32)
-      return;
+    auto [dtype, part] = *widened;
+    bool i8 = dtype == NXRT_I8;
     // m, n and k follow the batch (and the part and parts).
     unsigned first = part ? 3 : 1;
     std::optional<int64_t> mnk[3];
@@ -145,10 +159,15 @@ static std::array<int64_t, 3> findWideningSizes(ModuleOp module) {
     std::array<int64_t, 3> needed = {
         product(m, steps), product(steps, n > INT64_MAX - 48 ? n : n + 48),
         i8 ? product(m, n) : 0};
+    std::array<int64_t, 3> &most = sizes.try_emplace(dtype).first->second;
     for (unsigned i = 0; i < 3; ++i)
-      sizes[i] = std::min(std::max(sizes[i], needed[i]), kMaxPreparedWidening);
+      most[i] = std::min(std::max(most[i], needed[i]), kMaxPreparedWidening);
   });
-  return sizes;
+  SmallVector<SmallVector<int64_t>> arguments;
+  for (auto &[dtype, most] : sizes)
+    if (llvm::any_of(most, [](int64_t size) { return size > 0; }))
+      arguments.push_back({dtype, most[0], most[1], most[2]});
+  return arguments;
 }
 
 /// The most floats libnxrt copies B into for an f32 product (Sgemm.cpp,
@@ -223,9 +242,8 @@ nx::declareFirstRunPreparation(RewriterBase &rewriter, ModuleOp module) {
   if (!preparation.convolutionArguments.empty() &&
       !declare(symbols::kConv2dPrepareF32, preparation.convolution))
     return failure();
-  preparation.wideningSizes = findWideningSizes(module);
-  if (llvm::any_of(preparation.wideningSizes,
-                   [](int64_t size) { return size > 0; }) &&
+  preparation.wideningArguments = findWideningArguments(module);
+  if (!preparation.wideningArguments.empty() &&
       !declare(symbols::kGemmPrepareWidened, preparation.widening))
     return failure();
   preparation.paddedBFloats = findPaddedBFloats(module);
@@ -267,21 +285,26 @@ void nx::callFirstRunPreparation(RewriterBase &rewriter, Location loc,
   for (LLVM::LLVMFuncOp func : {preparation.gemm, preparation.threads})
     if (func)
       LLVM::CallOp::create(rewriter, loc, func, ValueRange{});
-  // After the team has started: its threads get their buffers.
-  if (preparation.widening)
-    LLVM::CallOp::create(
-        rewriter, loc, preparation.widening,
-        llvm::map_to_vector(preparation.wideningSizes, constant));
-  if (preparation.padding)
-    LLVM::CallOp::create(rewriter, loc, preparation.padding,
-                         ValueRange{constant(preparation.paddedBFloats)});
-  // After the team has started: the kernels are made for its size.
   auto callEach = [&](LLVM::LLVMFuncOp func,
                       ArrayRef<SmallVector<int64_t>> argumentLists) {
     for (ArrayRef<int64_t> arguments : argumentLists)
       LLVM::CallOp::create(rewriter, loc, func,
                            llvm::map_to_vector(arguments, constant));
   };
+  // After the team has started: its threads get their buffers. The dtype
+  // is a C enum, an i32.
+  for (ArrayRef<int64_t> arguments : preparation.wideningArguments) {
+    SmallVector<Value> operands = {LLVM::ConstantOp::create(
+        rewriter, loc, rewriter.getI32Type(),
+        rewriter.getI32IntegerAttr(static_cast<int32_t>(arguments.front())))};
+    llvm::append_range(operands,
+                       llvm::map_range(arguments.drop_front(), constant));
+    LLVM::CallOp::create(rewriter, loc, preparation.widening, operands);
+  }
+  if (preparation.padding)
+    LLVM::CallOp::create(rewriter, loc, preparation.padding,
+                         ValueRange{constant(preparation.paddedBFloats)});
+  // After the team has started: the kernels are made for its size.
   callEach(preparation.convolution, preparation.convolutionArguments);
   callEach(preparation.bf16Products, preparation.bf16ProductArguments);
   callEach(preparation.i8Products, preparation.i8ProductArguments);

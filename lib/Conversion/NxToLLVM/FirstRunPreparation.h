@@ -20,7 +20,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 
-#include <array>
 #include <cstdint>
 
 namespace mlir::nx {
@@ -42,10 +41,11 @@ struct FirstRunPreparation {
   SmallVector<SmallVector<int64_t>> convolutionArguments;
   /// bf16, f16 and i8 products widen their operands into buffers of each
   /// thread, whose pages would fault in during the first run: the largest
-  /// products of constant sizes have them mapped at load (A's and B's
-  /// floats, C's elements).
+  /// products of constant sizes of each dtype have them mapped at load
+  /// (one call per dtype: its nxrt_dtype_t, A's and B's floats, C's
+  /// elements), by the runtime where that dtype widens on the CPU.
   LLVM::LLVMFuncOp widening;
-  std::array<int64_t, 3> wideningSizes = {0, 0, 0};
+  SmallVector<SmallVector<int64_t>> wideningArguments;
   /// On CPUs that read a small product's B in place (AVX2), f32 products
   /// whose B rows lie a multiple of 1 KiB apart copy B with padded rows into
   /// a buffer of each thread: the largest of constant sizes has it mapped at

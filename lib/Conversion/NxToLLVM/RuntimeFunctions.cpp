@@ -57,7 +57,7 @@ static LLVM::LLVMFunctionType getRuntimeFunctionType(MLIRContext *context,
   if (name == symbols::kHeapPrepare || name == symbols::kGemmPreparePadded)
     return fn(voidType, {i64});
   if (name == symbols::kGemmPrepareWidened)
-    return fn(voidType, {i64, i64, i64});
+    return fn(voidType, {i32, i64, i64, i64});
   if (name == symbols::kGemmPrepareBf16F32 ||
       name == symbols::kGemmPrepareI8I32)
     return fn(voidType, SmallVector<Type>(kGemmPrepareParameters, i64));

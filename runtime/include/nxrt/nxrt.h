@@ -71,8 +71,10 @@ extern "C" {
  * nxrt_gemm_part_f16_f32 for products of f16 into f32; __nx_init calls
  * nxrt_gemm_prepare_padded. 18: __nx_init makes the oneDNN kernels of bf16
  * and i8 products of constant sizes (nxrt_gemm_prepare_bf16_f32,
- * nxrt_gemm_prepare_i8_i32). */
-#define NXRT_API_VERSION 18
+ * nxrt_gemm_prepare_i8_i32). 19: nxrt_gemm_prepare_widened takes the
+ * operands' dtype first and maps nothing a product of that dtype does not
+ * widen on this CPU. */
+#define NXRT_API_VERSION 19
 
 /* Returns NXRT_API_VERSION of the library actually loaded, so a host can
  * detect a mismatch with the header it was compiled against.
@@ -986,16 +988,20 @@ NXRT_API int nxrt_compute_threads(void);
 NXRT_API void nxrt_gemm_prepare(void);
 
 /* Gives the calling thread and each thread of the compute team the buffers
- * that products of bf16, f16 and i8 widen their operands into
- * (nxrt_gemm_bf16_f32, nxrt_gemm_f16_f32, nxrt_gemm_i8_i32): `a_floats`
- * and `b_floats` for A and B, `c_elements` for the sums of an i8 product's
- * runs. Writes them, so
- * that the first product finds their pages mapped instead of faulting them
- * in (about 3 ms for a 512x512x512 product on a virtual machine). Buffers
- * already as large are kept as they are. __nx_init of a program with such
- * products of constant sizes calls it with the largest. Thread-safe. */
-NXRT_API void nxrt_gemm_prepare_widened(int64_t a_floats, int64_t b_floats,
-                                        int64_t c_elements);
+ * that products of `dtype` operands (NXRT_BF16, NXRT_F16 or NXRT_I8:
+ * nxrt_gemm_bf16_f32, nxrt_gemm_f16_f32, nxrt_gemm_i8_i32) widen their
+ * operands into: `a_floats` and `b_floats` for A and B, `c_elements` for
+ * the sums of an i8 product's runs. Writes them, so that the first product
+ * finds their pages mapped instead of faulting them in (about 3 ms for a
+ * 512x512x512 product on a virtual machine). Buffers already as large are
+ * kept as they are. Maps nothing such a product does not use on this CPU:
+ * bf16 products run on oneDNN's bf16 kernels where it has them, and i8
+ * products on its int8 kernels where those are exact (AVX-512 VNNI, AMX),
+ * which then use only `c_elements` (the sums of a product added to C);
+ * other dtypes map nothing. __nx_init of a program with such products of
+ * constant sizes calls it once per dtype, with the largest. Thread-safe. */
+NXRT_API void nxrt_gemm_prepare_widened(nxrt_dtype_t dtype, int64_t a_floats,
+                                        int64_t b_floats, int64_t c_elements);
 
 /* Gives the calling thread and each thread of the compute team the buffer
  * for the copy of B with padded rows that f32 products take on CPUs whose

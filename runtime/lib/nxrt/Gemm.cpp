@@ -339,20 +339,20 @@ void gemmPartOf16BitFloats(int64_t part, int64_t parts, int64_t batch,
 }
 
 /// The sizes nxrt_gemm_prepare_widened hands its team (A's and B's floats,
-/// C's elements), and those nxrt_gemm_prepare_padded hands it (B's padded
-/// floats). The team's threads read them here, not from the caller's stack:
-/// ThreadSanitizer does not see libomp order a caller's next call after its
-/// workers' reads. One call at a time sets them and runs its team
-/// (preparingBuffers).
-std::atomic<size_t> preparedWidening[3];
+/// an i8 product's sums and total), and those nxrt_gemm_prepare_padded
+/// hands it (B's padded floats). The team's threads read them here, not
+/// from the caller's stack: ThreadSanitizer does not see libomp order a
+/// caller's next call after its workers' reads. One call at a time sets
+/// them and runs its team (preparingBuffers).
+std::atomic<size_t> preparedWidening[4];
 std::atomic<size_t> preparedPadding;
 std::mutex preparingBuffers;
 
 void reservePreparedWidening() {
-  nxrt::reserveWideningBuffers(
-      preparedWidening[0].load(std::memory_order_relaxed),
-      preparedWidening[1].load(std::memory_order_relaxed),
-      preparedWidening[2].load(std::memory_order_relaxed));
+  auto load = [](int i) {
+    return preparedWidening[i].load(std::memory_order_relaxed);
+  };
+  nxrt::reserveWideningBuffers({load(0), load(1), load(2), load(3)});
 }
 
 void reservePreparedPadding() {
@@ -435,14 +435,16 @@ void nxrt_gemm_prepare(void) {
   });
 }
 
-void nxrt_gemm_prepare_widened(int64_t aFloats, int64_t bFloats,
-                               int64_t cElements) {
+void nxrt_gemm_prepare_widened(nxrt_dtype_t dtype, int64_t aFloats,
+                               int64_t bFloats, int64_t cElements) {
+  nxrt::WideningSizes sizes =
+      nxrt::getWideningSizes(dtype, aFloats, bFloats, cElements);
+  if (!sizes.aFloats && !sizes.bFloats && !sizes.sums && !sizes.total)
+    return;
   std::lock_guard<std::mutex> lock(preparingBuffers);
-  int64_t sizes[] = {aFloats, bFloats, cElements};
-  for (int i = 0; i < 3; ++i)
-    preparedWidening[i].store(
-        static_cast<size_t>(std::max<int64_t>(sizes[i], 0)),
-        std::memory_order_relaxed);
+  size_t values[] = {sizes.aFloats, sizes.bFloats, sizes.sums, sizes.total};
+  for (int i = 0; i < 4; ++i)
+    preparedWidening[i].store(values[i], std::memory_order_relaxed);
   // The team's threads compute the parts of shared products; the calling
   // thread, the products it runs alone. The region reads nothing from this
   // frame (see preparedWidening).

@@ -232,12 +232,31 @@ bool gemmI8(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
   return true;
 }
 
-void reserveWideningBuffers(size_t aFloats, size_t bFloats, size_t cElements) {
+WideningSizes getWideningSizes(nxrt_dtype_t dtype, int64_t aFloats,
+                               int64_t bFloats, int64_t cElements) {
+  auto count = [](int64_t size) {
+    return static_cast<size_t>(std::max<int64_t>(size, 0));
+  };
+  size_t a = count(aFloats), b = count(bFloats), c = count(cElements);
+  switch (dtype) {
+  case NXRT_BF16:
+    return hasNativeBf16() ? WideningSizes{} : WideningSizes{a, b, 0, 0};
+  case NXRT_F16:
+    return {a, b, 0, 0};
+  case NXRT_I8:
+    return hasExactNativeI8() ? WideningSizes{0, 0, 0, c}
+                              : WideningSizes{a, b, c, c};
+  default:
+    return {};
+  }
+}
+
+void reserveWideningBuffers(const WideningSizes &sizes) {
   WideningBuffers &buffers = wideningBuffers();
-  buffers.a.reserve(aFloats);
-  buffers.b.reserve(bFloats);
-  buffers.sums.reserve(cElements);
-  buffers.total.reserve(cElements);
+  buffers.a.reserve(sizes.aFloats);
+  buffers.b.reserve(sizes.bFloats);
+  buffers.sums.reserve(sizes.sums);
+  buffers.total.reserve(sizes.total);
 }
 
 } // namespace nxrt

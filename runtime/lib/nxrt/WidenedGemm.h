@@ -17,6 +17,8 @@
 #ifndef NXRT_LIB_WIDENEDGEMM_H
 #define NXRT_LIB_WIDENEDGEMM_H
 
+#include "nxrt/nxrt.h"
+
 #include <cblas.h>
 
 #include <cstddef>
@@ -75,11 +77,24 @@ bool gemmI8(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k,
             const int8_t *a, int lda, const int8_t *b, int ldb, int32_t beta,
             int32_t *c, int ldc);
 
-/// Grows the calling thread's widening buffers to `aFloats` and `bFloats`
-/// (A and B) and `cElements` (an i8 product's sums) and writes them, so
-/// that its first product finds their pages mapped. A failed allocation is
-/// left to that product. Thread-safe (each thread has its own).
-void reserveWideningBuffers(size_t aFloats, size_t bFloats, size_t cElements);
+/// The elements of each widening buffer of a thread: A's and B's floats,
+/// the f32 sums of an i8 product's run and its i32 total.
+struct WideningSizes {
+  size_t aFloats = 0, bFloats = 0, sums = 0, total = 0;
+};
+
+/// The buffers a product of `dtype` operands (NXRT_BF16, NXRT_F16, NXRT_I8)
+/// with A and B of `aFloats` and `bFloats` widened floats and C of
+/// `cElements` uses on this CPU: none for bf16 on oneDNN's bf16 kernels,
+/// only the total for i8 on its int8 kernels (a product added to C), none
+/// for other dtypes. Negative sizes count as 0. Thread-safe.
+WideningSizes getWideningSizes(nxrt_dtype_t dtype, int64_t aFloats,
+                               int64_t bFloats, int64_t cElements);
+
+/// Grows the calling thread's widening buffers to `sizes` and writes them,
+/// so that its first product finds their pages mapped. A failed allocation
+/// is left to that product. Thread-safe (each thread has its own).
+void reserveWideningBuffers(const WideningSizes &sizes);
 
 } // namespace nxrt
 

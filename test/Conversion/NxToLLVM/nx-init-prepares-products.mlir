@@ -10,11 +10,11 @@
 // CHECK-DAG: llvm.func @nxrt_gemm_prepare_i8_i32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-LABEL: llvm.func @__nx_init
 // CHECK: llvm.call @nxrt_gemm_prepare_widened(
-// CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
-// CHECK: %[[C64:.*]] = llvm.mlir.constant(64 : i64) : i64
-// CHECK: %[[C32:.*]] = llvm.mlir.constant(32 : i64) : i64
-// CHECK: %[[C100:.*]] = llvm.mlir.constant(100 : i64) : i64
-// CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK-DAG: %[[ZERO:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK-DAG: %[[C64:.*]] = llvm.mlir.constant(64 : i64) : i64
+// CHECK-DAG: %[[C32:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK-DAG: %[[C100:.*]] = llvm.mlir.constant(100 : i64) : i64
 // CHECK: llvm.call @nxrt_gemm_prepare_bf16_f32(%[[ONE]], %[[ONE]], %[[C64]], %[[C32]], %[[C100]], %[[ZERO]], %[[C100]], %[[ONE]], %[[ZERO]], %[[C32]], %[[ONE]], %[[ZERO]], %[[C32]], %[[ONE]], %[[ZERO]])
 // CHECK: %[[C8:.*]] = llvm.mlir.constant(8 : i64) : i64
 // CHECK: %[[C16:.*]] = llvm.mlir.constant(16 : i64) : i64

@@ -160,7 +160,7 @@ llvm.func @convolution(%p: !llvm.ptr) {
 
 // One with an i8 product of constant sizes calls nxrt_gemm_prepare_widened.
 llvm.func @nxrt_gemm_i8_i32(i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64)
-// expected-error @+1 {{'llvm.func' op uses the name of libnxrt's 'nxrt_gemm_prepare_widened', which compiled code calls as '!llvm.func<void (i64, i64, i64)>'}}
+// expected-error @+1 {{'llvm.func' op uses the name of libnxrt's 'nxrt_gemm_prepare_widened', which compiled code calls as '!llvm.func<void (i32, i64, i64, i64)>'}}
 llvm.func @nxrt_gemm_prepare_widened(%x: i64) {
   llvm.return
 }

@@ -58,8 +58,9 @@ inline constexpr llvm::StringLiteral kGemmF64 = entry_points::nxrt_gemm_f64;
 inline constexpr llvm::StringLiteral kGemmPrepare =
     entry_points::nxrt_gemm_prepare;
 // Maps the pages of the buffers bf16, f16 and i8 products widen their
-// operands into (A's and B's floats, C's elements): __nx_init calls it with
-// the largest products of constant sizes.
+// operands into where the CPU widens them (the dtype, A's and B's floats,
+// C's elements): __nx_init calls it once per dtype, with the largest
+// products of constant sizes.
 inline constexpr llvm::StringLiteral kGemmPrepareWidened =
     entry_points::nxrt_gemm_prepare_widened;
 // Maps the pages of the buffer f32 products copy B into with padded rows,
