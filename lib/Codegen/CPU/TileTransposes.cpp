@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/Codegen/CPU/Passes.h"
+#include "nx/Support/IndexingMaps.h"
 #include "nx/Support/PassOptions.h"
 #include "nx/Support/PassStatistics.h"
 #include "nx/Support/StaticBounds.h"
@@ -32,17 +33,7 @@ namespace mlir::nx {
 } // namespace mlir::nx
 
 using namespace mlir;
-
-/// The loop that walks the innermost dimension of `map`'s operand, if that
-/// dimension is indexed by a loop alone.
-static std::optional<unsigned> innermostLoop(AffineMap map) {
-  if (map.getNumResults() == 0)
-    return std::nullopt;
-  auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
-  if (!dim)
-    return std::nullopt;
-  return dim.getPosition();
-}
+using mlir::nx::getInnermostLoop;
 
 /// The two loops to block when `op` is a permuting op: the one that walks
 /// the output's contiguous dimension and the one that walks a transposed
@@ -54,7 +45,7 @@ getTransposedLoops(linalg::LinalgOp op, int64_t tileSize) {
       op.getNumReductionLoops() != 0 || !op.hasOnlyProjectedPermutations())
     return std::nullopt;
   std::optional<unsigned> written =
-      innermostLoop(op.getMatchingIndexingMap(op.getDpsInitOperand(0)));
+      getInnermostLoop(op.getMatchingIndexingMap(op.getDpsInitOperand(0)));
   if (!written)
     return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -65,7 +56,7 @@ getTransposedLoops(linalg::LinalgOp op, int64_t tileSize) {
     if (!isa<MemRefType>(input->get().getType()))
       continue;
     std::optional<unsigned> read =
-        innermostLoop(op.getMatchingIndexingMap(input));
+        getInnermostLoop(op.getMatchingIndexingMap(input));
     if (read && *read != *written && longEnough(*read) && longEnough(*written))
       return std::make_pair(*read, *written);
   }

@@ -8,12 +8,14 @@
 
 #include "nx/Conversion/LinalgToOpenMP/TransposedTiles.h"
 #include "nx/Conversion/LinalgToOpenMP/OuterReductions.h"
+#include "nx/Support/IndexingMaps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
+using mlir::nx::getInnermostLoop;
 
 /// The most iterations of a thread's tile along a transposed loop: one outer
 /// block of nx-tile-transposes. A tile of 32 rows reads 128 bytes of each page
@@ -22,17 +24,6 @@ using namespace mlir;
 /// the Zen 3 development VM, against 4.9-5.8 with strips of 32 rows (see
 /// docs/Servers.md).
 static constexpr int64_t kMaxTransposedTile = 256;
-
-/// The loop that indexes the innermost dimension of `map`'s operand, if a
-/// loop alone does.
-static std::optional<unsigned> getInnermostLoop(AffineMap map) {
-  if (map.getNumResults() == 0)
-    return std::nullopt;
-  auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
-  if (!dim)
-    return std::nullopt;
-  return dim.getPosition();
-}
 
 bool nx::readsLoopContiguously(linalg::LinalgOp op, unsigned loop) {
   if (op.getNumDpsInits() != 1 || getInnermostLoop(op.getMatchingIndexingMap(
