@@ -189,8 +189,10 @@ TEST(FirstRunTest, GemmPrepareWidenedMapsOnlyWhatTheProductWidens) {
 }
 
 TEST(FirstRunTest, GemmPrepareWidenedOfNothingOrOfTooMuchIsHarmless) {
-  for (nxrt_dtype_t dtype : {NXRT_BF16, NXRT_F16, NXRT_I8, NXRT_F32,
-                             static_cast<nxrt_dtype_t>(-7)}) {
+  // Other dtypes, and a value no dtype has, map nothing.
+  for (nxrt_dtype_t dtype :
+       {NXRT_BF16, NXRT_F16, NXRT_I8, NXRT_F32, NXRT_DTYPE_INVALID,
+        static_cast<nxrt_dtype_t>(99)}) {
     nxrt_gemm_prepare_widened(dtype, 0, -1, 0);
     // No allocation that large succeeds: the first product is left to try.
     nxrt_gemm_prepare_widened(dtype, INT64_MAX, INT64_MAX, INT64_MAX);
