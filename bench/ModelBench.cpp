@@ -105,7 +105,8 @@ const char *const kOps[] = {"conv",
                             "middle-max",
                             "matmul-i8",
                             "matmul-bf16",
-                            "matmul-f16"};
+                            "matmul-f16",
+                            "softmax"};
 
 std::string readModel(const std::string &file) {
   std::string path = std::string(NX_BENCH_MODELS_DIR) + "/" + file + ".mlir";

@@ -34,7 +34,8 @@ MODELS = ("mlp", "cnn", "transformer")
 OPS = ("conv", "conv-strided", "conv-dilated", "conv-nchw", "conv-fhwc",
        "depthwise-conv", "depthwise-conv-strided", "max-pool", "avg-pool",
        "batch-matmul", "batch-matmul-transposed", "batch-matmul-transposed-a",
-       "masked-attention", "transpose", "column-sum", "row-sum", "middle-max")
+       "masked-attention", "transpose", "column-sum", "row-sum", "middle-max",
+       "softmax")
 
 
 def nx_times(bench, min_time):

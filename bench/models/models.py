@@ -699,6 +699,24 @@ class MiddleMax(Model):
         return lambda x: x.max(axis=1)
 
 
+class Softmax(Model):
+    """linalg.softmax, the named op, over the rows of a matrix."""
+    name = "softmax"
+    arguments = [("x", (2048, 1024), 4.0)]
+
+    def numpy(self, x):
+        return np_softmax(x.astype(np.float64), axis=1)
+
+    def torch(self, torch):
+        return lambda x: torch.softmax(x, 1)
+
+    def jax(self, jnp, lax):
+        def run(x):
+            e = jnp.exp(x - x.max(axis=1, keepdims=True))
+            return e / e.sum(axis=1, keepdims=True)
+        return run
+
+
 MODELS = {m.name: m for m in (Mlp(), Cnn(), Transformer())}
 OPS = {m.name: m for m in (
     Conv(), ConvStrided(), ConvDilated(), ConvNchw(), ConvFhwc(),
@@ -706,7 +724,8 @@ OPS = {m.name: m for m in (
     DepthwiseConvStrided(), MaxPool(), AvgPool(),
     BatchMatmul(), BatchMatmulTransposed(), BatchMatmulTransposedA(),
     MaskedAttention(), Transpose(), ColumnSum(), BatchSum(),
-    RowSum(), MiddleMax(), MatmulI8(), MatmulBf16(), MatmulF16())}
+    RowSum(), MiddleMax(), MatmulI8(), MatmulBf16(), MatmulF16(),
+    Softmax())}
 MODELS.update(OPS)
 
 

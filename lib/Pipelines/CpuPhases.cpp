@@ -84,6 +84,9 @@ static void addFrontEndPasses(OpPassManager &pm,
                               const CpuBufferizeOptions &options) {
   // Front ends: tosa and elementwise tensor ops become linalg.
   pm.addPass(createNxLowerTosaPass());
+  // Ops defined by other linalg ops (linalg.softmax) become that definition,
+  // which bufferization and every lowering after it know.
+  pm.addNestedPass<func::FuncOp>(createNxDecomposeAggregatedOpsPass());
   // Sizes that contradict each other are reported at the user's op, before
   // canonicalization and bufferization make them static in ops that would
   // not verify.

@@ -296,6 +296,51 @@ def NxCloneSharedFillsPass : Pass<"nx-clone-shared-fills"> {
   ];
 }
 
+def NxDecomposeAggregatedOpsPass : Pass<"nx-decompose-aggregated-ops"> {
+  let summary = "Replaces linalg ops defined by other linalg ops (linalg.softmax) by that definition";
+  let description = [{
+    Some linalg ops are compositions of others: `linalg.softmax` is a
+    maximum, an exponential of the difference, a sum and a division. They
+    implement `AggregatedOpInterface` but not `LinalgOp`, so One-Shot
+    Bufferize, the library calls and the loop lowering see none of them,
+    and such an op used to reach the LLVM translation inside casts between
+    tensors and memrefs. This pass replaces each by the ops its
+    `decomposeOperation` builds, before fusion and the reductions' split,
+    which then treat them like a front end's own.
+
+    Before:
+
+    ```mlir
+    %e = tensor.empty() : tensor<2x16xf32>
+    %s = linalg.softmax dimension(1) ins(%x : tensor<2x16xf32>)
+        outs(%e : tensor<2x16xf32>) -> tensor<2x16xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %e = tensor.empty() : tensor<2x16xf32>
+    %m0 = linalg.fill ins(%ninf : f32) outs(%r : tensor<2xf32>) -> tensor<2xf32>
+    %max = linalg.generic {...reduction...} ins(%x) outs(%m0)      // maxnumf
+    %exp = linalg.generic {...parallel...} ins(%x, %max) outs(%e)  // exp(x - max)
+    %s0 = linalg.fill ins(%zero : f32) outs(%r : tensor<2xf32>) -> tensor<2xf32>
+    %sum = linalg.generic {...reduction...} ins(%exp) outs(%s0)    // addf
+    %s = linalg.generic {...parallel...} ins(%exp, %sum) outs(%exp) // divf
+    ```
+
+    An op whose decomposition fails is reported at its location, and the
+    pass fails.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numDecomposed", "decomposed-ops",
+              "Number of aggregated ops replaced by their definition">
+  ];
+}
+
 def NxReuseInputsAsOutputsPass : Pass<"nx-reuse-inputs-as-outputs"> {
   let summary = "Lets elementwise linalg ops write into an input they are the last user of";
   let description = [{
