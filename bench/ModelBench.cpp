@@ -106,6 +106,7 @@ const char *const kOps[] = {"conv",
                             "matmul-i8",
                             "matmul-bf16",
                             "matmul-f16",
+                            "matvec",
                             "softmax"};
 
 std::string readModel(const std::string &file) {

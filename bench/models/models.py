@@ -699,6 +699,22 @@ class MiddleMax(Model):
         return lambda x: x.max(axis=1)
 
 
+class Matvec(Model):
+    """A matrix-vector product (linalg.matvec): a dense layer at batch 1,
+    64 MiB of weights read once."""
+    name = "matvec"
+    arguments = [("a", (4096, 4096), 1 / 64), ("x", (4096,), 1.0)]
+
+    def numpy(self, a, x):
+        return a @ x
+
+    def torch(self, torch):
+        return lambda a, x: torch.mv(a, x)
+
+    def jax(self, jnp, lax):
+        return lambda a, x: a @ x
+
+
 class Softmax(Model):
     """linalg.softmax, the named op, over the rows of a matrix."""
     name = "softmax"
@@ -725,7 +741,7 @@ OPS = {m.name: m for m in (
     BatchMatmul(), BatchMatmulTransposed(), BatchMatmulTransposedA(),
     MaskedAttention(), Transpose(), ColumnSum(), BatchSum(),
     RowSum(), MiddleMax(), MatmulI8(), MatmulBf16(), MatmulF16(),
-    Softmax())}
+    Matvec(), Softmax())}
 MODELS.update(OPS)
 
 

@@ -943,9 +943,13 @@ NXRT_API void nxrt_value_free(nxrt_value_t *value);
  * A[i] is m x k, B[i] is k x n and C[i] is m x n, starting batch_stride_x * i
  * elements after x. Element (r, c) of A is at a[r * a_rows + c * a_cols]
  * (strides in elements, like B and C): row-major, column-major and strided
- * views are all accepted. Layouts BLAS cannot take (a zero or overlapping
- * stride, sizes beyond its 32-bit integers) are served by a plain loop, so
- * every valid memref gets the right result. C must not overlap A or B.
+ * views are all accepted. A column-major C runs as the row-major product
+ * C^T = B^T A^T, and a single row or column (a matrix-vector product's
+ * vector and result, whatever their other stride) as a row-major operand.
+ * Layouts BLAS cannot take (a zero or overlapping stride, sizes beyond its
+ * 32-bit integers, a column-major C with a bias and ReLU) are served by a
+ * plain loop, so every valid memref gets the right result, many times more
+ * slowly. C must not overlap A or B.
  *
  * nxrt_gemm_part_* computes part `part` of `parts` of the same product, for
  * 0 <= part < parts (other values compute nothing): compiled code forks an
@@ -1093,8 +1097,10 @@ NXRT_API void nxrt_gemm_part_f64(int64_t part, int64_t parts, int64_t batch,
  * holds f32; sizes, strides, parts and `accumulate` as nxrt_gemm_f32 and
  * nxrt_gemm_part_f32. Where the CPU has bf16 instructions (AVX-512 BF16,
  * AMX) they run on oneDNN's bf16 kernels, made for each shape and layout
- * at its first call and kept; elsewhere both operands are widened to f32
- * in the calling thread's buffers and run on oneDNN's f32 GEMM.
+ * at its first call and kept; those instructions read a subnormal bf16
+ * operand as a zero of its sign, as PyTorch's products on such CPUs do.
+ * Elsewhere both operands are widened to f32 in the calling thread's
+ * buffers and run on oneDNN's f32 GEMM, subnormals included.
  * Thread-safe like nxrt_gemm_part_f32. */
 NXRT_API void nxrt_gemm_bf16_f32(int64_t batch, int64_t m, int64_t n,
                                  int64_t k, const uint16_t *a,

@@ -79,15 +79,22 @@ struct BlasOperand {
 
 bool fitsBlasInt(int64_t value) { return value >= 0 && value <= INT_MAX; }
 
+CBLAS_TRANSPOSE flipped(CBLAS_TRANSPOSE transpose) {
+  return transpose == CblasTrans ? CblasNoTrans : CblasTrans;
+}
+
 BlasOperand asBlasOperand(int64_t rows, int64_t cols, int64_t rowStride,
                           int64_t colStride) {
   BlasOperand operand;
   // A single row or column has no second stride to speak of: BLAS wants it
-  // at least the extent, which any value past it satisfies.
+  // at least the extent, which any value past it satisfies. A column is
+  // row-major with its row stride as the leading dimension (at least its
+  // one column), as a matrix-vector product's vector and result are: a
+  // result read as transposed would keep the product from BLAS.
   if (rows == 1)
     rowStride = cols > 1 && colStride == 1 ? cols : rowStride;
   if (cols == 1)
-    colStride = rows > 1 && rowStride == 1 ? rows : colStride;
+    colStride = rowStride >= 1 ? 1 : colStride;
   if (colStride == 1 && rowStride >= (cols > 1 ? cols : 1) &&
       fitsBlasInt(rowStride)) {
     operand.usable = true;
@@ -221,8 +228,23 @@ void gemmSerial(int64_t batch, int64_t m, int64_t n, int64_t k, const In *a,
   BlasOperand opB = asBlasOperand(k, n, bRows, bCols);
   BlasOperand opC = asBlasOperand(m, n, cRows, cCols);
   bool blas = k > 0 && opA.usable && opB.usable && opC.usable &&
-              opC.transpose == CblasNoTrans && fitsBlasInt(m) &&
-              fitsBlasInt(n) && fitsBlasInt(k);
+              fitsBlasInt(m) && fitsBlasInt(n) && fitsBlasInt(k);
+  // A column-major C is the row-major C^T = B^T A^T; the epilogue's bias
+  // follows C's columns, which that would make rows.
+  if (opC.transpose == CblasTrans && !epilogue.isEmpty())
+    blas = false;
+  if (blas && opC.transpose == CblasTrans) {
+    opC.transpose = CblasNoTrans;
+    std::swap(m, n);
+    std::swap(a, b);
+    std::swap(batchA, batchB);
+    std::swap(aRows, bCols);
+    std::swap(aCols, bRows);
+    std::swap(opA, opB);
+    opA.transpose = flipped(opA.transpose);
+    opB.transpose = flipped(opB.transpose);
+    std::swap(cRows, cCols);
+  }
   // oneDNN would fork a team of omp_get_max_threads() threads: the part
   // this call computes is already one thread's share.
   nxrt::OpenMPThreads serial(1);

@@ -34,6 +34,8 @@ struct Layout {
 struct Bf16 {
   static constexpr const char *kName = "bf16";
   static constexpr uint16_t kOne = 0x3f80, kNaN = 0x7fc0, kInfinity = 0x7f80;
+  /// Whether oneDNN may run the product on bf16 instructions.
+  static constexpr bool kMayRunNatively = true;
 
   static double value(uint16_t bits) {
     uint32_t word = static_cast<uint32_t>(bits) << 16;
@@ -58,6 +60,8 @@ struct Bf16 {
 struct F16 {
   static constexpr const char *kName = "f16";
   static constexpr uint16_t kOne = 0x3c00, kNaN = 0x7e00, kInfinity = 0x7c00;
+  /// oneDNN 2.6 has no f16 kernels for CPUs: f16 is always widened.
+  static constexpr bool kMayRunNatively = false;
 
   static double value(uint16_t bits) {
     int exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
@@ -250,6 +254,9 @@ TYPED_TEST(NxrtGemmWidenedFloat, NaNAndInfinityPropagate) {
 // Every one of the 65536 values, times one: exactly its value (a NaN stays
 // a NaN), once through the widening of the library's path (B's row
 // contiguous) and once through the plain loop's (B's elements 2 apart).
+// On CPUs with bf16 instructions the library's path is oneDNN's bf16
+// kernel, whose instructions (VDPBF16PS, AMX) read a subnormal operand as
+// a zero: there, and only there, a subnormal may come back as a zero.
 TYPED_TEST(NxrtGemmWidenedFloat, EveryValueWidensExactly) {
   constexpr int64_t kValues = 1 << 16;
   std::vector<uint16_t> one = {TypeParam::kOne};
@@ -266,8 +273,13 @@ TYPED_TEST(NxrtGemmWidenedFloat, EveryValueWidensExactly) {
                     false);
     for (int64_t i = 0; i < kValues; ++i) {
       double expected = TypeParam::value(static_cast<uint16_t>(i));
+      bool subnormal =
+          std::fpclassify(static_cast<float>(expected)) == FP_SUBNORMAL;
       if (std::isnan(expected))
         ASSERT_TRUE(std::isnan(c[i])) << std::hex << i << ", stride " << stride;
+      else if (subnormal && stride == 1 && TypeParam::kMayRunNatively &&
+               c[i] == 0.0f)
+        continue;
       else
         ASSERT_EQ(c[i], expected) << std::hex << i << ", stride " << stride;
     }
