@@ -101,6 +101,9 @@ static void addFrontEndPasses(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createNxFuseLinalgPass());
   pm.addPass(createCanonicalizerPass());
+  // Adjacent reduced dimensions become one, so that the reductions' split
+  // and their threads, which take one reduction loop, take them.
+  pm.addNestedPass<func::FuncOp>(createNxCollapseReductionDimsPass());
   // Innermost reductions keep one partial result per vector lane, which
   // nx-vectorize-linalg turns into vector accumulators after bufferization.
   if (options.splitReductions) {

@@ -246,6 +246,53 @@ def NxSplitDeallocsPass : Pass<"nx-split-deallocs"> {
                            "::mlir::bufferization::BufferizationDialect"];
 }
 
+def NxCollapseReductionDimsPass : Pass<"nx-collapse-reduction-dims"> {
+  let summary = "Makes adjacent reduced dimensions of a linalg op one dimension";
+  let description = [{
+    A reduction over several adjacent dimensions (the sum of a whole
+    matrix, a mean over an image's height and width) reduces one dimension
+    after another: `nx-split-reductions` takes only ops with one reduction
+    loop, and `nx-linalg-to-openmp` shares an op's outermost parallel loop
+    or the rows of an outer reduction, so the sum of a 2048x2048 matrix ran
+    on one thread of any team. This pass collapses each run of two or more
+    adjacent reduction loops that every operand reads as one contiguous
+    run of its dimensions (upstream's `collapseOpIterationDims`, on the op
+    generalized) into one loop, with `tensor.collapse_shape` on the
+    operands. The whole matrix's sum is then the sum of a vector, which
+    `nx-split-reductions` splits into vector-wide partial sums whose rows
+    `nx-linalg-to-openmp` shares among workers; an image's mean over height
+    and width becomes a reduction over one middle axis.
+
+    Left alone: ops on buffers, ops with `linalg.index`, non-permutation
+    maps (convolutions, pooling), contractions (they go to BLAS), and runs
+    some operand does not read contiguously.
+
+    Before:
+
+    ```mlir
+    %s = linalg.reduce ins(%x : tensor<2048x2048xf32>)
+        outs(%z : tensor<f32>) dimensions = [0, 1] ...
+    ```
+
+    After:
+
+    ```mlir
+    %c = tensor.collapse_shape %x [[0, 1]]
+        : tensor<2048x2048xf32> into tensor<4194304xf32>
+    %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>,
+                                          affine_map<(d0) -> ()>],
+                         iterator_types = ["reduction"]}
+        ins(%c : tensor<4194304xf32>) outs(%z : tensor<f32>) ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numCollapsed", "collapsed-reductions",
+              "Number of ops whose adjacent reduced dimensions became one">
+  ];
+}
+
 def NxCloneSharedFillsPass : Pass<"nx-clone-shared-fills"> {
   let summary = "Gives each op that writes into a filled tensor a fill of its own";
   let description = [{
