@@ -106,6 +106,9 @@ const char *const kOps[] = {"conv",
                             "matmul-i8",
                             "matmul-bf16",
                             "matmul-f16",
+                            "concat",
+                            "pad",
+                            "full-sum",
                             "matvec",
                             "softmax"};
 

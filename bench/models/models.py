@@ -699,6 +699,58 @@ class MiddleMax(Model):
         return lambda x: x.max(axis=1)
 
 
+class Concat(Model):
+    """Two 2048x1024 matrices side by side (tensor.concat): 16 MiB copied."""
+    name = "concat"
+    arguments = [("x", (2048, 1024), 1.0), ("y", (2048, 1024), 1.0)]
+    tolerance = 0.0  # a copy: every element exact
+
+    def numpy(self, x, y):
+        return np.concatenate([x, y], axis=1)
+
+    def torch(self, torch):
+        return lambda x, y: torch.cat([x, y], 1)
+
+    def jax(self, jnp, lax):
+        return lambda x, y: jnp.concatenate([x, y], axis=1)
+
+
+class Pad(Model):
+    """A zero border of one pixel around a 1x112x112x64 NHWC image
+    (tensor.pad), as before a 3x3 convolution a library does not pad."""
+    name = "pad"
+    arguments = [("x", (1, 112, 112, 64), 1.0)]
+    tolerance = 0.0  # a copy: every element exact
+
+    def numpy(self, x):
+        return np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+
+    def torch(self, torch):
+        return lambda x: torch.nn.functional.pad(x, (0, 0, 1, 1, 1, 1))
+
+    def jax(self, jnp, lax):
+        return lambda x: jnp.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+
+
+class FullSum(Model):
+    """The sum of every element of a matrix (linalg.reduce over both
+    dimensions), as a loss or a norm ends."""
+    name = "full-sum"
+    arguments = [("x", (2048, 2048), 1.0)]
+    # One f32 running sum of 2^22 elements (--strict-reductions) is 1e-4 of
+    # the result off on these inputs; the split sums are ten times closer.
+    tolerance = 1e-3
+
+    def numpy(self, x):
+        return np.asarray(x.sum())
+
+    def torch(self, torch):
+        return lambda x: x.sum()
+
+    def jax(self, jnp, lax):
+        return lambda x: x.sum()
+
+
 class Matvec(Model):
     """A matrix-vector product (linalg.matvec): a dense layer at batch 1,
     64 MiB of weights read once."""
@@ -741,7 +793,7 @@ OPS = {m.name: m for m in (
     BatchMatmul(), BatchMatmulTransposed(), BatchMatmulTransposedA(),
     MaskedAttention(), Transpose(), ColumnSum(), BatchSum(),
     RowSum(), MiddleMax(), MatmulI8(), MatmulBf16(), MatmulF16(),
-    Matvec(), Softmax())}
+    Concat(), Pad(), FullSum(), Matvec(), Softmax())}
 MODELS.update(OPS)
 
 

@@ -137,6 +137,7 @@ static const char *const kPipelines[] = {
     "func.func(nx-reuse-inputs-as-outputs)",
     "func.func(nx-clone-shared-fills)",
     "func.func(nx-decompose-aggregated-ops)",
+    "func.func(nx-collapse-reduction-dims)",
     "nx-linalg-to-blas",
     "nx-lower-to-cpu{vectorize=false parallel=false blas=false "
     "libm-math=true strict-reductions=true max-function-ops=0}",

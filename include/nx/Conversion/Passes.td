@@ -703,6 +703,13 @@ def NxLinalgToOpenMPPass
       small dynamic shape runs on the calling thread; an op statically
       below it is left to `convert-linalg-to-loops`.
 
+    A `memref.copy` that may reach `min-work` elements becomes a
+    `linalg.copy` first, shared like any other op: bufferization copies the
+    operands of a `tensor.concat` and the interior of a `tensor.pad` into
+    subviews of the result, and `memref.copy` ran on the calling thread (a
+    concatenation of two 2048x1024 f32 matrices took 3.8 ms at one thread
+    and at two on an Intel Xeon with AMX, 2 vCPUs).
+
     A transpose whose outermost loop walks its input's contiguous dimension
     but not the output's (a `linalg.transpose`, or a generic op that reads
     an input transposed) shares the loop that walks the output's
@@ -890,6 +897,7 @@ def NxLinalgToOpenMPPass
   ];
   let dependentDialects = ["::mlir::omp::OpenMPDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",
@@ -902,7 +910,9 @@ def NxLinalgToOpenMPPass
               "Number of linalg ops left serial: statically below min-work">,
     Statistic<"numOuterReductions", "outer-reductions",
               "Number of outer reductions shared among workers, one row of "
-              "partial results each">
+              "partial results each">,
+    Statistic<"numSharedCopies", "shared-copies",
+              "Number of memref.copy ops made linalg.copy ops to share">
   ];
 }
 

@@ -713,6 +713,34 @@ void nx::populateLinalgToOpenMPPatterns(RewritePatternSet &patterns,
                                     numThreadsFunction, splitOuterReductions);
 }
 
+/// Replaces each memref.copy that may reach `minWork` elements (a dynamic
+/// one may) by a linalg.copy, which the patterns then share like any other
+/// nest: bufferization copies a concatenation's operands and a padding's
+/// interior into subviews, and memref.copy runs on the calling thread.
+/// Returns how many it replaced.
+static int64_t replaceLargeCopies(ModuleOp module, int64_t minWork) {
+  SmallVector<memref::CopyOp> copies;
+  module.walk([&](memref::CopyOp copy) {
+    auto source = dyn_cast<MemRefType>(copy.getSource().getType());
+    auto target = dyn_cast<MemRefType>(copy.getTarget().getType());
+    if (!source || !target || source.getRank() == 0 ||
+        source.getShape() != target.getShape())
+      return;
+    if (source.hasStaticShape() && source.getNumElements() < minWork)
+      return;
+    copies.push_back(copy);
+  });
+  IRRewriter rewriter(module.getContext());
+  for (memref::CopyOp copy : copies) {
+    rewriter.setInsertionPoint(copy);
+    linalg::CopyOp::create(rewriter, copy.getLoc(),
+                           ValueRange{copy.getSource()},
+                           ValueRange{copy.getTarget()});
+    rewriter.eraseOp(copy);
+  }
+  return static_cast<int64_t>(copies.size());
+}
+
 namespace {
 
 struct NxLinalgToOpenMPPass
@@ -723,6 +751,7 @@ struct NxLinalgToOpenMPPass
     ModuleOp module = getOperation();
     if (failed(nx::checkTeamPassInput(module, getArgument(), minWork)))
       return signalPassFailure();
+    nx::addStatistic(numSharedCopies, replaceLargeCopies(module, minWork));
     // Each shared nest is one team (a fill or epilogue it absorbs runs in
     // its tiles): the teams this pass adds count them. Linalg ops do not,
     // since each tile runs the op again on its slices.

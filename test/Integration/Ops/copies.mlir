@@ -1,0 +1,26 @@
+// The concatenation and the padding of bench/models, whose operands
+// bufferization copies into subviews of their results, run through
+// nx-runner on the inputs of models.py and agree with models.py's NumPy
+// reference (and PyTorch's, where it is installed) element for element: on
+// one compute thread and on three, which share the copies' rows
+// (nx-linalg-to-openmp makes each copy a linalg.copy).
+// REQUIRES: numpy
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run concat \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.concat-1 \
+// RUN:   --flag=--compute-threads=1 | FileCheck %s --check-prefix=CONCAT
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run concat \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.concat-3 \
+// RUN:   --flag=--compute-threads=3 | FileCheck %s --check-prefix=CONCAT
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run pad \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.pad-1 \
+// RUN:   --flag=--compute-threads=1 | FileCheck %s --check-prefix=PAD
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run pad \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.pad-3 \
+// RUN:   --flag=--compute-threads=3 | FileCheck %s --check-prefix=PAD
+// RUN: %nx_tools/nx-opt %nx_src_root/bench/models/concat.mlir --nx-lower-to-cpu \
+// RUN:   --mlir-pass-statistics 2>&1 | FileCheck %s --check-prefix=STATISTICS
+
+// CONCAT: concat: nx vs NumPy (float64): max error 0 {{.*}}tolerance 0
+// PAD: pad: nx vs NumPy (float64): max error 0 {{.*}}tolerance 0
+// STATISTICS: 2 parallel-nests
+// STATISTICS: 2 shared-copies
