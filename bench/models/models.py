@@ -699,6 +699,27 @@ class MiddleMax(Model):
         return lambda x: x.max(axis=1)
 
 
+class Conv1d(Model):
+    """A 1-D convolution of four 1024-step sequences of 64 channels (NWC)
+    with 64 filters 3 steps wide (WCF), as in an audio or text model."""
+    name = "conv1d"
+    arguments = [("x", (4, 1024, 64), 1.0), ("w", (3, 64, 64), 1 / 14)]
+
+    def numpy(self, x, w):
+        kw = w.shape[0]
+        steps = x.shape[1] - kw + 1
+        return sum(np.einsum("nwc,cf->nwf", x[:, k:k + steps, :], w[k])
+                   for k in range(kw))
+
+    def torch(self, torch):
+        return lambda x, w: torch.nn.functional.conv1d(
+            x.permute(0, 2, 1), w.permute(2, 1, 0)).permute(0, 2, 1)
+
+    def jax(self, jnp, lax):
+        return lambda x, w: lax.conv_general_dilated(
+            x, w, (1,), "VALID", dimension_numbers=("NWC", "WIO", "NWC"))
+
+
 class Concat(Model):
     """Two 2048x1024 matrices side by side (tensor.concat): 16 MiB copied."""
     name = "concat"
@@ -793,7 +814,7 @@ OPS = {m.name: m for m in (
     BatchMatmul(), BatchMatmulTransposed(), BatchMatmulTransposedA(),
     MaskedAttention(), Transpose(), ColumnSum(), BatchSum(),
     RowSum(), MiddleMax(), MatmulI8(), MatmulBf16(), MatmulF16(),
-    Concat(), Pad(), FullSum(), Matvec(), Softmax())}
+    Conv1d(), Concat(), Pad(), FullSum(), Matvec(), Softmax())}
 MODELS.update(OPS)
 
 

@@ -87,6 +87,8 @@ static void addFrontEndPasses(OpPassManager &pm,
   // Ops defined by other linalg ops (linalg.softmax) become that definition,
   // which bufferization and every lowering after it know.
   pm.addNestedPass<func::FuncOp>(createNxDecomposeAggregatedOpsPass());
+  // 1-D convolutions become 2-D ones, which oneDNN and the GEMM lowering take.
+  pm.addNestedPass<func::FuncOp>(createNxConvolutions1DTo2DPass());
   // Sizes that contradict each other are reported at the user's op, before
   // canonicalization and bufferization make them static in ops that would
   // not verify.

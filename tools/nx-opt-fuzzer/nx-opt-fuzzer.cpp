@@ -138,6 +138,7 @@ static const char *const kPipelines[] = {
     "func.func(nx-clone-shared-fills)",
     "func.func(nx-decompose-aggregated-ops)",
     "func.func(nx-collapse-reduction-dims)",
+    "func.func(nx-convolutions-1d-to-2d)",
     "nx-linalg-to-blas",
     "nx-lower-to-cpu{vectorize=false parallel=false blas=false "
     "libm-math=true strict-reductions=true max-function-ops=0}",

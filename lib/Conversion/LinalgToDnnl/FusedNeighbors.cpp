@@ -82,8 +82,19 @@ bool leavesSourceAlone(Operation *op, Value source, Operation *copy,
 
 linalg::FillOp nx::dnnl::findZeroFill(linalg::LinalgOp op) {
   Value output = op->getOperand(2);
-  if (!output.getDefiningOp<memref::AllocOp>())
+  // A 1-D convolution's output is a reshape (a unit height inserted) of
+  // the whole allocation: anything else that uses the allocation between
+  // the fill and `op` counts as a use of the output.
+  Value allocated = output;
+  if (auto expand = output.getDefiningOp<memref::ExpandShapeOp>())
+    allocated = expand.getSrc();
+  if (!allocated.getDefiningOp<memref::AllocOp>())
     return nullptr;
+  if (allocated != output)
+    for (Operation *user : allocated.getUsers())
+      if (user != output.getDefiningOp() &&
+          (user->getBlock() != op->getBlock() || user->isBeforeInBlock(op)))
+        return nullptr;
   Block *block = op->getBlock();
   // The last fill of the whole output before `op`, in `op`'s block.
   linalg::FillOp fill;

@@ -26,7 +26,8 @@ namespace mlir::nx::dnnl {
 
 /// The `linalg.fill` of +0.0 that makes the convolution `op`'s output
 /// buffer zeros just before `op` reads it, if there is one: the output is a
-/// fresh allocation of this block, and nothing else uses it (or a view of
+/// fresh allocation of this block (or a memref.expand_shape of one that
+/// nothing else uses before `op`), and nothing else uses it (or a view of
 /// it) between the fill and `op`.
 linalg::FillOp findZeroFill(linalg::LinalgOp op);
 

@@ -150,6 +150,33 @@ func.func @zero_filled(%in: memref<1x5x5x2xf32>, %filter: memref<3x3x2x2xf32>) -
 
 // -----
 
+// A 1-D convolution's output, a unit height inserted into a fresh buffer
+// (nx-convolutions-1d-to-2d): the call writes over it too. When the buffer
+// itself is read between the fill and the call, the fill stays.
+// CHECK-LABEL: func.func @zero_filled_reshape
+// CHECK-DAG: %[[C0:.+]] = arith.constant 0 : i64
+// CHECK-DAG: %[[C1:.+]] = arith.constant 1 : i64
+// CHECK-NOT: linalg.fill
+// CHECK: llvm.call @nxrt_conv2d_f32({{([^,]+, ){15}[^,]+}}, %[[C0]], %{{.+}}
+// CHECK: linalg.fill
+// CHECK: memref.copy
+// CHECK: llvm.call @nxrt_conv2d_f32({{([^,]+, ){15}[^,]+}}, %[[C1]], %{{.+}}
+func.func @zero_filled_reshape(%in: memref<2x1x8x4xf32>, %filter: memref<1x3x4x4xf32>, %copy: memref<2x6x4xf32>) -> (memref<2x6x4xf32>, memref<2x6x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %out = memref.alloc() : memref<2x6x4xf32>
+  %view = memref.expand_shape %out [[0, 1], [2], [3]] output_shape [2, 1, 6, 4] : memref<2x6x4xf32> into memref<2x1x6x4xf32>
+  linalg.fill ins(%zero : f32) outs(%view : memref<2x1x6x4xf32>)
+  linalg.conv_2d_nhwc_hwcf ins(%in, %filter : memref<2x1x8x4xf32>, memref<1x3x4x4xf32>) outs(%view : memref<2x1x6x4xf32>)
+  %read = memref.alloc() : memref<2x6x4xf32>
+  %readView = memref.expand_shape %read [[0, 1], [2], [3]] output_shape [2, 1, 6, 4] : memref<2x6x4xf32> into memref<2x1x6x4xf32>
+  linalg.fill ins(%zero : f32) outs(%readView : memref<2x1x6x4xf32>)
+  memref.copy %read, %copy : memref<2x6x4xf32> to memref<2x6x4xf32>
+  linalg.conv_2d_nhwc_hwcf ins(%in, %filter : memref<2x1x8x4xf32>, memref<1x3x4x4xf32>) outs(%readView : memref<2x1x6x4xf32>)
+  return %out, %read : memref<2x6x4xf32>, memref<2x6x4xf32>
+}
+
+// -----
+
 // The fill stays, and the call adds to it, when the output is read between
 // the fill and the convolution, when the fill is not of +0.0, or when the
 // output is not a fresh buffer.
