@@ -32,6 +32,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = ("mlp", "cnn", "transformer")
 OPS = ("conv", "conv-strided", "conv-dilated", "conv-nchw", "conv-fhwc",
+       "conv-grouped",
        "depthwise-conv", "depthwise-conv-strided", "max-pool", "avg-pool",
        "batch-matmul", "batch-matmul-transposed", "batch-matmul-transposed-a",
        "masked-attention", "transpose", "column-sum", "row-sum", "middle-max",

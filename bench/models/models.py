@@ -450,6 +450,41 @@ class ConvDilated(Model):
         return lambda x, w: jax_conv(lax, x, w, padding=2, dilation=2)
 
 
+class ConvGrouped(Model):
+    """A grouped 3x3 convolution, as in a ResNeXt block: 8 groups of 16
+    channels in NHWGC (linalg.conv_2d_nhwgc_gfhwc), GFHWC weights."""
+    name = "conv-grouped"
+    arguments = [("x", (1, 56, 56, 8, 16), 1.0),
+                 ("w", (8, 16, 3, 3, 16), 1 / 12)]
+
+    def numpy(self, x, w):
+        out = np.zeros((1, 54, 54, 8, 16))
+        for ky in range(3):
+            for kx in range(3):
+                out += np.einsum("nhwgc,gfc->nhwgf",
+                                 x[:, ky:ky + 54, kx:kx + 54], w[:, :, ky, kx])
+        return out
+
+    def torch(self, torch):
+        F = torch.nn.functional
+
+        def run(x, w):
+            images = x.reshape(1, 56, 56, 128).permute(0, 3, 1, 2)
+            out = F.conv2d(images, w, groups=8)
+            return out.permute(0, 2, 3, 1).reshape(1, 54, 54, 8, 16)
+        # GFHWC as PyTorch's (G*F)CHW, in channels-last memory.
+        run.prepare = lambda a: [a[0], a[1].reshape(128, 3, 3, 16).permute(
+            0, 3, 1, 2).contiguous(memory_format=torch.channels_last)]
+        return run
+
+    def jax(self, jnp, lax):
+        def run(x, w):
+            hwio = w.reshape(128, 3, 3, 16).transpose(1, 2, 3, 0)
+            out = jax_conv(lax, x.reshape(1, 56, 56, 128), hwio, groups=8)
+            return out.reshape(1, 54, 54, 8, 16)
+        return run
+
+
 class MaxPool(Model):
     name = "max-pool"
     arguments = [("x", (1, 112, 112, 64), 1.0)]
@@ -808,7 +843,7 @@ class Softmax(Model):
 
 MODELS = {m.name: m for m in (Mlp(), Cnn(), Transformer())}
 OPS = {m.name: m for m in (
-    Conv(), ConvStrided(), ConvDilated(), ConvNchw(), ConvFhwc(),
+    Conv(), ConvStrided(), ConvDilated(), ConvNchw(), ConvFhwc(), ConvGrouped(),
     DepthwiseConv(),
     DepthwiseConvStrided(), MaxPool(), AvgPool(),
     BatchMatmul(), BatchMatmulTransposed(), BatchMatmulTransposedA(),

@@ -64,8 +64,9 @@ static DenseIntElementsAttr withUnitHeight(PatternRewriter &rewriter,
 
 namespace {
 
-/// Where each operand of a 1-D convolution `Op1D` gets its height: the
-/// position of the width in the image, the kernel and the result.
+/// `Op1D` as `Op2D` over a height of 1, inserted right before the width:
+/// at `imageWidth` in the image and the result, at `kernelWidth` in the
+/// kernel.
 template <typename Op1D, typename Op2D>
 struct Convolution1DTo2D final : OpRewritePattern<Op1D> {
   Convolution1DTo2D(MLIRContext *context, int64_t imageWidth,

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 #define DEBUG_TYPE "nx-decompose-aggregated-ops"
 
@@ -40,6 +41,17 @@ struct NxDecomposeAggregatedOpsPass
         [&](linalg::AggregatedOpInterface op) { aggregated.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::AggregatedOpInterface op : aggregated) {
+      // Upstream's decompositions build tensors: on buffers they would mix
+      // the two in one op.
+      auto destinationStyle =
+          dyn_cast<DestinationStyleOpInterface>(op.getOperation());
+      if (!destinationStyle || !destinationStyle.hasPureTensorSemantics()) {
+        op->emitOpError() << "is decomposed into linalg ops on tensors only, "
+                             "before bufferization; this one has "
+                          << op->getNumOperands() << " operands, not all "
+                          << "tensors";
+        return signalPassFailure();
+      }
       rewriter.setInsertionPoint(op);
       FailureOr<SmallVector<Value>> replacements =
           op.decomposeOperation(rewriter);

@@ -425,7 +425,8 @@ def NxDecomposeAggregatedOpsPass : Pass<"nx-decompose-aggregated-ops"> {
     %s = linalg.generic {...parallel...} ins(%exp, %sum) outs(%exp) // divf
     ```
 
-    An op whose decomposition fails is reported at its location, and the
+    Upstream's decompositions build tensors: an aggregated op on buffers,
+    or one whose decomposition fails, is reported at its location, and the
     pass fails.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",

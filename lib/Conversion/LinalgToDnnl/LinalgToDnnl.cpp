@@ -62,6 +62,11 @@ struct ConvLayout {
   std::array<int, 5> filter;
   std::array<int, 4> output;
   bool depthwise;
+  /// Grouped layouts: where the group dimension is in the input and the
+  /// output memrefs, right before the channels of its group. The two are
+  /// collapsed into one (the runtime's channel, g * C + c) before the
+  /// positions above apply.
+  int groupDim = kAbsent;
 };
 
 constexpr ConvLayout kNhwcHwcf{
@@ -72,6 +77,12 @@ constexpr ConvLayout kNchwFchw{
     {0, 1, 2, 3}, {kAbsent, 0, 1, 2, 3}, {0, 1, 2, 3}, false};
 constexpr ConvLayout kDepthwiseNhwcHwc{
     {0, 3, 1, 2}, {2, kAbsent, kAbsent, 0, 1}, {0, 3, 1, 2}, true};
+// NGCHW / GFCHW: NCHW once G and C are one dimension.
+constexpr ConvLayout kNgchwGfchw{
+    {0, 1, 2, 3}, {0, 1, 2, 3, 4}, {0, 1, 2, 3}, false, 1};
+// NHWGC / GFHWC: NHWC once G and C are one dimension.
+constexpr ConvLayout kNhwgcGfhwc{
+    {0, 3, 1, 2}, {0, 1, 4, 2, 3}, {0, 3, 1, 2}, false, 3};
 
 /// A convolution this pass converts: its layout, strides and dilations.
 struct Convolution {
@@ -101,16 +112,59 @@ std::optional<Convolution> matchConvolution(linalg::LinalgOp op) {
     return describe(conv, kNchwFchw);
   if (auto conv = dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(operation))
     return describe(conv, kDepthwiseNhwcHwc);
+  if (auto conv = dyn_cast<linalg::Conv2DNgchwGfchwOp>(operation))
+    return describe(conv, kNgchwGfchw);
+  if (auto conv = dyn_cast<linalg::Conv2DNhwgcGfhwcOp>(operation))
+    return describe(conv, kNhwgcGfhwc);
   return std::nullopt;
+}
+
+/// The reassociation that makes dimension `groupDim` of a rank-5 memref
+/// and the one after it one dimension.
+SmallVector<ReassociationIndices> getGroupCollapse(int groupDim) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t dim = 0; dim < 5; ++dim) {
+    if (dim == groupDim + 1)
+      groups.back().push_back(dim);
+    else
+      groups.push_back({dim});
+  }
+  return groups;
+}
+
+/// Whether a grouped convolution's input and output lay each group's
+/// channels right after the previous group's, which the runtime's one
+/// channel index needs: their layouts say so.
+bool hasContiguousGroups(linalg::LinalgOp op, const ConvLayout &layout) {
+  if (layout.groupDim == kAbsent)
+    return true;
+  return llvm::all_of(ArrayRef<Value>{op->getOperand(0), op->getOperand(2)},
+                      [&](Value operand) {
+                        auto type = dyn_cast<MemRefType>(operand.getType());
+                        return type && type.getRank() == 5 &&
+                               memref::CollapseShapeOp::isGuaranteedCollapsible(
+                                   type, getGroupCollapse(layout.groupDim));
+                      });
 }
 
 /// Whether `op` is a convolution this pass turns into a call.
 bool isConvertible(linalg::LinalgOp op) {
-  return matchConvolution(op) && op.hasPureBufferSemantics() &&
-         op->getNumOperands() == 3 &&
-         llvm::all_of(op->getOperandTypes(), [](Type type) {
-           return getElementTypeOrSelf(type).isF32();
-         });
+  std::optional<Convolution> conv = matchConvolution(op);
+  return conv && op.hasPureBufferSemantics() && op->getNumOperands() == 3 &&
+         llvm::all_of(
+             op->getOperandTypes(),
+             [](Type type) { return getElementTypeOrSelf(type).isF32(); }) &&
+         hasContiguousGroups(op, conv->layout);
+}
+
+/// `buffer` with its groups and their channels as one dimension, for a
+/// grouped layout; `buffer` itself otherwise.
+Value collapseGroups(PatternRewriter &rewriter, Location loc, Value buffer,
+                     const ConvLayout &layout) {
+  if (layout.groupDim == kAbsent)
+    return buffer;
+  return memref::CollapseShapeOp::create(rewriter, loc, buffer,
+                                         getGroupCollapse(layout.groupDim));
 }
 
 /// The bias and ReLU after the convolution `op` that oneDNN can apply. A
@@ -163,28 +217,42 @@ struct ConvolutionToDnnl : OpInterfaceRewritePattern<linalg::LinalgOp> {
     const ConvLayout &layout = conv.layout;
     // Looked for before the call's operands add uses of the values they
     // inspect.
+    // A grouped convolution's padding and epilogue stay ops of their own:
+    // their buffers have the group dimension the call's do not.
+    bool grouped = layout.groupDim != kAbsent;
     linalg::FillOp zeroFill = nx::dnnl::findZeroFill(op);
-    std::optional<nx::dnnl::ZeroPad> pad =
-        nx::dnnl::findZeroPad(op, layout.input[2], layout.input[3]);
-    std::optional<nx::Epilogue> epilogue =
-        findConvolutionEpilogue(op, layout, /*accumulating=*/!zeroFill);
+    std::optional<nx::dnnl::ZeroPad> pad;
+    std::optional<nx::Epilogue> epilogue;
+    if (!grouped) {
+      pad = nx::dnnl::findZeroPad(op, layout.input[2], layout.input[3]);
+      epilogue =
+          findConvolutionEpilogue(op, layout, /*accumulating=*/!zeroFill);
+    }
     Location loc = op.getLoc();
     Type i64 = rewriter.getI64Type();
     auto constant = [&](int64_t value) -> Value {
       return arith::ConstantIntOp::create(rewriter, loc, i64, value);
     };
     nx::BufferArguments input = nx::getBufferArguments(
-        rewriter, loc, pad ? pad->source : op->getOperand(0));
+        rewriter, loc,
+        collapseGroups(rewriter, loc, pad ? pad->source : op->getOperand(0),
+                       layout));
     nx::BufferArguments filter =
         nx::getBufferArguments(rewriter, loc, op->getOperand(1));
-    nx::BufferArguments output =
-        nx::getBufferArguments(rewriter, loc, op->getOperand(2));
+    nx::BufferArguments output = nx::getBufferArguments(
+        rewriter, loc,
+        collapseGroups(rewriter, loc, op->getOperand(2), layout));
     Value zero = constant(0), one = constant(1);
 
     Value channels = input.sizes[layout.input[1]];
     SmallVector<Value> arguments{input.sizes[layout.input[0]]};
     if (layout.depthwise)
       llvm::append_range(arguments, ArrayRef<Value>{channels, one, one});
+    else if (grouped)
+      llvm::append_range(arguments,
+                         ArrayRef<Value>{filter.sizes[layout.filter[0]],
+                                         filter.sizes[layout.filter[2]],
+                                         filter.sizes[layout.filter[1]]});
     else
       llvm::append_range(
           arguments,
@@ -269,6 +337,8 @@ struct NxLinalgToDnnlPass
         return;
       convolutions.push_back(op);
       ConvLayout layout = matchConvolution(op)->layout;
+      if (layout.groupDim != kAbsent)
+        return;
       if (nx::dnnl::findZeroPad(op, layout.input[2], layout.input[3]))
         ++pads;
       if (findConvolutionEpilogue(op, layout, !nx::dnnl::findZeroFill(op)))

@@ -1183,8 +1183,10 @@ NXRT_API void nxrt_gemm_part_epilogue_f32(
  * Convolutions of compiled code
  *
  * nx-lower-to-cpu turns f32 linalg.conv_2d_nhwc_hwcf, conv_2d_nhwc_fhwc,
- * conv_2d_nchw_fchw and depthwise_conv_2d_nhwc_hwc on buffers into calls of
- * this, which runs oneDNN's convolution (libnxrt links libdnnl):
+ * conv_2d_nchw_fchw, depthwise_conv_2d_nhwc_hwc and the grouped
+ * conv_2d_ngchw_gfchw and conv_2d_nhwgc_gfhwc on buffers (and 1-D ones, as
+ * 2-D ones one row high) into calls of this, which runs oneDNN's
+ * convolution (libnxrt links libdnnl):
  *
  *   acc[n, g*F + o, y, x] = sum over c < C, ky < KH, kx < KW of
  *       in[n, g*C + c, y*stride_h + ky*dilation_h - pad_top,

@@ -204,3 +204,77 @@ func.func @fill_kept(%in: memref<1x5x5x2xf32>, %filter: memref<3x3x2x2xf32>, %co
   memref.dealloc %read : memref<1x3x3x2xf32>
   return %other, %arg : memref<1x3x3x2xf32>, memref<1x3x3x2xf32>
 }
+
+// -----
+
+// A grouped NGCHW/GFCHW convolution: groups and their channels are one
+// channel dimension of the call (a memref.collapse_shape of the input and
+// the output), 2 groups of 3 input and 4 output channels; the filter's
+// strides are its own (group 108, output 27, input 9, row 3, column 1).
+// CHECK-LABEL: func.func @grouped_ngchw
+// CHECK-DAG: %[[C0:.+]] = arith.constant 0 : i64
+// CHECK-DAG: %[[C1:.+]] = arith.constant 1 : i64
+// CHECK-DAG: %[[C2:.+]] = arith.constant 2 : i64
+// CHECK-DAG: %[[C3:.+]] = arith.constant 3 : i64
+// CHECK-DAG: %[[C4:.+]] = arith.constant 4 : i64
+// CHECK-DAG: %[[C6:.+]] = arith.constant 6 : i64
+// CHECK-DAG: %[[C9:.+]] = arith.constant 9 : i64
+// CHECK-DAG: %[[C16:.+]] = arith.constant 16 : i64
+// CHECK-DAG: %[[C27:.+]] = arith.constant 27 : i64
+// CHECK-DAG: %[[C36:.+]] = arith.constant 36 : i64
+// CHECK-DAG: %[[C108:.+]] = arith.constant 108 : i64
+// CHECK-DAG: %[[C128:.+]] = arith.constant 128 : i64
+// CHECK-DAG: %[[C216:.+]] = arith.constant 216 : i64
+// CHECK: llvm.call @nxrt_conv2d_f32(%[[C1]], %[[C2]], %[[C3]], %[[C4]], %[[C6]], %[[C6]], %[[C3]], %[[C3]], %[[C4]], %[[C4]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[C0]], %[[C0]], %[[C1]], %{{.+}}, %[[C216]], %[[C36]], %[[C6]], %[[C1]], %{{.+}}, %[[C108]], %[[C27]], %[[C9]], %[[C3]], %[[C1]], %{{.+}}, %[[C0]], %{{.+}}, %[[C128]], %[[C16]], %[[C4]], %[[C1]])
+// CHECK-NOT: linalg.conv
+func.func @grouped_ngchw(%in: memref<1x2x3x6x6xf32>, %filter: memref<2x4x3x3x3xf32>, %out: memref<1x2x4x4x4xf32>) {
+  linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%in, %filter : memref<1x2x3x6x6xf32>, memref<2x4x3x3x3xf32>) outs(%out : memref<1x2x4x4x4xf32>)
+  return
+}
+
+// -----
+
+// NHWGC/GFHWC: the input's channels (stride 1) follow their group, the
+// filter's input channel is its last dimension (stride 1), its row 9 and
+// column 3; a zero-filled fresh output is written over (flags 0).
+// CHECK-LABEL: func.func @grouped_nhwgc
+// CHECK-DAG: %[[C0:.+]] = arith.constant 0 : i64
+// CHECK-DAG: %[[C1:.+]] = arith.constant 1 : i64
+// CHECK-DAG: %[[C2:.+]] = arith.constant 2 : i64
+// CHECK-DAG: %[[C3:.+]] = arith.constant 3 : i64
+// CHECK-DAG: %[[C4:.+]] = arith.constant 4 : i64
+// CHECK-DAG: %[[C6:.+]] = arith.constant 6 : i64
+// CHECK-DAG: %[[C8:.+]] = arith.constant 8 : i64
+// CHECK-DAG: %[[C9:.+]] = arith.constant 9 : i64
+// CHECK-DAG: %[[C27:.+]] = arith.constant 27 : i64
+// CHECK-DAG: %[[C32:.+]] = arith.constant 32 : i64
+// CHECK-DAG: %[[C36:.+]] = arith.constant 36 : i64
+// CHECK-DAG: %[[C108:.+]] = arith.constant 108 : i64
+// CHECK-DAG: %[[C128:.+]] = arith.constant 128 : i64
+// CHECK-DAG: %[[C216:.+]] = arith.constant 216 : i64
+// CHECK-NOT: linalg.fill
+// CHECK: llvm.call @nxrt_conv2d_f32(%[[C1]], %[[C2]], %[[C3]], %[[C4]], %[[C6]], %[[C6]], %[[C3]], %[[C3]], %[[C4]], %[[C4]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[C0]], %[[C0]], %[[C0]], %{{.+}}, %[[C216]], %[[C1]], %[[C36]], %[[C6]], %{{.+}}, %[[C108]], %[[C27]], %[[C1]], %[[C9]], %[[C3]], %{{.+}}, %[[C0]], %{{.+}}, %[[C128]], %[[C1]], %[[C32]], %[[C8]])
+// CHECK-NOT: linalg.conv
+func.func @grouped_nhwgc(%in: memref<1x6x6x2x3xf32>, %filter: memref<2x4x3x3x3xf32>) -> memref<1x4x4x2x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %out = memref.alloc() : memref<1x4x4x2x4xf32>
+  linalg.fill ins(%zero : f32) outs(%out : memref<1x4x4x2x4xf32>)
+  linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%in, %filter : memref<1x6x6x2x3xf32>, memref<2x4x3x3x3xf32>) outs(%out : memref<1x4x4x2x4xf32>)
+  return %out : memref<1x4x4x2x4xf32>
+}
+
+// -----
+
+// Groups whose channels do not follow each other (a view of every other
+// group's block) are no channel dimension of the call: the convolution
+// stays.
+// CHECK-LABEL: func.func @grouped_gaps
+// CHECK-NOT: llvm.call
+// CHECK: linalg.conv_2d_ngchw_gfchw
+func.func @grouped_gaps(%in: memref<1x2x3x6x6xf32, strided<[432, 216, 36, 6, 1]>>, %filter: memref<2x4x3x3x3xf32>, %out: memref<1x2x4x4x4xf32>) {
+  linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%in, %filter : memref<1x2x3x6x6xf32, strided<[432, 216, 36, 6, 1]>>, memref<2x4x3x3x3xf32>) outs(%out : memref<1x2x4x4x4xf32>)
+  return
+}

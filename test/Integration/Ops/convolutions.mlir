@@ -1,6 +1,7 @@
 // The convolutions of bench/models: padded 3x3 NHWC/HWCF of stride 1 and 2
 // and of dilation 2, NCHW/FCHW, and NHWC/FHWC of stride 2 on a batch of two,
-// and depthwise 3x3 convolutions of stride 1 and 2. Each runs three ways: on
+// depthwise 3x3 convolutions of stride 1 and 2, and a grouped one (NHWGC/GFHWC,
+// 8 groups of 16 channels; on oneDNN, and as loops). Each runs three ways: on
 // oneDNN through libnxrt (the default), as matrix products through im2col
 // (--dnnl=false; depthwise ones as vectorized loops), and as loops.
 // Each runs through nx-runner on the inputs of models.py and agrees with
@@ -72,6 +73,12 @@
 // RUN: %numpy_python %nx_src_root/bench/models/models.py run conv-fhwc \
 // RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.conv-fhwc-im2col --flag=--dnnl=false \
 // RUN:   | FileCheck %s --check-prefix=CONV-FHWC
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run conv-grouped \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.conv-grouped --flag=--compute-threads=3 \
+// RUN:   | FileCheck %s --check-prefix=CONV-GROUPED
+// RUN: %numpy_python %nx_src_root/bench/models/models.py run conv-grouped \
+// RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.conv-grouped-loops --flag=--blas=false \
+// RUN:   | FileCheck %s --check-prefix=CONV-GROUPED
 // CONV: conv: nx vs NumPy (float64): max error
 // CONV-STRIDED: conv-strided: nx vs NumPy (float64): max error
 // DEPTHWISE-CONV: depthwise-conv: nx vs NumPy (float64): max error
@@ -79,3 +86,4 @@
 // DEPTHWISE-CONV-STRIDED: depthwise-conv-strided: nx vs NumPy (float64): max error
 // CONV-NCHW: conv-nchw: nx vs NumPy (float64): max error
 // CONV-FHWC: conv-fhwc: nx vs NumPy (float64): max error
+// CONV-GROUPED: conv-grouped: nx vs NumPy (float64): max error
