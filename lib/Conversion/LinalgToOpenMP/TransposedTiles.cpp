@@ -26,11 +26,18 @@ using mlir::nx::getInnermostLoop;
 static constexpr int64_t kMaxTransposedTile = 256;
 
 bool nx::readsLoopContiguously(linalg::LinalgOp op, unsigned loop) {
-  if (op.getNumDpsInits() != 1 || getInnermostLoop(op.getMatchingIndexingMap(
-                                      op.getDpsInitOperand(0))) == loop)
+  if (op.getNumDpsInits() != 1)
     return false;
+  std::optional<unsigned> written =
+      getInnermostLoop(op.getMatchingIndexingMap(op.getDpsInitOperand(0)));
+  if (!written || *written == loop)
+    return false;
+  // An input of `loop` alone (a per-row maximum a softmax subtracts) is
+  // broadcast along the output's rows, not transposed: the rows are what
+  // the threads should share.
   return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
-    return getInnermostLoop(op.getMatchingIndexingMap(input)) == loop;
+    AffineMap map = op.getMatchingIndexingMap(input);
+    return getInnermostLoop(map) == loop && map.isFunctionOfDim(*written);
   });
 }
 

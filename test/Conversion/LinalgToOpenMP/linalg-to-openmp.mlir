@@ -219,6 +219,30 @@ func.func @large_transpose(%x: memref<4096x4096xf32>, %y: memref<4096x4096xf32>)
 
 // -----
 
+// A vector of one value per row, broadcast along each row (a softmax's
+// maximum), is no transposed input: the threads share the rows, 4 of 1024
+// (4096 points) a tile, and each reads whole rows of the matrix. Sharing
+// the columns made each thread read a strip of 64 of every row: the
+// softmax took 7.7 ms at one thread on the Intel VM instead of 2.3.
+// CHECK-LABEL: func.func @row_broadcast
+// CHECK-SAME: (%[[X:[^:]*]]: memref<1024x1024xf32>, %[[M:[^:]*]]: memref<1024xf32>
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%[[C4]]) {
+// CHECK: memref.subview %[[X]][%[[I]], 0] [4, 1024] [1, 1]
+// CHECK: memref.subview %[[M]][%[[I]]] [4] [1]
+func.func @row_broadcast(%x: memref<1024x1024xf32>, %m: memref<1024xf32>, %y: memref<1024x1024xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<1024x1024xf32>, memref<1024xf32>) outs(%y : memref<1024x1024xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    linalg.yield %d : f32
+  }
+  return
+}
+
+// -----
+
 // Ragged rows of the input do not matter: the strips cut its 1024 rows.
 // CHECK-LABEL: func.func @ragged_input_rows
 // CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index

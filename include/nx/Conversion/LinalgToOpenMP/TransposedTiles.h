@@ -30,8 +30,10 @@ namespace mlir::nx {
 inline constexpr int64_t kMinTransposedTile = 32;
 
 /// Whether `loop` walks some input's innermost dimension but not the
-/// output's, for an op with one output: a thread's share of that loop is
-/// then columns of that input.
+/// output's, for an op with one output, and that input also spans the
+/// output's innermost loop (it is read transposed, not broadcast along the
+/// output's rows): a thread's share of that loop is then columns of that
+/// input.
 bool readsLoopContiguously(linalg::LinalgOp op, unsigned loop);
 
 /// The extent of a thread's tile along a transposed loop of `extent`
