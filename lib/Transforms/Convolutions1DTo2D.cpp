@@ -96,22 +96,25 @@ struct Convolution1DTo2D final : OpRewritePattern<Op1D> {
   int64_t imageWidth, kernelWidth;
 };
 
+/// The 1-D convolutions of `root` that the patterns rewrite (on tensors or
+/// not).
+int64_t count1DConvolutions(Operation *root) {
+  int64_t count = 0;
+  root->walk([&](Operation *op) {
+    count += isa<linalg::Conv1DNwcWcfOp, linalg::Conv1DNcwFcwOp,
+                 linalg::DepthwiseConv1DNwcWcOp>(op);
+  });
+  return count;
+}
+
 struct NxConvolutions1DTo2DPass
     : nx::impl::NxConvolutions1DTo2DPassBase<NxConvolutions1DTo2DPass> {
   void runOnOperation() override {
-    int64_t before = 0;
-    getOperation()->walk([&](Operation *op) {
-      before += isa<linalg::Conv1DNwcWcfOp, linalg::Conv1DNcwFcwOp,
-                    linalg::DepthwiseConv1DNwcWcOp>(op);
-    });
+    int64_t before = count1DConvolutions(getOperation());
     RewritePatternSet patterns(&getContext());
     nx::populateConvolutions1DTo2DPatterns(patterns);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
-    int64_t after = 0;
-    getOperation()->walk([&](Operation *op) {
-      after += isa<linalg::Conv1DNwcWcfOp, linalg::Conv1DNcwFcwOp,
-                   linalg::DepthwiseConv1DNwcWcOp>(op);
-    });
+    int64_t after = count1DConvolutions(getOperation());
     nx::addStatistic(numRewritten, before - after);
   }
 };

@@ -193,6 +193,36 @@ SmallVector<Type> getConvParameterTypes(MLIRContext *context) {
   return types;
 }
 
+/// The call's first 10 arguments: batch, groups, input and output channels
+/// per group, input rows and columns, filter rows and columns, output rows
+/// and columns, read from the operands' sizes (`one` for a group of one).
+SmallVector<Value> getSizeArguments(const ConvLayout &layout,
+                                    const nx::BufferArguments &input,
+                                    const nx::BufferArguments &filter,
+                                    const nx::BufferArguments &output,
+                                    Value one) {
+  Value channels = input.sizes[layout.input[1]];
+  SmallVector<Value> arguments{input.sizes[layout.input[0]]};
+  if (layout.depthwise)
+    llvm::append_range(arguments, ArrayRef<Value>{channels, one, one});
+  else if (layout.groupDim != kAbsent)
+    llvm::append_range(arguments,
+                       ArrayRef<Value>{filter.sizes[layout.filter[0]],
+                                       filter.sizes[layout.filter[2]],
+                                       filter.sizes[layout.filter[1]]});
+  else
+    llvm::append_range(
+        arguments,
+        ArrayRef<Value>{one, channels, output.sizes[layout.output[1]]});
+  llvm::append_range(
+      arguments,
+      ArrayRef<Value>{
+          input.sizes[layout.input[2]], input.sizes[layout.input[3]],
+          filter.sizes[layout.filter[3]], filter.sizes[layout.filter[4]],
+          output.sizes[layout.output[2]], output.sizes[layout.output[3]]});
+  return arguments;
+}
+
 struct ConvolutionToDnnl : OpInterfaceRewritePattern<linalg::LinalgOp> {
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
@@ -244,25 +274,8 @@ struct ConvolutionToDnnl : OpInterfaceRewritePattern<linalg::LinalgOp> {
         collapseGroups(rewriter, loc, op->getOperand(2), layout));
     Value zero = constant(0), one = constant(1);
 
-    Value channels = input.sizes[layout.input[1]];
-    SmallVector<Value> arguments{input.sizes[layout.input[0]]};
-    if (layout.depthwise)
-      llvm::append_range(arguments, ArrayRef<Value>{channels, one, one});
-    else if (grouped)
-      llvm::append_range(arguments,
-                         ArrayRef<Value>{filter.sizes[layout.filter[0]],
-                                         filter.sizes[layout.filter[2]],
-                                         filter.sizes[layout.filter[1]]});
-    else
-      llvm::append_range(
-          arguments,
-          ArrayRef<Value>{one, channels, output.sizes[layout.output[1]]});
-    llvm::append_range(
-        arguments,
-        ArrayRef<Value>{
-            input.sizes[layout.input[2]], input.sizes[layout.input[3]],
-            filter.sizes[layout.filter[3]], filter.sizes[layout.filter[4]],
-            output.sizes[layout.output[2]], output.sizes[layout.output[3]]});
+    SmallVector<Value> arguments =
+        getSizeArguments(layout, input, filter, output, one);
     int64_t flags = zeroFill ? 0 : NXRT_CONV2D_ACCUMULATE;
     if (epilogue && epilogue->relu)
       flags |= NXRT_CONV2D_RELU;
