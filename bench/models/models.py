@@ -98,6 +98,22 @@ def np_depthwise_nhwc_hwc(x, w, padding=0, stride=1):
     return out
 
 
+def np_conv3d_ndhwc(x, w, strides=(1, 1, 1), dilations=(1, 1, 1)):
+    """A 3-D NDHWC convolution by DHWCF weights, or a depthwise one by DHWC
+    weights, without padding: a sum over the kernel's taps."""
+    depthwise = w.ndim == 4
+    kernel = w.shape[:3]
+    out_shape = [(size - d * (k - 1) - 1) // s + 1 for size, k, s, d in
+                 zip(x.shape[1:4], kernel, strides, dilations)]
+    out = np.zeros([x.shape[0]] + out_shape + [w.shape[-1]])
+    for tap in np.ndindex(*kernel):
+        window = tuple(slice(t * d, t * d + s * (o - 1) + 1, s) for t, s, d, o
+                       in zip(tap, strides, dilations, out_shape))
+        patch = x[(slice(None),) + window]
+        out += patch * w[tap] if depthwise else patch @ w[tap]
+    return out
+
+
 def np_max_pool_2x2(x):
     n, h, w, c = x.shape
     return x.reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
@@ -755,6 +771,65 @@ class Conv1d(Model):
             x, w, (1,), "VALID", dimension_numbers=("NWC", "WIO", "NWC"))
 
 
+class Conv3d(Model):
+    """A 3-D convolution of a 16x32x32 volume of 16 channels (NDHWC) with
+    32 filters 3x3x3 (DHWCF), as in a video or volumetric model."""
+    name = "conv3d"
+    arguments = [("x", (1, 16, 32, 32, 16), 1.0),
+                 ("w", (3, 3, 3, 16, 32), 1 / 21)]
+    strides = (1, 1, 1)
+    dilations = (1, 1, 1)
+
+    def numpy(self, x, w):
+        return np_conv3d_ndhwc(x, w, self.strides, self.dilations)
+
+    def torch(self, torch):
+        def run(x, w):
+            out = torch.nn.functional.conv3d(
+                x.permute(0, 4, 1, 2, 3), w.permute(4, 3, 0, 1, 2),
+                stride=self.strides, dilation=self.dilations)
+            return out.permute(0, 2, 3, 4, 1)
+        return run
+
+    def jax(self, jnp, lax):
+        return lambda x, w: lax.conv_general_dilated(
+            x, w, self.strides, "VALID", rhs_dilation=self.dilations,
+            dimension_numbers=("NDHWC", "DHWIO", "NDHWC"))
+
+
+class Conv3dStrided(Conv3d):
+    """A 3-D convolution of a batch of two, strided along the depth and the
+    width and dilated along the height: its image planes are no one run of
+    memory, so the batch of planes each kernel plane meets is a copy."""
+    name = "conv3d-strided"
+    arguments = [("x", (2, 9, 20, 20, 8), 1.0), ("w", (3, 3, 3, 8, 16), 1 / 15)]
+    strides = (2, 1, 2)
+    dilations = (1, 2, 1)
+
+
+class DepthwiseConv3d(Model):
+    """A depthwise 3-D convolution (NDHWC by DHWC) of 32 channels."""
+    name = "depthwise-conv3d"
+    arguments = [("x", (1, 8, 16, 16, 32), 1.0), ("w", (3, 3, 3, 32), 1 / 5)]
+
+    def numpy(self, x, w):
+        return np_conv3d_ndhwc(x, w)
+
+    def torch(self, torch):
+        def run(x, w):
+            out = torch.nn.functional.conv3d(
+                x.permute(0, 4, 1, 2, 3), w.permute(3, 0, 1, 2)[:, None],
+                groups=x.shape[-1])
+            return out.permute(0, 2, 3, 4, 1)
+        return run
+
+    def jax(self, jnp, lax):
+        return lambda x, w: lax.conv_general_dilated(
+            x, w[:, :, :, None, :], (1, 1, 1), "VALID",
+            feature_group_count=x.shape[-1],
+            dimension_numbers=("NDHWC", "DHWIO", "NDHWC"))
+
+
 class Concat(Model):
     """Two 2048x1024 matrices side by side (tensor.concat): 16 MiB copied."""
     name = "concat"
@@ -849,7 +924,8 @@ OPS = {m.name: m for m in (
     BatchMatmul(), BatchMatmulTransposed(), BatchMatmulTransposedA(),
     MaskedAttention(), Transpose(), ColumnSum(), BatchSum(),
     RowSum(), MiddleMax(), MatmulI8(), MatmulBf16(), MatmulF16(),
-    Conv1d(), Concat(), Pad(), FullSum(), Matvec(), Softmax())}
+    Conv1d(), Conv3d(), Conv3dStrided(), DepthwiseConv3d(), Concat(), Pad(),
+    FullSum(), Matvec(), Softmax())}
 MODELS.update(OPS)
 
 

@@ -89,6 +89,8 @@ static void addFrontEndPasses(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createNxDecomposeAggregatedOpsPass());
   // 1-D convolutions become 2-D ones, which oneDNN and the GEMM lowering take.
   pm.addNestedPass<func::FuncOp>(createNxConvolutions1DTo2DPass());
+  // 3-D convolutions become one 2-D convolution per kernel plane.
+  pm.addNestedPass<func::FuncOp>(createNxConvolutions3DTo2DPass());
   // Sizes that contradict each other are reported at the user's op, before
   // canonicalization and bufferization make them static in ops that would
   // not verify.

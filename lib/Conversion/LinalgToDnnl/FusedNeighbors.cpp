@@ -82,12 +82,15 @@ bool leavesSourceAlone(Operation *op, Value source, Operation *copy,
 
 linalg::FillOp nx::dnnl::findZeroFill(linalg::LinalgOp op) {
   Value output = op->getOperand(2);
-  // A 1-D convolution's output is a reshape (a unit height inserted) of
-  // the whole allocation: anything else that uses the allocation between
-  // the fill and `op` counts as a use of the output.
+  // A 1-D convolution's output is a reshape of the whole allocation (a unit
+  // height inserted), and so is a 3-D one's plane by plane (batch and depth
+  // as one): anything else that uses the allocation between the fill and
+  // `op` counts as a use of the output.
   Value allocated = output;
   if (auto expand = output.getDefiningOp<memref::ExpandShapeOp>())
     allocated = expand.getSrc();
+  if (auto collapse = output.getDefiningOp<memref::CollapseShapeOp>())
+    allocated = collapse.getSrc();
   if (!allocated.getDefiningOp<memref::AllocOp>())
     return nullptr;
   if (allocated != output)

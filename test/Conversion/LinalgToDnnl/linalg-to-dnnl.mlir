@@ -177,6 +177,28 @@ func.func @zero_filled_reshape(%in: memref<2x1x8x4xf32>, %filter: memref<1x3x4x4
 
 // -----
 
+// A 3-D convolution's output, its batch and depth collapsed into one batch
+// (nx-convolutions-3d-to-2d): the first of its calls writes over the fill,
+// and the second, on the same view, adds to what the first wrote.
+// CHECK-LABEL: func.func @zero_filled_collapse
+// CHECK-DAG: %[[C0:.+]] = arith.constant 0 : i64
+// CHECK-DAG: %[[C1:.+]] = arith.constant 1 : i64
+// CHECK-NOT: linalg.fill
+// CHECK: llvm.call @nxrt_conv2d_f32({{([^,]+, ){15}[^,]+}}, %[[C0]], %{{.+}}
+// CHECK-NOT: linalg.fill
+// CHECK: llvm.call @nxrt_conv2d_f32({{([^,]+, ){15}[^,]+}}, %[[C1]], %{{.+}}
+func.func @zero_filled_collapse(%in: memref<6x8x8x4xf32>, %filter: memref<3x3x4x4xf32>) -> memref<1x6x6x6x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %out = memref.alloc() : memref<1x6x6x6x4xf32>
+  %view = memref.collapse_shape %out [[0, 1], [2], [3], [4]] : memref<1x6x6x6x4xf32> into memref<6x6x6x4xf32>
+  linalg.fill ins(%zero : f32) outs(%view : memref<6x6x6x4xf32>)
+  linalg.conv_2d_nhwc_hwcf ins(%in, %filter : memref<6x8x8x4xf32>, memref<3x3x4x4xf32>) outs(%view : memref<6x6x6x4xf32>)
+  linalg.conv_2d_nhwc_hwcf ins(%in, %filter : memref<6x8x8x4xf32>, memref<3x3x4x4xf32>) outs(%view : memref<6x6x6x4xf32>)
+  return %out : memref<1x6x6x6x4xf32>
+}
+
+// -----
+
 // The fill stays, and the call adds to it, when the output is read between
 // the fill and the convolution, when the fill is not of +0.0, or when the
 // output is not a fresh buffer.

@@ -1,0 +1,177 @@
+//===- Convolutions3DTo2D.cpp - 3-D convolutions as sums of 2-D ones -----===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The library calls and the GEMM lowering take 2-D convolutions. A 3-D one
+// is the sum, over the planes of its kernel, of 2-D convolutions: kernel
+// plane kd meets image planes kd * dilation + od * stride for every output
+// plane od. With the batch and the output depth as one batch dimension,
+// each is one 2-D NHWC convolution that accumulates into the output, as a
+// linalg convolution does into its init.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Transforms/Convolutions3DTo2D.h"
+
+#include "nx/Support/PassStatistics.h"
+#include "nx/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "nx-convolutions-3d-to-2d"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_NXCONVOLUTIONS3DTO2DPASS
+#include "nx/Transforms/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+
+/// The reassociation that makes a rank-`rank` value's first two dimensions
+/// (batch and depth) one.
+static SmallVector<ReassociationIndices> batchAndDepthAsOne(int64_t rank) {
+  SmallVector<ReassociationIndices> groups{{0, 1}};
+  for (int64_t dim = 2; dim < rank; ++dim)
+    groups.push_back({dim});
+  return groups;
+}
+
+/// The image planes kernel plane `plane` meets, `outputDepth` of them, as
+/// an image whose batch is the batch times the output depth. The collapse
+/// bufferizes to a view when those planes are one run of memory (a batch of
+/// one, a depth stride of 1) and to a copy otherwise.
+static Value imagePlanes(PatternRewriter &rewriter, Location loc, Value image,
+                         int64_t plane, int64_t stride, int64_t dilation,
+                         OpFoldResult outputDepth) {
+  auto type = cast<RankedTensorType>(image.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, image);
+  SmallVector<OpFoldResult> steps(rank, rewriter.getIndexAttr(1));
+  offsets[1] = rewriter.getIndexAttr(plane * dilation);
+  sizes[1] = outputDepth;
+  steps[1] = rewriter.getIndexAttr(stride);
+  Value planes = tensor::ExtractSliceOp::create(rewriter, loc, image, offsets,
+                                                sizes, steps);
+  return tensor::CollapseShapeOp::create(rewriter, loc, planes,
+                                         batchAndDepthAsOne(rank));
+}
+
+/// Plane `plane` of `kernel` (depth first), without its depth dimension.
+static Value kernelPlane(PatternRewriter &rewriter, Location loc, Value kernel,
+                         int64_t plane) {
+  auto type = cast<RankedTensorType>(kernel.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(rewriter, loc, kernel);
+  SmallVector<OpFoldResult> steps(rank, rewriter.getIndexAttr(1));
+  offsets[0] = rewriter.getIndexAttr(plane);
+  sizes[0] = rewriter.getIndexAttr(1);
+  auto planeType = RankedTensorType::get(type.getShape().drop_front(),
+                                         type.getElementType());
+  return tensor::ExtractSliceOp::create(rewriter, loc, planeType, kernel,
+                                        offsets, sizes, steps);
+}
+
+/// `attr` (strides or dilations of depth, height and width) without the
+/// depth's.
+static DenseIntElementsAttr heightAndWidth(PatternRewriter &rewriter,
+                                           DenseIntElementsAttr attr) {
+  auto values = llvm::to_vector(attr.getValues<int64_t>());
+  return rewriter.getI64TensorAttr(ArrayRef(values).drop_front());
+}
+
+namespace {
+
+/// `Op3D` (NDHWC image, kernel depth first) as one `Op2D` per kernel plane.
+template <typename Op3D, typename Op2D>
+struct Convolution3DTo2D final : OpRewritePattern<Op3D> {
+  Convolution3DTo2D(MLIRContext *context, int64_t maxKernelDepth)
+      : OpRewritePattern<Op3D>(context), maxKernelDepth(maxKernelDepth) {}
+
+  LogicalResult matchAndRewrite(Op3D op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "not on tensors");
+    Value image = op.getInputs()[0], kernel = op.getInputs()[1];
+    Value init = op.getOutputs()[0];
+    int64_t kernelDepth =
+        cast<RankedTensorType>(kernel.getType()).getDimSize(0);
+    if (ShapedType::isDynamic(kernelDepth) || kernelDepth > maxKernelDepth)
+      return rewriter.notifyMatchFailure(op,
+                                         "kernel depth not static or large");
+    int64_t depthStride =
+        *op.getStrides().template getValues<int64_t>().begin();
+    int64_t depthDilation =
+        *op.getDilations().template getValues<int64_t>().begin();
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+    SmallVector<OpFoldResult> resultShape =
+        tensor::getMixedSizes(rewriter, loc, init);
+    auto groups = batchAndDepthAsOne(resultType.getRank());
+    Value sum = tensor::CollapseShapeOp::create(rewriter, loc, init, groups);
+    for (int64_t plane = 0; plane < kernelDepth; ++plane) {
+      Value planes = imagePlanes(rewriter, loc, image, plane, depthStride,
+                                 depthDilation, resultShape[1]);
+      Value weights = kernelPlane(rewriter, loc, kernel, plane);
+      sum = Op2D::create(rewriter, loc, TypeRange{sum.getType()},
+                         ValueRange{planes, weights}, ValueRange{sum},
+                         heightAndWidth(rewriter, op.getStrides()),
+                         heightAndWidth(rewriter, op.getDilations()))
+                .getResult(0);
+    }
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, resultType, sum,
+                                                       groups, resultShape);
+    return success();
+  }
+
+  int64_t maxKernelDepth;
+};
+
+/// The 3-D convolutions of `root` that the patterns rewrite (on tensors or
+/// not, whatever their kernel depth).
+int64_t count3DConvolutions(Operation *root) {
+  int64_t count = 0;
+  root->walk([&](Operation *op) {
+    count +=
+        isa<linalg::Conv3DNdhwcDhwcfOp, linalg::DepthwiseConv3DNdhwcDhwcOp>(op);
+  });
+  return count;
+}
+
+struct NxConvolutions3DTo2DPass
+    : nx::impl::NxConvolutions3DTo2DPassBase<NxConvolutions3DTo2DPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    int64_t before = count3DConvolutions(getOperation());
+    RewritePatternSet patterns(&getContext());
+    nx::populateConvolutions3DTo2DPatterns(patterns, maxKernelDepth);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    int64_t after = count3DConvolutions(getOperation());
+    nx::addStatistic(numRewritten, before - after);
+  }
+};
+
+} // namespace
+
+void nx::populateConvolutions3DTo2DPatterns(RewritePatternSet &patterns,
+                                            int64_t maxKernelDepth) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<
+      Convolution3DTo2D<linalg::Conv3DNdhwcDhwcfOp, linalg::Conv2DNhwcHwcfOp>>(
+      context, maxKernelDepth);
+  patterns.add<Convolution3DTo2D<linalg::DepthwiseConv3DNdhwcDhwcOp,
+                                 linalg::DepthwiseConv2DNhwcHwcOp>>(
+      context, maxKernelDepth);
+}
+
+#undef DEBUG_TYPE
