@@ -113,7 +113,8 @@ const char *const kOps[] = {"conv",
                             "pad",
                             "full-sum",
                             "matvec",
-                            "softmax"};
+                            "softmax",
+                            "argmax"};
 
 std::string readModel(const std::string &file) {
   std::string path = std::string(NX_BENCH_MODELS_DIR) + "/" + file + ".mlir";
@@ -264,17 +265,21 @@ private:
     auto func = module->lookupSymbol<mlir::func::FuncOp>(entry);
     if (!func || func.getNumResults() != 1)
       die("no function @" + entry + " with one result");
-    auto shapeOf = [&](mlir::Type type) {
+    // The inputs are filled with floats; a result of 32-bit integers (an
+    // argmax's positions) is timed, and compared, as well as one of f32.
+    auto shapeOf = [&](mlir::Type type, bool isResult) {
       auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(type);
+      mlir::Type element = tensor ? tensor.getElementType() : mlir::Type();
       if (!tensor || !tensor.hasStaticShape() ||
-          !tensor.getElementType().isF32())
-        die("@" + entry + " takes and returns static f32 tensors only");
+          !(element.isF32() || (isResult && element.isInteger(32))))
+        die("@" + entry +
+            " takes static f32 tensors and returns one of f32 or i32 only");
       return std::vector<int64_t>(tensor.getShape().begin(),
                                   tensor.getShape().end());
     };
     for (mlir::Type type : func.getArgumentTypes())
-      argShapes.push_back(shapeOf(type));
-    resultShape = shapeOf(func.getResultTypes()[0]);
+      argShapes.push_back(shapeOf(type, /*isResult=*/false));
+    resultShape = shapeOf(func.getResultTypes()[0], /*isResult=*/true);
     resultRank = resultShape.size();
   }
 

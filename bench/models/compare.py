@@ -36,7 +36,8 @@ OPS = ("conv", "conv-strided", "conv-dilated", "conv-nchw", "conv-fhwc",
        "depthwise-conv", "depthwise-conv-strided", "max-pool", "avg-pool",
        "batch-matmul", "batch-matmul-transposed", "batch-matmul-transposed-a",
        "masked-attention", "transpose", "column-sum", "row-sum", "middle-max",
-       "conv1d", "conv3d", "concat", "pad", "full-sum", "matvec", "softmax")
+       "conv1d", "conv3d", "concat", "pad", "full-sum", "matvec", "softmax",
+       "argmax")
 
 
 def nx_times(bench, min_time):

@@ -916,6 +916,24 @@ class Softmax(Model):
         return run
 
 
+class Argmax(Model):
+    """The position of each row's maximum in a 2048x2048 matrix, as a
+    classifier's or a greedy decoder's last step: a linalg.generic of two
+    results with linalg.index."""
+    name = "argmax"
+    arguments = [("x", (2048, 2048), 1.0)]
+    tolerance = 0.0  # positions: every one exact
+
+    def numpy(self, x):
+        return np.argmax(x, axis=1).astype(np.int32)
+
+    def torch(self, torch):
+        return lambda x: torch.argmax(x, 1).int()
+
+    def jax(self, jnp, lax):
+        return lambda x: jnp.argmax(x, axis=1).astype(jnp.int32)
+
+
 MODELS = {m.name: m for m in (Mlp(), Cnn(), Transformer())}
 OPS = {m.name: m for m in (
     Conv(), ConvStrided(), ConvDilated(), ConvNchw(), ConvFhwc(), ConvGrouped(),
@@ -925,7 +943,7 @@ OPS = {m.name: m for m in (
     MaskedAttention(), Transpose(), ColumnSum(), BatchSum(),
     RowSum(), MiddleMax(), MatmulI8(), MatmulBf16(), MatmulF16(),
     Conv1d(), Conv3d(), Conv3dStrided(), DepthwiseConv3d(), Concat(), Pad(),
-    FullSum(), Matvec(), Softmax())}
+    FullSum(), Matvec(), Softmax(), Argmax())}
 MODELS.update(OPS)
 
 

@@ -118,6 +118,12 @@ static void addFrontEndPasses(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(
         createNxSplitReductionsPass(splitReductionsOptions));
   }
+  // Argmax and argmin keep a (value, index) pair per vector lane. Exact,
+  // hence also with strict reductions.
+  NxSplitIndexReductionsPassOptions splitIndexOptions;
+  splitIndexOptions.vectorBits = options.widths.vectorBits;
+  pm.addNestedPass<func::FuncOp>(
+      createNxSplitIndexReductionsPass(splitIndexOptions));
   // Each op that writes into a shared fill gets its own, so bufferization
   // fills two buffers instead of copying one, and no copy keeps the op from
   // the team of the op before it.

@@ -53,6 +53,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #define DEBUG_TYPE "nx-vectorize-linalg"
@@ -701,6 +702,105 @@ static bool isUnpromotableWindow(linalg::LinalgOp op) {
   return false;
 }
 
+/// Whether `op` is a generic whose reductions are all over loops outside
+/// its innermost one, which is parallel. Tiled one step at a time along
+/// them, its tiles reduce over unit loops only: without those loops they
+/// are elementwise ops, which upstream's vectorizer takes whatever their
+/// combiner (an argmax's comparison and selections, which it does not take
+/// as a reduction).
+static bool reducesOnlyOuterLoops(linalg::LinalgOp op) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  return isa<linalg::GenericOp>(op) && op.getNumReductionLoops() != 0 &&
+         !iterators.empty() && linalg::isParallelIterator(iterators.back());
+}
+
+/// The views of `tile`'s operands without the dimensions that read the
+/// loops of `dropped`, and `tile`'s maps without those loops.
+static void dropLoopsFromOperands(RewriterBase &rewriter, linalg::LinalgOp tile,
+                                  const llvm::SmallBitVector &dropped,
+                                  SmallVectorImpl<Value> &operands,
+                                  SmallVectorImpl<AffineMap> &maps) {
+  for (OpOperand &operand : tile->getOpOperands()) {
+    AffineMap map = tile.getMatchingIndexingMap(&operand);
+    llvm::SmallBitVector unitResults(map.getNumResults());
+    for (auto [position, expr] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        unitResults[position] = dropped.test(dim.getPosition());
+    Value value = operand.get();
+    auto type = cast<MemRefType>(value.getType());
+    if (unitResults.any()) {
+      SmallVector<int64_t> shape;
+      for (auto [position, size] : llvm::enumerate(type.getShape()))
+        if (!unitResults.test(position))
+          shape.push_back(size);
+      SmallVector<OpFoldResult> offsets(type.getRank(),
+                                        rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes =
+          getAsIndexOpFoldResult(rewriter.getContext(), type.getShape());
+      SmallVector<OpFoldResult> strides(type.getRank(),
+                                        rewriter.getIndexAttr(1));
+      auto reduced = memref::SubViewOp::inferRankReducedResultType(
+          shape, type, offsets, sizes, strides);
+      value = memref::SubViewOp::create(rewriter, tile.getLoc(), reduced, value,
+                                        offsets, sizes, strides);
+    }
+    operands.push_back(value);
+    maps.push_back(compressDims(map.dropResults(unitResults), dropped));
+  }
+}
+
+/// `tile`, whose reduction loops all run once, as a generic without them
+/// over rank-reduced views of its operands: an elementwise op. Nothing when
+/// a reduction loop runs more than once.
+static linalg::GenericOp dropUnitReductions(RewriterBase &rewriter,
+                                            linalg::LinalgOp tile) {
+  auto generic = dyn_cast<linalg::GenericOp>(tile.getOperation());
+  if (!generic || !generic.hasPureBufferSemantics() || tile.hasDynamicShape())
+    return nullptr;
+  SmallVector<int64_t> ranges = tile.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = tile.getIteratorTypesArray();
+  llvm::SmallBitVector dropped(ranges.size());
+  SmallVector<utils::IteratorType> kept;
+  for (auto [loop, iterator] : llvm::enumerate(iterators)) {
+    if (!linalg::isReductionIterator(iterator)) {
+      kept.push_back(iterator);
+      continue;
+    }
+    if (ranges[loop] != 1)
+      return nullptr;
+    dropped.set(loop);
+  }
+  rewriter.setInsertionPoint(tile);
+  SmallVector<Value> operands;
+  SmallVector<AffineMap> maps;
+  dropLoopsFromOperands(rewriter, tile, dropped, operands, maps);
+  int64_t inputs = tile.getNumDpsInputs();
+  auto elementwise = linalg::GenericOp::create(
+      rewriter, tile.getLoc(), TypeRange{},
+      ArrayRef(operands).take_front(inputs),
+      ArrayRef(operands).drop_front(inputs), maps, kept);
+  rewriter.inlineRegionBefore(generic.getRegion(), elementwise.getRegion(),
+                              elementwise.getRegion().begin());
+  // A dropped loop's index is 0; the others count only the loops kept.
+  SmallVector<linalg::IndexOp> indices;
+  elementwise.getBlock()->walk(
+      [&](linalg::IndexOp index) { indices.push_back(index); });
+  for (linalg::IndexOp index : indices) {
+    uint64_t loop = index.getDim();
+    rewriter.setInsertionPoint(index);
+    if (dropped.test(loop)) {
+      rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(index, 0);
+      continue;
+    }
+    int64_t before =
+        llvm::count_if(llvm::seq<uint64_t>(0, loop),
+                       [&](uint64_t l) { return dropped.test(l); });
+    rewriter.modifyOpInPlace(index, [&] { index.setDim(loop - before); });
+  }
+  rewriter.eraseOp(tile);
+  return elementwise;
+}
+
 /// Replaces a linalg op of static shape by vector code; a tile that does not
 /// vectorize stays a linalg op, which the loop lowering takes. Appends the
 /// ops upstream's vectorizer made to `made`, when given.
@@ -712,6 +812,10 @@ static LogicalResult vectorizeStaticTile(RewriterBase &rewriter,
   if (isUnpromotableWindow(tile))
     return failure();
   ReductionCombiner combiner = getReductionCombiner(tile);
+  if (reducesOnlyOuterLoops(tile) &&
+      failed(linalg::vectorizeOpPrecondition(tile)))
+    if (linalg::GenericOp elementwise = dropUnitReductions(rewriter, tile))
+      tile = elementwise;
   FailureOr<llvm::iterator_range<Block::iterator>> vectorOps =
       vectorizeInPlace(rewriter, tile);
   if (failed(vectorOps))
@@ -755,10 +859,14 @@ tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
   // Whether the vectorizer takes this op at all (its body, its maps),
   // asked of the whole op before tiling: with vector sizes covering its
   // static extents, as the check requires, and masks for dynamic ones.
+  // An op whose reductions are outer loops only may fail it for its
+  // combiner alone; its tiles do not reduce (see reducesOnlyOuterLoops).
   bool windowCopy = isWindowCopy(op) && !op.hasOnlyProjectedPermutations();
-  if (!windowCopy && failed(linalg::vectorizeOpPrecondition(
-                         op, op.hasDynamicShape() ? ArrayRef(wholeSizes)
-                                                  : ArrayRef<int64_t>())))
+  bool unitReductions = reducesOnlyOuterLoops(op) && !op.hasDynamicShape();
+  if (!windowCopy && !unitReductions &&
+      failed(linalg::vectorizeOpPrecondition(op, op.hasDynamicShape()
+                                                     ? ArrayRef(wholeSizes)
+                                                     : ArrayRef<int64_t>())))
     return failure();
 
   if (llvm::all_of(tileSizes, [](int64_t size) { return size == 0; })) {

@@ -1,0 +1,406 @@
+//===- SplitIndexReductions.cpp - argmax and argmin into vector lanes -----===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// An argmax along an op's innermost loop keeps one running (value, index)
+// pair, so each step waits for the comparison and the selection before it:
+// one element per few cycles. Split into lanes, each keeping its own pair
+// over every ratio-th element, the steps are independent vector lanes. The
+// split is exact: a lane keeps the first of its best elements, and the lanes
+// are combined in order, an equal value taken only at a smaller index, so
+// the result is the serial loop's, whatever the values (NaN, signed zeros).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Codegen/CPU/Passes.h"
+#include "nx/Support/PassOptions.h"
+#include "nx/Support/PassStatistics.h"
+
+#include "VectorShape.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+
+#define DEBUG_TYPE "nx-split-index-reductions"
+
+namespace mlir::nx {
+#define GEN_PASS_DEF_NXSPLITINDEXREDUCTIONSPASS
+#include "nx/Codegen/CPU/Passes.h.inc"
+} // namespace mlir::nx
+
+using namespace mlir;
+
+namespace {
+
+/// An argmax or argmin: a reduction along the innermost loop of one input
+/// into a value and an index, whose body is
+///   better = cmp(in, value); yield select(better, in, value),
+///                                  select(better, j, index)
+/// with j the reduction loop's linalg.index (through an index cast) and a
+/// strict comparison, so that the first of equal elements wins.
+struct IndexReduction {
+  /// The comparison, with the input on its left-hand side.
+  Operation *compare;
+  bool isFloat;
+  arith::CmpFPredicate floatPredicate;
+  arith::CmpIPredicate intPredicate;
+};
+
+} // namespace
+
+/// Whether `value` is the index of loop `loop`, through an index cast.
+static bool isReductionIndex(Value value, unsigned loop) {
+  if (auto cast = value.getDefiningOp<arith::IndexCastOp>())
+    value = cast.getIn();
+  else if (auto cast = value.getDefiningOp<arith::IndexCastUIOp>())
+    value = cast.getIn();
+  auto index = value.getDefiningOp<linalg::IndexOp>();
+  return index && index.getDim() == loop;
+}
+
+/// The comparison of `compare` with `in` on the left, if it is strict.
+static std::optional<IndexReduction> matchStrictCompare(Operation *compare,
+                                                        Value in, Value value) {
+  IndexReduction reduction{compare, false, {}, {}};
+  if (auto cmp = dyn_cast<arith::CmpFOp>(compare)) {
+    arith::CmpFPredicate predicate = cmp.getPredicate();
+    if (cmp.getLhs() == value && cmp.getRhs() == in)
+      predicate =
+          predicate == arith::CmpFPredicate::OGT   ? arith::CmpFPredicate::OLT
+          : predicate == arith::CmpFPredicate::OLT ? arith::CmpFPredicate::OGT
+                                                   : predicate;
+    else if (cmp.getLhs() != in || cmp.getRhs() != value)
+      return std::nullopt;
+    if (predicate != arith::CmpFPredicate::OGT &&
+        predicate != arith::CmpFPredicate::OLT)
+      return std::nullopt;
+    reduction.isFloat = true;
+    reduction.floatPredicate = predicate;
+    return reduction;
+  }
+  auto cmp = dyn_cast<arith::CmpIOp>(compare);
+  if (!cmp)
+    return std::nullopt;
+  using P = arith::CmpIPredicate;
+  P predicate = cmp.getPredicate();
+  if (!llvm::is_contained({P::sgt, P::slt, P::ugt, P::ult}, predicate))
+    return std::nullopt;
+  if (cmp.getLhs() == value && cmp.getRhs() == in) {
+    // The same comparison with its operands swapped.
+    const std::pair<P, P> swaps[] = {
+        {P::sgt, P::slt}, {P::slt, P::sgt}, {P::ugt, P::ult}, {P::ult, P::ugt}};
+    predicate = llvm::find_if(swaps, [&](auto swap) {
+                  return swap.first == predicate;
+                })->second;
+  } else if (cmp.getLhs() != in || cmp.getRhs() != value) {
+    return std::nullopt;
+  }
+  reduction.intPredicate = predicate;
+  return reduction;
+}
+
+/// The index reduction `op` is, if the split can take it: static, on
+/// tensors, with an index type that holds every position of the reduced
+/// loop.
+static std::optional<IndexReduction> matchIndexReduction(linalg::GenericOp op) {
+  unsigned loops = op.getNumLoops();
+  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
+      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 2 ||
+      op.getNumReductionLoops() != 1 ||
+      !linalg::isReductionIterator(op.getIteratorTypesArray().back()) ||
+      !llvm::all_of(
+          op.getIndexingMapsArray(),
+          [](AffineMap map) { return map.isProjectedPermutation(); }) ||
+      !nx::readsInnermostLoopContiguously(op))
+    return std::nullopt;
+  // The input reads the reduced loop as its innermost dimension.
+  AffineMap inputMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  if (inputMap.getNumResults() == 0 ||
+      inputMap.getResults().back() !=
+          getAffineDimExpr(loops - 1, op.getContext()))
+    return std::nullopt;
+  Block *body = op.getBlock();
+  Value in = body->getArgument(0), value = body->getArgument(1),
+        index = body->getArgument(2);
+  auto indexType = dyn_cast<IntegerType>(index.getType());
+  int64_t extent = op.getStaticLoopRanges().back();
+  if (!indexType || in.getType() != value.getType() ||
+      !llvm::isUIntN(indexType.getWidth() - 1, extent - 1))
+    return std::nullopt;
+  Operation *yield = body->getTerminator();
+  auto newValue = yield->getOperand(0).getDefiningOp<arith::SelectOp>();
+  auto newIndex = yield->getOperand(1).getDefiningOp<arith::SelectOp>();
+  if (!newValue || !newIndex ||
+      newValue.getCondition() != newIndex.getCondition() ||
+      newValue.getTrueValue() != in || newValue.getFalseValue() != value ||
+      newIndex.getFalseValue() != index ||
+      !isReductionIndex(newIndex.getTrueValue(), loops - 1))
+    return std::nullopt;
+  Operation *compare = newValue.getCondition().getDefiningOp();
+  // Nothing else in the body: the index, its cast, the comparison and the
+  // two selections.
+  if (!compare || compare->getBlock() != body ||
+      llvm::range_size(body->without_terminator()) > 5)
+    return std::nullopt;
+  for (Operation &nested : body->without_terminator())
+    if (!isa<linalg::IndexOp, arith::IndexCastOp, arith::IndexCastUIOp,
+             arith::CmpFOp, arith::CmpIOp, arith::SelectOp>(nested))
+      return std::nullopt;
+  return matchStrictCompare(compare, in, value);
+}
+
+/// How `op` splits: into `ratio` pairs per output element, as
+/// nx-split-reductions' split, four vectors of `lanes` of its widest element
+/// type when the loop holds at least twice as many, else one.
+struct Split {
+  int64_t ratio, lanes;
+};
+
+static std::optional<Split> getSplit(linalg::LinalgOp op, int64_t vectorBits) {
+  std::optional<int64_t> lanes = nx::getVectorLanes(op, vectorBits);
+  int64_t extent = op.getStaticLoopRanges().back();
+  if (!lanes)
+    return std::nullopt;
+  for (int64_t ratio : {nx::kVectorAccumulators * *lanes, *lanes})
+    if (extent % ratio == 0 && extent >= 2 * ratio)
+      return Split{ratio, *lanes};
+  return std::nullopt;
+}
+
+/// `map` (of the original loops) with the innermost split loop `ki`, a new
+/// loop after all of them, as its last result.
+static AffineMap withSplitLoop(AffineMap map) {
+  MLIRContext *context = map.getContext();
+  SmallVector<AffineExpr> results(map.getResults());
+  results.push_back(getAffineDimExpr(map.getNumDims(), context));
+  return AffineMap::get(map.getNumDims() + 1, 0, results, context);
+}
+
+/// `init` broadcast along a new innermost dimension of `ratio`.
+static Value broadcastInnermost(RewriterBase &rewriter, Location loc,
+                                Value init, int64_t ratio) {
+  auto type = cast<RankedTensorType>(init.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape.push_back(ratio);
+  Value empty =
+      tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+  return linalg::BroadcastOp::create(rewriter, loc, init, empty,
+                                     ArrayRef<int64_t>{type.getRank()})
+      .getResult()
+      .front();
+}
+
+/// The first step: `op` over (..., K / ratio, ratio), the last loop
+/// parallel, into `ratio` (value, index) pairs per output element, each
+/// starting from the output's own. Its body is `op`'s, with the reduced
+/// position rebuilt from the two loops.
+static linalg::GenericOp buildLanes(RewriterBase &rewriter,
+                                    linalg::GenericOp op, int64_t ratio) {
+  Location loc = op.getLoc();
+  unsigned loops = op.getNumLoops();
+  Value input = op.getDpsInputs()[0];
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank();
+  SmallVector<int64_t> shape(inputType.getShape());
+  shape.back() /= ratio;
+  shape.push_back(ratio);
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t dim = 0; dim + 1 < rank; ++dim)
+    groups.push_back({dim});
+  groups.push_back({rank - 1, rank});
+  Value lanesInput = tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get(shape, inputType.getElementType()),
+      input, groups);
+  SmallVector<AffineMap> maps;
+  SmallVector<Value> inits;
+  for (OpOperand &operand : op->getOpOperands()) {
+    maps.push_back(withSplitLoop(op.getMatchingIndexingMap(&operand)));
+    if (op.isDpsInit(&operand))
+      inits.push_back(broadcastInnermost(rewriter, loc, operand.get(), ratio));
+  }
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  iterators.push_back(utils::IteratorType::parallel);
+  Block *body = op.getBlock();
+  return linalg::GenericOp::create(
+      rewriter, loc, TypeRange(ValueRange(inits)), ValueRange{lanesInput},
+      inits, maps, iterators,
+      [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+        IRMapping mapping;
+        mapping.map(body->getArguments(), args);
+        for (Operation &nested : body->without_terminator()) {
+          auto index = dyn_cast<linalg::IndexOp>(nested);
+          if (!index || index.getDim() != loops - 1) {
+            b.clone(nested, mapping);
+            continue;
+          }
+          Value outer = linalg::IndexOp::create(b, nestedLoc, loops - 1);
+          Value inner = linalg::IndexOp::create(b, nestedLoc, loops);
+          Value step = arith::ConstantIndexOp::create(b, nestedLoc, ratio);
+          Value scaled = arith::MulIOp::create(b, nestedLoc, outer, step);
+          mapping.map(index.getResult(),
+                      arith::AddIOp::create(b, nestedLoc, scaled, inner));
+        }
+        SmallVector<Value> yielded;
+        for (Value operand : body->getTerminator()->getOperands())
+          yielded.push_back(mapping.lookupOrDefault(operand));
+        linalg::YieldOp::create(b, nestedLoc, yielded);
+      });
+}
+
+/// Whether `candidate` is better than `current`: `reduction`'s comparison.
+static Value compareBetter(OpBuilder &b, Location loc,
+                           const IndexReduction &reduction, Value candidate,
+                           Value current) {
+  if (reduction.isFloat)
+    return arith::CmpFOp::create(b, loc, reduction.floatPredicate, candidate,
+                                 current);
+  return arith::CmpIOp::create(b, loc, reduction.intPredicate, candidate,
+                               current);
+}
+
+/// Whether `candidate` equals `current` (+0 and -0 do, NaN never does).
+static Value compareEqual(OpBuilder &b, Location loc,
+                          const IndexReduction &reduction, Value candidate,
+                          Value current) {
+  if (reduction.isFloat)
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, candidate,
+                                 current);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, candidate,
+                               current);
+}
+
+/// Yields the better of the pair in `args` (0, 1) and the best so far (2,
+/// 3): a better value, or an equal one at a smaller index. That is the
+/// larger pair in the order of values, then of indices reversed, so pairs
+/// combine in any order: each lane holds its first best element, or the
+/// init.
+static void yieldBetterPair(OpBuilder &b, Location loc,
+                            const IndexReduction &reduction, ValueRange args) {
+  Value value = args[0], index = args[1];
+  Value bestValue = args[2], bestIndex = args[3];
+  Value better = compareBetter(b, loc, reduction, value, bestValue);
+  Value equal = compareEqual(b, loc, reduction, value, bestValue);
+  Value earlier = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                        index, bestIndex);
+  Value tie = arith::AndIOp::create(b, loc, equal, earlier);
+  Value take = arith::OrIOp::create(b, loc, better, tie);
+  linalg::YieldOp::create(
+      b, loc,
+      ValueRange{arith::SelectOp::create(b, loc, take, value, bestValue),
+                 arith::SelectOp::create(b, loc, take, index, bestIndex)});
+}
+
+/// `map` (of `op`'s loops, the reduced one unused) with `extra` more loops
+/// after it, `read` of them (the last ones) as its last results.
+static AffineMap withLoops(AffineMap map, unsigned extra, unsigned read) {
+  MLIRContext *context = map.getContext();
+  unsigned dims = map.getNumDims() + extra;
+  SmallVector<AffineExpr> results(map.getResults());
+  for (unsigned dim = dims - read; dim < dims; ++dim)
+    results.push_back(getAffineDimExpr(dim, context));
+  return AffineMap::get(dims, 0, results, context);
+}
+
+/// The `ratio` pairs of `lanes` per output element combined, vector by
+/// vector, into `width` pairs: an op over (..., ratio / width, width) whose
+/// innermost loop is parallel, so it vectorizes as the first step does.
+static linalg::GenericOp combineVectors(RewriterBase &rewriter,
+                                        linalg::GenericOp op,
+                                        linalg::GenericOp lanes, int64_t ratio,
+                                        int64_t width,
+                                        const IndexReduction &reduction) {
+  Location loc = op.getLoc();
+  SmallVector<Value> vectors, inits;
+  SmallVector<AffineMap> maps;
+  for (Value partial : lanes->getResults()) {
+    auto type = cast<RankedTensorType>(partial.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    int64_t rank = shape.size();
+    shape.back() = ratio / width;
+    shape.push_back(width);
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t dim = 0; dim + 1 < rank; ++dim)
+      groups.push_back({dim});
+    groups.push_back({rank - 1, rank});
+    vectors.push_back(tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+        partial, groups));
+  }
+  // The maps' reduced loop (unused by the outputs) becomes the vectors'.
+  for (OpOperand &init : op.getDpsInitsMutable())
+    maps.push_back(withLoops(op.getMatchingIndexingMap(&init), 1, 2));
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    maps.push_back(withLoops(op.getMatchingIndexingMap(&init), 1, 1));
+    inits.push_back(broadcastInnermost(rewriter, loc, init.get(), width));
+  }
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  iterators.push_back(utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+      rewriter, loc, TypeRange(ValueRange(inits)), vectors, inits, maps,
+      iterators, [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+        yieldBetterPair(b, nestedLoc, reduction, args);
+      });
+}
+
+/// The last step: the pairs of `lanes` combined into `op`'s outputs.
+static linalg::GenericOp combineLanes(RewriterBase &rewriter,
+                                      linalg::GenericOp op,
+                                      linalg::GenericOp lanes,
+                                      const IndexReduction &reduction) {
+  SmallVector<AffineMap> maps;
+  // The lanes' loop takes the place of the reduced one.
+  for (OpOperand &init : op.getDpsInitsMutable())
+    maps.push_back(withLoops(op.getMatchingIndexingMap(&init), 0, 1));
+  for (OpOperand &init : op.getDpsInitsMutable())
+    maps.push_back(op.getMatchingIndexingMap(&init));
+  return linalg::GenericOp::create(
+      rewriter, op.getLoc(), op->getResultTypes(), lanes->getResults(),
+      op.getDpsInits(), maps, op.getIteratorTypesArray(),
+      [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
+        yieldBetterPair(b, nestedLoc, reduction, args);
+      });
+}
+
+namespace {
+
+struct NxSplitIndexReductionsPass
+    : nx::impl::NxSplitIndexReductionsPassBase<NxSplitIndexReductionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
+                                          vectorBits, 16)))
+      return signalPassFailure();
+    SmallVector<std::tuple<linalg::GenericOp, IndexReduction, Split>>
+        candidates;
+    getOperation()->walk([&](linalg::GenericOp op) {
+      std::optional<IndexReduction> reduction = matchIndexReduction(op);
+      std::optional<Split> split =
+          reduction ? getSplit(op, vectorBits) : std::nullopt;
+      if (split)
+        candidates.emplace_back(op, *reduction, *split);
+    });
+    IRRewriter rewriter(&getContext());
+    for (auto [op, reduction, split] : candidates) {
+      rewriter.setInsertionPoint(op);
+      linalg::GenericOp lanes = buildLanes(rewriter, op, split.ratio);
+      // Four vectors of pairs become one before the serial step.
+      if (split.ratio != split.lanes)
+        lanes = combineVectors(rewriter, op, lanes, split.ratio, split.lanes,
+                               reduction);
+      rewriter.replaceOp(op, combineLanes(rewriter, op, lanes, reduction));
+      nx::addStatistic(numSplit);
+    }
+  }
+};
+
+} // namespace
+
+#undef DEBUG_TYPE

@@ -1,0 +1,83 @@
+"""Inputs for index-reductions.mlir, and the check of its results against
+the serial loop the IR states (a strict comparison: the first of equal
+elements wins, NaN never does, -0 equals +0).
+
+  index_reductions.py inputs DIR
+  index_reductions.py check DIR RESULT_PREFIX...
+"""
+import math
+import os
+import sys
+
+import numpy as np
+
+ROWS, COLUMNS = 8, 256
+
+
+def float_rows():
+    x = np.random.default_rng(3).uniform(-1, 1, (ROWS, COLUMNS)).astype(np.float32)
+    x[0, :] = 0.0
+    x[0, 7::40] = 5.0                         # ties in several lanes
+    x[1, 36] = x[1, 100] = x[1, 164] = 9.0    # ties in one lane
+    x[2, 3] = np.nan                          # NaN before the maximum
+    x[2, 90] = 2.0
+    x[3, :] = -1.0
+    x[3, 74] = 0.0                            # +0 after an equal -0
+    x[3, 10] = -0.0
+    x[4, :] = -np.inf                         # nothing beats the init
+    x[5, :] = np.nan
+    x[6, 255] = 3.0                           # the last element
+    return x
+
+
+def int_rows():
+    x = np.random.default_rng(4).integers(-1000, 1000, (ROWS, COLUMNS)).astype(np.int32)
+    x[0, 200] = x[0, 17] = -5000              # ties for the minimum
+    x[1, :] = 7                               # all equal: the first wins
+    return x
+
+
+def serial(row, better, init_value, init_index):
+    value, index = init_value, init_index
+    for j, element in enumerate(row):
+        if better(element, value):
+            value, index = element, j
+    return value, index
+
+
+def expected():
+    floats = [serial(r, lambda a, b: a > b, -np.inf, -1) for r in float_rows()]
+    ints = [serial(r, lambda a, b: a < b, np.int32(2**31 - 1), -1)
+            for r in int_rows()]
+    return floats, ints
+
+
+def same(a, b):
+    if isinstance(b, float) and math.isnan(b):
+        return math.isnan(a)
+    return a == b and math.copysign(1, a) == math.copysign(1, b)
+
+
+def main():
+    command, directory = sys.argv[1], sys.argv[2]
+    if command == "inputs":
+        os.makedirs(directory, exist_ok=True)
+        np.save(os.path.join(directory, "floats.npy"), float_rows())
+        np.save(os.path.join(directory, "ints.npy"), int_rows())
+        return
+    floats, ints = expected()
+    for prefix in sys.argv[3:]:
+        values = np.load(f"{prefix}.values.npy")
+        indices = np.load(f"{prefix}.indices.npy")
+        minima = np.load(f"{prefix}.int-values.npy")
+        argmins = np.load(f"{prefix}.int-indices.npy")
+        ok = all(same(float(v), float(e[0])) and i == e[1]
+                 for v, i, e in zip(values, indices, floats))
+        ok = ok and all(v == e[0] and i == e[1]
+                        for v, i, e in zip(minima, argmins, ints))
+        print(f"{os.path.basename(prefix)}: {'exact' if ok else 'WRONG'}"
+              f" {list(indices)} {list(argmins)}")
+
+
+if __name__ == "__main__":
+    main()
