@@ -114,7 +114,8 @@ const char *const kOps[] = {"conv",
                             "full-sum",
                             "matvec",
                             "softmax",
-                            "argmax"};
+                            "argmax",
+                            "dot"};
 
 std::string readModel(const std::string &file) {
   std::string path = std::string(NX_BENCH_MODELS_DIR) + "/" + file + ".mlir";

@@ -37,7 +37,7 @@ OPS = ("conv", "conv-strided", "conv-dilated", "conv-nchw", "conv-fhwc",
        "batch-matmul", "batch-matmul-transposed", "batch-matmul-transposed-a",
        "masked-attention", "transpose", "column-sum", "row-sum", "middle-max",
        "conv1d", "conv3d", "concat", "pad", "full-sum", "matvec", "softmax",
-       "argmax")
+       "argmax", "dot")
 
 
 def nx_times(bench, min_time):

@@ -934,6 +934,22 @@ class Argmax(Model):
         return lambda x: jnp.argmax(x, axis=1).astype(jnp.int32)
 
 
+class Dot(Model):
+    """The dot product of two vectors of 2^22 f32 (linalg.dot): 32 MiB read
+    for one number."""
+    name = "dot"
+    arguments = [("a", (4194304,), 1.0), ("b", (4194304,), 1.0)]
+
+    def numpy(self, a, b):
+        return np.dot(a, b)
+
+    def torch(self, torch):
+        return lambda a, b: torch.dot(a, b)
+
+    def jax(self, jnp, lax):
+        return lambda a, b: jnp.dot(a, b)
+
+
 MODELS = {m.name: m for m in (Mlp(), Cnn(), Transformer())}
 OPS = {m.name: m for m in (
     Conv(), ConvStrided(), ConvDilated(), ConvNchw(), ConvFhwc(), ConvGrouped(),
@@ -943,7 +959,7 @@ OPS = {m.name: m for m in (
     MaskedAttention(), Transpose(), ColumnSum(), BatchSum(),
     RowSum(), MiddleMax(), MatmulI8(), MatmulBf16(), MatmulF16(),
     Conv1d(), Conv3d(), Conv3dStrided(), DepthwiseConv3d(), Concat(), Pad(),
-    FullSum(), Matvec(), Softmax(), Argmax())}
+    FullSum(), Matvec(), Softmax(), Argmax(), Dot())}
 MODELS.update(OPS)
 
 

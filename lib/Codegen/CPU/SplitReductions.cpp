@@ -44,9 +44,18 @@ static std::optional<int64_t> getSplitRatio(linalg::LinalgOp op,
       op.getNumReductionLoops() != 1 || op.getNumDpsInits() != 1 ||
       !linalg::isReductionIterator(op.getIteratorTypesArray().back()) ||
       op.hasIndexSemantics() || !op.hasOnlyProjectedPermutations() ||
-      linalg::isaContractionOpInterface(op) ||
       isa<linalg::ConvolutionOpInterface>(op.getOperation()))
     return std::nullopt;
+  // Contractions go to BLAS, except dot products (one, or a batch of them:
+  // no m and no n dimension), which nx-linalg-to-blas leaves: a GEMM of one
+  // element has nothing to share among threads and a call's cost, where
+  // split it is a vector's sum.
+  if (linalg::isaContractionOpInterface(op)) {
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (failed(dims) || !dims->m.empty() || !dims->n.empty())
+      return std::nullopt;
+  }
   // The split's inner part must be contiguous in memory.
   if (!nx::readsInnermostLoopContiguously(op))
     return std::nullopt;

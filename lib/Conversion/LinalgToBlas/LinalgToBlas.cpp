@@ -108,6 +108,11 @@ static FailureOr<GemmDims> getGemmDims(linalg::LinalgOp op) {
   if (failed(dims) || dims->batch.size() > 1 || dims->m.size() > 1 ||
       dims->n.size() > 1 || dims->k.size() != 1)
     return failure();
+  // Dot products, one or a batch of them (nx-split-reductions' partial
+  // sums of one, which are a vector's sum along the rows): each a GEMM of
+  // one element, which the loops do better and share among threads.
+  if (dims->m.empty() && dims->n.empty())
+    return failure();
   GemmDims gemm;
   gemm.batch = getSingle(dims->batch);
   gemm.m = getSingle(dims->m);

@@ -91,10 +91,38 @@ func.func @fused_widening(%x: tensor<4x1024xi8>, %init: tensor<4xi32>) -> tensor
 
 // -----
 
+// Dot products, one and a batch along rows: contractions without m and n
+// dimensions, which nx-linalg-to-blas leaves, split as sums are.
+// CHECK-LABEL: func.func @dot_products
+//       CHECK:   tensor.expand_shape %{{.*}} {{\[}}[0, 1]] output_shape [16, 64] : tensor<1024xf32> into tensor<16x64xf32>
+//       CHECK:   tensor.expand_shape %{{.*}} {{\[}}[0, 1]] output_shape [16, 64] : tensor<1024xf32> into tensor<16x64xf32>
+//       CHECK:   linalg.generic
+//  CHECK-SAME:     iterator_types = ["reduction", "parallel"]
+//       CHECK:   linalg.generic
+//  CHECK-SAME:     iterator_types = ["reduction"]
+//       CHECK:   tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [8, 16, 64] : tensor<8x1024xf32> into tensor<8x16x64xf32>
+//       CHECK:   linalg.generic
+//  CHECK-SAME:     iterator_types = ["parallel", "reduction", "parallel"]
+func.func @dot_products(%a: tensor<1024xf32>, %b: tensor<1024xf32>, %c: tensor<f32>,
+                        %x: tensor<8x1024xf32>, %y: tensor<8x1024xf32>, %z: tensor<8xf32>) -> (tensor<f32>, tensor<8xf32>) {
+  %d = linalg.dot ins(%a, %b : tensor<1024xf32>, tensor<1024xf32>) outs(%c : tensor<f32>) -> tensor<f32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x, %y : tensor<8x1024xf32>, tensor<8x1024xf32>) outs(%z : tensor<8xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %d, %r : tensor<f32>, tensor<8xf32>
+}
+
+// -----
+
 // Left alone: too short to split (fewer than two vectors), not a multiple
 // of the lane count, dynamic, a reduction that is not innermost, one read
 // with a stride (transposed), linalg.index in the body, two reductions, a
-// contraction, and buffers.
+// contraction with m and n dimensions (a matmul, for BLAS), and buffers.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: tensor.expand_shape
 // CHECK-NOT: linalg.fill

@@ -316,3 +316,27 @@ func.func @left_alone(%ai: memref<4x3xi32>, %bi: memref<3x2xi32>, %ci: memref<4x
   }
   return %r : tensor<4x2xf32>
 }
+
+// -----
+
+// Left alone too: dot products, one (linalg.dot) or a batch of them along
+// rows (no m and no n dimension). Each would be a GEMM of one element;
+// nx-split-reductions makes them vector sums instead, which threads share.
+// CHECK-LABEL: func.func @dot_products
+// CHECK-NOT: llvm.call
+// CHECK: linalg.dot
+// CHECK: linalg.generic
+// CHECK-NOT: llvm.call
+func.func @dot_products(%a: memref<1024xf32>, %b: memref<1024xf32>, %c: memref<f32>,
+                        %x: memref<8x1024xf32>, %y: memref<8x1024xf32>, %z: memref<8xf32>) {
+  linalg.dot ins(%a, %b : memref<1024xf32>, memref<1024xf32>) outs(%c : memref<f32>)
+  linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x, %y : memref<8x1024xf32>, memref<8x1024xf32>) outs(%z : memref<8xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -219,7 +219,8 @@ def NxSplitReductionsPass : Pass<"nx-split-reductions"> {
     one vector under the same conditions; otherwise the op is left alone,
     as are ops on buffers, dynamic K, ops with several reductions or
     outputs, `linalg.index`, non-permutation maps, reductions that are not
-    contiguous innermost in memory, contractions (they go to BLAS) and
+    contiguous innermost in memory, contractions with a row or column
+    dimension (they go to BLAS; dot products are split as sums are) and
     combiners with no known neutral element.
 
     A reduction that only combines what it reads (its body is one
