@@ -40,17 +40,23 @@ using namespace mlir;
 namespace {
 
 /// An argmax or argmin: a reduction along the innermost loop of one input
-/// into a value and an index, whose body is
+/// into a value and an index (in either order), whose body is
 ///   better = cmp(in, value); yield select(better, in, value),
 ///                                  select(better, j, index)
 /// with j the reduction loop's linalg.index (through an index cast) and a
-/// strict comparison, so that the first of equal elements wins.
+/// strict comparison, so that the first of equal elements wins; or, as
+/// tosa.argmax's lowering writes it, with NaN taken as the best value:
+///   better = cmpf ugt/ult (in, value) and cmpf ord (value, value)
+/// so that the first NaN wins and stays.
 struct IndexReduction {
-  /// The comparison, with the input on its left-hand side.
-  Operation *compare;
-  bool isFloat;
-  arith::CmpFPredicate floatPredicate;
-  arith::CmpIPredicate intPredicate;
+  bool isFloat = false;
+  /// The comparison with the input on its left-hand side (ogt, olt; ugt,
+  /// ult when `nanIsBest`).
+  arith::CmpFPredicate floatPredicate{};
+  arith::CmpIPredicate intPredicate{};
+  bool nanIsBest = false;
+  /// Which of the op's two results is the value; the other is the index.
+  unsigned valueResult = 0;
 };
 
 } // namespace
@@ -65,29 +71,83 @@ static bool isReductionIndex(Value value, unsigned loop) {
   return index && index.getDim() == loop;
 }
 
-/// The comparison of `compare` with `in` on the left, if it is strict.
-static std::optional<IndexReduction> matchStrictCompare(Operation *compare,
-                                                        Value in, Value value) {
-  IndexReduction reduction{compare, false, {}, {}};
-  if (auto cmp = dyn_cast<arith::CmpFOp>(compare)) {
-    arith::CmpFPredicate predicate = cmp.getPredicate();
-    if (cmp.getLhs() == value && cmp.getRhs() == in)
-      predicate =
-          predicate == arith::CmpFPredicate::OGT   ? arith::CmpFPredicate::OLT
-          : predicate == arith::CmpFPredicate::OLT ? arith::CmpFPredicate::OGT
-                                                   : predicate;
-    else if (cmp.getLhs() != in || cmp.getRhs() != value)
-      return std::nullopt;
+/// `predicate` with its operands swapped, for the strict ones.
+static arith::CmpFPredicate swapStrict(arith::CmpFPredicate predicate) {
+  using P = arith::CmpFPredicate;
+  switch (predicate) {
+  case P::OGT:
+    return P::OLT;
+  case P::OLT:
+    return P::OGT;
+  case P::UGT:
+    return P::ULT;
+  case P::ULT:
+    return P::UGT;
+  default:
+    return predicate;
+  }
+}
+
+/// The comparison `cmp` of `in` and `value`, with `in` on its left, if it
+/// compares exactly those two.
+static std::optional<arith::CmpFPredicate> inputOnLeft(arith::CmpFOp cmp,
+                                                       Value in, Value value) {
+  if (cmp.getLhs() == in && cmp.getRhs() == value)
+    return cmp.getPredicate();
+  if (cmp.getLhs() == value && cmp.getRhs() == in)
+    return swapStrict(cmp.getPredicate());
+  return std::nullopt;
+}
+
+/// Whether `condition` is `cmpf ord, value, value`: `value` is no NaN.
+static bool isOrderedCheck(Value condition, Value value) {
+  auto cmp = condition.getDefiningOp<arith::CmpFOp>();
+  return cmp && cmp.getPredicate() == arith::CmpFPredicate::ORD &&
+         cmp.getLhs() == value && cmp.getRhs() == value;
+}
+
+/// The NaN-propagating form: `ugt(in, value) and ord(value, value)` (or
+/// ult), the operands of the `and` in either order.
+static std::optional<IndexReduction> matchNanIsBest(Value condition, Value in,
+                                                    Value value) {
+  auto both = condition.getDefiningOp<arith::AndIOp>();
+  if (!both)
+    return std::nullopt;
+  for (auto [compared, ordered] : {std::pair(both.getLhs(), both.getRhs()),
+                                   std::pair(both.getRhs(), both.getLhs())}) {
+    auto cmp = compared.getDefiningOp<arith::CmpFOp>();
+    if (!cmp || !isOrderedCheck(ordered, value))
+      continue;
+    std::optional<arith::CmpFPredicate> predicate = inputOnLeft(cmp, in, value);
+    if (predicate != arith::CmpFPredicate::UGT &&
+        predicate != arith::CmpFPredicate::ULT)
+      continue;
+    IndexReduction reduction;
+    reduction.isFloat = true;
+    reduction.floatPredicate = *predicate;
+    reduction.nanIsBest = true;
+    return reduction;
+  }
+  return std::nullopt;
+}
+
+/// The reduction `condition` decides, if it is a strict comparison of `in`
+/// and `value`, or the NaN-propagating form.
+static std::optional<IndexReduction> matchCondition(Value condition, Value in,
+                                                    Value value) {
+  if (auto cmp = condition.getDefiningOp<arith::CmpFOp>()) {
+    std::optional<arith::CmpFPredicate> predicate = inputOnLeft(cmp, in, value);
     if (predicate != arith::CmpFPredicate::OGT &&
         predicate != arith::CmpFPredicate::OLT)
       return std::nullopt;
+    IndexReduction reduction;
     reduction.isFloat = true;
-    reduction.floatPredicate = predicate;
+    reduction.floatPredicate = *predicate;
     return reduction;
   }
-  auto cmp = dyn_cast<arith::CmpIOp>(compare);
+  auto cmp = condition.getDefiningOp<arith::CmpIOp>();
   if (!cmp)
-    return std::nullopt;
+    return matchNanIsBest(condition, in, value);
   using P = arith::CmpIPredicate;
   P predicate = cmp.getPredicate();
   if (!llvm::is_contained({P::sgt, P::slt, P::ugt, P::ult}, predicate))
@@ -102,6 +162,7 @@ static std::optional<IndexReduction> matchStrictCompare(Operation *compare,
   } else if (cmp.getLhs() != in || cmp.getRhs() != value) {
     return std::nullopt;
   }
+  IndexReduction reduction;
   reduction.intPredicate = predicate;
   return reduction;
 }
@@ -127,33 +188,48 @@ static std::optional<IndexReduction> matchIndexReduction(linalg::GenericOp op) {
           getAffineDimExpr(loops - 1, op.getContext()))
     return std::nullopt;
   Block *body = op.getBlock();
-  Value in = body->getArgument(0), value = body->getArgument(1),
-        index = body->getArgument(2);
+  Operation *yield = body->getTerminator();
+  // The value's result is the one that selects the input.
+  unsigned valueResult = 0;
+  auto isValueSelect = [&](unsigned result) {
+    auto select = yield->getOperand(result).getDefiningOp<arith::SelectOp>();
+    return select && select.getTrueValue() == body->getArgument(0) &&
+           select.getFalseValue() == body->getArgument(1 + result);
+  };
+  if (!isValueSelect(0)) {
+    if (!isValueSelect(1))
+      return std::nullopt;
+    valueResult = 1;
+  }
+  Value in = body->getArgument(0), value = body->getArgument(1 + valueResult),
+        index = body->getArgument(2 - valueResult);
   auto indexType = dyn_cast<IntegerType>(index.getType());
   int64_t extent = op.getStaticLoopRanges().back();
   if (!indexType || in.getType() != value.getType() ||
       !llvm::isUIntN(indexType.getWidth() - 1, extent - 1))
     return std::nullopt;
-  Operation *yield = body->getTerminator();
-  auto newValue = yield->getOperand(0).getDefiningOp<arith::SelectOp>();
-  auto newIndex = yield->getOperand(1).getDefiningOp<arith::SelectOp>();
-  if (!newValue || !newIndex ||
-      newValue.getCondition() != newIndex.getCondition() ||
-      newValue.getTrueValue() != in || newValue.getFalseValue() != value ||
+  auto newValue =
+      yield->getOperand(valueResult).getDefiningOp<arith::SelectOp>();
+  auto newIndex =
+      yield->getOperand(1 - valueResult).getDefiningOp<arith::SelectOp>();
+  if (!newIndex || newValue.getCondition() != newIndex.getCondition() ||
       newIndex.getFalseValue() != index ||
       !isReductionIndex(newIndex.getTrueValue(), loops - 1))
     return std::nullopt;
-  Operation *compare = newValue.getCondition().getDefiningOp();
-  // Nothing else in the body: the index, its cast, the comparison and the
-  // two selections.
-  if (!compare || compare->getBlock() != body ||
-      llvm::range_size(body->without_terminator()) > 5)
+  // Nothing else in the body: the index, its cast, the comparisons (and
+  // their `and`) and the two selections.
+  if (llvm::range_size(body->without_terminator()) > 7)
     return std::nullopt;
   for (Operation &nested : body->without_terminator())
     if (!isa<linalg::IndexOp, arith::IndexCastOp, arith::IndexCastUIOp,
-             arith::CmpFOp, arith::CmpIOp, arith::SelectOp>(nested))
+             arith::CmpFOp, arith::CmpIOp, arith::AndIOp, arith::SelectOp>(
+            nested))
       return std::nullopt;
-  return matchStrictCompare(compare, in, value);
+  std::optional<IndexReduction> reduction =
+      matchCondition(newValue.getCondition(), in, value);
+  if (reduction)
+    reduction->valueResult = valueResult;
+  return reduction;
 }
 
 /// How `op` splits: into `ratio` pairs per output element, as
@@ -258,43 +334,59 @@ static linalg::GenericOp buildLanes(RewriterBase &rewriter,
 static Value compareBetter(OpBuilder &b, Location loc,
                            const IndexReduction &reduction, Value candidate,
                            Value current) {
-  if (reduction.isFloat)
-    return arith::CmpFOp::create(b, loc, reduction.floatPredicate, candidate,
+  if (!reduction.isFloat)
+    return arith::CmpIOp::create(b, loc, reduction.intPredicate, candidate,
                                  current);
-  return arith::CmpIOp::create(b, loc, reduction.intPredicate, candidate,
-                               current);
+  Value better = arith::CmpFOp::create(b, loc, reduction.floatPredicate,
+                                       candidate, current);
+  if (!reduction.nanIsBest)
+    return better;
+  Value ordered = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD,
+                                        current, current);
+  return arith::AndIOp::create(b, loc, better, ordered);
 }
 
-/// Whether `candidate` equals `current` (+0 and -0 do, NaN never does).
+/// Whether `candidate` equals `current` (+0 and -0 do; NaN never does,
+/// except two NaNs where NaN is the best value).
 static Value compareEqual(OpBuilder &b, Location loc,
                           const IndexReduction &reduction, Value candidate,
                           Value current) {
-  if (reduction.isFloat)
-    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, candidate,
+  if (!reduction.isFloat)
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, candidate,
                                  current);
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, candidate,
-                               current);
+  Value equal = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                      candidate, current);
+  if (!reduction.nanIsBest)
+    return equal;
+  auto isNan = [&](Value v) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+  };
+  Value bothNan =
+      arith::AndIOp::create(b, loc, isNan(candidate), isNan(current));
+  return arith::OrIOp::create(b, loc, equal, bothNan);
 }
 
 /// Yields the better of the pair in `args` (0, 1) and the best so far (2,
-/// 3): a better value, or an equal one at a smaller index. That is the
-/// larger pair in the order of values, then of indices reversed, so pairs
-/// combine in any order: each lane holds its first best element, or the
-/// init.
+/// 3), each pair in the order of the op's results: a better value, or an
+/// equal one at a smaller index. That is the larger pair in the order of
+/// values (NaN first where it is the best), then of indices reversed, so
+/// pairs combine in any order: each lane holds its first best element, or
+/// the init.
 static void yieldBetterPair(OpBuilder &b, Location loc,
                             const IndexReduction &reduction, ValueRange args) {
-  Value value = args[0], index = args[1];
-  Value bestValue = args[2], bestIndex = args[3];
+  unsigned v = reduction.valueResult, i = 1 - v;
+  Value value = args[v], index = args[i];
+  Value bestValue = args[2 + v], bestIndex = args[2 + i];
   Value better = compareBetter(b, loc, reduction, value, bestValue);
   Value equal = compareEqual(b, loc, reduction, value, bestValue);
   Value earlier = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                         index, bestIndex);
   Value tie = arith::AndIOp::create(b, loc, equal, earlier);
   Value take = arith::OrIOp::create(b, loc, better, tie);
-  linalg::YieldOp::create(
-      b, loc,
-      ValueRange{arith::SelectOp::create(b, loc, take, value, bestValue),
-                 arith::SelectOp::create(b, loc, take, index, bestIndex)});
+  SmallVector<Value, 2> yielded(2);
+  yielded[v] = arith::SelectOp::create(b, loc, take, value, bestValue);
+  yielded[i] = arith::SelectOp::create(b, loc, take, index, bestIndex);
+  linalg::YieldOp::create(b, loc, yielded);
 }
 
 /// `map` (of `op`'s loops, the reduced one unused) with `extra` more loops

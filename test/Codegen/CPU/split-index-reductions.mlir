@@ -95,6 +95,53 @@ func.func @argmin_swapped(%x: tensor<4x256xi64>, %min: tensor<4xi64>, %arg: tens
 #rows = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (i)>
 
+// tosa.argmax's lowering: the index first, and NaN the best value (ugt,
+// while the running value is ordered). The lanes are combined with the same
+// rule, two NaNs being equal.
+// CHECK-LABEL: func.func @nan_is_best
+//       CHECK:   linalg.generic
+//  CHECK-SAME:     iterator_types = ["parallel", "reduction", "parallel"]
+//  CHECK-SAME:     outs(%{{.*}}, %{{.*}} : tensor<4x64xi32>, tensor<4x64xf32>)
+//       CHECK:   linalg.generic
+//  CHECK-SAME:     outs(%{{.*}}, %{{.*}} : tensor<4x16xi32>, tensor<4x16xf32>)
+//       CHECK:   linalg.generic
+//  CHECK-SAME:     iterator_types = ["parallel", "reduction"]
+//  CHECK-NEXT:   ^bb0(%[[VI:.*]]: i32, %[[V:.*]]: f32, %[[BESTI:.*]]: i32, %[[BEST:.*]]: f32):
+//  CHECK-NEXT:     %[[GT:.*]] = arith.cmpf ugt, %[[V]], %[[BEST]] : f32
+//  CHECK-NEXT:     %[[ORD:.*]] = arith.cmpf ord, %[[BEST]], %[[BEST]] : f32
+//  CHECK-NEXT:     %[[BETTER:.*]] = arith.andi %[[GT]], %[[ORD]] : i1
+//  CHECK-NEXT:     %[[EQ:.*]] = arith.cmpf oeq, %[[V]], %[[BEST]] : f32
+//   CHECK-DAG:     %[[NAN1:.*]] = arith.cmpf uno, %[[V]], %[[V]] : f32
+//   CHECK-DAG:     %[[NAN2:.*]] = arith.cmpf uno, %[[BEST]], %[[BEST]] : f32
+//       CHECK:     %[[NANS:.*]] = arith.andi %[[NAN1]], %[[NAN2]] : i1
+//  CHECK-NEXT:     %[[EQUAL:.*]] = arith.ori %[[EQ]], %[[NANS]] : i1
+//  CHECK-NEXT:     %[[EARLIER:.*]] = arith.cmpi slt, %[[VI]], %[[BESTI]] : i32
+//  CHECK-NEXT:     %[[TIE:.*]] = arith.andi %[[EQUAL]], %[[EARLIER]] : i1
+//  CHECK-NEXT:     %[[TAKE:.*]] = arith.ori %[[BETTER]], %[[TIE]] : i1
+//  CHECK-NEXT:     %[[NV:.*]] = arith.select %[[TAKE]], %[[V]], %[[BEST]] : f32
+//  CHECK-NEXT:     %[[NI:.*]] = arith.select %[[TAKE]], %[[VI]], %[[BESTI]] : i32
+//  CHECK-NEXT:     linalg.yield %[[NI]], %[[NV]] : i32, f32
+func.func @nan_is_best(%x: tensor<4x256xf32>, %arg: tensor<4xi32>, %max: tensor<4xf32>) -> (tensor<4xi32>, tensor<4xf32>) {
+  %r:2 = linalg.generic {indexing_maps = [#rows, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x256xf32>) outs(%arg, %max : tensor<4xi32>, tensor<4xf32>) {
+  ^bb0(%in: f32, %idx: i32, %acc: f32):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i32
+    %gt = arith.cmpf ugt, %in, %acc : f32
+    %ord = arith.cmpf ord, %acc, %acc : f32
+    %take = arith.andi %gt, %ord : i1
+    %nm = arith.select %take, %in, %acc : f32
+    %ni = arith.select %take, %ji, %idx : i32
+    linalg.yield %ni, %nm : i32, f32
+  } -> (tensor<4xi32>, tensor<4xf32>)
+  return %r#0, %r#1 : tensor<4xi32>, tensor<4xf32>
+}
+
+// -----
+
+#rows = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+
 // Left alone: a non-strict comparison (the last of equal elements wins), an
 // unordered one, an index type too narrow for 256 positions, the index of
 // the wrong loop, a body doing more, a dynamic op, and a row too short for

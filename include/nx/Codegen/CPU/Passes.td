@@ -304,6 +304,16 @@ def NxSplitIndexReductionsPass : Pass<"nx-split-index-reductions"> {
     yield select(%better, %in, %value), select(%better, %j, %index)
     ```
 
+    with its two results in either order, or the body `tosa.argmax`'s
+    lowering writes, which takes NaN as the best value (the first NaN
+    wins, and stays):
+
+    ```mlir
+    %gt = arith.cmpf ugt, %in, %value     ; or ult
+    %ordered = arith.cmpf ord, %value, %value
+    %better = arith.andi %gt, %ordered
+    ```
+
     and splits the reduced loop of K into `K / ratio` and `ratio`:
 
     - the first op keeps `ratio` pairs per output element (a new innermost,
@@ -314,9 +324,10 @@ def NxSplitIndexReductionsPass : Pass<"nx-split-index-reductions"> {
       parallel (`nx-vectorize-linalg` vectorizes both, their tiles being
       elementwise once their unit reduction loops are dropped);
     - the last combines the lanes in order into the outputs: a better
-      value is taken, an equal one only at a smaller index. That is the
-      larger pair in the order of values, then of indices reversed, so the
-      pairs may be combined in any grouping.
+      value is taken, an equal one only at a smaller index (two NaNs are
+      equal where NaN is the best value). That is the larger pair in the
+      order of values, then of indices reversed, so the pairs may be
+      combined in any grouping.
 
     A strict comparison keeps the first of equal elements in each lane, so
     the result is the serial loop's for any input, NaN and signed zeros

@@ -1,6 +1,7 @@
 """Inputs for index-reductions.mlir, and the check of its results against
 the serial loop the IR states (a strict comparison: the first of equal
-elements wins, NaN never does, -0 equals +0).
+elements wins, NaN never does, -0 equals +0; for tosa.argmax, the first NaN
+wins and stays).
 
   index_reductions.py inputs DIR
   index_reductions.py check DIR RESULT_PREFIX...
@@ -49,7 +50,12 @@ def expected():
     floats = [serial(r, lambda a, b: a > b, -np.inf, -1) for r in float_rows()]
     ints = [serial(r, lambda a, b: a < b, np.int32(2**31 - 1), -1)
             for r in int_rows()]
-    return floats, ints
+    # tosa.argmax (NaN propagated): from the lowest finite f32, at 0.
+    lowest = np.finfo(np.float32).min
+    tosa = [serial(r, lambda a, b: not math.isnan(b) and
+                   (a > b or math.isnan(a)), lowest, 0)[1]
+            for r in float_rows()]
+    return floats, ints, tosa
 
 
 def same(a, b):
@@ -65,18 +71,20 @@ def main():
         np.save(os.path.join(directory, "floats.npy"), float_rows())
         np.save(os.path.join(directory, "ints.npy"), int_rows())
         return
-    floats, ints = expected()
+    floats, ints, tosa = expected()
     for prefix in sys.argv[3:]:
         values = np.load(f"{prefix}.values.npy")
         indices = np.load(f"{prefix}.indices.npy")
         minima = np.load(f"{prefix}.int-values.npy")
         argmins = np.load(f"{prefix}.int-indices.npy")
+        tosa_indices = np.load(f"{prefix}.tosa.npy")
         ok = all(same(float(v), float(e[0])) and i == e[1]
                  for v, i, e in zip(values, indices, floats))
         ok = ok and all(v == e[0] and i == e[1]
                         for v, i, e in zip(minima, argmins, ints))
+        ok = ok and list(tosa_indices) == tosa
         print(f"{os.path.basename(prefix)}: {'exact' if ok else 'WRONG'}"
-              f" {list(indices)} {list(argmins)}")
+              f" {list(indices)} {list(argmins)} {list(tosa_indices)}")
 
 
 if __name__ == "__main__":
