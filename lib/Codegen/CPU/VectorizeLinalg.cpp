@@ -33,6 +33,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -708,10 +709,21 @@ static bool isUnpromotableWindow(linalg::LinalgOp op) {
 /// are elementwise ops, which upstream's vectorizer takes whatever their
 /// combiner (an argmax's comparison and selections, which it does not take
 /// as a reduction).
+/// Its body must be arithmetic and math only (and linalg.index, and the
+/// affine.apply tiling adds to it), which upstream vectorizes elementwise:
+/// an op it would not vectorize for another reason stays whole for the
+/// loop lowering, not tiled into scalar tiles.
 static bool reducesOnlyOuterLoops(linalg::LinalgOp op) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  return isa<linalg::GenericOp>(op) && op.getNumReductionLoops() != 0 &&
-         !iterators.empty() && linalg::isParallelIterator(iterators.back());
+  if (!isa<linalg::GenericOp>(op) || op.getNumReductionLoops() == 0 ||
+      iterators.empty() || !linalg::isParallelIterator(iterators.back()))
+    return false;
+  return llvm::all_of(op.getBlock()->without_terminator(), [](Operation &op) {
+    StringRef dialect = op.getName().getDialectNamespace();
+    return isa<linalg::IndexOp, affine::AffineApplyOp>(op) ||
+           dialect == arith::ArithDialect::getDialectNamespace() ||
+           dialect == math::MathDialect::getDialectNamespace();
+  });
 }
 
 /// The views of `tile`'s operands without the dimensions that read the

@@ -131,10 +131,24 @@ static constexpr int64_t kMinPointsPerIteration = 4096;
 /// at two. Their use is the threads a large team gets.
 static constexpr int64_t kMinPointsPerColumnTile = 32768;
 
+/// Points a thread's tile of columns covers at least in a reduction into
+/// several outputs (an argmax along the columns), which has no workers'
+/// rows to choose instead: strips of 4 KiB of f32 a row. The 2048 columns
+/// of a 2048x2048 argmax then make two tiles.
+static constexpr int64_t kMinPointsPerSelectionTile = 1024;
+
+/// Points a thread's tile of `op`'s columns covers at least, when it shares
+/// them.
+static int64_t getMinColumnTilePoints(linalg::LinalgOp op) {
+  return op.getNumDpsInits() != 1 ? kMinPointsPerSelectionTile
+                                  : kMinPointsPerColumnTile;
+}
+
 /// For an op whose loop `rows` (its outermost of an extent other than 1) is
-/// a reduction over too few rows for nx::kEnoughWorkers blocks, with static
+/// a reduction over too few rows for nx::kEnoughWorkers blocks (or into
+/// several outputs, which workers' rows do not take), with static
 /// sizes: its first parallel loop of an extent other than 1, when that loop
-/// (with the loops inside it) makes more tiles of kMinPointsPerColumnTile
+/// (with the loops inside it) makes more tiles of getMinColumnTilePoints
 /// points than the rows make blocks, and at least two. Each thread then
 /// reduces every row of its own columns, with no partial results, where
 /// the rows would leave most threads of a large team without a block (16
@@ -147,10 +161,15 @@ static std::optional<unsigned> getColumnLoop(linalg::LinalgOp op,
       llvm::any_of(ranges, ShapedType::isDynamic))
     return std::nullopt;
   // Rows of many points make blocks of one pass each (OuterReductions.h).
+  // A reduction into several outputs (an argmax's value and position) has
+  // no workers' rows of partial results: its columns are all it can share,
+  // however many rows it has.
   int64_t blocks = ranges[rows] / nx::kOuterReductionRowsPerPass;
-  if (blocks >= nx::kEnoughWorkers)
+  bool onlyColumns = op.getNumDpsInits() != 1;
+  if (blocks >= nx::kEnoughWorkers && !onlyColumns)
     return std::nullopt;
-  int64_t enough = std::max<int64_t>(blocks + 1, 2) * kMinPointsPerColumnTile;
+  int64_t enough = (onlyColumns ? 2 : std::max<int64_t>(blocks + 1, 2)) *
+                   getMinColumnTilePoints(op);
   for (unsigned loop = rows + 1; loop < ranges.size(); ++loop) {
     if (ranges[loop] == 1 || !linalg::isParallelIterator(iterators[loop]))
       continue;
@@ -527,7 +546,7 @@ static int64_t roundToRowReductionGranule(int64_t rowsPerTile, int64_t rows) {
 
 /// Rows of `lead`'s shared loop per tile: enough whole rows (or, in one
 /// dimension, elements) to cover kMinPointsPerIteration points
-/// (kMinPointsPerColumnTile for an op that shares its columns), and for a
+/// (getMinColumnTilePoints for an op that shares its columns), and for a
 /// transpose enough for square blocks, more for larger ones
 /// (getTransposedRows); for a
 /// contraction along its rows, whole register tiles (kContractionRowGranule);
@@ -539,8 +558,8 @@ static int64_t getRowsPerTile(linalg::LinalgOp lead, unsigned shared,
   // A transpose's columns come in tiles of whole cache lines.
   if (getTransposedColumnLoop(lead) == shared)
     return *nx::getTransposedTileExtent(staticRanges[shared]);
-  int64_t minPoints =
-      sharesColumns(lead) ? kMinPointsPerColumnTile : kMinPointsPerIteration;
+  int64_t minPoints = sharesColumns(lead) ? getMinColumnTilePoints(lead)
+                                          : kMinPointsPerIteration;
   int64_t innerPoints = 1;
   for (int64_t range : ArrayRef(staticRanges).drop_front(shared + 1))
     innerPoints =

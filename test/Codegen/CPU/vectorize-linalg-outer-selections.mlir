@@ -87,3 +87,26 @@ func.func @row_argmax(%x: memref<8x64xf32>, %m: memref<8xf32>, %i: memref<8xi32>
   }
   return
 }
+
+// -----
+
+// A body with an op other than arithmetic, math and linalg.index (a load
+// from a table) is not tiled: the op stays whole for the loop lowering.
+// CHECK-LABEL: func.func @other_body
+//   CHECK-NOT:   scf.for
+//       CHECK:   linalg.generic
+//  CHECK-SAME:     ins(%{{.*}} : memref<64x32xf32>) outs(%{{.*}}, %{{.*}} : memref<32xf32>, memref<32xi32>)
+func.func @other_body(%x: memref<64x32xf32>, %m: memref<32xf32>, %i: memref<32xi32>, %table: memref<64xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (j)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<64x32xf32>) outs(%m, %i : memref<32xf32>, memref<32xi32>) {
+  ^bb0(%in: f32, %acc: f32, %idx: i32):
+    %r = linalg.index 0 : index
+    %ri = memref.load %table[%r] : memref<64xi32>
+    %lt = arith.cmpf olt, %in, %acc : f32
+    %nm = arith.select %lt, %in, %acc : f32
+    %ni = arith.select %lt, %ri, %idx : i32
+    linalg.yield %nm, %ni : f32, i32
+  }
+  return
+}

@@ -96,3 +96,35 @@ func.func @few_columns(%x: memref<16x32768xf32>, %out: memref<32768xf32>,
     }
   return
 }
+
+// -----
+
+// An argmax along the columns of 2048x2048: two results, which workers'
+// rows of partial results do not take, so it shares its columns however
+// many rows it has, in tiles of at least 1024 columns (strips of 4 KiB a
+// row). Without it the op ran on one thread.
+// CHECK-LABEL: func.func @column_argmax
+// CHECK-SAME: (%[[X:.+]]: memref<2048x2048xf32>, %[[MAX:.+]]: memref<2048xf32>, %[[ARG:.+]]: memref<2048xi32>)
+// CHECK-NOT: memref.alloc
+// CHECK: omp.parallel
+// CHECK: omp.loop_nest (%[[COLUMN:.+]]) : index = (%{{.+}}) to (%{{.+}}) step (%{{.+}}) {
+// CHECK: %[[XS:.+]] = memref.subview %[[X]][0, %[[COLUMN]]] [2048, 1024] [1, 1]
+// CHECK: %[[MS:.+]] = memref.subview %[[MAX]][%[[COLUMN]]] [1024] [1]
+// CHECK: %[[AS:.+]] = memref.subview %[[ARG]][%[[COLUMN]]] [1024] [1]
+// CHECK: linalg.generic {{.+}} ins(%[[XS]] : {{.+}}) outs(%[[MS]], %[[AS]] : {{.+}})
+// NO-SPLIT-LABEL: func.func @column_argmax
+// NO-SPLIT: omp.parallel
+func.func @column_argmax(%x: memref<2048x2048xf32>, %max: memref<2048xf32>, %arg: memref<2048xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (j)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<2048x2048xf32>) outs(%max, %arg : memref<2048xf32>, memref<2048xi32>) {
+  ^bb0(%in: f32, %acc: f32, %idx: i32):
+    %r = linalg.index 0 : index
+    %ri = arith.index_cast %r : index to i32
+    %gt = arith.cmpf ogt, %in, %acc : f32
+    %nm = arith.select %gt, %in, %acc : f32
+    %ni = arith.select %gt, %ri, %idx : i32
+    linalg.yield %nm, %ni : f32, i32
+  }
+  return
+}

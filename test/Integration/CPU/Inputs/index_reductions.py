@@ -38,6 +38,17 @@ def int_rows():
     return x
 
 
+def column_rows():
+    """16 rows of 2048 columns: ties down a column, NaNs, a column of -inf."""
+    x = np.random.default_rng(5).uniform(-1, 1, (16, 2048)).astype(np.float32)
+    x[3, 0] = x[9, 0] = 4.0
+    x[5, 1] = np.nan
+    x[0, 1] = 9.0
+    x[:, 2] = -np.inf
+    x[15, 2047] = 7.0
+    return x
+
+
 def serial(row, better, init_value, init_index):
     value, index = init_value, init_index
     for j, element in enumerate(row):
@@ -52,10 +63,11 @@ def expected():
             for r in int_rows()]
     # tosa.argmax (NaN propagated): from the lowest finite f32, at 0.
     lowest = np.finfo(np.float32).min
-    tosa = [serial(r, lambda a, b: not math.isnan(b) and
-                   (a > b or math.isnan(a)), lowest, 0)[1]
-            for r in float_rows()]
-    return floats, ints, tosa
+    def nan_first(a, b):
+        return not math.isnan(b) and (a > b or math.isnan(a))
+    tosa = [serial(r, nan_first, lowest, 0)[1] for r in float_rows()]
+    columns = [serial(c, nan_first, lowest, 0)[1] for c in column_rows().T]
+    return floats, ints, tosa, columns
 
 
 def same(a, b):
@@ -70,8 +82,9 @@ def main():
         os.makedirs(directory, exist_ok=True)
         np.save(os.path.join(directory, "floats.npy"), float_rows())
         np.save(os.path.join(directory, "ints.npy"), int_rows())
+        np.save(os.path.join(directory, "columns.npy"), column_rows())
         return
-    floats, ints, tosa = expected()
+    floats, ints, tosa, columns = expected()
     for prefix in sys.argv[3:]:
         values = np.load(f"{prefix}.values.npy")
         indices = np.load(f"{prefix}.indices.npy")
@@ -82,9 +95,12 @@ def main():
                  for v, i, e in zip(values, indices, floats))
         ok = ok and all(v == e[0] and i == e[1]
                         for v, i, e in zip(minima, argmins, ints))
+        column_indices = np.load(f"{prefix}.columns.npy")
         ok = ok and list(tosa_indices) == tosa
+        ok = ok and list(column_indices) == columns
         print(f"{os.path.basename(prefix)}: {'exact' if ok else 'WRONG'}"
-              f" {list(indices)} {list(argmins)} {list(tosa_indices)}")
+              f" {list(indices)} {list(argmins)} {list(tosa_indices)}"
+              f" {list(column_indices[:3])}")
 
 
 if __name__ == "__main__":
