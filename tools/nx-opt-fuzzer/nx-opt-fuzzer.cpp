@@ -140,6 +140,7 @@ static const char *const kPipelines[] = {
     "func.func(nx-collapse-reduction-dims)",
     "func.func(nx-convolutions-1d-to-2d)",
     "func.func(nx-convolutions-3d-to-2d)",
+    "func.func(nx-split-index-reductions)",
     "nx-linalg-to-blas",
     "nx-lower-to-cpu{vectorize=false parallel=false blas=false "
     "libm-math=true strict-reductions=true max-function-ops=0}",

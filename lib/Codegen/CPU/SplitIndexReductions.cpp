@@ -273,6 +273,24 @@ static Value broadcastInnermost(RewriterBase &rewriter, Location loc,
       .front();
 }
 
+/// `value` (a static tensor) with its innermost dimension of K split into
+/// K / `inner` and `inner`.
+static Value splitInnermost(RewriterBase &rewriter, Location loc, Value value,
+                            int64_t inner) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() /= inner;
+  shape.push_back(inner);
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t dim = 0; dim + 1 < rank; ++dim)
+    groups.push_back({dim});
+  groups.push_back({rank - 1, rank});
+  return tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get(shape, type.getElementType()), value,
+      groups);
+}
+
 /// The first step: `op` over (..., K / ratio, ratio), the last loop
 /// parallel, into `ratio` (value, index) pairs per output element, each
 /// starting from the output's own. Its body is `op`'s, with the reduced
@@ -281,19 +299,7 @@ static linalg::GenericOp buildLanes(RewriterBase &rewriter,
                                     linalg::GenericOp op, int64_t ratio) {
   Location loc = op.getLoc();
   unsigned loops = op.getNumLoops();
-  Value input = op.getDpsInputs()[0];
-  auto inputType = cast<RankedTensorType>(input.getType());
-  int64_t rank = inputType.getRank();
-  SmallVector<int64_t> shape(inputType.getShape());
-  shape.back() /= ratio;
-  shape.push_back(ratio);
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t dim = 0; dim + 1 < rank; ++dim)
-    groups.push_back({dim});
-  groups.push_back({rank - 1, rank});
-  Value lanesInput = tensor::ExpandShapeOp::create(
-      rewriter, loc, RankedTensorType::get(shape, inputType.getElementType()),
-      input, groups);
+  Value lanesInput = splitInnermost(rewriter, loc, op.getDpsInputs()[0], ratio);
   SmallVector<AffineMap> maps;
   SmallVector<Value> inits;
   for (OpOperand &operand : op->getOpOperands()) {
@@ -405,26 +411,13 @@ static AffineMap withLoops(AffineMap map, unsigned extra, unsigned read) {
 /// innermost loop is parallel, so it vectorizes as the first step does.
 static linalg::GenericOp combineVectors(RewriterBase &rewriter,
                                         linalg::GenericOp op,
-                                        linalg::GenericOp lanes, int64_t ratio,
-                                        int64_t width,
+                                        linalg::GenericOp lanes, int64_t width,
                                         const IndexReduction &reduction) {
   Location loc = op.getLoc();
   SmallVector<Value> vectors, inits;
   SmallVector<AffineMap> maps;
-  for (Value partial : lanes->getResults()) {
-    auto type = cast<RankedTensorType>(partial.getType());
-    SmallVector<int64_t> shape(type.getShape());
-    int64_t rank = shape.size();
-    shape.back() = ratio / width;
-    shape.push_back(width);
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t dim = 0; dim + 1 < rank; ++dim)
-      groups.push_back({dim});
-    groups.push_back({rank - 1, rank});
-    vectors.push_back(tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
-        partial, groups));
-  }
+  for (Value partial : lanes->getResults())
+    vectors.push_back(splitInnermost(rewriter, loc, partial, width));
   // The maps' reduced loop (unused by the outputs) becomes the vectors'.
   for (OpOperand &init : op.getDpsInitsMutable())
     maps.push_back(withLoops(op.getMatchingIndexingMap(&init), 1, 2));
@@ -485,8 +478,7 @@ struct NxSplitIndexReductionsPass
       linalg::GenericOp lanes = buildLanes(rewriter, op, split.ratio);
       // Four vectors of pairs become one before the serial step.
       if (split.ratio != split.lanes)
-        lanes = combineVectors(rewriter, op, lanes, split.ratio, split.lanes,
-                               reduction);
+        lanes = combineVectors(rewriter, op, lanes, split.lanes, reduction);
       rewriter.replaceOp(op, combineLanes(rewriter, op, lanes, reduction));
       nx::addStatistic(numSplit);
     }
