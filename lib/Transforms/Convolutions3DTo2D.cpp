@@ -99,8 +99,10 @@ struct Convolution3DTo2D final : OpRewritePattern<Op3D> {
 
   LogicalResult matchAndRewrite(Op3D op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics())
-      return rewriter.notifyMatchFailure(op, "not on tensors");
+    // Static sizes only: with dynamic ones, the collapsed batches' views
+    // crashed upstream's expand-strided-metadata (found by fuzzing).
+    if (!op.hasPureTensorSemantics() || op.hasDynamicShape())
+      return rewriter.notifyMatchFailure(op, "not on static tensors");
     Value image = op.getInputs()[0], kernel = op.getInputs()[1];
     Value init = op.getOutputs()[0];
     int64_t kernelDepth =

@@ -16,8 +16,8 @@ class RewritePatternSet;
 namespace nx {
 
 /// Patterns that rewrite linalg.conv_3d_ndhwc_dhwcf and
-/// linalg.depthwise_conv_3d_ndhwc_dhwc on tensors, whose kernel depth is
-/// static and at most `maxKernelDepth`, as one 2-D NHWC convolution per
+/// linalg.depthwise_conv_3d_ndhwc_dhwc on tensors of static sizes, whose
+/// kernel depth is at most `maxKernelDepth`, as one 2-D NHWC convolution per
 /// plane of the kernel: each over the image planes that plane meets, with
 /// the batch and the output depth as one batch dimension, accumulating
 /// into the same output.

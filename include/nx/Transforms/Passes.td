@@ -356,7 +356,8 @@ def NxConvolutions3DTo2DPass : Pass<"nx-convolutions-3d-to-2d"> {
     ones: kernel plane `kd` meets image planes `kd * dilation + od *
     stride` for every output plane `od`. This pass rewrites
     `linalg.conv_3d_ndhwc_dhwcf` and `linalg.depthwise_conv_3d_ndhwc_dhwc`
-    on tensors whose kernel depth is static and at most `max-kernel-depth`
+    on tensors of static sizes whose kernel depth is at most
+    `max-kernel-depth`
     as one `linalg.conv_2d_nhwc_hwcf` (or `linalg.depthwise_conv_2d_nhwc_hwc`)
     per kernel plane. Each takes those image planes through a
     `tensor.extract_slice` with the depth's stride, with the batch and the
@@ -366,7 +367,9 @@ def NxConvolutions3DTo2DPass : Pass<"nx-convolutions-3d-to-2d"> {
     and width's strides and dilations stay. The collapsed image planes are
     a view when they are one run of memory (a batch of 1 and a depth stride
     of 1) and a copy otherwise, which costs a small part of the products.
-    The NCDHW layouts, whose depth is not next to the batch, stay loops.
+    The NCDHW layouts, whose depth is not next to the batch, stay loops, and
+    so do dynamic sizes: the views of their collapsed batches crashed
+    upstream's `expand-strided-metadata` (found by fuzzing).
 
     Before:
 
