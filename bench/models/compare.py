@@ -74,12 +74,24 @@ def torch_times(cores, min_time):
             0: {m: min(c[m] for c in configs) for m in MODELS + OPS}}
 
 
+def require_torch():
+    """Stops with what to install when PyTorch does not import, rather than
+    with models.py's traceback in the middle of the first round."""
+    try:
+        import torch  # noqa: F401
+    except ImportError as error:
+        sys.exit(f"compare.py: PyTorch does not import in {sys.executable} "
+                 f"({error}); install Debian's python3-torch (./dev.sh bench "
+                 f"does) and run this script with /usr/bin/python3")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--nx-bench", required=True)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--min-time", type=float, default=0.5)
     args = parser.parse_args()
+    require_torch()
 
     cores = os.cpu_count()
     nx_rounds, torch_rounds = [], []

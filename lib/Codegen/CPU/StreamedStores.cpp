@@ -101,8 +101,9 @@ static bool isMultipleOf(Value value, int64_t factor, unsigned depth) {
 /// or frees it.
 static bool isOnlyWrittenOrReturned(Value buffer) {
   for (Operation *user : buffer.getUsers()) {
-    if (auto write = dyn_cast<vector::TransferWriteOp>(user)) {
-      if (write.getBase() != buffer)
+    // The stores of writes streamed before are writes too.
+    if (isa<vector::TransferWriteOp, vector::StoreOp>(user)) {
+      if (user->getOperand(1) != buffer)
         return false;
       continue;
     }
@@ -132,7 +133,7 @@ static bool isUnreadOutput(Value buffer, int64_t alignment,
       alloc.getAlignment().value_or(0) < static_cast<uint64_t>(alignment))
     return false;
   MemRefType type = alloc.getType();
-  if (type.getRank() < 2 || type.getShape().back() % rowElements != 0 ||
+  if (type.getRank() < 1 || type.getShape().back() % rowElements != 0 ||
       !type.getElementType().isIntOrFloat())
     return false;
   int64_t bytes = type.getNumElements() *
@@ -143,12 +144,14 @@ static bool isUnreadOutput(Value buffer, int64_t alignment,
 }
 
 /// The write's rows as aligned non-temporal stores, the last of which it
-/// returns, or failure when the write is not one of a whole 2-D vector at
+/// returns, or failure when the write is not one of a whole 1-D or 2-D
+/// vector (a copy's or an elementwise op's row, a transpose's square) at
 /// an aligned column of an unread output.
 static FailureOr<Operation *> streamWrite(RewriterBase &rewriter,
                                           vector::TransferWriteOp write) {
   VectorType vectorType = write.getVectorType();
-  if (vectorType.getRank() != 2 || vectorType.isScalable() || write.getMask() ||
+  int64_t rank = vectorType.getRank();
+  if ((rank != 1 && rank != 2) || vectorType.isScalable() || write.getMask() ||
       !write.getPermutationMap().isMinorIdentity() ||
       llvm::any_of(write.getInBoundsValues(), [](bool in) { return !in; }))
     return failure();
@@ -165,6 +168,13 @@ static FailureOr<Operation *> streamWrite(RewriterBase &rewriter,
     return failure();
   Location loc = write.getLoc();
   rewriter.setInsertionPoint(write);
+  if (rank == 1) {
+    Operation *store = vector::StoreOp::create(
+        rewriter, loc, write.getVector(), write.getBase(), indices,
+        /*nontemporal=*/true, llvm::Align(rowBytes));
+    rewriter.eraseOp(write);
+    return store;
+  }
   unsigned rowDim = indices.size() - 2;
   Operation *last = nullptr;
   for (int64_t row = 0; row < vectorType.getShape().front(); ++row) {

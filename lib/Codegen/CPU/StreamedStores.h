@@ -6,10 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A large transposed output that the program only returns is written once
-// and not read again while it runs. Ordinary stores first read each of its
-// cache lines (read for ownership), a third of a transpose's memory
-// traffic, and evict the input the next tiles read. Non-temporal stores of
+// A large output that the program only returns (a transpose's, a
+// concatenation's) is written once and not read again while it runs.
+// Ordinary stores first read each of its cache lines (read for ownership),
+// a third of a copy's memory traffic, and evict the input the next tiles
+// read. Non-temporal stores of
 // whole, aligned lines write it straight to memory instead: x86's MOVNT,
 // which LLVM emits for `!nontemporal` stores of aligned vectors.
 //
@@ -27,8 +28,8 @@ namespace mlir::nx {
 /// libnxrt asks for huge pages too, twice a 2 MiB page.
 inline constexpr int64_t kStreamedOutputBytes = int64_t{4} << 20;
 
-/// Replaces every in-bounds `vector.transfer_write` of a 2-D vector under
-/// `root` by one non-temporal, aligned `vector.store` per row, where it
+/// Replaces every in-bounds `vector.transfer_write` of a 1-D or 2-D vector
+/// under `root` by one non-temporal, aligned `vector.store` per row, where it
 /// writes an output nothing reads: a `memref.alloc` of a public function,
 /// of at least kStreamedOutputBytes, aligned to a vector row, whose other
 /// uses (through views) only write, return or free it; and at a column

@@ -115,3 +115,58 @@ func.func @team(%x: memref<2048x1024xf32>) -> memref<1024x2048xf32> {
   }
   return %y : memref<1024x2048xf32>
 }
+
+// -----
+
+// Writes of 1-D vectors are streamed by the same rules: a concatenation
+// copies each operand into its half of every row of the output, each
+// vector a whole, aligned line (the right half's column is 1024 more).
+// CHECK-LABEL: func.func @returned_concat
+// CHECK: %[[Y:.*]] = memref.alloc()
+// CHECK: vector.store %{{.*}}, %[[Y]][%{{.*}}, %{{.*}}] {alignment = 64 : i64, nontemporal = true} : memref<2048x2048xf32>, vector<16xf32>
+// CHECK: llvm.fence seq_cst
+// CHECK: %[[COLUMN:.*]] = affine.apply #{{.*}}()[%{{.*}}]
+// CHECK: vector.store %{{.*}}, %[[Y]][%{{.*}}, %[[COLUMN]]] {alignment = 64 : i64, nontemporal = true} : memref<2048x2048xf32>, vector<16xf32>
+// CHECK-NOT: vector.transfer_write
+// CHECK: llvm.fence seq_cst
+// CHECK-NEXT: return %[[Y]]
+func.func @returned_concat(%x: memref<2048x1024xf32>, %z: memref<2048x1024xf32>) -> memref<2048x2048xf32> {
+  %y = memref.alloc() {alignment = 64 : i64} : memref<2048x2048xf32>
+  %left = memref.subview %y[0, 0] [2048, 1024] [1, 1] : memref<2048x2048xf32> to memref<2048x1024xf32, strided<[2048, 1]>>
+  linalg.copy ins(%x : memref<2048x1024xf32>) outs(%left : memref<2048x1024xf32, strided<[2048, 1]>>)
+  %right = memref.subview %y[0, 1024] [2048, 1024] [1, 1] : memref<2048x2048xf32> to memref<2048x1024xf32, strided<[2048, 1], offset: 1024>>
+  linalg.copy ins(%z : memref<2048x1024xf32>) outs(%right : memref<2048x1024xf32, strided<[2048, 1], offset: 1024>>)
+  return %y : memref<2048x2048xf32>
+}
+
+// -----
+
+// A 1-D output: its one row is the whole buffer.
+// CHECK-LABEL: func.func @returned_vector
+// CHECK: math.exp %{{.*}} : vector<16xf32>
+// CHECK: vector.store {{.*}} {alignment = 64 : i64, nontemporal = true} : memref<2097152xf32>, vector<16xf32>
+// CHECK: llvm.fence seq_cst
+func.func @returned_vector(%x: memref<2097152xf32>) -> memref<2097152xf32> {
+  %y = memref.alloc() {alignment = 64 : i64} : memref<2097152xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : memref<2097152xf32>) outs(%y : memref<2097152xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  }
+  return %y : memref<2097152xf32>
+}
+
+// -----
+
+// A copy into columns from 8 on: its vectors straddle lines, so ordinary
+// stores.
+// CHECK-LABEL: func.func @copy_at_unaligned_column
+// CHECK: vector.transfer_write
+// CHECK-NOT: nontemporal
+// CHECK-NOT: llvm.fence
+func.func @copy_at_unaligned_column(%x: memref<2048x1024xf32>) -> memref<2048x2048xf32> {
+  %y = memref.alloc() {alignment = 64 : i64} : memref<2048x2048xf32>
+  %view = memref.subview %y[0, 8] [2048, 1024] [1, 1] : memref<2048x2048xf32> to memref<2048x1024xf32, strided<[2048, 1], offset: 8>>
+  linalg.copy ins(%x : memref<2048x1024xf32>) outs(%view : memref<2048x1024xf32, strided<[2048, 1], offset: 8>>)
+  return %y : memref<2048x2048xf32>
+}

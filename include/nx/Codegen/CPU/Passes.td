@@ -686,17 +686,18 @@ def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
         : vector<8x16xf32>, memref<1024x2048xf32>
     ```
 
-    Last, a write of a 2-D vector into an output that nothing reads before
+    Last, a write of a 1-D or 2-D vector (a copy's or an elementwise op's
+    row, a transpose's square) into an output that nothing reads before
     the function returns it is made one non-temporal store per row, which
     writes whole cache lines without first reading them: the output must
     be an allocation of a public function of at least 4 MiB, aligned to a
     vector row, that is otherwise only returned or freed, and the write's
     column a provable multiple of the row (a constant, or loop induction
     variables stepping by it). Ordinary stores would read every line they
-    replace, a third of a transpose's memory traffic. Each thread's loop
-    nest that streamed ends with `llvm.fence seq_cst`, since x86 orders
-    non-temporal stores with other threads' loads only through a fence or a
-    locked instruction. `stream-unread-outputs=false` keeps such writes in
+    replace, a third of a transpose's or a concatenation's memory traffic.
+    Each thread's loop nest that streamed ends with `llvm.fence seq_cst`,
+    since x86 orders non-temporal stores with other threads' loads only
+    through a fence or a locked instruction. `stream-unread-outputs=false` keeps such writes in
     the cache, for a host that reads the result at once:
 
     ```mlir
