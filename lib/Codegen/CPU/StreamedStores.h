@@ -10,9 +10,9 @@
 // concatenation's) is written once and not read again while it runs.
 // Ordinary stores first read each of its cache lines (read for ownership),
 // a third of a copy's memory traffic, and evict the input the next tiles
-// read. Non-temporal stores of
-// whole, aligned lines write it straight to memory instead: x86's MOVNT,
-// which LLVM emits for `!nontemporal` stores of aligned vectors.
+// read. Non-temporal stores of whole, aligned lines write it straight to
+// memory instead: x86's MOVNT, which LLVM emits for `!nontemporal` stores
+// of aligned vectors.
 //
 //===----------------------------------------------------------------------===//
 

@@ -3,7 +3,10 @@
 // nx-runner on the inputs of models.py and agree with models.py's NumPy
 // reference (and PyTorch's, where it is installed) element for element: on
 // one compute thread and on three, which share the copies' rows
-// (nx-linalg-to-openmp makes each copy a linalg.copy).
+// (nx-linalg-to-openmp makes each copy a linalg.copy). The concatenation's
+// result, 16 MiB that the program only returns, is written with streamed
+// stores: one vector write per copy, fenced at the end of each thread's
+// rows.
 // REQUIRES: numpy
 // RUN: %numpy_python %nx_src_root/bench/models/models.py run concat \
 // RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.concat-1 \
@@ -24,3 +27,4 @@
 // PAD: pad: nx vs NumPy (float64): max error 0 {{.*}}tolerance 0
 // STATISTICS: 2 parallel-nests
 // STATISTICS: 2 shared-copies
+// STATISTICS: 2 streamed-writes

@@ -949,8 +949,8 @@ def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
               "Number of contractions tiled into register tiles whose "
               "accumulators stay in registers">,
     Statistic<"numStreamed", "streamed-writes",
-              "Number of 2-D vector writes into large outputs that are only "
-              "returned, made non-temporal stores">
+              "Number of 1-D and 2-D vector writes into large outputs that "
+              "are only returned, made non-temporal stores">
   ];
 }
 
