@@ -770,6 +770,62 @@ def NxLinalgToOpenMPPass
     `nx-split-reductions` run: the partial sums are reduced while in cache,
     in one team.
 
+    Before any of that, a row chain runs in one team: a run of consecutive
+    ops with static sizes that would each share their loop 0 (of the same
+    extent, other than 1; no contraction or convolution), between which
+    only allocations, deallocations and side-effect free ops (views,
+    constants) stand, for which op by op the pass would fork at least two
+    teams, and which cover at least `min-work` points together. Every
+    buffer the chain writes must be a fresh allocation that each of its ops
+    indexes in dimension 0 by loop 0, through reshapes, casts and subviews
+    that keep that dimension (not a `reinterpret_cast`, nor a subview that
+    drops it), and every other buffer it reads an argument, an allocation
+    or a global: row r of every buffer it writes is then touched only by
+    the iterations r of its ops, and the tiles of rows are independent.
+    Allocations and views move before the team, deallocations after it,
+    and each tile runs every op of the chain on its rows, in order (rows
+    per tile: those its op of the most points per row takes alone, on the
+    granule of a split row reduction's partial step). A softmax (maximum,
+    exponential, sum and division of each row, with their fills and
+    partial steps) forks one team instead of four, and each tile's rows
+    stay in the core's cache from the first op to the last: a 2048x1024
+    f32 softmax took 1.98-2.19 ms at one thread and 1.19-1.36 at two op by
+    op, 1.48-1.76 and 0.90-1.09 as a chain, on the AMD EPYC development
+    VM (Zen 4, 2 vCPUs). A layer norm and a concatenation's copies are
+    chains too.
+
+    Before (a row sum, each row divided by it, then exponentials; `%sums`,
+    `%y` and `%z` fresh allocations): op by op, the fill and the division
+    run in the sum's tiles, and the exponentials in a team of their own.
+
+    ```mlir
+    linalg.fill ins(%zero : f32) outs(%sums : memref<2048xf32>)
+    linalg.generic {indexing_maps = [#id, #row], ...}   // sums of rows
+        ins(%x : memref<2048x1024xf32>) outs(%sums : memref<2048xf32>) {...}
+    linalg.generic {indexing_maps = [#id, #row, #id], ...}  // x / sum
+        ins(%x, %sums : ...) outs(%y : memref<2048x1024xf32>) {...}
+    linalg.generic {indexing_maps = [#id, #id], ...}    // exp(y), into %z
+        ins(%y : ...) outs(%z : memref<2048x1024xf32>) {...}
+    ```
+
+    After (one team; tiles of 4 rows):
+
+    ```mlir
+    omp.parallel num_threads(%threads : i32) {
+      omp.wsloop {
+        omp.loop_nest (%i) : index = (%c0) to (%c2048) step (%c4) {
+          %s = memref.subview %sums[%i] [4] [1]
+          linalg.fill ins(%zero : f32) outs(%s : ...)
+          linalg.generic ... ins(%xi : ...) outs(%s : ...) {...}
+          linalg.generic ... ins(%xi, %s : ...) outs(%yi : ...) {...}
+          linalg.generic ... ins(%yi : ...) outs(%zi : ...) {...}
+          omp.yield
+        }
+      }
+      omp.terminator
+    }
+    ```
+
     With `split-outer-reductions`, any other reduction along the op's
     outermost loop of an extent other than 1 (a column sum: no output
     element belongs to one row) is shared among workers instead, when it
@@ -928,7 +984,9 @@ def NxLinalgToOpenMPPass
               "Number of outer reductions shared among workers, one row of "
               "partial results each">,
     Statistic<"numSharedCopies", "shared-copies",
-              "Number of memref.copy ops made linalg.copy ops to share">
+              "Number of memref.copy ops made linalg.copy ops to share">,
+    Statistic<"numRowChains", "row-chains",
+              "Number of runs of ops along the same rows shared in one team">
   ];
 }
 

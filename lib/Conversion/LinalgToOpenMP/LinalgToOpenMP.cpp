@@ -18,6 +18,7 @@
 #include "nx/Conversion/LinalgToOpenMP/LinalgToOpenMP.h"
 #include "nx/Conversion/LinalgToOpenMP/OpenMPTeam.h"
 #include "nx/Conversion/LinalgToOpenMP/OuterReductions.h"
+#include "nx/Conversion/LinalgToOpenMP/RowChains.h"
 #include "nx/Conversion/LinalgToOpenMP/TransposedTiles.h"
 #include "nx/Conversion/Passes.h"
 #include "nx/Support/Buffers.h"
@@ -218,8 +219,10 @@ static unsigned getSharedLoop(linalg::LinalgOp op) {
 }
 
 static NestKind classify(linalg::LinalgOp op, int64_t minWork) {
+  // An op in a team already (a tile of a row chain) stays in its thread.
   if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
-      hasHugeCoefficients(op) || !hasIncreasingIndices(op))
+      hasHugeCoefficients(op) || !hasIncreasingIndices(op) ||
+      op->getParentOfType<omp::ParallelOp>())
     return NestKind::Serial;
   unsigned shared = getSharedLoop(op);
   if (!linalg::isParallelIterator(op.getIteratorTypesArray()[shared]))
@@ -586,6 +589,56 @@ static int64_t getRowsPerTile(linalg::LinalgOp lead, unsigned shared,
   return rowsPerTile;
 }
 
+/// Whether `op` may run in a row chain's tiles (RowChains.h): the pass
+/// would share its loop 0 (so it reads no transpose across its rows), and
+/// it is no contraction or convolution, whose tiles follow their register
+/// tiles and library calls.
+static bool mayJoinRowChain(linalg::LinalgOp op, int64_t minWork) {
+  return classify(op, minWork) != NestKind::Serial && getSharedLoop(op) == 0 &&
+         !linalg::isaContractionOpInterface(op) &&
+         !linalg::isaConvolutionOpInterface(op);
+}
+
+/// Whether the pass, op by op, would fork a team for `op`: it is shared,
+/// and no neighbour takes it into its tiles.
+static bool formsOwnTeam(linalg::LinalgOp op, int64_t minWork) {
+  auto fill = dyn_cast<linalg::FillOp>(op.getOperation());
+  return isShared(op, minWork) && !(fill && isFusedIntoNext(fill, minWork)) &&
+         !isTiledWithNext(op, minWork);
+}
+
+/// Rows per tile of a row chain of `ops`: the rows its op of the most
+/// points per row takes alone (getRowsPerTile), since the tile covers that
+/// op's points and more; the other ops' own rows would be far too many (a
+/// fill of one value a row would take 4096). On a granule of
+/// kRowReductionGranules when the chain holds a split row reduction's
+/// partial step, whose final step it holds too.
+static int64_t getRowChainRowsPerTile(ArrayRef<linalg::LinalgOp> ops) {
+  auto pointsPerRow = [](linalg::LinalgOp op) {
+    int64_t points = 1;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    for (int64_t range : ArrayRef(ranges).drop_front())
+      points *= range;
+    return points;
+  };
+  int64_t most = 0, rowsPerTile = 1;
+  bool partial = false;
+  for (linalg::LinalgOp op : ops) {
+    partial |= isPartialRowReduction(op, 0, /*feedsConsumer=*/true);
+    int64_t points = pointsPerRow(op);
+    int64_t rows = getRowsPerTile(op, 0, /*feedsConsumer=*/true);
+    if (points > most)
+      rowsPerTile = rows;
+    else if (points == most)
+      rowsPerTile = std::max(rowsPerTile, rows);
+    most = std::max(most, points);
+  }
+  if (partial)
+    rowsPerTile = roundToRowReductionGranule(
+        rowsPerTile, linalg::LinalgOp(ops.front()).getStaticLoopRanges()[0]);
+  return rowsPerTile;
+}
+
 /// Tiles `lead`'s shared loop by `rowsPerTile`, its other loops whole.
 static FailureOr<scf::SCFTilingResult>
 tileSharedLoop(linalg::LinalgOp lead, unsigned shared, int64_t rowsPerTile,
@@ -766,6 +819,27 @@ struct NxLinalgToOpenMPPass
     : nx::impl::NxLinalgToOpenMPPassBase<NxLinalgToOpenMPPass> {
   using NxLinalgToOpenMPPassBase::NxLinalgToOpenMPPassBase;
 
+  /// Runs each chain of ops along the same rows in one team first: the
+  /// patterns then leave their tiles alone.
+  LogicalResult shareRowChains(ModuleOp module) {
+    nx::RowChainRules rules;
+    int64_t work = minWork;
+    auto mayJoin = [&](linalg::LinalgOp op) {
+      return mayJoinRowChain(op, work);
+    };
+    auto ownTeam = [&](linalg::LinalgOp op) { return formsOwnTeam(op, work); };
+    rules.mayJoin = mayJoin;
+    rules.formsOwnTeam = ownTeam;
+    rules.getRowsPerTile = getRowChainRowsPerTile;
+    IRRewriter rewriter(module.getContext());
+    FailureOr<int64_t> chains = nx::shareRowChains(
+        module, minWork, numThreadsFunction, rules, rewriter);
+    if (failed(chains))
+      return failure();
+    nx::addStatistic(numRowChains, *chains);
+    return success();
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(nx::checkTeamPassInput(module, getArgument(), minWork)))
@@ -802,6 +876,8 @@ struct NxLinalgToOpenMPPass
       if (anyOuterReduction && numThreadsFunction.empty() &&
           failed(nx::declareNumThreadsFunction(module,
                                                nx::kOpenMPMaxThreadsFunction)))
+        return signalPassFailure();
+      if (failed(shareRowChains(module)))
         return signalPassFailure();
       RewritePatternSet patterns(&getContext());
       nx::populateLinalgToOpenMPPatterns(patterns, minWork, numThreadsFunction,

@@ -42,14 +42,17 @@ func.func @avg_pool(%x: memref<1x112x112x64xf32>) -> memref<1x55x55x64xf32> {
 
 // -----
 
-// The next op reads another buffer: it is no epilogue of the first, and
-// each op gets its own team.
+// The next op reads another buffer: it is no epilogue of the first. Both
+// go along the same rows, though, so one team runs them as a row chain
+// (linalg-to-openmp-row-chains.mlir), each tile one op after the other.
 // CHECK-LABEL: func.func @reads_another_buffer
 // CHECK: omp.parallel {
 // CHECK: linalg.generic
-// CHECK: omp.terminator
-// CHECK: omp.parallel {
+// CHECK: math.exp
 // CHECK: linalg.generic
+// CHECK: arith.addf
+// CHECK: omp.terminator
+// CHECK-NOT: omp.parallel
 func.func @reads_another_buffer(%x: memref<512x512xf32>, %y: memref<512x512xf32>) -> memref<512x512xf32> {
   %out = memref.alloc() : memref<512x512xf32>
   linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],

@@ -203,13 +203,16 @@ func.func @argument_partials(%x: memref<1024x16x64xf32>, %partial: memref<1024x6
 #rows = affine_map<(i, l) -> (i, l)>
 #row = affine_map<(i, l) -> (i)>
 
-// The second op writes the buffer the first one reads. Fused, a tile could
-// overwrite rows that later tiles of the first op still read (here they
-// would not, but the pass does not prove it): two teams.
+// The second op writes the buffer the first one reads. As a pair, a tile
+// could overwrite rows that later tiles of the first op still read; here
+// both touch that buffer only in their own rows, which the row chain
+// proves: one team, each tile reading its rows of %y before it writes them.
 // CHECK-LABEL: func.func @writes_producer_input
 // CHECK: omp.parallel {
+// CHECK: math.exp
+// CHECK: arith.addf
 // CHECK: omp.terminator
-// CHECK: omp.parallel {
+// CHECK-NOT: omp.parallel
 func.func @writes_producer_input(%x: memref<1024x64xf32>) -> memref<1024x64xf32> {
   %y = memref.alloc() : memref<1024x64xf32>
   %partial = memref.alloc() : memref<1024x64xf32>
@@ -233,15 +236,13 @@ func.func @writes_producer_input(%x: memref<1024x64xf32>) -> memref<1024x64xf32>
 
 #rows = affine_map<(i, l) -> (i, l)>
 
-// A chain of three ops, each reading the rows the one before writes: the
-// second runs in the first one's tiles; the third, whose producer already
-// runs in another op's tiles, gets a team of its own.
+// A chain of three ops, each reading the rows the one before writes: as
+// pairs, the second would run in the first one's tiles and the third get
+// a team of its own; as a row chain, one team runs all three.
 // CHECK-LABEL: func.func @chain
 // CHECK: omp.parallel {
 // CHECK: math.exp
 // CHECK: math.log
-// CHECK: omp.terminator
-// CHECK: omp.parallel {
 // CHECK: math.sqrt
 // CHECK: omp.terminator
 // CHECK-NOT: linalg.generic

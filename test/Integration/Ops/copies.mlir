@@ -3,7 +3,9 @@
 // nx-runner on the inputs of models.py and agree with models.py's NumPy
 // reference (and PyTorch's, where it is installed) element for element: on
 // one compute thread and on three, which share the copies' rows
-// (nx-linalg-to-openmp makes each copy a linalg.copy). The concatenation's
+// (nx-linalg-to-openmp makes each copy a linalg.copy; the concatenation's
+// two copies go along the same rows, and one team runs both as a row
+// chain, each tile writing whole rows of the result). The concatenation's
 // result, 16 MiB that the program only returns, is written with streamed
 // stores: one vector write per copy, fenced at the end of each thread's
 // rows.
@@ -25,6 +27,7 @@
 
 // CONCAT: concat: nx vs NumPy (float64): max error 0 {{.*}}tolerance 0
 // PAD: pad: nx vs NumPy (float64): max error 0 {{.*}}tolerance 0
-// STATISTICS: 2 parallel-nests
+// STATISTICS: 1 parallel-nests
+// STATISTICS: 1 row-chains
 // STATISTICS: 2 shared-copies
 // STATISTICS: 2 streamed-writes

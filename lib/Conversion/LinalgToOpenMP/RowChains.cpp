@@ -1,0 +1,265 @@
+//===- RowChains.cpp - a run of row-wise ops in one OpenMP team -----------===//
+//
+// Part of the nx-mlir project, under the Apache License v2.0 with LLVM
+// Exceptions. See the LICENSE file for license information.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "nx/Conversion/LinalgToOpenMP/RowChains.h"
+#include "nx/Conversion/LinalgToOpenMP/OpenMPTeam.h"
+#include "nx/Support/Buffers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using mlir::nx::getRootBuffer;
+
+namespace {
+
+/// A run of ops that one team may share along their rows.
+struct RowChain {
+  /// The linalg ops, in order.
+  SmallVector<linalg::LinalgOp> ops;
+  /// Allocations and side-effect free ops between them, which move before
+  /// the team, in order.
+  SmallVector<Operation *> hoisted;
+  /// Deallocations between them, which move after the team, in order.
+  SmallVector<Operation *> deallocs;
+  /// The static extent of every op's loop 0.
+  int64_t rows = 0;
+};
+
+} // namespace
+
+/// The static extent of `op`'s loop 0.
+static int64_t getRows(linalg::LinalgOp op) {
+  return op.getStaticLoopRanges().front();
+}
+
+/// Whether `op` may join a chain: `rules` say so, and its sizes are static.
+static bool mayJoin(linalg::LinalgOp op, const nx::RowChainRules &rules) {
+  return op.hasPureBufferSemantics() && op.getNumLoops() > 0 &&
+         !llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic) &&
+         getRows(op) > 1 && rules.mayJoin(op);
+}
+
+/// Whether `view`, whose dimension 0 and its source's have the same extent,
+/// maps row r of its own to row r of its source: a reshape or a cast (any
+/// other dimension in the group of dimension 0 then has extent 1), or a
+/// subview that keeps dimension 0 (it then has all of its rows). Not a
+/// reinterpret_cast, whose strides may walk other rows, nor a subview that
+/// drops dimension 0, whose rows are the source's next dimension.
+static bool keepsRows(Operation *view) {
+  if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp>(view))
+    return true;
+  auto subview = dyn_cast<memref::SubViewOp>(view);
+  return subview && !subview.getDroppedDims().test(0);
+}
+
+/// Whether row r of `value`, a buffer of `rows` rows, is row r of the buffer
+/// it is carved from, through every view in between.
+static bool isRowView(Value value, int64_t rows) {
+  while (true) {
+    auto type = dyn_cast<MemRefType>(value.getType());
+    if (!type || type.getRank() == 0 || type.getDimSize(0) != rows)
+      return false;
+    auto view = value.getDefiningOp<ViewLikeOpInterface>();
+    if (!view)
+      return true;
+    if (!keepsRows(view))
+      return false;
+    value = view.getViewSource();
+  }
+}
+
+/// Whether `root`, the root of a buffer no op of a chain writes, is no view
+/// of one that an op does write: an argument of the function, an allocation
+/// of its own or a global. Anything else (a `memref.transpose`, which is no
+/// view-like op, or a call's result) may be a view of anything.
+static bool isDistinctBuffer(Value root) {
+  if (auto argument = dyn_cast<BlockArgument>(root)) {
+    Operation *owner = argument.getOwner()->getParentOp();
+    return isa<FunctionOpInterface>(owner) &&
+           argument.getOwner()->isEntryBlock();
+  }
+  return root.getDefiningOp<memref::AllocOp>() ||
+         root.getDefiningOp<memref::AllocaOp>() ||
+         root.getDefiningOp<memref::GetGlobalOp>();
+}
+
+/// Whether each tile of rows may run every op of `ops` on its own rows: the
+/// buffers they write are fresh allocations, every access to them indexes
+/// dimension 0 of the buffer by loop 0, and every other buffer they read is
+/// distinct from them.
+static bool areRowLocal(ArrayRef<linalg::LinalgOp> ops, int64_t rows) {
+  llvm::SmallDenseSet<Value> written;
+  for (linalg::LinalgOp op : ops)
+    for (Value init : op.getDpsInits()) {
+      Value root = getRootBuffer(init);
+      if (!root.getDefiningOp<memref::AllocOp>() &&
+          !root.getDefiningOp<memref::AllocaOp>())
+        return false;
+      written.insert(root);
+    }
+  for (linalg::LinalgOp op : ops)
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value root = getRootBuffer(operand.get());
+      if (!written.contains(root)) {
+        if (isa<MemRefType>(root.getType()) && !isDistinctBuffer(root))
+          return false;
+        continue;
+      }
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      if (map.getNumResults() == 0 ||
+          map.getResult(0) != getAffineDimExpr(0, op.getContext()) ||
+          !isRowView(operand.get(), rows))
+        return false;
+    }
+  return true;
+}
+
+/// Whether `op` may move before the team, ahead of the chain ops before it:
+/// an allocation, or an op without regions or side effects, whose operands
+/// are defined before the chain starts or by ops moved already.
+static bool isHoistable(Operation *op, Operation *start,
+                        const llvm::SmallPtrSetImpl<Operation *> &hoisted) {
+  bool allocates = isa<memref::AllocOp, memref::AllocaOp>(op);
+  if (!allocates && (op->getNumRegions() != 0 || !isMemoryEffectFree(op)))
+    return false;
+  return llvm::all_of(op->getOperands(), [&](Value operand) {
+    // A block argument is defined before every op of its block.
+    Operation *definition = operand.getDefiningOp();
+    return !definition || hoisted.contains(definition) ||
+           definition->getBlock() != start->getBlock() ||
+           definition->isBeforeInBlock(start);
+  });
+}
+
+/// The longest chain that starts at `start` (empty when `start` cannot
+/// start one): it ends at its last linalg op.
+static RowChain growChain(Operation *start, const nx::RowChainRules &rules) {
+  RowChain chain;
+  auto lead = dyn_cast<linalg::LinalgOp>(start);
+  if (!lead || !mayJoin(lead, rules))
+    return chain;
+  chain.rows = getRows(lead);
+  chain.ops.push_back(lead);
+  SmallVector<Operation *> hoisted, deallocs;
+  llvm::SmallPtrSet<Operation *, 8> hoistedSet;
+  for (Operation *op = start->getNextNode(); op; op = op->getNextNode()) {
+    if (isa<memref::DeallocOp>(op)) {
+      deallocs.push_back(op);
+      continue;
+    }
+    if (isHoistable(op, start, hoistedSet)) {
+      hoisted.push_back(op);
+      hoistedSet.insert(op);
+      continue;
+    }
+    auto next = dyn_cast<linalg::LinalgOp>(op);
+    if (!next || !mayJoin(next, rules) || getRows(next) != chain.rows)
+      break;
+    chain.ops.push_back(next);
+    if (!areRowLocal(chain.ops, chain.rows)) {
+      chain.ops.pop_back();
+      break;
+    }
+    // What stands between the chain's ops belongs to it; what follows its
+    // last op stays where it is.
+    chain.hoisted.append(hoisted);
+    chain.deallocs.append(deallocs);
+    hoisted.clear();
+    deallocs.clear();
+  }
+  if (!areRowLocal(chain.ops, chain.rows))
+    chain.ops.clear();
+  return chain;
+}
+
+/// Whether sharing `chain` in one team saves a team and covers `minWork`
+/// points.
+static bool isWorthSharing(const RowChain &chain, int64_t minWork,
+                           const nx::RowChainRules &rules) {
+  if (chain.ops.size() < 2 || llvm::count_if(chain.ops, rules.formsOwnTeam) < 2)
+    return false;
+  int64_t points = 0;
+  for (linalg::LinalgOp op : chain.ops) {
+    int64_t opPoints = 1;
+    for (int64_t range : op.getStaticLoopRanges())
+      opPoints *= range;
+    points += opPoints;
+    if (points >= minWork)
+      return true;
+  }
+  return false;
+}
+
+/// Replaces `chain` by one team whose tiles run each of its ops on their
+/// rows.
+static LogicalResult rewriteChain(RowChain &chain, StringRef numThreadsFunction,
+                                  const nx::RowChainRules &rules,
+                                  RewriterBase &rewriter) {
+  Operation *first = chain.ops.front();
+  Operation *last = chain.ops.back();
+  for (Operation *op : chain.hoisted)
+    rewriter.moveOpBefore(op, first);
+  for (Operation *op : llvm::reverse(chain.deallocs))
+    rewriter.moveOpAfter(op, last);
+
+  int64_t rowsPerTile = rules.getRowsPerTile(chain.ops);
+  Location loc = first->getLoc();
+  rewriter.setInsertionPoint(first);
+  Value numThreads;
+  if (!numThreadsFunction.empty())
+    numThreads = nx::callNumThreadsFunction(rewriter, loc, numThreadsFunction);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value rows = arith::ConstantIndexOp::create(rewriter, loc, chain.rows);
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, rowsPerTile);
+  Block *body = nx::createTeamLoop(rewriter, loc, /*ifExpr=*/{}, numThreads,
+                                   zero, rows, step);
+  Value firstRow = body->getArgument(0);
+  for (linalg::LinalgOp op : chain.ops)
+    if (failed(nx::tileRows(op, /*sharedLoop=*/0, firstRow, rowsPerTile,
+                            rewriter, /*lastTileMayBeShort=*/true)))
+      return op->emitOpError("could not be tiled along its rows");
+  omp::YieldOp::create(rewriter, loc, ValueRange());
+  for (linalg::LinalgOp op : chain.ops)
+    rewriter.eraseOp(op);
+  return success();
+}
+
+FailureOr<int64_t> nx::shareRowChains(Operation *root, int64_t minWork,
+                                      StringRef numThreadsFunction,
+                                      const RowChainRules &rules,
+                                      RewriterBase &rewriter) {
+  // Chains are found first and rewritten after: a rewrite moves ops of the
+  // block the search walks.
+  SmallVector<RowChain> chains;
+  root->walk([&](Block *block) {
+    if (block->getParentOp()->getParentOfType<omp::ParallelOp>() ||
+        isa<omp::ParallelOp>(block->getParentOp()))
+      return;
+    for (Operation *op = block->empty() ? nullptr : &block->front(); op;) {
+      RowChain chain = growChain(op, rules);
+      if (!isWorthSharing(chain, minWork, rules)) {
+        op = op->getNextNode();
+        continue;
+      }
+      op = chain.ops.back()->getNextNode();
+      chains.push_back(std::move(chain));
+    }
+  });
+  for (RowChain &chain : chains)
+    if (failed(rewriteChain(chain, numThreadsFunction, rules, rewriter)))
+      return failure();
+  return static_cast<int64_t>(chains.size());
+}
