@@ -789,10 +789,11 @@ def NxLinalgToOpenMPPass
     exponential, sum and division of each row, with their fills and
     partial steps) forks one team instead of four, and each tile's rows
     stay in the core's cache from the first op to the last: a 2048x1024
-    f32 softmax took 1.98-2.19 ms at one thread and 1.19-1.36 at two op by
-    op, 1.48-1.76 and 0.90-1.09 as a chain, on the AMD EPYC development
-    VM (Zen 4, 2 vCPUs). A layer norm and a concatenation's copies are
-    chains too.
+    f32 softmax took 1.55-1.83 ms at one thread and 0.80-1.11 at two op by
+    op, 1.50-1.64 and 0.73-0.84 as a chain, on a Zen 4 VM with 2 vCPUs
+    (fastest runs of four processes each; `docs/Servers.md`). A layer
+    norm, an argmax's steps and a concatenation's copies are chains
+    too.
 
     Before (a row sum, each row divided by it, then exponentials; `%sums`,
     `%y` and `%z` fresh allocations): op by op, the fill and the division

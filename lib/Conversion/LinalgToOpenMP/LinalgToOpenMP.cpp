@@ -11,7 +11,9 @@
 // OpenMP worksharing loop inside a parallel region. Only that loop is
 // shared: the inner loops stay
 // whole in each thread, where LLVM vectorizes them, and one fork per op keeps
-// the OpenMP overhead (a few microseconds) small against the work.
+// the OpenMP overhead (a few microseconds) small against the work. A run of
+// ops along the same rows (a softmax's steps) forks one team for all of them
+// (RowChains.h).
 //
 //===----------------------------------------------------------------------===//
 
