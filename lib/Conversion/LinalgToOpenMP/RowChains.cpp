@@ -18,7 +18,8 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using mlir::nx::getRootBuffer;
@@ -88,7 +89,7 @@ static bool isRowView(Value value, int64_t rows) {
 static bool isDistinctBuffer(Value root) {
   if (auto argument = dyn_cast<BlockArgument>(root)) {
     Operation *owner = argument.getOwner()->getParentOp();
-    return isa<FunctionOpInterface>(owner) &&
+    return isa_and_present<FunctionOpInterface>(owner) &&
            argument.getOwner()->isEntryBlock();
   }
   return root.getDefiningOp<memref::AllocOp>() ||
