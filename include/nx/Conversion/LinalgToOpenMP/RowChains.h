@@ -53,8 +53,10 @@ struct RowChainRules {
 ///
 /// - every buffer a chain op writes is a fresh allocation, and each chain
 ///   op that touches it indexes its dimension 0 by loop 0, through views
-///   that keep that dimension whole (reshapes whose first group is that
-///   dimension alone, subviews of all its rows);
+///   whose row r is the buffer's row r (reshapes, casts and subviews that
+///   keep that dimension with all its rows; not a reinterpret_cast);
+/// - every other buffer a chain op reads is a function argument, an
+///   allocation or a global, none of which is a view of those;
 /// - op by op, the pass would fork at least two teams for it
 ///   (`rules.formsOwnTeam`), and its ops cover at least `minWork` points.
 ///
