@@ -102,8 +102,13 @@ static bool isMultipleOf(Value value, int64_t factor, unsigned depth) {
 static bool isOnlyWrittenOrReturned(Value buffer) {
   for (Operation *user : buffer.getUsers()) {
     // The stores of writes streamed before are writes too.
-    if (isa<vector::TransferWriteOp, vector::StoreOp>(user)) {
-      if (user->getOperand(1) != buffer)
+    if (auto write = dyn_cast<vector::TransferWriteOp>(user)) {
+      if (write.getBase() != buffer)
+        return false;
+      continue;
+    }
+    if (auto store = dyn_cast<vector::StoreOp>(user)) {
+      if (store.getBase() != buffer)
         return false;
       continue;
     }
