@@ -181,8 +181,8 @@ static RowChain growChain(Operation *start, const nx::RowChainRules &rules) {
     hoisted.clear();
     deallocs.clear();
   }
-  if (!areRowLocal(chain.ops, chain.rows))
-    chain.ops.clear();
+  // A chain of the lead alone is no chain (isWorthSharing): each op added
+  // was checked with those before it.
   return chain;
 }
 
@@ -190,7 +190,7 @@ static RowChain growChain(Operation *start, const nx::RowChainRules &rules) {
 /// points.
 static bool isWorthSharing(const RowChain &chain, int64_t minWork,
                            const nx::RowChainRules &rules) {
-  if (chain.ops.size() < 2 || llvm::count_if(chain.ops, rules.formsOwnTeam) < 2)
+  if (llvm::count_if(chain.ops, rules.formsOwnTeam) < 2)
     return false;
   int64_t points = 0;
   for (linalg::LinalgOp op : chain.ops) {
