@@ -90,13 +90,17 @@ func.func @offset_view(%x: memref<2016x1024xf32>) -> memref<1024x2048xf32> {
 
 // -----
 
-// In an OpenMP team, each thread fences at the end of its iterations, in
-// the loop nest's body, before the team's barrier.
+// In an OpenMP team, each thread fences once, after all its iterations
+// (after the omp.wsloop, before the team's end), not in every iteration.
 // CHECK-LABEL: func.func @team
 // CHECK: omp.loop_nest
 // CHECK: vector.store {{.*}} nontemporal = true
-// CHECK: llvm.fence seq_cst
-// CHECK-NEXT: omp.yield
+// CHECK-NOT: llvm.fence
+// CHECK: omp.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: llvm.fence seq_cst
+// CHECK-NEXT: omp.terminator
 func.func @team(%x: memref<2048x1024xf32>) -> memref<1024x2048xf32> {
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index
@@ -114,6 +118,43 @@ func.func @team(%x: memref<2048x1024xf32>) -> memref<1024x2048xf32> {
     omp.terminator
   }
   return %y : memref<1024x2048xf32>
+}
+
+// -----
+
+// A row chain's tiles: each iteration copies its rows of both halves. The
+// thread's one fence follows the omp.wsloop, none follows each copy.
+// CHECK-LABEL: func.func @team_of_two_copies
+// CHECK: omp.loop_nest
+// CHECK-COUNT-2: vector.store {{.*}} nontemporal = true
+// CHECK-NOT: llvm.fence
+// CHECK: omp.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: llvm.fence seq_cst
+// CHECK-NEXT: omp.terminator
+// CHECK-NOT: llvm.fence
+// CHECK: return
+func.func @team_of_two_copies(%x: memref<2048x1024xf32>, %z: memref<2048x1024xf32>) -> memref<2048x2048xf32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c2048 = arith.constant 2048 : index
+  %y = memref.alloc() {alignment = 64 : i64} : memref<2048x2048xf32>
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c2048) step (%c4) {
+        %xs = memref.subview %x[%i, 0] [4, 1024] [1, 1] : memref<2048x1024xf32> to memref<4x1024xf32, strided<[1024, 1], offset: ?>>
+        %left = memref.subview %y[%i, 0] [4, 1024] [1, 1] : memref<2048x2048xf32> to memref<4x1024xf32, strided<[2048, 1], offset: ?>>
+        linalg.copy ins(%xs : memref<4x1024xf32, strided<[1024, 1], offset: ?>>) outs(%left : memref<4x1024xf32, strided<[2048, 1], offset: ?>>)
+        %zs = memref.subview %z[%i, 0] [4, 1024] [1, 1] : memref<2048x1024xf32> to memref<4x1024xf32, strided<[1024, 1], offset: ?>>
+        %right = memref.subview %y[%i, 1024] [4, 1024] [1, 1] : memref<2048x2048xf32> to memref<4x1024xf32, strided<[2048, 1], offset: ?>>
+        linalg.copy ins(%zs : memref<4x1024xf32, strided<[1024, 1], offset: ?>>) outs(%right : memref<4x1024xf32, strided<[2048, 1], offset: ?>>)
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return %y : memref<2048x2048xf32>
 }
 
 // -----

@@ -695,9 +695,11 @@ def NxVectorizeLinalgPass : Pass<"nx-vectorize-linalg"> {
     column a provable multiple of the row (a constant, or loop induction
     variables stepping by it). Ordinary stores would read every line they
     replace, a third of a transpose's or a concatenation's memory traffic.
-    Each thread's loop nest that streamed ends with `llvm.fence seq_cst`,
-    since x86 orders non-temporal stores with other threads' loads only
-    through a fence or a locked instruction. `stream-unread-outputs=false` keeps such writes in
+    Each loop nest that streamed ends with `llvm.fence seq_cst`, since
+    x86 orders non-temporal stores with other threads' loads only through
+    a fence or a locked instruction; in an OpenMP team, each thread fences
+    once, after its `omp.wsloop`, not in every iteration (a fence waits
+    until the thread's streamed lines have left it). `stream-unread-outputs=false` keeps such writes in
     the cache, for a host that reads the result at once:
 
     ```mlir
