@@ -105,6 +105,11 @@ static void addFrontEndPasses(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createNxFuseLinalgPass());
   pm.addPass(createCanonicalizerPass());
+  // A divisor a generic broadcasts (a softmax's row sums) is inverted once
+  // per element: after the fusion, which would compute the reciprocal
+  // again for every point it serves.
+  if (options.reciprocalDivisors)
+    pm.addNestedPass<func::FuncOp>(createNxReciprocalDivisorsPass());
   // Adjacent reduced dimensions become one, so that the reductions' split
   // and their threads, which take one reduction loop, take them.
   pm.addNestedPass<func::FuncOp>(createNxCollapseReductionDimsPass());
@@ -322,6 +327,7 @@ CpuPhaseOptions CpuPhaseOptions::fromFlags(const LowerToCpuOptions &flags) {
   phases.hostCalls.lowerBlocks = flags.lowerBlocks;
   phases.bufferize.splitReductions = flags.vectorize && !flags.strictReductions;
   phases.bufferize.reassociateReductions = !flags.strictReductions;
+  phases.bufferize.reciprocalDivisors = !flags.libmMath;
   phases.bufferize.widths = widths;
   phases.bufferize.maxFunctionOps = flags.maxFunctionOps;
   if (flags.blas)

@@ -80,6 +80,8 @@ struct CpuBufferizeOptions {
   bool splitReductions = true;
   /// Let floating-point reductions reassociate.
   bool reassociateReductions = true;
+  /// Multiply by the reciprocal of a divisor many points share.
+  bool reciprocalDivisors = true;
   VectorWidths widths = {512, 512};
   /// nx-split-functions' bound; 0 keeps functions whole.
   int64_t maxFunctionOps = NxSplitFunctionsPassOptions().maxOps;

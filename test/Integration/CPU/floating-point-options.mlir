@@ -21,14 +21,23 @@
 // --libm-math also keeps divisions by constants: 0.35f / 9 rounds to
 // 0.038888887, while 0.35f times the f32 nearest 1/9, what the default
 // computes, rounds to the next f32 up.
+// RUN: nx-runner %s --libm-math --entry=ninth --input='[0.35]:tensor<1xf32>' | FileCheck %s --check-prefix=DIVIDE
+// RUN: nx-runner %s --entry=ninth --input='[0.35]:tensor<1xf32>' | FileCheck %s --check-prefix=RECIPROCAL
 // DIVIDE: result #0: tensor<1xf32> = [0.038888887]
 // RECIPROCAL: result #0: tensor<1xf32> = [0.03888889]
+//
+// It also keeps divisions by a divisor that many points share (a row's
+// sum, as in a softmax): 5f / 3 rounds to 1.6666666, while 5f times the
+// f32 nearest 1/3, what the default computes (nx-reciprocal-divisors),
+// rounds to 1.6666667.
+// RUN: nx-runner %s --libm-math --entry=rows_by_sums --input='[[5, 5, 5, 5, 5, 5, 5, 5]]:tensor<1x8xf32>' --input='[3]:tensor<1xf32>' | FileCheck %s --check-prefix=ROW-DIVIDE
+// ROW-DIVIDE: result #0: tensor<1x8xf32> = {{\[\[}}1.6666666, 1.6666666, 1.6666666, 1.6666666, 1.6666666, 1.6666666, 1.6666666, 1.6666666]]
+// RUN: nx-runner %s --entry=rows_by_sums --input='[[5, 5, 5, 5, 5, 5, 5, 5]]:tensor<1x8xf32>' --input='[3]:tensor<1xf32>' | FileCheck %s --check-prefix=ROW-RECIPROCAL
+// ROW-RECIPROCAL: result #0: tensor<1x8xf32> = {{\[\[}}1.6666667, 1.6666667, 1.6666667, 1.6666667, 1.6666667, 1.6666667, 1.6666667, 1.6666667]]
 //
 // --strict-reductions also keeps IEEE's ordered zeros in a maximum: the
 // largest of -0 and +0, starting from -0, is +0. By default the zero's
 // sign is unspecified (nsz); NaNs propagate either way.
-// RUN: nx-runner %s --libm-math --entry=ninth --input='[0.35]:tensor<1xf32>' | FileCheck %s --check-prefix=DIVIDE
-// RUN: nx-runner %s --entry=ninth --input='[0.35]:tensor<1xf32>' | FileCheck %s --check-prefix=RECIPROCAL
 // RUN: nx-runner %s --strict-reductions --entry=largest --input='[-0, 0, -0, -0]:tensor<4xf32>' | FileCheck %s --check-prefix=ZEROS
 // ZEROS: result #0: tensor<f32> = 0{{$}}
 // RUN: nx-runner %s --entry=largest --input='[-0, 0, -0, -0]:tensor<4xf32>' | FileCheck %s --check-prefix=ANY-ZERO
@@ -70,4 +79,16 @@ func.func @ninth(%x: tensor<1xf32>) -> tensor<1xf32> {
   %nine = arith.constant dense<9.0> : tensor<1xf32>
   %q = arith.divf %x, %nine : tensor<1xf32>
   return %q : tensor<1xf32>
+}
+
+func.func @rows_by_sums(%x: tensor<1x8xf32>, %s: tensor<1xf32>) -> tensor<1x8xf32> {
+  %out = tensor.empty() : tensor<1x8xf32>
+  %q = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : tensor<1x8xf32>, tensor<1xf32>) outs(%out : tensor<1x8xf32>) {
+  ^bb0(%v: f32, %d: f32, %o: f32):
+    %r = arith.divf %v, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8xf32>
+  return %q : tensor<1x8xf32>
 }

@@ -3,7 +3,8 @@
 // models.py's NumPy reference in float64 (and PyTorch's, where it is
 // installed) within 1e-4 of the output's largest magnitude: on one compute
 // thread and on three, and with serial reductions and libm's math.
-// nx-lower-to-cpu decomposes it once, before bufferization.
+// nx-lower-to-cpu decomposes it once, before bufferization, and multiplies
+// each row by its sum's reciprocal (without --libm-math).
 // REQUIRES: numpy
 // RUN: %numpy_python %nx_src_root/bench/models/models.py run softmax \
 // RUN:   --nx-runner=%nx_tools/nx-runner --dir=%t.softmax-1 \
@@ -19,3 +20,4 @@
 
 // CHECK: softmax: nx vs NumPy (float64): max error
 // STATISTICS: 1 decomposed-ops
+// STATISTICS: 1 reciprocal-divisors

@@ -194,6 +194,79 @@ def NxReassociateReductionsPass : Pass<"nx-reassociate-reductions"> {
   ];
 }
 
+def NxReciprocalDivisorsPass : Pass<"nx-reciprocal-divisors"> {
+  let summary = "Divides once per divisor that a linalg.generic broadcasts, and multiplies every point by the reciprocal";
+  let description = [{
+    A softmax divides every element of a row by the row's sum. A vector
+    division costs several times a multiplication (a 512-bit `vdivps`
+    issues once every 8-16 cycles on Intel cores, `vmulps` twice a cycle):
+    on an Intel VM the division loop took a quarter of a softmax kernel's
+    samples in `perf`. PyTorch's kernel multiplies by the sum's reciprocal.
+
+    In a `linalg.generic` on tensors, an f32 input whose block argument is
+    used only as the divisor of `arith.divf` ops, and whose indexing map is
+    a projection that drops loops covering at least 8 points per element (or
+    a dynamic loop), is replaced by its reciprocals: a generic of the input's
+    own shape (or, for a scalar, one `arith.divf`) computes `1 / d` first,
+    and the divisions become `arith.mulf`. Both keep the divisions' common
+    fast-math flags. The generics `nx-fuse-linalg` already fused stay as
+    they are: this pass runs after it, so the reciprocal is not fused back
+    into its consumer, where it would be computed for every point.
+
+    `x * (1 / d)` is within 2 ulp of `x / d` (the two roundings of a
+    reciprocal and a product) for every `d` whose reciprocal is a normal
+    number; zeros, infinities and NaNs give the quotient's result. Where
+    `|d|` is above 2^126 the reciprocal is subnormal and the product loses
+    bits, and where it is below 2^-128 the reciprocal overflows. Inputs
+    that serve few points (a divisor per element, or fewer than 8 points
+    each) and divisors read in other ways too are left alone.
+    `nx-lower-to-cpu` runs this pass unless `libm-math` is set, like the
+    multiplications by reciprocals of constants in `nx-approximate-math`.
+
+    Before (a softmax's last step):
+
+    ```mlir
+    %p = linalg.generic {indexing_maps = [#id, #row, #id],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%e, %sum : tensor<2048x1024xf32>, tensor<2048xf32>)
+        outs(%out : tensor<2048x1024xf32>) {
+    ^bb0(%v: f32, %s: f32, %o: f32):
+      %q = arith.divf %v, %s : f32
+      linalg.yield %q : f32
+    } -> tensor<2048x1024xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %one = arith.constant 1.000000e+00 : f32
+    %empty = tensor.empty() : tensor<2048xf32>
+    %inverse = linalg.generic {indexing_maps = [#id1, #id1],
+                               iterator_types = ["parallel"]}
+        ins(%sum : tensor<2048xf32>) outs(%empty : tensor<2048xf32>) {
+    ^bb0(%s: f32, %o: f32):
+      %r = arith.divf %one, %s : f32
+      linalg.yield %r : f32
+    } -> tensor<2048xf32>
+    %p = linalg.generic {indexing_maps = [#id, #row, #id],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%e, %inverse : tensor<2048x1024xf32>, tensor<2048xf32>)
+        outs(%out : tensor<2048x1024xf32>) {
+    ^bb0(%v: f32, %r: f32, %o: f32):
+      %q = arith.mulf %v, %r : f32
+      linalg.yield %q : f32
+    } -> tensor<2048x1024xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numReciprocals", "reciprocal-divisors",
+              "Number of generic inputs replaced by their reciprocals, their divisions by multiplications">
+  ];
+}
+
 def NxSplitReductionsPass : Pass<"nx-split-reductions"> {
   let summary = "Splits innermost tensor reductions into vector-wide partial results and a short final reduction";
   let description = [{
