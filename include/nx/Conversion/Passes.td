@@ -771,11 +771,13 @@ def NxLinalgToOpenMPPass
     in one team.
 
     Before any of that, a row chain runs in one team: a run of consecutive
-    ops with static sizes that would each share their loop 0 (of the same
-    extent, other than 1; no contraction or convolution), between which
-    only allocations, deallocations and side-effect free ops (views,
-    constants) stand, for which op by op the pass would fork at least two
-    teams, and which cover at least `min-work` points together. Every
+    ops that would each share their loop 0 (of the same extent, other than
+    1: equal static sizes, or dynamic ones that upstream's value bounds
+    prove equal; no contraction or convolution), between which only
+    allocations, deallocations and side-effect free ops (views, constants)
+    stand, for which op by op the pass would fork at least two teams, and
+    which cover at least `min-work` points together (with dynamic sizes, an
+    if clause checks that at run time, as for a single op). Every
     buffer the chain writes must be a fresh allocation that each of its ops
     indexes in dimension 0 by loop 0, through reshapes, casts and subviews
     that keep that dimension (not a `reinterpret_cast`, nor a subview that

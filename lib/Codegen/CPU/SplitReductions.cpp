@@ -61,9 +61,13 @@ static std::optional<int64_t> getSplitRatio(linalg::LinalgOp op,
     return std::nullopt;
   std::optional<int64_t> lanes = nx::getVectorLanes(
       op, nx::getVectorBitsFor(op, vectorBits, reductionVectorBits));
-  int64_t extent = op.getStaticLoopRanges().back();
-  if (!lanes || ShapedType::isDynamic(extent))
+  // Upstream's splitReduction makes its partial results' tensor.empty of
+  // static sizes only: with a dynamic extent anywhere (a row sum of a
+  // dynamic number of rows), the op would not verify.
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (!lanes || llvm::any_of(ranges, ShapedType::isDynamic))
     return std::nullopt;
+  int64_t extent = ranges.back();
   for (int64_t ratio : {nx::kVectorAccumulators * *lanes, *lanes})
     if (extent % ratio == 0 && extent >= 2 * ratio)
       return ratio;

@@ -46,6 +46,7 @@
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 #include <functional>
+#include <limits>
 
 #define DEBUG_TYPE "nx-linalg-to-openmp"
 
@@ -616,11 +617,17 @@ static bool formsOwnTeam(linalg::LinalgOp op, int64_t minWork) {
 /// kRowReductionGranules when the chain holds a split row reduction's
 /// partial step, whose final step it holds too.
 static int64_t getRowChainRowsPerTile(ArrayRef<linalg::LinalgOp> ops) {
+  // A dynamic extent counts as more points than any static one: such an
+  // op's own tiles (getRowsPerTile) are then the chain's.
   auto pointsPerRow = [](linalg::LinalgOp op) {
+    constexpr int64_t kMost = std::numeric_limits<int64_t>::max();
     int64_t points = 1;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    for (int64_t range : ArrayRef(ranges).drop_front())
+    for (int64_t range : ArrayRef(ranges).drop_front()) {
+      if (ShapedType::isDynamic(range) || (range > 0 && points > kMost / range))
+        return kMost;
       points *= range;
+    }
     return points;
   };
   int64_t most = 0, rowsPerTile = 1;
@@ -677,18 +684,6 @@ static void applyEpilogueInEachTile(linalg::LinalgOp epilogue,
   rewriter.eraseOp(epilogue);
 }
 
-/// The number of points of a nest of `ranges`, folded as built: a constant
-/// for a static nest.
-static Value countPoints(ArrayRef<Range> ranges, Location loc,
-                         PatternRewriter &rewriter) {
-  Value points = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  for (const Range &range : ranges) {
-    Value extent = getValueOrCreateConstantIndexOp(rewriter, loc, range.size);
-    points = rewriter.createOrFold<arith::MulIOp>(loc, points, extent);
-  }
-  return points;
-}
-
 LogicalResult
 LinalgToOpenMPLoops::rewriteNest(linalg::LinalgOp op, linalg::LinalgOp epilogue,
                                  PatternRewriter &rewriter) const {
@@ -729,7 +724,7 @@ LinalgToOpenMPLoops::rewriteNest(linalg::LinalgOp op, linalg::LinalgOp epilogue,
     applyEpilogueInEachTile(epilogue, tile, rewriter);
 
   rewriter.setInsertionPoint(outer);
-  Value points = countPoints(leadRanges, loc, rewriter);
+  Value points = nx::countPoints(leadRanges, loc, rewriter);
   rewriter.eraseOp(op);
   runOnTeam(outer, points, loc, rewriter);
   return success();

@@ -9,6 +9,8 @@
 #include "nx/Conversion/LinalgToOpenMP/OpenMPTeam.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
@@ -52,6 +54,16 @@ Block *nx::createWorksharingLoop(OpBuilder &builder, Location loc,
                              {loc});
 }
 
+Value nx::countPoints(ArrayRef<Range> ranges, Location loc,
+                      OpBuilder &builder) {
+  Value points = arith::ConstantIndexOp::create(builder, loc, 1);
+  for (const Range &range : ranges) {
+    Value extent = getValueOrCreateConstantIndexOp(builder, loc, range.size);
+    points = builder.createOrFold<arith::MulIOp>(loc, points, extent);
+  }
+  return points;
+}
+
 FailureOr<linalg::LinalgOp>
 nx::tileRows(linalg::LinalgOp op, unsigned sharedLoop, OpFoldResult firstRow,
              int64_t rows, RewriterBase &rewriter, bool lastTileMayBeShort) {
@@ -62,13 +74,21 @@ nx::tileRows(linalg::LinalgOp op, unsigned sharedLoop, OpFoldResult firstRow,
     sizes.push_back(range.size);
   }
   int64_t extent = op.getStaticLoopRanges()[sharedLoop];
+  OpFoldResult extentValue = sizes[sharedLoop];
   offsets[sharedLoop] = firstRow;
   sizes[sharedLoop] = rewriter.getIndexAttr(rows);
-  if (lastTileMayBeShort && extent % rows != 0) {
-    AffineExpr first = rewriter.getAffineDimExpr(0);
-    auto bound = AffineMap::get(
-        1, 0, {extent - first, rewriter.getAffineConstantExpr(rows)},
-        rewriter.getContext());
+  AffineExpr first = rewriter.getAffineDimExpr(0);
+  AffineExpr tile = rewriter.getAffineConstantExpr(rows);
+  if (lastTileMayBeShort && ShapedType::isDynamic(extent) && rows != 1) {
+    // min(extent - first, rows), the extent read at run time.
+    AffineExpr whole = rewriter.getAffineSymbolExpr(0);
+    auto bound =
+        AffineMap::get(1, 1, {whole - first, tile}, rewriter.getContext());
+    sizes[sharedLoop] = affine::makeComposedFoldedAffineMin(
+        rewriter, loc, bound, {firstRow, extentValue});
+  } else if (lastTileMayBeShort && extent % rows != 0) {
+    auto bound =
+        AffineMap::get(1, 0, {extent - first, tile}, rewriter.getContext());
     sizes[sharedLoop] =
         affine::makeComposedFoldedAffineMin(rewriter, loc, bound, {firstRow});
   }

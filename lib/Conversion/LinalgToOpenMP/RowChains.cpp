@@ -17,6 +17,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -25,6 +26,15 @@ using namespace mlir;
 using mlir::nx::getRootBuffer;
 
 namespace {
+
+/// The extent of an op's loop 0, or of a buffer's dimension 0: `size` when
+/// static; otherwise dimension `dim` of `shaped`, to compare at compile
+/// time (haveSameRows).
+struct RowExtent {
+  int64_t size;
+  Value shaped;
+  int64_t dim;
+};
 
 /// A run of ops that one team may share along their rows.
 struct RowChain {
@@ -35,22 +45,47 @@ struct RowChain {
   SmallVector<Operation *> hoisted;
   /// Deallocations between them, which move after the team, in order.
   SmallVector<Operation *> deallocs;
-  /// The static extent of every op's loop 0.
-  int64_t rows = 0;
+  /// The extent of every op's loop 0.
+  RowExtent rows;
 };
 
 } // namespace
 
-/// The static extent of `op`'s loop 0.
-static int64_t getRows(linalg::LinalgOp op) {
-  return op.getStaticLoopRanges().front();
+/// The extent of `op`'s loop 0, read from the first operand dimension that
+/// loop 0 indexes alone; none when no operand has one.
+static std::optional<RowExtent> getRows(linalg::LinalgOp op) {
+  AffineExpr row = getAffineDimExpr(0, op.getContext());
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<ShapedType>(operand.get().getType()))
+      continue;
+    for (auto [position, expr] :
+         llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults()))
+      if (expr == row)
+        return RowExtent{op.getStaticLoopRanges().front(), operand.get(),
+                         static_cast<int64_t>(position)};
+  }
+  return std::nullopt;
 }
 
-/// Whether `op` may join a chain: `rules` say so, and its sizes are static.
+/// Whether `a` and `b` are the same number of rows: equal static sizes, or
+/// dynamic ones that upstream's value bounds prove equal (the dimensions of
+/// an allocation and of the buffer its sizes were read from).
+static bool haveSameRows(const RowExtent &a, const RowExtent &b) {
+  if (!ShapedType::isDynamic(a.size) || !ShapedType::isDynamic(b.size))
+    return a.size == b.size;
+  FailureOr<bool> equal =
+      ValueBoundsConstraintSet::areEqual({a.shaped, a.dim}, {b.shaped, b.dim});
+  return succeeded(equal) && *equal;
+}
+
+/// Whether `op` may join a chain: `rules` say so, and its loop 0 has an
+/// extent other than 1, read from an operand when dynamic.
 static bool mayJoin(linalg::LinalgOp op, const nx::RowChainRules &rules) {
-  return op.hasPureBufferSemantics() && op.getNumLoops() > 0 &&
-         !llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic) &&
-         getRows(op) > 1 && rules.mayJoin(op);
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
+      !rules.mayJoin(op))
+    return false;
+  std::optional<RowExtent> rows = getRows(op);
+  return rows && rows->size != 1;
 }
 
 /// Whether `view`, whose dimension 0 and its source's have the same extent,
@@ -68,10 +103,11 @@ static bool keepsRows(Operation *view) {
 
 /// Whether row r of `value`, a buffer of `rows` rows, is row r of the buffer
 /// it is carved from, through every view in between.
-static bool isRowView(Value value, int64_t rows) {
+static bool isRowView(Value value, const RowExtent &rows) {
   while (true) {
     auto type = dyn_cast<MemRefType>(value.getType());
-    if (!type || type.getRank() == 0 || type.getDimSize(0) != rows)
+    if (!type || type.getRank() == 0 ||
+        !haveSameRows({type.getDimSize(0), value, 0}, rows))
       return false;
     auto view = value.getDefiningOp<ViewLikeOpInterface>();
     if (!view)
@@ -101,7 +137,7 @@ static bool isDistinctBuffer(Value root) {
 /// buffers they write are fresh allocations, every access to them indexes
 /// dimension 0 of the buffer by loop 0, and every other buffer they read is
 /// distinct from them.
-static bool areRowLocal(ArrayRef<linalg::LinalgOp> ops, int64_t rows) {
+static bool areRowLocal(ArrayRef<linalg::LinalgOp> ops, const RowExtent &rows) {
   llvm::SmallDenseSet<Value> written;
   for (linalg::LinalgOp op : ops)
     for (Value init : op.getDpsInits()) {
@@ -152,7 +188,7 @@ static RowChain growChain(Operation *start, const nx::RowChainRules &rules) {
   auto lead = dyn_cast<linalg::LinalgOp>(start);
   if (!lead || !mayJoin(lead, rules))
     return chain;
-  chain.rows = getRows(lead);
+  chain.rows = *getRows(lead);
   chain.ops.push_back(lead);
   SmallVector<Operation *> hoisted, deallocs;
   llvm::SmallPtrSet<Operation *, 8> hoistedSet;
@@ -167,7 +203,8 @@ static RowChain growChain(Operation *start, const nx::RowChainRules &rules) {
       continue;
     }
     auto next = dyn_cast<linalg::LinalgOp>(op);
-    if (!next || !mayJoin(next, rules) || getRows(next) != chain.rows)
+    if (!next || !mayJoin(next, rules) ||
+        !haveSameRows(*getRows(next), chain.rows))
       break;
     chain.ops.push_back(next);
     if (!areRowLocal(chain.ops, chain.rows)) {
@@ -186,12 +223,22 @@ static RowChain growChain(Operation *start, const nx::RowChainRules &rules) {
   return chain;
 }
 
+/// Whether an extent of `chain`'s loops is dynamic: its team then checks
+/// its points against `minWork` at run time.
+static bool hasDynamicLoops(const RowChain &chain) {
+  return llvm::any_of(chain.ops, [](linalg::LinalgOp op) {
+    return llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic);
+  });
+}
+
 /// Whether sharing `chain` in one team saves a team and covers `minWork`
-/// points.
+/// points, or may at run time when its sizes are dynamic.
 static bool isWorthSharing(const RowChain &chain, int64_t minWork,
                            const nx::RowChainRules &rules) {
   if (llvm::count_if(chain.ops, rules.formsOwnTeam) < 2)
     return false;
+  if (hasDynamicLoops(chain))
+    return true;
   int64_t points = 0;
   for (linalg::LinalgOp op : chain.ops) {
     int64_t opPoints = 1;
@@ -206,7 +253,8 @@ static bool isWorthSharing(const RowChain &chain, int64_t minWork,
 
 /// Replaces `chain` by one team whose tiles run each of its ops on their
 /// rows.
-static LogicalResult rewriteChain(RowChain &chain, StringRef numThreadsFunction,
+static LogicalResult rewriteChain(RowChain &chain, int64_t minWork,
+                                  StringRef numThreadsFunction,
                                   const nx::RowChainRules &rules,
                                   RewriterBase &rewriter) {
   Operation *first = chain.ops.front();
@@ -219,14 +267,31 @@ static LogicalResult rewriteChain(RowChain &chain, StringRef numThreadsFunction,
   int64_t rowsPerTile = rules.getRowsPerTile(chain.ops);
   Location loc = first->getLoc();
   rewriter.setInsertionPoint(first);
+  // A chain of dynamic sizes runs on one thread when its ops' points, all
+  // of them together, come short of `minWork` at run time.
+  Value ifExpr;
+  if (hasDynamicLoops(chain)) {
+    Value points = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    for (linalg::LinalgOp op : chain.ops)
+      points = rewriter.createOrFold<arith::AddIOp>(
+          loc, points,
+          nx::countPoints(op.createLoopRanges(rewriter, loc), loc, rewriter));
+    Value threshold = arith::ConstantIndexOp::create(rewriter, loc, minWork);
+    ifExpr = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
+                                   points, threshold);
+  }
   Value numThreads;
   if (!numThreadsFunction.empty())
     numThreads = nx::callNumThreadsFunction(rewriter, loc, numThreadsFunction);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value rows = arith::ConstantIndexOp::create(rewriter, loc, chain.rows);
+  Value rows =
+      ShapedType::isDynamic(chain.rows.size)
+          ? rewriter.createOrFold<memref::DimOp>(loc, chain.rows.shaped,
+                                                 chain.rows.dim)
+          : arith::ConstantIndexOp::create(rewriter, loc, chain.rows.size);
   Value step = arith::ConstantIndexOp::create(rewriter, loc, rowsPerTile);
-  Block *body = nx::createTeamLoop(rewriter, loc, /*ifExpr=*/{}, numThreads,
-                                   zero, rows, step);
+  Block *body =
+      nx::createTeamLoop(rewriter, loc, ifExpr, numThreads, zero, rows, step);
   Value firstRow = body->getArgument(0);
   for (linalg::LinalgOp op : chain.ops)
     if (failed(nx::tileRows(op, /*sharedLoop=*/0, firstRow, rowsPerTile,
@@ -260,7 +325,8 @@ FailureOr<int64_t> nx::shareRowChains(Operation *root, int64_t minWork,
     }
   });
   for (RowChain &chain : chains)
-    if (failed(rewriteChain(chain, numThreadsFunction, rules, rewriter)))
+    if (failed(
+            rewriteChain(chain, minWork, numThreadsFunction, rules, rewriter)))
       return failure();
   return static_cast<int64_t>(chains.size());
 }

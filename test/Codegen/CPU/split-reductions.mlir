@@ -189,6 +189,24 @@ func.func @left_alone(%short: tensor<16xf32>, %odd: tensor<100xf32>, %dyn: tenso
 
 // -----
 
+// Left alone: a dynamic number of rows, each of a static 256 elements.
+// Upstream's split makes its partial results' tensor of static sizes only,
+// which would not verify here (tensor.empty without the rows' size).
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK-NOT: tensor.expand_shape
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<?x256xf32>)
+// CHECK-NOT: tensor.expand_shape
+func.func @dynamic_rows(%x: tensor<?x256xf32>, %acc: tensor<?xf32>) -> tensor<?xf32> {
+  %s = linalg.reduce ins(%x : tensor<?x256xf32>) outs(%acc : tensor<?xf32>) dimensions = [1]
+    (%in: f32, %a: f32) {
+      %t = arith.addf %in, %a : f32
+      linalg.yield %t : f32
+    }
+  return %s : tensor<?xf32>
+}
+
+// -----
+
 // A combiner with no neutral element known upstream (a subtraction) fails
 // the split, which leaves the op as it was.
 // CHECK-LABEL: func.func @no_neutral_element

@@ -351,8 +351,8 @@ func.func @small(%x: memref<64x64xf32>) -> memref<64x64xf32> {
 
 #rows = affine_map<(i, j) -> (i, j)>
 
-// Dynamic sizes: the chain needs static ones (the pass op by op compares
-// each op's size with min-work at run time instead).
+// Dynamic sizes that nothing proves equal: %x's rows and %n. Op by op,
+// each team compares its op's size with min-work at run time.
 // CHECK-LABEL: func.func @dynamic
 // CHECK: omp.parallel if(
 // CHECK: math.exp
@@ -376,6 +376,64 @@ func.func @dynamic(%x: memref<?x512xf32>, %n: index) -> memref<?x512xf32> {
     linalg.yield %l : f32
   }
   memref.dealloc %a : memref<?x512xf32>
+  return %b : memref<?x512xf32>
+}
+
+// -----
+
+#rows = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+
+// A dynamic number of rows that is the same for every op: the buffers are
+// allocated with %x's. One team, over %x's rows, whose if clause compares
+// the chain's points (the exponentials', the fill's, the sums', the
+// logarithms') with min-work at run time, as the pass does op by op; tiles
+// of 8 rows of 512 (4096 points), the last one cut at the rows' end.
+// CHECK-LABEL: func.func @dynamic_same_rows
+// CHECK-SAME: (%[[X:.*]]: memref<?x512xf32>)
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[ROWS:.*]] = memref.dim %[[X]], %[[C0]]
+// CHECK: %[[MIN:.*]] = arith.constant 65536 : index
+// CHECK: %[[BIG:.*]] = arith.cmpi sge, %{{.*}}, %[[MIN]] : index
+// CHECK: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: omp.parallel if(%[[BIG]])
+// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%[[C0]]) to (%[[ROWS]]) step (%[[C8]])
+// CHECK: affine.min #{{.*}}(%[[I]])[%[[ROWS]]]
+// CHECK: math.exp
+// CHECK: arith.addf
+// CHECK: math.log
+// CHECK: omp.yield
+// CHECK-NOT: omp.parallel
+// CHECK: return
+func.func @dynamic_same_rows(%x: memref<?x512xf32>) -> memref<?x512xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?x512xf32>
+  %a = memref.alloc(%n) : memref<?x512xf32>
+  %s = memref.alloc(%n) : memref<?xf32>
+  %b = memref.alloc(%n) : memref<?x512xf32>
+  linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<?x512xf32>) outs(%a : memref<?x512xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%s : memref<?xf32>)
+  linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<?x512xf32>) outs(%s : memref<?xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %t = arith.addf %in, %acc : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [#rows, #row, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %s : memref<?x512xf32>, memref<?xf32>) outs(%b : memref<?x512xf32>) {
+  ^bb0(%in: f32, %t: f32, %o: f32):
+    %d = arith.subf %in, %t : f32
+    %l = math.log %d : f32
+    linalg.yield %l : f32
+  }
+  memref.dealloc %a : memref<?x512xf32>
+  memref.dealloc %s : memref<?xf32>
   return %b : memref<?x512xf32>
 }
 

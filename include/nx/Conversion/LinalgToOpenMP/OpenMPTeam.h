@@ -26,6 +26,7 @@ namespace mlir {
 class Block;
 class OpBuilder;
 class RewriterBase;
+struct Range;
 namespace linalg {
 class LinalgOp;
 } // namespace linalg
@@ -66,11 +67,15 @@ Block *createTeamLoop(OpBuilder &builder, Location loc, Value ifExpr,
 Block *createWorksharingLoop(OpBuilder &builder, Location loc, Value lowerBound,
                              Value upperBound, Value step);
 
+/// The number of points of a nest of `ranges`, folded as built: a constant
+/// for a static nest.
+Value countPoints(ArrayRef<Range> ranges, Location loc, OpBuilder &builder);
+
 /// `op` on `rows` rows of its loop `sharedLoop` from `firstRow`, every other
 /// loop whole: the op that runs one tile of a shared loop. With
-/// `lastTileMayBeShort`, a tile that would pass the loop's static extent
-/// ends there (its size is then dynamic); without, the caller guarantees
-/// the tile is within the extent.
+/// `lastTileMayBeShort`, a tile that would pass the loop's extent (static,
+/// or read from the op's operands) ends there (its size is then dynamic);
+/// without, the caller guarantees the tile is within the extent.
 FailureOr<linalg::LinalgOp> tileRows(linalg::LinalgOp op, unsigned sharedLoop,
                                      OpFoldResult firstRow, int64_t rows,
                                      RewriterBase &rewriter,

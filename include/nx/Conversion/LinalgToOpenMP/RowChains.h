@@ -35,9 +35,9 @@ namespace mlir::nx {
 /// What nx-linalg-to-openmp's rules for a single op say about the ops of a
 /// chain.
 struct RowChainRules {
-  /// Whether `op` may run in a chain's tiles: an op on buffers with static
-  /// sizes that the pass would share along its loop 0 (parallel, of an
-  /// extent other than 1), tiled along rows like any other op.
+  /// Whether `op` may run in a chain's tiles: an op on buffers that the
+  /// pass would share along its loop 0 (parallel, of an extent other than
+  /// 1), tiled along rows like any other op.
   function_ref<bool(linalg::LinalgOp op)> mayJoin;
   /// Whether the pass, op by op, would fork a team for `op` itself (rather
   /// than leave it serial or run it in a neighbour's tiles).
@@ -47,9 +47,11 @@ struct RowChainRules {
 };
 
 /// Runs each chain under `root` in one team: a run of consecutive ops of a
-/// block, linalg ops that `rules.mayJoin` with the same static extent of
-/// loop 0, between which only allocations, deallocations and side-effect
-/// free ops (views, constants) stand. A chain qualifies when:
+/// block, linalg ops that `rules.mayJoin` with the same extent of loop 0
+/// (equal static sizes, or dynamic ones that upstream's value bounds prove
+/// equal, as the sizes of allocations made with another buffer's), between
+/// which only allocations, deallocations and side-effect free ops (views,
+/// constants) stand. A chain qualifies when:
 ///
 /// - every buffer a chain op writes is a fresh allocation, and each chain
 ///   op that touches it indexes its dimension 0 by loop 0, through views
@@ -58,7 +60,9 @@ struct RowChainRules {
 /// - every other buffer a chain op reads is a function argument, an
 ///   allocation or a global, none of which is a view of those;
 /// - op by op, the pass would fork at least two teams for it
-///   (`rules.formsOwnTeam`), and its ops cover at least `minWork` points.
+///   (`rules.formsOwnTeam`), and its ops cover at least `minWork` points;
+///   with dynamic sizes, the team's if clause compares their points with
+///   `minWork` at run time, and runs them on one thread below it.
 ///
 /// The allocations and side-effect free ops move before the team, the
 /// deallocations after it, and each tile of `rules.getRowsPerTile` rows
