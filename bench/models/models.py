@@ -830,6 +830,50 @@ class DepthwiseConv3d(Model):
             dimension_numbers=("NDHWC", "DHWIO", "NDHWC"))
 
 
+class Conv3dNcdhw(Model):
+    """conv3d's convolution in PyTorch's layouts: an NCDHW volume by FCDHW
+    filters, which nx transposes to NDHWC first."""
+    name = "conv3d-ncdhw"
+    arguments = [("x", (1, 16, 16, 32, 32), 1.0),
+                 ("w", (32, 16, 3, 3, 3), 1 / 21)]
+
+    def numpy(self, x, w):
+        y = np_conv3d_ndhwc(x.transpose(0, 2, 3, 4, 1),
+                            w.transpose(2, 3, 4, 1, 0))
+        return y.transpose(0, 4, 1, 2, 3)
+
+    def torch(self, torch):
+        return lambda x, w: torch.nn.functional.conv3d(x, w)
+
+    def jax(self, jnp, lax):
+        return lambda x, w: lax.conv_general_dilated(
+            x, w, (1, 1, 1), "VALID",
+            dimension_numbers=("NCDHW", "OIDHW", "NCDHW"))
+
+
+class DepthwiseConv3dNcdhw(Model):
+    """depthwise-conv3d's convolution in PyTorch's layouts (NCDHW by CDHW),
+    strided along the depth."""
+    name = "depthwise-conv3d-ncdhw"
+    arguments = [("x", (1, 32, 8, 16, 16), 1.0), ("w", (32, 3, 3, 3), 1 / 5)]
+    strides = (2, 1, 1)
+
+    def numpy(self, x, w):
+        y = np_conv3d_ndhwc(x.transpose(0, 2, 3, 4, 1), w.transpose(1, 2, 3, 0),
+                            self.strides)
+        return y.transpose(0, 4, 1, 2, 3)
+
+    def torch(self, torch):
+        return lambda x, w: torch.nn.functional.conv3d(
+            x, w[:, None], stride=self.strides, groups=x.shape[1])
+
+    def jax(self, jnp, lax):
+        return lambda x, w: lax.conv_general_dilated(
+            x, w[:, None], self.strides, "VALID",
+            feature_group_count=x.shape[1],
+            dimension_numbers=("NCDHW", "OIDHW", "NCDHW"))
+
+
 class Concat(Model):
     """Two 2048x1024 matrices side by side (tensor.concat): 16 MiB copied."""
     name = "concat"
@@ -958,7 +1002,8 @@ OPS = {m.name: m for m in (
     BatchMatmul(), BatchMatmulTransposed(), BatchMatmulTransposedA(),
     MaskedAttention(), Transpose(), ColumnSum(), BatchSum(),
     RowSum(), MiddleMax(), MatmulI8(), MatmulBf16(), MatmulF16(),
-    Conv1d(), Conv3d(), Conv3dStrided(), DepthwiseConv3d(), Concat(), Pad(),
+    Conv1d(), Conv3d(), Conv3dStrided(), DepthwiseConv3d(), Conv3dNcdhw(),
+    DepthwiseConv3dNcdhw(), Concat(), Pad(),
     FullSum(), Matvec(), Softmax(), Argmax(), Dot())}
 MODELS.update(OPS)
 

@@ -93,24 +93,76 @@ func.func @dynamic(%x: tensor<?x?x?x?x4xf32>, %w: tensor<2x3x3x4x8xf32>, %init: 
 // -----
 
 // Left as they are: a dynamic kernel depth (the number of planes is not
-// known), the NCDHW layout (its depth is not next to its batch), and
-// convolutions on buffers.
+// known), NCDHW of dynamic sizes, and convolutions on buffers.
 
 // CHECK-LABEL: func.func @left_alone
 //       CHECK:   linalg.conv_3d_ndhwc_dhwcf
 //       CHECK:   linalg.conv_3d_ncdhw_fcdhw
 //       CHECK:   linalg.conv_3d_ndhwc_dhwcf
 //   CHECK-NOT:   linalg.conv_2d
+//   CHECK-NOT:   linalg.transpose
 // STATS: 0 rewritten-convolutions
 func.func @left_alone(%x: tensor<1x8x8x8x4xf32>, %w: tensor<?x3x3x4x8xf32>, %init: tensor<1x?x6x6x8xf32>,
-                      %xc: tensor<1x4x8x8x8xf32>, %wc: tensor<8x4x3x3x3xf32>, %initc: tensor<1x8x6x6x6xf32>,
+                      %xc: tensor<1x4x?x8x8xf32>, %wc: tensor<8x4x3x3x3xf32>, %initc: tensor<1x8x?x6x6xf32>,
                       %xb: memref<1x8x8x8x4xf32>, %wb: memref<3x3x3x4x8xf32>, %ob: memref<1x6x6x6x8xf32>)
-    -> (tensor<1x?x6x6x8xf32>, tensor<1x8x6x6x6xf32>) {
+    -> (tensor<1x?x6x6x8xf32>, tensor<1x8x?x6x6xf32>) {
   %y = linalg.conv_3d_ndhwc_dhwcf {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>}
       ins(%x, %w : tensor<1x8x8x8x4xf32>, tensor<?x3x3x4x8xf32>) outs(%init : tensor<1x?x6x6x8xf32>) -> tensor<1x?x6x6x8xf32>
   %yc = linalg.conv_3d_ncdhw_fcdhw {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>}
-      ins(%xc, %wc : tensor<1x4x8x8x8xf32>, tensor<8x4x3x3x3xf32>) outs(%initc : tensor<1x8x6x6x6xf32>) -> tensor<1x8x6x6x6xf32>
+      ins(%xc, %wc : tensor<1x4x?x8x8xf32>, tensor<8x4x3x3x3xf32>) outs(%initc : tensor<1x8x?x6x6xf32>) -> tensor<1x8x?x6x6xf32>
   linalg.conv_3d_ndhwc_dhwcf {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>}
       ins(%xb, %wb : memref<1x8x8x8x4xf32>, memref<3x3x3x4x8xf32>) outs(%ob : memref<1x6x6x6x8xf32>)
-  return %y, %yc : tensor<1x?x6x6x8xf32>, tensor<1x8x6x6x6xf32>
+  return %y, %yc : tensor<1x?x6x6x8xf32>, tensor<1x8x?x6x6xf32>
+}
+
+// -----
+
+// NCDHW by FCDHW, PyTorch's layouts: the depth is not next to the batch,
+// so the image, the filters and the init are transposed to NDHWC and
+// DHWCF first, the NDHWC convolution is three NHWC ones as above, and the
+// sum is transposed back.
+
+// CHECK-LABEL: func.func @ncdhw_fcdhw
+//  CHECK-SAME: (%[[X:.*]]: tensor<1x4x8x8x8xf32>, %[[W:.*]]: tensor<8x4x3x3x3xf32>, %[[INIT:.*]]: tensor<1x8x6x6x6xf32>)
+//       CHECK:   %[[XT:.*]] = linalg.transpose ins(%[[X]] : tensor<1x4x8x8x8xf32>) outs(%{{.*}} : tensor<1x8x8x8x4xf32>) permutation = [0, 2, 3, 4, 1]
+//       CHECK:   %[[WT:.*]] = linalg.transpose ins(%[[W]] : tensor<8x4x3x3x3xf32>) outs(%{{.*}} : tensor<3x3x3x4x8xf32>) permutation = [2, 3, 4, 1, 0]
+//       CHECK:   %[[IT:.*]] = linalg.transpose ins(%[[INIT]] : tensor<1x8x6x6x6xf32>) outs(%{{.*}} : tensor<1x6x6x6x8xf32>) permutation = [0, 2, 3, 4, 1]
+//       CHECK:   tensor.collapse_shape %[[IT]]
+//       CHECK:   tensor.extract_slice %[[XT]][0, 0, 0, 0, 0] [1, 6, 8, 8, 4]
+//       CHECK:   tensor.extract_slice %[[WT]][0, 0, 0, 0, 0] [1, 3, 3, 4, 8]
+//       CHECK:   linalg.conv_2d_nhwc_hwcf
+//       CHECK:   linalg.conv_2d_nhwc_hwcf
+//       CHECK:   %[[SUM:.*]] = linalg.conv_2d_nhwc_hwcf
+//       CHECK:   %[[Y:.*]] = tensor.expand_shape %[[SUM]] {{\[}}[0, 1], [2], [3], [4]] output_shape [1, 6, 6, 6, 8]
+//       CHECK:   %[[R:.*]] = linalg.transpose ins(%[[Y]] : tensor<1x6x6x6x8xf32>) outs(%{{.*}} : tensor<1x8x6x6x6xf32>) permutation = [0, 4, 1, 2, 3]
+//       CHECK:   return %[[R]]
+// STATS: 1 rewritten-convolutions
+// SHALLOW-LABEL: func.func @ncdhw_fcdhw
+//       SHALLOW:   linalg.conv_3d_ncdhw_fcdhw
+func.func @ncdhw_fcdhw(%x: tensor<1x4x8x8x8xf32>, %w: tensor<8x4x3x3x3xf32>, %init: tensor<1x8x6x6x6xf32>) -> tensor<1x8x6x6x6xf32> {
+  %y = linalg.conv_3d_ncdhw_fcdhw {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>}
+      ins(%x, %w : tensor<1x4x8x8x8xf32>, tensor<8x4x3x3x3xf32>) outs(%init : tensor<1x8x6x6x6xf32>) -> tensor<1x8x6x6x6xf32>
+  return %y : tensor<1x8x6x6x6xf32>
+}
+
+// -----
+
+// A depthwise NCDHW convolution by a CDHW kernel, strided along the depth:
+// the kernel becomes DHWC, each of its two planes a depthwise NHWC
+// convolution over every other image plane.
+
+// CHECK-LABEL: func.func @depthwise_ncdhw_cdhw
+//       CHECK:   linalg.transpose ins(%{{.*}} : tensor<1x4x7x8x8xf32>) outs(%{{.*}} : tensor<1x7x8x8x4xf32>) permutation = [0, 2, 3, 4, 1]
+//       CHECK:   linalg.transpose ins(%{{.*}} : tensor<4x2x3x3xf32>) outs(%{{.*}} : tensor<2x3x3x4xf32>) permutation = [1, 2, 3, 0]
+//       CHECK:   tensor.extract_slice %{{.*}}[0, 0, 0, 0, 0] [1, 3, 8, 8, 4] [1, 2, 1, 1, 1]
+//       CHECK:   linalg.depthwise_conv_2d_nhwc_hwc
+//       CHECK:   tensor.extract_slice %{{.*}}[0, 1, 0, 0, 0] [1, 3, 8, 8, 4] [1, 2, 1, 1, 1]
+//       CHECK:   linalg.depthwise_conv_2d_nhwc_hwc
+//       CHECK:   linalg.transpose ins(%{{.*}} : tensor<1x3x6x6x4xf32>) outs(%{{.*}} : tensor<1x4x3x6x6xf32>) permutation = [0, 4, 1, 2, 3]
+//   CHECK-NOT:   linalg.depthwise_conv_3d
+// STATS: 1 rewritten-convolutions
+func.func @depthwise_ncdhw_cdhw(%x: tensor<1x4x7x8x8xf32>, %w: tensor<4x2x3x3xf32>, %init: tensor<1x4x3x6x6xf32>) -> tensor<1x4x3x6x6xf32> {
+  %y = linalg.depthwise_conv_3d_ncdhw_cdhw {dilations = dense<1> : tensor<3xi64>, strides = dense<[2, 1, 1]> : tensor<3xi64>}
+      ins(%x, %w : tensor<1x4x7x8x8xf32>, tensor<4x2x3x3xf32>) outs(%init : tensor<1x4x3x6x6xf32>) -> tensor<1x4x3x6x6xf32>
+  return %y : tensor<1x4x3x6x6xf32>
 }
