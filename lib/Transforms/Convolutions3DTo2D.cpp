@@ -123,16 +123,14 @@ static Value sumOfPlanes(PatternRewriter &rewriter, Location loc, Value image,
 
 /// Why `op`, a 3-D convolution whose kernel has its depth in dimension
 /// `depthDim`, is not rewritten, or nothing when it is.
-static std::optional<StringRef> whyLeftAlone(linalg::LinalgOp op,
-                                             unsigned depthDim,
-                                             int64_t maxKernelDepth) {
+static std::optional<StringRef>
+whyLeftAlone(linalg::LinalgOp op, unsigned depthDim, int64_t maxKernelDepth) {
   // Static sizes only: with dynamic ones, the collapsed batches' views
   // crashed upstream's expand-strided-metadata (found by fuzzing).
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape())
     return StringRef("not on static tensors");
-  int64_t kernelDepth =
-      cast<RankedTensorType>(op.getDpsInputs()[1].getType())
-          .getDimSize(depthDim);
+  int64_t kernelDepth = cast<RankedTensorType>(op.getDpsInputs()[1].getType())
+                            .getDimSize(depthDim);
   if (ShapedType::isDynamic(kernelDepth) || kernelDepth > maxKernelDepth)
     return StringRef("kernel depth not static or large");
   return std::nullopt;
@@ -143,8 +141,7 @@ static std::optional<StringRef> whyLeftAlone(linalg::LinalgOp op,
 static Value transposed(PatternRewriter &rewriter, Location loc, Value value,
                         ArrayRef<int64_t> permutation) {
   auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape =
-      applyPermutation(type.getShape(), permutation);
+  SmallVector<int64_t> shape = applyPermutation(type.getShape(), permutation);
   Value empty =
       tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
   return linalg::TransposeOp::create(rewriter, loc, value, empty, permutation)
@@ -214,9 +211,9 @@ struct ChannelsFirst3DTo2D final : OpRewritePattern<OpNcdhw> {
 int64_t count3DConvolutions(Operation *root) {
   int64_t count = 0;
   root->walk([&](Operation *op) {
-    count += isa<linalg::Conv3DNdhwcDhwcfOp, linalg::DepthwiseConv3DNdhwcDhwcOp,
-                 linalg::Conv3DNcdhwFcdhwOp,
-                 linalg::DepthwiseConv3DNcdhwCdhwOp>(op);
+    count +=
+        isa<linalg::Conv3DNdhwcDhwcfOp, linalg::DepthwiseConv3DNdhwcDhwcOp,
+            linalg::Conv3DNcdhwFcdhwOp, linalg::DepthwiseConv3DNcdhwCdhwOp>(op);
   });
   return count;
 }
