@@ -31,6 +31,19 @@ namespace mlir::nx {
 
 using namespace mlir;
 
+/// The first element type among `op`'s operands that upstream's
+/// decompositions cannot take, or null: they build exponentials, divisions
+/// and infinities, which only f16, bf16, f32 and f64 have here (an i1
+/// softmax crashed the decomposition; found by fuzzing).
+static Type getUnsupportedElementType(Operation *op) {
+  for (Type type : op->getOperandTypes()) {
+    Type element = getElementTypeOrSelf(type);
+    if (!isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(element))
+      return element;
+  }
+  return {};
+}
+
 namespace {
 
 struct NxDecomposeAggregatedOpsPass
@@ -50,6 +63,12 @@ struct NxDecomposeAggregatedOpsPass
                              "before bufferization; this one has "
                           << op->getNumOperands() << " operands, not all "
                           << "tensors";
+        return signalPassFailure();
+      }
+      if (Type element = getUnsupportedElementType(op)) {
+        op->emitOpError() << "is decomposed for f16, bf16, f32 and f64 "
+                             "elements only; this one has "
+                          << element;
         return signalPassFailure();
       }
       rewriter.setInsertionPoint(op);

@@ -481,7 +481,10 @@ def NxDecomposeAggregatedOpsPass : Pass<"nx-decompose-aggregated-ops"> {
     and such an op used to reach the LLVM translation inside casts between
     tensors and memrefs. This pass replaces each by the ops its
     `decomposeOperation` builds, before fusion and the reductions' split,
-    which then treat them like a front end's own.
+    which then treat them like a front end's own. An op on buffers, or
+    with elements other than f16, bf16, f32 and f64 (upstream's
+    decomposition builds exponentials and infinities, and crashed on an i1
+    softmax that fuzzing found), is reported at the op.
 
     Before:
 
