@@ -42,13 +42,13 @@ using namespace mlir;
 static constexpr int64_t kMinPointsPerDivisor = 8;
 
 /// The divisions in `op`'s body by `divisor`, or none when `divisor` has any
-/// other use: then the generic still needs the divisor itself.
+/// other use (a dividend's too): then the generic still needs the divisor
+/// itself.
 static SmallVector<arith::DivFOp> getDivisionsBy(BlockArgument divisor) {
   SmallVector<arith::DivFOp> divisions;
   for (OpOperand &use : divisor.getUses()) {
     auto division = dyn_cast<arith::DivFOp>(use.getOwner());
-    if (!division || use.getOperandNumber() != 1 ||
-        division.getLhs() == divisor)
+    if (!division || use.getOperandNumber() != 1)
       return {};
     divisions.push_back(division);
   }
