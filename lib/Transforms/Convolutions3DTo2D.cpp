@@ -124,11 +124,21 @@ static Value sumOfPlanes(PatternRewriter &rewriter, Location loc, Value image,
 /// Why `op`, a 3-D convolution whose kernel has its depth in dimension
 /// `depthDim`, is not rewritten, or nothing when it is.
 static std::optional<StringRef>
-whyLeftAlone(linalg::LinalgOp op, unsigned depthDim, int64_t maxKernelDepth) {
+whyLeftAlone(linalg::LinalgOp op, unsigned depthDim, int64_t maxKernelDepth,
+             DenseIntElementsAttr strides, DenseIntElementsAttr dilations) {
   // Static sizes only: with dynamic ones, the collapsed batches' views
   // crashed upstream's expand-strided-metadata (found by fuzzing).
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape())
     return StringRef("not on static tensors");
+  // The linalg verifier takes any strides and dilations; a plane's slice
+  // needs positive ones (a dilation of -1 made an offset of -1, found by
+  // fuzzing).
+  auto positive = [](DenseIntElementsAttr values) {
+    return llvm::all_of(values.getValues<int64_t>(),
+                        [](int64_t value) { return value > 0; });
+  };
+  if (!positive(strides) || !positive(dilations))
+    return StringRef("strides or dilations not positive");
   int64_t kernelDepth = cast<RankedTensorType>(op.getDpsInputs()[1].getType())
                             .getDimSize(depthDim);
   if (ShapedType::isDynamic(kernelDepth) || kernelDepth > maxKernelDepth)
@@ -159,7 +169,8 @@ struct Convolution3DTo2D final : OpRewritePattern<Op3D> {
   LogicalResult matchAndRewrite(Op3D op,
                                 PatternRewriter &rewriter) const override {
     if (std::optional<StringRef> why =
-            whyLeftAlone(op, /*depthDim=*/0, maxKernelDepth))
+            whyLeftAlone(op, /*depthDim=*/0, maxKernelDepth, op.getStrides(),
+                         op.getDilations()))
       return rewriter.notifyMatchFailure(op, *why);
     rewriter.replaceOp(
         op, sumOfPlanes<Op2D>(rewriter, op.getLoc(), op.getInputs()[0],
@@ -189,7 +200,8 @@ struct ChannelsFirst3DTo2D final : OpRewritePattern<OpNcdhw> {
   LogicalResult matchAndRewrite(OpNcdhw op,
                                 PatternRewriter &rewriter) const override {
     if (std::optional<StringRef> why =
-            whyLeftAlone(op, kernelToDepthFirst.front(), maxKernelDepth))
+            whyLeftAlone(op, kernelToDepthFirst.front(), maxKernelDepth,
+                         op.getStrides(), op.getDilations()))
       return rewriter.notifyMatchFailure(op, *why);
     Location loc = op.getLoc();
     Value image = transposed(rewriter, loc, op.getInputs()[0], kChannelsLast);

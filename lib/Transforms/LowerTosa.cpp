@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nx/Support/StaticBounds.h"
 #include "nx/Transforms/Passes.h"
 
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
@@ -64,6 +65,10 @@ struct NxLowerTosaPass final : nx::impl::NxLowerTosaPassBase<NxLowerTosaPass> {
       markAllAnalysesPreserved();
       return;
     }
+    // The TOSA pipeline canonicalizes the whole module, which makes sizes
+    // static in ops they contradict; reported first, at the user's op.
+    if (failed(nx::verifyStaticBounds(getOperation())))
+      return signalPassFailure();
     if (failed(runPipeline(frontEnd, getOperation())))
       signalPassFailure();
   }

@@ -117,6 +117,27 @@ func.func @left_alone(%x: tensor<1x8x8x8x4xf32>, %w: tensor<?x3x3x4x8xf32>, %ini
 
 // -----
 
+// Left as they are: dilations that are not positive, which the linalg
+// verifier takes (a plane's slice would start at -1; found by fuzzing).
+
+// CHECK-LABEL: func.func @negative_dilation
+//       CHECK:   linalg.conv_3d_ndhwc_dhwcf
+//       CHECK:   linalg.conv_3d_ncdhw_fcdhw
+//   CHECK-NOT:   linalg.conv_2d
+//   CHECK-NOT:   linalg.transpose
+// STATS: 0 rewritten-convolutions
+func.func @negative_dilation(%x: tensor<1x8x8x8x4xf32>, %w: tensor<3x3x3x4x8xf32>, %init: tensor<1x6x6x6x8xf32>,
+                             %xc: tensor<1x4x8x8x8xf32>, %wc: tensor<8x4x3x3x3xf32>, %initc: tensor<1x8x6x6x6xf32>)
+    -> (tensor<1x6x6x6x8xf32>, tensor<1x8x6x6x6xf32>) {
+  %y = linalg.conv_3d_ndhwc_dhwcf {dilations = dense<-1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>}
+      ins(%x, %w : tensor<1x8x8x8x4xf32>, tensor<3x3x3x4x8xf32>) outs(%init : tensor<1x6x6x6x8xf32>) -> tensor<1x6x6x6x8xf32>
+  %yc = linalg.conv_3d_ncdhw_fcdhw {dilations = dense<-1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>}
+      ins(%xc, %wc : tensor<1x4x8x8x8xf32>, tensor<8x4x3x3x3xf32>) outs(%initc : tensor<1x8x6x6x6xf32>) -> tensor<1x8x6x6x6xf32>
+  return %y, %yc : tensor<1x6x6x6x8xf32>, tensor<1x8x6x6x6xf32>
+}
+
+// -----
+
 // NCDHW by FCDHW, PyTorch's layouts: the depth is not next to the batch,
 // so the image, the filters and the init are transposed to NDHWC and
 // DHWCF first, the NDHWC convolution is three NHWC ones as above, and the

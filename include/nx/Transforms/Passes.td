@@ -27,8 +27,10 @@ def NxLowerTosaPass : Pass<"nx-lower-tosa", "::mlir::ModuleOp"> {
     `tosa-to-arith` and `tosa-to-tensor`) as a dynamic pipeline, and only
     when the module contains a `tosa` op. The front end is a dozen passes
     that each walk the whole module: on a module without TOSA they change
-    nothing but take about a tenth of `nx-lower-to-cpu`'s time. Part of
-    `nx-lower-to-cpu`.
+    nothing but take about a tenth of `nx-lower-to-cpu`'s time. Since the
+    front end canonicalizes the whole module, which makes a size static in
+    an op it contradicts, the pass first reports what
+    `nx-check-static-bounds` reports. Part of `nx-lower-to-cpu`.
 
     Before:
 

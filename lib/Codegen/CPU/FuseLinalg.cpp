@@ -58,6 +58,26 @@ static bool isReshapeAcrossParallelOp(OpOperand *operand) {
   return parallel(producer);
 }
 
+/// The most elements a constant folded through a linalg op may have.
+/// Upstream's folding first builds every element of its result as an
+/// APFloat or APInt (tens of bytes each) and has no limit of its own: a
+/// transpose of a splat of 10^10 elements asked for hundreds of GiB. Larger
+/// folds stay ops, computed when the program runs.
+static constexpr int64_t kMaxFoldedElements = int64_t{1} << 20;
+
+/// Whether upstream's constant folding may fold the linalg op that owns
+/// `operand`, a constant with one use: its results are small enough.
+static bool isSmallConstantFold(OpOperand *operand) {
+  Operation *producer = operand->get().getDefiningOp();
+  if (!producer || !producer->hasOneUse())
+    return false;
+  return llvm::all_of(operand->getOwner()->getResultTypes(), [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && shaped.hasStaticShape() &&
+           shaped.getNumElements() <= kMaxFoldedElements;
+  });
+}
+
 namespace {
 
 struct NxFuseLinalgPass : nx::impl::NxFuseLinalgPassBase<NxFuseLinalgPass> {
@@ -72,10 +92,6 @@ struct NxFuseLinalgPass : nx::impl::NxFuseLinalgPassBase<NxFuseLinalgPass> {
       return producer && producer->hasOneUse() &&
              isReshapeAcrossParallelOp(operand);
     };
-    linalg::ControlFusionFn oneUse = [](OpOperand *operand) {
-      Operation *producer = operand->get().getDefiningOp();
-      return producer && producer->hasOneUse();
-    };
 
     RewritePatternSet patterns(context);
     linalg::populateElementwiseOpsFusionPatterns(patterns, fuseControl);
@@ -87,7 +103,7 @@ struct NxFuseLinalgPass : nx::impl::NxFuseLinalgPassBase<NxFuseLinalgPass> {
     tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
     context->getLoadedDialect<linalg::LinalgDialect>()
         ->getCanonicalizationPatterns(patterns);
-    linalg::populateConstantFoldLinalgOperations(patterns, oneUse);
+    linalg::populateConstantFoldLinalgOperations(patterns, isSmallConstantFold);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     // Counted once, on the result: the driver asks the control function

@@ -102,3 +102,31 @@ func.func @reshape_around_matmul(%a: tensor<64x8xf32>, %b: tensor<8x32xf32>,
   } -> tensor<4x16x32xf32>
   return %y : tensor<4x16x32xf32>
 }
+
+// -----
+
+// A transpose of a small constant folds into a constant.
+// CHECK-LABEL: func.func @small_constant_transpose
+// CHECK:         %[[C:.+]] = arith.constant dense<{{\[\[}}1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return %[[C]]
+func.func @small_constant_transpose() -> tensor<2x2xf32> {
+  %c = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %e = tensor.empty() : tensor<2x2xf32>
+  %t = linalg.transpose ins(%c : tensor<2x2xf32>) outs(%e : tensor<2x2xf32>) permutation = [1, 0]
+  return %t : tensor<2x2xf32>
+}
+
+// -----
+
+// One of more than 2^20 elements stays a transpose: upstream's folding would
+// hold each of its 10^10 elements as an APFloat (found by fuzzing).
+// CHECK-LABEL: func.func @huge_constant_transpose
+// CHECK:         %[[C:.+]] = arith.constant dense<1.000000e+00> : tensor<100000x100000xf32>
+// CHECK:         linalg.transpose ins(%[[C]]
+func.func @huge_constant_transpose() -> tensor<100000x100000xf32> {
+  %c = arith.constant dense<1.0> : tensor<100000x100000xf32>
+  %e = tensor.empty() : tensor<100000x100000xf32>
+  %t = linalg.transpose ins(%c : tensor<100000x100000xf32>) outs(%e : tensor<100000x100000xf32>) permutation = [1, 0]
+  return %t : tensor<100000x100000xf32>
+}

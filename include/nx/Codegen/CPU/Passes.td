@@ -67,7 +67,9 @@ def NxFuseLinalgPass : Pass<"nx-fuse-linalg"> {
     read the producer as it is laid out). Reshapes move only across ops
     without reduction loops. Otherwise the patterns are upstream's:
     elementwise fusion, reshape propagation by expansion, constant folding
-    and the linalg and reshape canonicalizations. Part of `nx-lower-to-cpu`.
+    (of results up to 2^20 elements: upstream's folding holds every element
+    as an `APFloat` or `APInt` and has no limit of its own) and the linalg
+    and reshape canonicalizations. Part of `nx-lower-to-cpu`.
 
     Before:
 
