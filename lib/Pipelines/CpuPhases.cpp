@@ -193,6 +193,9 @@ void nx::buildCpuBufferizePipeline(OpPassManager &pm,
     pm.addPass(createNxSplitFunctionsPass(splitOptions));
   }
   addDeallocationPasses(pm);
+  // Reversed reads (a flip) read views of negated strides, which the loop
+  // nests' threads share and the vectorizer takes as copies.
+  pm.addNestedPass<func::FuncOp>(createNxReversedViewsPass());
   // Reductions may reassociate, so LLVM's vectorizer keeps partial sums in
   // vector registers. It marks linalg combiners, so it comes before any
   // pass that turns linalg ops into loops.

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nx/Codegen/CPU/Passes.h"
+#include "nx/Codegen/CPU/ReversedViews.h"
 #include "nx/Support/PassOptions.h"
 #include "nx/Support/PassStatistics.h"
 #include "nx/Support/StaticBounds.h"
@@ -1044,6 +1045,8 @@ static RewritePatternSet makeTileFoldingPatterns(MLIRContext *context) {
 static RewritePatternSet makeAliasFoldingPatterns(MLIRContext *context) {
   RewritePatternSet patterns(context);
   memref::populateFoldMemRefAliasOpPatterns(patterns);
+  // Reads of reversed views, once they index the view directly.
+  nx::populateReversedReadPatterns(patterns);
   return patterns;
 }
 

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -303,10 +304,32 @@ static LogicalResult rewriteChain(RowChain &chain, int64_t minWork,
   return success();
 }
 
+/// Whether some `memref.dim` or `tensor.dim` under `root` reads a dimension
+/// its operand does not have, which is undefined behavior: upstream's value
+/// bounds, which haveSameRows asks, crash on it (found by fuzzing).
+static bool readsMissingDimension(Operation *root) {
+  auto isMissing = [](std::optional<int64_t> index, Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return index && shaped && shaped.hasRank() &&
+           (*index < 0 || *index >= shaped.getRank());
+  };
+  WalkResult result = root->walk([&](Operation *op) {
+    bool missing = false;
+    if (auto dim = dyn_cast<memref::DimOp>(op))
+      missing = isMissing(dim.getConstantIndex(), dim.getSource().getType());
+    else if (auto dim = dyn_cast<tensor::DimOp>(op))
+      missing = isMissing(dim.getConstantIndex(), dim.getSource().getType());
+    return missing ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 FailureOr<int64_t> nx::shareRowChains(Operation *root, int64_t minWork,
                                       StringRef numThreadsFunction,
                                       const RowChainRules &rules,
                                       RewriterBase &rewriter) {
+  if (readsMissingDimension(root))
+    return 0;
   // Chains are found first and rewritten after: a rewrite moves ops of the
   // block the search walks.
   SmallVector<RowChain> chains;

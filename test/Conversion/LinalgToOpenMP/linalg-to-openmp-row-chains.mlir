@@ -440,6 +440,53 @@ func.func @dynamic_same_rows(%x: memref<?x512xf32>) -> memref<?x512xf32> {
 // -----
 
 #rows = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+
+// The same ops, their rows read from a dimension 5 that %x does not have
+// (undefined behavior, which upstream's value bounds crash on; found by
+// fuzzing): no chain, a team per op.
+// CHECK-LABEL: func.func @missing_dimension
+// CHECK: omp.parallel
+// CHECK: math.exp
+// CHECK: omp.parallel
+// CHECK: arith.addf
+// CHECK: omp.parallel
+// CHECK: math.log
+func.func @missing_dimension(%x: memref<?x512xf32>) -> memref<?x512xf32> {
+  %c5 = arith.constant 5 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c5 : memref<?x512xf32>
+  %a = memref.alloc(%n) : memref<?x512xf32>
+  %s = memref.alloc(%n) : memref<?xf32>
+  %b = memref.alloc(%n) : memref<?x512xf32>
+  linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<?x512xf32>) outs(%a : memref<?x512xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%s : memref<?xf32>)
+  linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<?x512xf32>) outs(%s : memref<?xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %t = arith.addf %in, %acc : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [#rows, #row, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %s : memref<?x512xf32>, memref<?xf32>) outs(%b : memref<?x512xf32>) {
+  ^bb0(%in: f32, %t: f32, %o: f32):
+    %d = arith.subf %in, %t : f32
+    %l = math.log %d : f32
+    linalg.yield %l : f32
+  }
+  memref.dealloc %a : memref<?x512xf32>
+  memref.dealloc %s : memref<?xf32>
+  return %b : memref<?x512xf32>
+}
+
+// -----
+
+#rows = affine_map<(i, j) -> (i, j)>
 
 // What follows the chain's last op stays where it is: the allocation after
 // it is made after the team, and the chain does not take the transpose,

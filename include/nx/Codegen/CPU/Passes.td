@@ -269,6 +269,68 @@ def NxReciprocalDivisorsPass : Pass<"nx-reciprocal-divisors"> {
   ];
 }
 
+def NxReversedViewsPass : Pass<"nx-reversed-views"> {
+  let summary = "Reads the reversed inputs of linalg.generic ops on buffers through views of negated strides";
+  let description = [{
+    A reversal (`jnp.flip`, StableHLO's `reverse`) is a `linalg.generic`
+    whose input map has a result `c - d`. Upstream's tiling takes an
+    operand's slice to span from its index at a tile's first iteration to
+    the one at its last, which a decreasing index breaks (the slice becomes
+    one element), so `nx-linalg-to-openmp` keeps such ops on one thread;
+    and the vectorizer takes only projected permutations, so they stay
+    scalar loops.
+
+    On buffers, an input read at `c - d` along a dimension, where loop `d`
+    runs a static `n` times and `c` lies in `[n - 1, size)` of the
+    dimension's static size, is read through a `memref.reinterpret_cast`
+    of its base instead: the offset moves to element `c`, and that
+    dimension's stride is negated and its size is `n`. The map's result
+    becomes `d`, so a reversal is a copy from the view that threads share
+    and `nx-vectorize-linalg` vectorizes. Its 1-D vector reads of a view
+    whose innermost stride is -1 then read the same lanes in memory order
+    and reverse them with one `vector.shuffle`
+    (`populateReversedReadPatterns`); without that, the LLVM lowering
+    reads each lane on its own. Other inputs, dynamic extents and named
+    ops are left alone. Part of `nx-lower-to-cpu`, after bufferization.
+
+    Before:
+
+    ```mlir
+    linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, 2047 - j)>,
+                                     affine_map<(i, j) -> (i, j)>],
+                    iterator_types = ["parallel", "parallel"]}
+        ins(%x : memref<2048x2048xf32>) outs(%y : memref<2048x2048xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      linalg.yield %v : f32
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %base, %offset, %sizes:2, %strides:2 =
+        memref.extract_strided_metadata %x : memref<2048x2048xf32> -> ...
+    %view = memref.reinterpret_cast %base to offset: [2047],
+        sizes: [2048, 2048], strides: [2048, -1]
+        : memref<f32> to memref<2048x2048xf32, strided<[2048, -1], offset: 2047>>
+    linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                     affine_map<(i, j) -> (i, j)>],
+                    iterator_types = ["parallel", "parallel"]}
+        ins(%view : memref<2048x2048xf32, strided<[2048, -1], offset: 2047>>)
+        outs(%y : memref<2048x2048xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      linalg.yield %v : f32
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numReversed", "reversed-views",
+              "Number of generic inputs read through a view of negated strides">
+  ];
+}
+
 def NxSplitReductionsPass : Pass<"nx-split-reductions"> {
   let summary = "Splits innermost tensor reductions into vector-wide partial results and a short final reduction";
   let description = [{

@@ -1,0 +1,102 @@
+// RUN: nx-opt %s -split-input-file -nx-reversed-views | FileCheck %s --enable-var-scope
+// RUN: nx-opt %s -split-input-file -nx-reversed-views -mlir-pass-statistics 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+
+// Per split: one input each, none in the last.
+// STATS-COUNT-3: 1 reversed-views
+// STATS: 0 reversed-views
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// A flip of the last axis reads a view whose offset is the last column and
+// whose column stride is -1, through an identity map.
+// CHECK-DAG:   #[[$ID:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @flip_columns
+// CHECK-SAME:      %[[X:[a-zA-Z0-9_]+]]: memref<64x32xf32>, %[[Y:[a-zA-Z0-9_]+]]: memref<64x32xf32>
+// CHECK:         %[[BASE:.+]], %{{.+}}, %{{.+}}:2, %{{.+}}:2 = memref.extract_strided_metadata %[[X]]
+// CHECK:         %[[VIEW:.+]] = memref.reinterpret_cast %[[BASE]] to offset: [31], sizes: [64, 32], strides: [32, -1]
+// CHECK:         linalg.generic {indexing_maps = [#[[$ID]], #[[$ID]]]
+// CHECK-SAME:        ins(%[[VIEW]] : memref<64x32xf32, strided<[32, -1], offset: 31>>) outs(%[[Y]]
+func.func @flip_columns(%x: memref<64x32xf32>, %y: memref<64x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, 31 - j)>, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<64x32xf32>) outs(%y : memref<64x32xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// Both axes of a view with a dynamic offset (a subview): the offset moves
+// by 63 rows and 30 columns of the source's strides, both strides negated,
+// and the second dimension has the loop's 31 columns. A second input read
+// in order is left as it is.
+// CHECK:       #[[$PLUS:.+]] = affine_map<()[s0] -> (s0 + 4062)>
+// CHECK-LABEL: func.func @flip_both_of_a_subview
+// CHECK:         %[[SUB:.+]] = memref.cast
+// CHECK:         %[[BASE:.+]], %[[OFF:.+]], %{{.+}}:2, %{{.+}}:2 = memref.extract_strided_metadata %[[SUB]]
+// CHECK:         %[[AT:.+]] = affine.apply #[[$PLUS]]()[%[[OFF]]]
+// CHECK:         %[[VIEW:.+]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[AT]]], sizes: [64, 31], strides: [-64, -1]
+// CHECK:         linalg.generic
+// CHECK-SAME:        ins(%[[VIEW]], %{{.+}} : memref<64x31xf32, strided<[-64, -1], offset: ?>>, memref<64x31xf32>)
+func.func @flip_both_of_a_subview(%x: memref<64x64xf32>, %z: memref<64x31xf32>, %y: memref<64x31xf32>) {
+  %s = memref.subview %x[0, 1] [64, 32] [1, 1] : memref<64x64xf32> to memref<64x32xf32, strided<[64, 1], offset: 1>>
+  %d = memref.cast %s : memref<64x32xf32, strided<[64, 1], offset: 1>> to memref<64x32xf32, strided<[64, 1], offset: ?>>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (63 - i, 30 - j)>, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%d, %z : memref<64x32xf32, strided<[64, 1], offset: ?>>, memref<64x31xf32>) outs(%y : memref<64x31xf32>) {
+  ^bb0(%v: f32, %w: f32, %o: f32):
+    %t = arith.addf %v, %w : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// A reversal along a loop that a second index of the same input reads in
+// order too: only the reversed dimension changes.
+// CHECK-LABEL: func.func @reversed_and_in_order
+// CHECK:         memref.reinterpret_cast %{{.+}} to offset: [15], sizes: [16, 16], strides: [16, -1]
+// CHECK:         linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}]
+func.func @reversed_and_in_order(%x: memref<16x16xf32>, %y: memref<16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(j) -> (j, 15 - j)>, affine_map<(j) -> (j)>], iterator_types = ["parallel"]}
+      ins(%x : memref<16x16xf32>) outs(%y : memref<16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// Left alone: tensors, a dynamic extent and a reversed output. (The linalg
+// verifier rejects an index past either end of a static dimension.)
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT:     memref.reinterpret_cast
+// CHECK:         return
+func.func @left_alone(%t: tensor<8x8xf32>, %dyn: memref<8x?xf32>, %dynout: memref<8x?xf32>,
+                      %x: memref<8x8xf32>, %y: memref<8x8xf32>) -> tensor<8x8xf32> {
+  %e = tensor.empty() : tensor<8x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, 7 - j)>, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<8x8xf32>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, 7 - j)>, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%dyn : memref<8x?xf32>) outs(%dynout : memref<8x?xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [#id, affine_map<(i, j) -> (i, 7 - j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<8x8xf32>) outs(%y : memref<8x8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  }
+  return %r : tensor<8x8xf32>
+}
