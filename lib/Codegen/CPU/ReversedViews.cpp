@@ -216,8 +216,11 @@ struct NxReversedViewsPass final
     : nx::impl::NxReversedViewsPassBase<NxReversedViewsPass> {
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> ops;
+    // Parallel loops only: a contraction of views of negative strides would
+    // reach the GEMM calls of nx-linalg-to-blas, which take none.
     getOperation()->walk([&](linalg::GenericOp op) {
-      if (op.hasPureBufferSemantics())
+      if (op.hasPureBufferSemantics() &&
+          op.getNumLoops() == op.getNumParallelLoops())
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());

@@ -75,8 +75,10 @@ func.func @reversed_and_in_order(%x: memref<16x16xf32>, %y: memref<16xf32>) {
 
 #id = affine_map<(i, j) -> (i, j)>
 
-// Left alone: tensors, a dynamic extent and a reversed output. (The linalg
-// verifier rejects an index past either end of a static dimension.)
+// Left alone: tensors, a dynamic extent, a reversed output, and a product
+// (a generic with a reduction loop, which nx-linalg-to-blas would hand to
+// GEMM calls). (The linalg verifier rejects an index past either end of a
+// static dimension.)
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:     memref.reinterpret_cast
 // CHECK:         return
@@ -97,6 +99,15 @@ func.func @left_alone(%t: tensor<8x8xf32>, %dyn: memref<8x?xf32>, %dynout: memre
       ins(%x : memref<8x8xf32>) outs(%y : memref<8x8xf32>) {
   ^bb0(%v: f32, %o: f32):
     linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (7 - k, j)>,
+                                   affine_map<(i, j, k) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %x : memref<8x8xf32>, memref<8x8xf32>) outs(%y : memref<8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
   }
   return %r : tensor<8x8xf32>
 }

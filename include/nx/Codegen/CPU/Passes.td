@@ -290,8 +290,10 @@ def NxReversedViewsPass : Pass<"nx-reversed-views"> {
     whose innermost stride is -1 then read the same lanes in memory order
     and reverse them with one `vector.shuffle`
     (`populateReversedReadPatterns`); without that, the LLVM lowering
-    reads each lane on its own. Other inputs, dynamic extents and named
-    ops are left alone. Part of `nx-lower-to-cpu`, after bufferization.
+    reads each lane on its own. Generics with reduction loops (whose
+    contractions would reach GEMM calls, which take no negative strides),
+    other inputs, dynamic extents and named ops are left alone. Part of
+    `nx-lower-to-cpu`, after bufferization.
 
     Before:
 
