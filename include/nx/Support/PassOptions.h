@@ -68,6 +68,18 @@ LogicalResult checkPassOptionAtLeast(Operation *op, StringRef pass,
                          << "' must be at least " << min << ", got " << value;
 }
 
+/// Fails, with "<pass>: option '<name>' must be at most <max>, got <value>"
+/// at `op`, when a numeric pass option is above `max`.
+template <typename NumericOption>
+LogicalResult checkPassOptionAtMost(Operation *op, StringRef pass,
+                                    const NumericOption &option, int64_t max) {
+  int64_t value = static_cast<int64_t>(option);
+  if (value <= max)
+    return success();
+  return op->emitError() << pass << ": option '" << option.ArgStr
+                         << "' must be at most " << max << ", got " << value;
+}
+
 } // namespace mlir::nx
 
 #endif // NX_SUPPORT_PASSOPTIONS_H

@@ -462,7 +462,9 @@ struct NxSplitIndexReductionsPass
 
   void runOnOperation() override {
     if (failed(nx::checkPassOptionAtLeast(getOperation(), getArgument(),
-                                          vectorBits, 16)))
+                                          vectorBits, 16)) ||
+        failed(nx::checkPassOptionAtMost(getOperation(), getArgument(),
+                                         vectorBits, nx::kMaxVectorBits)))
       return signalPassFailure();
     SmallVector<std::tuple<linalg::GenericOp, IndexReduction, Split>>
         candidates;

@@ -30,18 +30,26 @@ namespace mlir::nx {
 /// they stay in registers.
 inline constexpr int64_t kVectorAccumulators = 4;
 
+/// The widest `vector-bits` the passes take: twice the widest vector
+/// registers (SVE's 2048 bits). Wider ones only make tiles whose sizes
+/// overflow (vector-bits=2^63-2 did, found by fuzzing).
+inline constexpr int64_t kMaxVectorBits = 4096;
+
 /// Fails, reporting at `op`, unless the `vector-bits` option both passes
-/// take is at least 16 bits, and so is `reduction-vector-bits` where it is
-/// not 0 (the same as `vector-bits`).
+/// take is within [16, kMaxVectorBits] bits, and so is
+/// `reduction-vector-bits` where it is not 0 (the same as `vector-bits`).
 template <typename VectorBitsOption, typename ReductionBitsOption>
 LogicalResult checkVectorBitsOptions(Operation *op, StringRef pass,
                                      const VectorBitsOption &vectorBits,
                                      const ReductionBitsOption &reductionBits) {
-  if (failed(checkPassOptionAtLeast(op, pass, vectorBits, 16)))
+  if (failed(checkPassOptionAtLeast(op, pass, vectorBits, 16)) ||
+      failed(checkPassOptionAtMost(op, pass, vectorBits, kMaxVectorBits)))
     return failure();
   if (reductionBits == 0)
     return success();
-  return checkPassOptionAtLeast(op, pass, reductionBits, 16);
+  if (failed(checkPassOptionAtLeast(op, pass, reductionBits, 16)))
+    return failure();
+  return checkPassOptionAtMost(op, pass, reductionBits, kMaxVectorBits);
 }
 
 /// Elements of the widest operand type that fit `vectorBits`, or nothing when
