@@ -25,6 +25,8 @@
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
+#include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
@@ -275,6 +277,9 @@ static void addFunctionToLLVMPasses(OpPassManager &pm,
     functionPm.addPass(createConvertVectorToSCFPass(transferOptions));
   }
   functionPm.addPass(createLowerAffinePass());
+  // Complex arithmetic (a linalg op of complex elements) as arithmetic on
+  // its parts, which LLVM lowering takes with the parts' struct.
+  functionPm.addPass(createConvertComplexToStandardPass());
   // Without rollback the conversion moves each split block's ops once;
   // with it, every loop's block split records each op it moves, which is
   // quadratic in the ops of a block with many loops.
@@ -297,6 +302,7 @@ static void addFunctionToLLVMPasses(OpPassManager &pm,
     functionPm.addPass(createUBToLLVMConversionPass());
   }
   functionPm.addPass(createConvertMathToLLVMPass());
+  functionPm.addPass(createConvertComplexToLLVMPass());
   functionPm.addPass(createArithToLLVMConversionPass());
   functionPm.addPass(createConvertIndexToLLVMPass());
 }
