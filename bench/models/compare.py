@@ -36,7 +36,8 @@ OPS = ("conv", "conv-strided", "conv-dilated", "conv-nchw", "conv-fhwc",
        "depthwise-conv", "depthwise-conv-strided", "max-pool", "avg-pool",
        "batch-matmul", "batch-matmul-transposed", "batch-matmul-transposed-a",
        "masked-attention", "transpose", "column-sum", "row-sum", "middle-max",
-       "conv1d", "conv3d", "conv3d-ncdhw", "concat", "pad", "full-sum",
+       "conv1d", "conv3d", "conv3d-ncdhw", "concat", "pad", "reverse",
+       "full-sum",
        "matvec", "softmax", "argmax", "dot")
 
 

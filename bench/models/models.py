@@ -907,6 +907,23 @@ class Pad(Model):
         return lambda x: jnp.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
 
 
+class Reverse(Model):
+    """A 2048x2048 matrix with its columns in reverse order (tosa.reverse
+    along the last axis): 16 MiB read and written in opposite orders."""
+    name = "reverse"
+    arguments = [("x", (2048, 2048), 1.0)]
+    tolerance = 0.0  # a copy: every element exact
+
+    def numpy(self, x):
+        return x[:, ::-1]
+
+    def torch(self, torch):
+        return lambda x: torch.flip(x, [1])
+
+    def jax(self, jnp, lax):
+        return lambda x: jnp.flip(x, axis=1)
+
+
 class FullSum(Model):
     """The sum of every element of a matrix (linalg.reduce over both
     dimensions), as a loss or a norm ends."""
@@ -1003,7 +1020,7 @@ OPS = {m.name: m for m in (
     MaskedAttention(), Transpose(), ColumnSum(), BatchSum(),
     RowSum(), MiddleMax(), MatmulI8(), MatmulBf16(), MatmulF16(),
     Conv1d(), Conv3d(), Conv3dStrided(), DepthwiseConv3d(), Conv3dNcdhw(),
-    DepthwiseConv3dNcdhw(), Concat(), Pad(),
+    DepthwiseConv3dNcdhw(), Concat(), Pad(), Reverse(),
     FullSum(), Matvec(), Softmax(), Argmax(), Dot())}
 MODELS.update(OPS)
 

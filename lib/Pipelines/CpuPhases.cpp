@@ -97,6 +97,9 @@ static void addFrontEndPasses(OpPassManager &pm,
   // canonicalization and bufferization make them static in ops that would
   // not verify.
   pm.addPass(createNxCheckStaticBoundsPass());
+  // Elements a generic extracts at affine indices (tosa.reverse's) become
+  // inputs of that map, which fusion, threads, views and vectors see.
+  pm.addNestedPass<func::FuncOp>(createNxExtractsToInputsPass());
   // One linalg.generic per tree of elementwise ops, so bufferization and the
   // loop lowering see one op per chain between host calls, not one per
   // elementwise op. nx-fuse-elementwise does it in linear time; the passes

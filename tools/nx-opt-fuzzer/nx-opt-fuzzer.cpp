@@ -156,6 +156,10 @@ static const char *const kPipelines[] = {
     "nx-convolutions-to-gemm{row-block=16},nx-linalg-to-blas",
     // Convolutions on buffers to oneDNN calls.
     "nx-linalg-to-dnnl",
+    // Affine extracts to inputs, then the reversed views they may become.
+    "func.func(nx-extracts-to-inputs)",
+    "func.func(nx-extracts-to-inputs),one-shot-bufferize,"
+    "func.func(nx-reversed-views)",
 };
 static constexpr size_t kNumPipelines = std::size(kPipelines);
 

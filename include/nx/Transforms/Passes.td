@@ -94,6 +94,67 @@ def NxCheckStaticBoundsPass : Pass<"nx-check-static-bounds"> {
   }];
 }
 
+def NxExtractsToInputsPass : Pass<"nx-extracts-to-inputs"> {
+  let summary = "Reads a tensor.extract at affine indices in a linalg.generic as an input operand of that map";
+  let description = [{
+    Front ends read elements inside a generic's body when their indexing
+    maps cannot say which: `tosa.reverse` lowers to a generic that extracts
+    its input at `size - 1 - j`. Every transformation that works on
+    indexing maps is blind to such a read. A 2048x2048 reversal through
+    `tosa.reverse` ran on threads only by upstream's tiling of the extract,
+    stayed scalar, and took twice the time of a copy at one thread, where
+    the same reversal as an indexing map (`jnp.flip` through StableHLO) is a
+    view of negated strides (`nx-reversed-views`) that the vectorizer takes.
+
+    This pass turns each `tensor.extract` of a generic's own block (one
+    that runs on every iteration) into an input of the generic, when each
+    index is a linear function of the loops (`linalg.index` ops, index
+    constants, their sums and differences, and products by constants) and
+    the tensor has a static shape that the index stays within on every
+    iteration of static, non-empty loops. An index that could leave the
+    tensor, data-dependent indices (a gather), extracts inside nested
+    regions, tensors defined in the body, and dynamic loops are left as they
+    are. Two extracts of one tensor at one map share an input. Part of
+    `nx-lower-to-cpu`, after `nx-lower-tosa` and before fusion.
+
+    Before:
+
+    ```mlir
+    %r = linalg.generic {indexing_maps = [#id],
+                         iterator_types = ["parallel", "parallel"]}
+        outs(%e : tensor<2048x2048xf32>) {
+    ^bb0(%out: f32):
+      %i = linalg.index 0 : index
+      %j = linalg.index 1 : index
+      %k = arith.subi %c2047, %j : index
+      %v = tensor.extract %x[%i, %k] : tensor<2048x2048xf32>
+      linalg.yield %v : f32
+    } -> tensor<2048x2048xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, -d1 + 2047)>, #id],
+                         iterator_types = ["parallel", "parallel"]}
+        ins(%x : tensor<2048x2048xf32>) outs(%e : tensor<2048x2048xf32>) {
+    ^bb0(%v: f32, %out: f32):
+      %i = linalg.index 0 : index
+      %j = linalg.index 1 : index
+      %k = arith.subi %c2047, %j : index
+      linalg.yield %v : f32
+    } -> tensor<2048x2048xf32>
+    ```
+
+    (The index arithmetic left unused goes at the next canonicalization.)
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numRead", "extracts-to-inputs",
+              "Number of tensor.extract ops read as inputs of an indexing map">
+  ];
+}
+
 def NxFuseElementwisePass : Pass<"nx-fuse-elementwise"> {
   let summary = "Turns trees of elementwise tensor ops into one linalg.generic each, in linear time";
   let description = [{
