@@ -1045,8 +1045,8 @@ static RewritePatternSet makeTileFoldingPatterns(MLIRContext *context) {
 static RewritePatternSet makeAliasFoldingPatterns(MLIRContext *context) {
   RewritePatternSet patterns(context);
   memref::populateFoldMemRefAliasOpPatterns(patterns);
-  // Reads of reversed views, once they index the view directly.
-  nx::populateReversedReadPatterns(patterns);
+  // Reads and writes of reversed views, once they index the view directly.
+  nx::populateReversedRowPatterns(patterns);
   return patterns;
 }
 

@@ -22,6 +22,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using mlir::nx::getRootBuffer;
@@ -93,13 +94,56 @@ static bool mayJoin(linalg::LinalgOp op, const nx::RowChainRules &rules) {
 /// maps row r of its own to row r of its source: a reshape or a cast (any
 /// other dimension in the group of dimension 0 then has extent 1), or a
 /// subview that keeps dimension 0 (it then has all of its rows). Not a
-/// reinterpret_cast, whose strides may walk other rows, nor a subview that
-/// drops dimension 0, whose rows are the source's next dimension.
+/// reinterpret_cast, whose strides may walk other rows (but see
+/// getRowKeepingSource), nor a subview that drops dimension 0, whose rows
+/// are the source's next dimension.
 static bool keepsRows(Operation *view) {
   if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp>(view))
     return true;
   auto subview = dyn_cast<memref::SubViewOp>(view);
   return subview && !subview.getDroppedDims().test(0);
+}
+
+/// The buffer `cast` reinterprets, when row r of `cast` lies in row r of
+/// it: `cast` is a reinterpret_cast of the base of a buffer of contiguous
+/// rows (an identity layout) with the same rows and row stride, whose row 0
+/// stays within the buffer's row 0 (nx-reversed-views's views of negated
+/// inner strides). Null otherwise.
+static Value getRowKeepingSource(memref::ReinterpretCastOp cast) {
+  auto metadata =
+      cast.getSource().getDefiningOp<memref::ExtractStridedMetadataOp>();
+  if (!metadata || metadata.getBaseBuffer() != cast.getSource())
+    return nullptr;
+  MemRefType source = metadata.getSource().getType();
+  MemRefType type = cast.getType();
+  SmallVector<int64_t> strides, sourceStrides;
+  int64_t offset, sourceOffset;
+  if (!source.getLayout().isIdentity() || !source.hasStaticShape() ||
+      !type.hasStaticShape() || type.getRank() != source.getRank() ||
+      type.getDimSize(0) != source.getDimSize(0) ||
+      failed(type.getStridesAndOffset(strides, offset)) ||
+      failed(source.getStridesAndOffset(sourceStrides, sourceOffset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, [](int64_t s) { return ShapedType::isDynamic(s); }))
+    return nullptr;
+  if (strides[0] != sourceStrides[0])
+    return nullptr;
+  // Row 0's elements lie between offset + the negative strides' reach and
+  // offset + the positive ones' (in int64: a cast may state any strides).
+  int64_t least = offset, greatest = offset;
+  for (int64_t dim = 1; dim < type.getRank(); ++dim) {
+    std::optional<int64_t> reach =
+        llvm::checkedMul(strides[dim], type.getDimSize(dim) - 1);
+    int64_t &bound = reach && *reach < 0 ? least : greatest;
+    std::optional<int64_t> moved =
+        reach ? llvm::checkedAdd(bound, *reach) : std::nullopt;
+    if (!moved)
+      return nullptr;
+    bound = *moved;
+  }
+  if (least < sourceOffset || greatest >= sourceOffset + sourceStrides[0])
+    return nullptr;
+  return metadata.getSource();
 }
 
 /// Whether row r of `value`, a buffer of `rows` rows, is row r of the buffer
@@ -110,6 +154,12 @@ static bool isRowView(Value value, const RowExtent &rows) {
     if (!type || type.getRank() == 0 ||
         !haveSameRows({type.getDimSize(0), value, 0}, rows))
       return false;
+    if (auto cast = value.getDefiningOp<memref::ReinterpretCastOp>()) {
+      value = getRowKeepingSource(cast);
+      if (!value)
+        return false;
+      continue;
+    }
     auto view = value.getDefiningOp<ViewLikeOpInterface>();
     if (!view)
       return true;

@@ -270,29 +270,39 @@ def NxReciprocalDivisorsPass : Pass<"nx-reciprocal-divisors"> {
 }
 
 def NxReversedViewsPass : Pass<"nx-reversed-views"> {
-  let summary = "Reads the reversed inputs of linalg.generic ops on buffers through views of negated strides";
+  let summary = "Reads and writes the reversed operands of linalg.generic ops on buffers through views of negated strides, reading forward";
   let description = [{
-    A reversal (`jnp.flip`, StableHLO's `reverse`) is a `linalg.generic`
-    whose input map has a result `c - d`. Upstream's tiling takes an
-    operand's slice to span from its index at a tile's first iteration to
-    the one at its last, which a decreasing index breaks (the slice becomes
-    one element), so `nx-linalg-to-openmp` keeps such ops on one thread;
-    and the vectorizer takes only projected permutations, so they stay
-    scalar loops.
+    A reversal (`jnp.flip`, StableHLO's `reverse`, `tosa.reverse` through
+    `nx-extracts-to-inputs`) is a `linalg.generic` whose input map has a
+    result `c - d`. Upstream's tiling takes an operand's slice to span from
+    its index at a tile's first iteration to the one at its last, which a
+    decreasing index breaks (the slice becomes one element), so
+    `nx-linalg-to-openmp` keeps such ops on one thread; and the vectorizer
+    takes only projected permutations, so they stay scalar loops.
 
-    On buffers, an input read at `c - d` along a dimension, where loop `d`
-    runs a static `n` times and `c` lies in `[n - 1, size)` of the
-    dimension's static size, is read through a `memref.reinterpret_cast`
+    First, a loop `d` of static extent `n` that more inputs read at
+    `n - 1 - d` in their innermost dimension than at `d` runs backwards:
+    every map's `d` becomes `n - 1 - d` (and `n - 1 - d` becomes `d`), and
+    the body's `linalg.index` of `d` becomes `n - 1 - index`. Its inputs
+    then read increasing addresses, which hardware prefetchers follow
+    better than decreasing ones, and its outputs are written in reverse
+    instead. Every operand indexed by `d` must index it as `d` or
+    `n - 1 - d` along a dimension of size `n`; other loops keep their
+    direction.
+
+    Then each operand read or written at `c - d` along a dimension, where
+    loop `d` runs a static `n` times and `c` lies in `[n - 1, size)` of the
+    dimension's static size, is accessed through a `memref.reinterpret_cast`
     of its base instead: the offset moves to element `c`, and that
     dimension's stride is negated and its size is `n`. The map's result
-    becomes `d`, so a reversal is a copy from the view that threads share
-    and `nx-vectorize-linalg` vectorizes. Its 1-D vector reads of a view
-    whose innermost stride is -1 then read the same lanes in memory order
-    and reverse them with one `vector.shuffle`
-    (`populateReversedReadPatterns`); without that, the LLVM lowering
-    reads each lane on its own. Generics with reduction loops (whose
+    becomes `d`, so a reversal is a copy into or from the view that threads
+    share and `nx-vectorize-linalg` vectorizes. Its 1-D vector reads and
+    writes of a view whose innermost stride is -1 then access the same
+    lanes in memory order and reverse them with one `vector.shuffle`
+    (`populateReversedRowPatterns`); without that, the LLVM lowering
+    accesses each lane on its own. Generics with reduction loops (whose
     contractions would reach GEMM calls, which take no negative strides),
-    other inputs, dynamic extents and named ops are left alone. Part of
+    other operands, dynamic extents and named ops are left alone. Part of
     `nx-lower-to-cpu`, after bufferization.
 
     Before:
@@ -307,19 +317,20 @@ def NxReversedViewsPass : Pass<"nx-reversed-views"> {
     }
     ```
 
-    After:
+    After: the column loop runs backwards, so `%x` is read in order and
+    `%y` is written through a view of negated column stride.
 
     ```mlir
     %base, %offset, %sizes:2, %strides:2 =
-        memref.extract_strided_metadata %x : memref<2048x2048xf32> -> ...
+        memref.extract_strided_metadata %y : memref<2048x2048xf32> -> ...
     %view = memref.reinterpret_cast %base to offset: [2047],
         sizes: [2048, 2048], strides: [2048, -1]
         : memref<f32> to memref<2048x2048xf32, strided<[2048, -1], offset: 2047>>
     linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
                                      affine_map<(i, j) -> (i, j)>],
                     iterator_types = ["parallel", "parallel"]}
-        ins(%view : memref<2048x2048xf32, strided<[2048, -1], offset: 2047>>)
-        outs(%y : memref<2048x2048xf32>) {
+        ins(%x : memref<2048x2048xf32>)
+        outs(%view : memref<2048x2048xf32, strided<[2048, -1], offset: 2047>>) {
     ^bb0(%v: f32, %o: f32):
       linalg.yield %v : f32
     }
@@ -329,7 +340,9 @@ def NxReversedViewsPass : Pass<"nx-reversed-views"> {
                            "::mlir::memref::MemRefDialect"];
   let statistics = [
     Statistic<"numReversed", "reversed-views",
-              "Number of generic inputs read through a view of negated strides">
+              "Number of generic operands read or written through a view of negated strides">,
+    Statistic<"numBackwardLoops", "backward-loops",
+              "Number of generics whose loops now run backwards, so that their inputs read forward">
   ];
 }
 

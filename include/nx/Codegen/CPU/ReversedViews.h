@@ -14,12 +14,15 @@ namespace mlir {
 class RewritePatternSet;
 namespace nx {
 
-/// A 1-D `vector.transfer_read` (in bounds, unmasked, along the innermost
-/// dimension) of a buffer whose innermost stride is -1, a reversed view of
-/// nx-reversed-views, becomes a read of the same elements in memory order
-/// and a `vector.shuffle` that reverses them: one vector load and one
-/// permutation instead of a scalar load per lane.
-void populateReversedReadPatterns(RewritePatternSet &patterns);
+/// A 1-D `vector.transfer_read` or `vector.transfer_write` (in bounds,
+/// unmasked, along the innermost dimension) of a buffer whose innermost
+/// stride is -1, a reversed view of nx-reversed-views, becomes an access of
+/// the same elements in memory order and a `vector.shuffle` that reverses
+/// them: one vector load or store and one permutation instead of a scalar
+/// access per lane. The view in memory order of a view of negated strides
+/// of a buffer is that buffer, so streamed stores still recognize it as an
+/// output.
+void populateReversedRowPatterns(RewritePatternSet &patterns);
 
 } // namespace nx
 } // namespace mlir
