@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 #define DEBUG_TYPE "nx-split-index-reductions"
@@ -48,7 +49,9 @@ namespace {
 /// strict comparison, so that the first of equal elements wins; or, as
 /// tosa.argmax's lowering writes it, with NaN taken as the best value:
 ///   better = cmpf ugt/ult (in, value) and cmpf ord (value, value)
-/// so that the first NaN wins and stays.
+/// so that the first NaN wins and stays; or a body that keeps the
+/// accumulator instead, as JAX writes it (see matchKeepAccumulator), which
+/// comes to one of those.
 struct IndexReduction {
   bool isFloat = false;
   /// The comparison with the input on its left-hand side (ogt, olt; ugt,
@@ -84,6 +87,23 @@ static arith::CmpFPredicate swapStrict(arith::CmpFPredicate predicate) {
     return P::ULT;
   case P::ULT:
     return P::UGT;
+  default:
+    return predicate;
+  }
+}
+
+/// `predicate` with its operands swapped, for the strict ones.
+static arith::CmpIPredicate swapStrict(arith::CmpIPredicate predicate) {
+  using P = arith::CmpIPredicate;
+  switch (predicate) {
+  case P::sgt:
+    return P::slt;
+  case P::slt:
+    return P::sgt;
+  case P::ugt:
+    return P::ult;
+  case P::ult:
+    return P::ugt;
   default:
     return predicate;
   }
@@ -154,12 +174,7 @@ static std::optional<IndexReduction> matchCondition(Value condition, Value in,
   if (!llvm::is_contained({P::sgt, P::slt, P::ugt, P::ult}, predicate))
     return std::nullopt;
   if (cmp.getLhs() == value && cmp.getRhs() == in) {
-    // The same comparison with its operands swapped.
-    const std::pair<P, P> swaps[] = {
-        {P::sgt, P::slt}, {P::slt, P::sgt}, {P::ugt, P::ult}, {P::ult, P::ugt}};
-    predicate = llvm::find_if(swaps, [&](auto swap) {
-                  return swap.first == predicate;
-                })->second;
+    predicate = swapStrict(predicate);
   } else if (cmp.getLhs() != in || cmp.getRhs() != value) {
     return std::nullopt;
   }
@@ -168,10 +183,10 @@ static std::optional<IndexReduction> matchCondition(Value condition, Value in,
   return reduction;
 }
 
-/// The index reduction `op` is, if the split can take it: static, on
-/// tensors, with an index type that holds every position of the reduced
-/// loop.
-static std::optional<IndexReduction> matchIndexReduction(linalg::GenericOp op) {
+/// Whether `op` has the shape of an index reduction the split can take:
+/// static, on tensors, one input read along the reduced (innermost) loop as
+/// its innermost dimension, and two outputs.
+static bool hasIndexReductionShape(linalg::GenericOp op) {
   unsigned loops = op.getNumLoops();
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
       op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 2 ||
@@ -181,13 +196,39 @@ static std::optional<IndexReduction> matchIndexReduction(linalg::GenericOp op) {
           op.getIndexingMapsArray(),
           [](AffineMap map) { return map.isProjectedPermutation(); }) ||
       !nx::readsInnermostLoopContiguously(op))
-    return std::nullopt;
-  // The input reads the reduced loop as its innermost dimension.
+    return false;
   AffineMap inputMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  if (inputMap.getNumResults() == 0 ||
-      inputMap.getResults().back() !=
-          getAffineDimExpr(loops - 1, op.getContext()))
-    return std::nullopt;
+  return inputMap.getNumResults() != 0 &&
+         inputMap.getResults().back() ==
+             getAffineDimExpr(loops - 1, op.getContext());
+}
+
+/// Whether the body of `op` holds at most `count` operations besides its
+/// terminator, each one of those an index reduction's body is made of.
+static bool hasOnlyIndexReductionOps(linalg::GenericOp op, int64_t count) {
+  Block *body = op.getBlock();
+  if (static_cast<int64_t>(llvm::range_size(body->without_terminator())) >
+      count)
+    return false;
+  return llvm::all_of(body->without_terminator(), [](Operation &nested) {
+    return isa<linalg::IndexOp, arith::IndexCastOp, arith::IndexCastUIOp,
+               arith::CmpFOp, arith::CmpIOp, arith::AndIOp, arith::OrIOp,
+               arith::SelectOp>(nested);
+  });
+}
+
+/// Whether the index type `index` holds every position of `op`'s reduced
+/// loop.
+static bool holdsEveryPosition(linalg::GenericOp op, Value index) {
+  auto indexType = dyn_cast<IntegerType>(index.getType());
+  int64_t extent = op.getStaticLoopRanges().back();
+  return indexType && llvm::isUIntN(indexType.getWidth() - 1, extent - 1);
+}
+
+/// The form that takes the input where it is better:
+///   yield select(better, in, value), select(better, j, index)
+static std::optional<IndexReduction> matchTakeInput(linalg::GenericOp op) {
+  unsigned loops = op.getNumLoops();
   Block *body = op.getBlock();
   Operation *yield = body->getTerminator();
   // The value's result is the one that selects the input.
@@ -204,10 +245,7 @@ static std::optional<IndexReduction> matchIndexReduction(linalg::GenericOp op) {
   }
   Value in = body->getArgument(0), value = body->getArgument(1 + valueResult),
         index = body->getArgument(2 - valueResult);
-  auto indexType = dyn_cast<IntegerType>(index.getType());
-  int64_t extent = op.getStaticLoopRanges().back();
-  if (!indexType || in.getType() != value.getType() ||
-      !llvm::isUIntN(indexType.getWidth() - 1, extent - 1))
+  if (in.getType() != value.getType() || !holdsEveryPosition(op, index))
     return std::nullopt;
   auto newValue =
       yield->getOperand(valueResult).getDefiningOp<arith::SelectOp>();
@@ -219,18 +257,171 @@ static std::optional<IndexReduction> matchIndexReduction(linalg::GenericOp op) {
     return std::nullopt;
   // Nothing else in the body: the index, its cast, the comparisons (and
   // their `and`) and the two selections.
-  if (llvm::range_size(body->without_terminator()) > 7)
+  if (!hasOnlyIndexReductionOps(op, 7))
     return std::nullopt;
-  for (Operation &nested : body->without_terminator())
-    if (!isa<linalg::IndexOp, arith::IndexCastOp, arith::IndexCastUIOp,
-             arith::CmpFOp, arith::CmpIOp, arith::AndIOp, arith::SelectOp>(
-            nested))
-      return std::nullopt;
   std::optional<IndexReduction> reduction =
       matchCondition(newValue.getCondition(), in, value);
   if (reduction)
     reduction->valueResult = valueResult;
   return reduction;
+}
+
+/// `a` and `b` if `value` is `arith.ori a, b` (either order: both are
+/// returned, and the caller tries each).
+static std::optional<std::pair<Value, Value>> matchOr(Value value) {
+  auto both = value.getDefiningOp<arith::OrIOp>();
+  if (!both)
+    return std::nullopt;
+  return std::pair(both.getLhs(), both.getRhs());
+}
+
+/// The reduction whose accumulator `keep` keeps: a strict comparison of
+/// `value` beating `in`, with, for floats, `cmpf une(value, value)` (the
+/// kept value is NaN) or'ed in. Returns the comparison that takes the input
+/// instead (ugt or ult, NaN being the best, for floats).
+static std::optional<IndexReduction> matchKeepCondition(Value keep, Value in,
+                                                        Value value) {
+  if (auto cmp = keep.getDefiningOp<arith::CmpIOp>()) {
+    using P = arith::CmpIPredicate;
+    // Kept where `value` beats `in`: taken where `in` beats `value`.
+    P predicate = cmp.getPredicate();
+    if (!llvm::is_contained({P::sgt, P::slt, P::ugt, P::ult}, predicate))
+      return std::nullopt;
+    IndexReduction reduction;
+    if (cmp.getLhs() == value && cmp.getRhs() == in)
+      reduction.intPredicate = predicate;
+    else if (cmp.getLhs() == in && cmp.getRhs() == value)
+      reduction.intPredicate = swapStrict(predicate);
+    else
+      return std::nullopt;
+    return reduction;
+  }
+  std::optional<std::pair<Value, Value>> terms = matchOr(keep);
+  if (!terms)
+    return std::nullopt;
+  for (auto [compared, nan] :
+       {*terms, std::pair(terms->second, terms->first)}) {
+    auto cmp = compared.getDefiningOp<arith::CmpFOp>();
+    auto isNan = nan.getDefiningOp<arith::CmpFOp>();
+    if (!cmp || !isNan || isNan.getPredicate() != arith::CmpFPredicate::UNE ||
+        isNan.getLhs() != value || isNan.getRhs() != value)
+      continue;
+    std::optional<arith::CmpFPredicate> predicate = inputOnLeft(cmp, in, value);
+    if (predicate != arith::CmpFPredicate::OLT &&
+        predicate != arith::CmpFPredicate::OGT)
+      continue;
+    IndexReduction reduction;
+    reduction.isFloat = true;
+    reduction.nanIsBest = true;
+    // Kept where in < value: taken where in > value or unordered.
+    reduction.floatPredicate = *predicate == arith::CmpFPredicate::OLT
+                                   ? arith::CmpFPredicate::UGT
+                                   : arith::CmpFPredicate::ULT;
+    return reduction;
+  }
+  return std::nullopt;
+}
+/// Whether `condition` is `and(eq(value, in), slt(index, j))`: the input
+/// equals the kept value and the kept index comes first (the operands of
+/// the `and`, the equality and the order in either order).
+static bool isEarlierTie(Value condition, Value in, Value value, Value index,
+                         Value j) {
+  auto both = condition.getDefiningOp<arith::AndIOp>();
+  if (!both)
+    return false;
+  auto sameOperands = [&](Operation *cmp) {
+    return (cmp->getOperand(0) == value && cmp->getOperand(1) == in) ||
+           (cmp->getOperand(0) == in && cmp->getOperand(1) == value);
+  };
+  auto isEqual = [&](Value v) {
+    if (auto cmp = v.getDefiningOp<arith::CmpFOp>())
+      return cmp.getPredicate() == arith::CmpFPredicate::OEQ &&
+             sameOperands(cmp);
+    auto cmp = v.getDefiningOp<arith::CmpIOp>();
+    return cmp && cmp.getPredicate() == arith::CmpIPredicate::eq &&
+           sameOperands(cmp);
+  };
+  auto isEarlier = [&](Value v) {
+    auto cmp = v.getDefiningOp<arith::CmpIOp>();
+    using P = arith::CmpIPredicate;
+    return cmp && ((cmp.getPredicate() == P::slt && cmp.getLhs() == index &&
+                    cmp.getRhs() == j) ||
+                   (cmp.getPredicate() == P::sgt && cmp.getLhs() == j &&
+                    cmp.getRhs() == index));
+  };
+  return (isEqual(both.getLhs()) && isEarlier(both.getRhs())) ||
+         (isEqual(both.getRhs()) && isEarlier(both.getLhs()));
+}
+
+/// Whether `init` is a fill of a constant of at most 0.
+static bool startsAtOrBeforeZero(Value init) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  APInt start;
+  return fill && matchPattern(fill.getInputs()[0], m_ConstantInt(&start)) &&
+         start.isNonPositive();
+}
+
+/// The form of StableHLO's reduction of (values, iota) once lowered to
+/// linalg and fused, as JAX writes argmax's and argmin's comparator (XLA
+/// passes the accumulator first): the accumulator is kept unless the input
+/// beats it, and its index also on a tie at a later position:
+///   keep = or(cmpf ogt(value, in), cmpf une(value, value))
+///          ; olt for argmin; cmpi sgt, slt, ugt, ult without the une
+///   keepIndex = or(keep, and(cmp eq(value, in), cmpi slt(index, j)))
+///   yield select(keep, value, in), select(keepIndex, index, j)
+/// Each lane, and the serial loop, then keeps its first best element (NaN
+/// the best, for floats), as the take-input form does, provided the index
+/// starts at or before 0 (a later start would win the ties before it) and
+/// nothing reads the value, which a tie replaces by the later element (-0
+/// for +0).
+static std::optional<IndexReduction>
+matchKeepAccumulator(linalg::GenericOp op) {
+  unsigned loops = op.getNumLoops();
+  Block *body = op.getBlock();
+  Operation *yield = body->getTerminator();
+  Value in = body->getArgument(0);
+  for (unsigned valueResult : {0u, 1u}) {
+    Value value = body->getArgument(1 + valueResult);
+    Value index = body->getArgument(2 - valueResult);
+    auto newValue =
+        yield->getOperand(valueResult).getDefiningOp<arith::SelectOp>();
+    auto newIndex =
+        yield->getOperand(1 - valueResult).getDefiningOp<arith::SelectOp>();
+    if (!newValue || !newIndex || newValue.getTrueValue() != value ||
+        newValue.getFalseValue() != in || newIndex.getTrueValue() != index ||
+        !isReductionIndex(newIndex.getFalseValue(), loops - 1))
+      continue;
+    if (in.getType() != value.getType() || !holdsEveryPosition(op, index) ||
+        !op->getResult(valueResult).use_empty() ||
+        !startsAtOrBeforeZero(op.getDpsInits()[1 - valueResult]) ||
+        !hasOnlyIndexReductionOps(op, 11))
+      return std::nullopt;
+    Value keep = newValue.getCondition();
+    std::optional<std::pair<Value, Value>> terms =
+        matchOr(newIndex.getCondition());
+    if (!terms)
+      return std::nullopt;
+    Value tie = terms->first == keep    ? terms->second
+                : terms->second == keep ? terms->first
+                                        : Value();
+    if (!tie || !isEarlierTie(tie, in, value, index, newIndex.getFalseValue()))
+      return std::nullopt;
+    std::optional<IndexReduction> reduction =
+        matchKeepCondition(keep, in, value);
+    if (reduction)
+      reduction->valueResult = valueResult;
+    return reduction;
+  }
+  return std::nullopt;
+}
+
+/// The index reduction `op` is, if the split can take it.
+static std::optional<IndexReduction> matchIndexReduction(linalg::GenericOp op) {
+  if (!hasIndexReductionShape(op))
+    return std::nullopt;
+  if (std::optional<IndexReduction> reduction = matchTakeInput(op))
+    return reduction;
+  return matchKeepAccumulator(op);
 }
 
 /// How `op` splits: into `ratio` pairs per output element, as
@@ -292,12 +483,19 @@ static Value splitInnermost(RewriterBase &rewriter, Location loc, Value value,
       groups);
 }
 
+/// Whether `candidate` is better than `current`: `reduction`'s comparison.
+static Value compareBetter(OpBuilder &b, Location loc,
+                           const IndexReduction &reduction, Value candidate,
+                           Value current);
+
 /// The first step: `op` over (..., K / ratio, ratio), the last loop
 /// parallel, into `ratio` (value, index) pairs per output element, each
-/// starting from the output's own. Its body is `op`'s, with the reduced
-/// position rebuilt from the two loops.
+/// starting from the output's own. Its body takes the input where
+/// `reduction`'s comparison finds it better, at the position rebuilt from
+/// the two loops: the form of every body matchIndexReduction takes.
 static linalg::GenericOp buildLanes(RewriterBase &rewriter,
-                                    linalg::GenericOp op, int64_t ratio) {
+                                    linalg::GenericOp op, int64_t ratio,
+                                    const IndexReduction &reduction) {
   Location loc = op.getLoc();
   unsigned loops = op.getNumLoops();
   Value lanesInput = splitInnermost(rewriter, loc, op.getDpsInputs()[0], ratio);
@@ -310,29 +508,24 @@ static linalg::GenericOp buildLanes(RewriterBase &rewriter,
   }
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   iterators.push_back(utils::IteratorType::parallel);
-  Block *body = op.getBlock();
+  unsigned v = reduction.valueResult, i = 1 - v;
   return linalg::GenericOp::create(
       rewriter, loc, TypeRange(ValueRange(inits)), ValueRange{lanesInput},
       inits, maps, iterators,
       [&](OpBuilder &b, Location nestedLoc, ValueRange args) {
-        IRMapping mapping;
-        mapping.map(body->getArguments(), args);
-        for (Operation &nested : body->without_terminator()) {
-          auto index = dyn_cast<linalg::IndexOp>(nested);
-          if (!index || index.getDim() != loops - 1) {
-            b.clone(nested, mapping);
-            continue;
-          }
-          Value outer = linalg::IndexOp::create(b, nestedLoc, loops - 1);
-          Value inner = linalg::IndexOp::create(b, nestedLoc, loops);
-          Value step = arith::ConstantIndexOp::create(b, nestedLoc, ratio);
-          Value scaled = arith::MulIOp::create(b, nestedLoc, outer, step);
-          mapping.map(index.getResult(),
-                      arith::AddIOp::create(b, nestedLoc, scaled, inner));
-        }
-        SmallVector<Value> yielded;
-        for (Value operand : body->getTerminator()->getOperands())
-          yielded.push_back(mapping.lookupOrDefault(operand));
+        Value in = args[0], value = args[1 + v], index = args[1 + i];
+        Value outer = linalg::IndexOp::create(b, nestedLoc, loops - 1);
+        Value inner = linalg::IndexOp::create(b, nestedLoc, loops);
+        Value step = arith::ConstantIndexOp::create(b, nestedLoc, ratio);
+        Value scaled = arith::MulIOp::create(b, nestedLoc, outer, step);
+        Value position = arith::IndexCastOp::create(
+            b, nestedLoc, index.getType(),
+            arith::AddIOp::create(b, nestedLoc, scaled, inner));
+        Value better = compareBetter(b, nestedLoc, reduction, in, value);
+        SmallVector<Value, 2> yielded(2);
+        yielded[v] = arith::SelectOp::create(b, nestedLoc, better, in, value);
+        yielded[i] =
+            arith::SelectOp::create(b, nestedLoc, better, position, index);
         linalg::YieldOp::create(b, nestedLoc, yielded);
       });
 }
@@ -478,7 +671,8 @@ struct NxSplitIndexReductionsPass
     IRRewriter rewriter(&getContext());
     for (auto [op, reduction, split] : candidates) {
       rewriter.setInsertionPoint(op);
-      linalg::GenericOp lanes = buildLanes(rewriter, op, split.ratio);
+      linalg::GenericOp lanes =
+          buildLanes(rewriter, op, split.ratio, reduction);
       // Four vectors of pairs become one before the serial step.
       if (split.ratio != split.lanes)
         lanes = combineVectors(rewriter, op, lanes, split.lanes, reduction);

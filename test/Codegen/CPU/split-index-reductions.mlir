@@ -69,10 +69,13 @@ func.func @argmax(%x: tensor<8x1024xf32>, %max: tensor<8xf32>, %arg: tensor<8xi3
 
 // An argmin of i64 written with the running value on the left (sgt of the
 // running value: slt of the input), into i64 indices through an unsigned
-// cast: 8 lanes x 4 vectors of i64.
+// cast: 8 lanes x 4 vectors of i64. The lanes' body has the input on the
+// left.
 // CHECK-LABEL: func.func @argmin_swapped
 //       CHECK:   tensor.expand_shape %{{.*}} output_shape [4, 8, 32]
-//       CHECK:   arith.cmpi sgt, %{{.*}}, %{{.*}} : i64
+//       CHECK:   linalg.generic
+//       CHECK:   ^bb0(%[[IN:.*]]: i64, %[[ACC:.*]]: i64, %{{.*}}: i64):
+//       CHECK:     arith.cmpi slt, %[[IN]], %[[ACC]] : i64
 //       CHECK:   linalg.generic
 //       CHECK:     arith.cmpi slt, %[[V:.*]], %[[BEST:[^ ]*]] : i64
 //       CHECK:     arith.cmpi eq, %[[V]], %[[BEST]] : i64
@@ -225,4 +228,164 @@ func.func @left_alone(%x: tensor<4x256xf32>, %max: tensor<4xf32>, %arg: tensor<4
     linalg.yield %nm, %ni : f32, i32
   } -> (tensor<4xf32>, tensor<4xi32>)
   return
+}
+
+// -----
+
+#rows = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+
+// JAX's argmax through StableHLO's reduction of (values, iota), lowered to
+// linalg and its iota fused: the accumulator is kept where it is greater
+// or NaN, and its index also on a tie at a later position. With the index
+// starting at 0 and the value unread, that is the first best element with
+// NaN the best, as tosa.argmax's form: the lanes' body is that form's.
+// CHECK-LABEL: func.func @jax_argmax
+//       CHECK:   linalg.generic
+//  CHECK-SAME:     iterator_types = ["parallel", "reduction", "parallel"]
+//  CHECK-NEXT:   ^bb0(%[[IN:.*]]: f32, %[[ACC:.*]]: f32, %[[IDX:.*]]: i32):
+//       CHECK:     %[[J:.*]] = arith.index_cast %{{.*}} : index to i32
+//  CHECK-NEXT:     %[[GT:.*]] = arith.cmpf ugt, %[[IN]], %[[ACC]] : f32
+//  CHECK-NEXT:     %[[ORD:.*]] = arith.cmpf ord, %[[ACC]], %[[ACC]] : f32
+//  CHECK-NEXT:     %[[TAKE:.*]] = arith.andi %[[GT]], %[[ORD]] : i1
+//  CHECK-NEXT:     arith.select %[[TAKE]], %[[IN]], %[[ACC]] : f32
+//  CHECK-NEXT:     arith.select %[[TAKE]], %[[J]], %[[IDX]] : i32
+//       CHECK:   linalg.generic
+//       CHECK:   %[[R:.*]]:2 = linalg.generic
+//       CHECK:     arith.cmpf uno
+//       CHECK:   return %[[R]]#1
+func.func @jax_argmax(%x: tensor<4x256xf32>) -> tensor<4xi32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<4xf32>
+  %ei = tensor.empty() : tensor<4xi32>
+  %m = linalg.fill ins(%ninf : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %i = linalg.fill ins(%zero : i32) outs(%ei : tensor<4xi32>) -> tensor<4xi32>
+  %r:2 = linalg.generic {indexing_maps = [#rows, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x256xf32>) outs(%m, %i : tensor<4xf32>, tensor<4xi32>) {
+  ^bb0(%in: f32, %acc: f32, %acci: i32):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i32
+    %gt = arith.cmpf ogt, %acc, %in : f32
+    %nan = arith.cmpf une, %acc, %acc : f32
+    %keep = arith.ori %gt, %nan : i1
+    %eq = arith.cmpf oeq, %acc, %in : f32
+    %lt = arith.cmpi slt, %acci, %ji : i32
+    %tie = arith.andi %eq, %lt : i1
+    %keepi = arith.ori %keep, %tie : i1
+    %v = arith.select %keep, %acc, %in : f32
+    %k = arith.select %keepi, %acci, %ji : i32
+    linalg.yield %v, %k : f32, i32
+  } -> (tensor<4xf32>, tensor<4xi32>)
+  return %r#1 : tensor<4xi32>
+}
+
+// -----
+
+#rows = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+
+// JAX's argmin of integers (no NaN check), the index first, the operands
+// of each `or` and `and` swapped, the index starting at -1: the lanes take
+// the input where it is smaller.
+// CHECK-LABEL: func.func @jax_argmin_integers
+//       CHECK:   linalg.generic
+//  CHECK-SAME:     iterator_types = ["parallel", "reduction", "parallel"]
+//  CHECK-NEXT:   ^bb0(%[[IN:.*]]: i32, %[[IDX:.*]]: i32, %[[ACC:.*]]: i32):
+//       CHECK:     %[[TAKE:.*]] = arith.cmpi slt, %[[IN]], %[[ACC]] : i32
+//  CHECK-NEXT:     arith.select %[[TAKE]], %[[IN]], %[[ACC]] : i32
+func.func @jax_argmin_integers(%x: tensor<4x256xi32>) -> tensor<4xi32> {
+  %big = arith.constant 2147483647 : i32
+  %start = arith.constant -1 : i32
+  %e = tensor.empty() : tensor<4xi32>
+  %m = linalg.fill ins(%big : i32) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+  %i = linalg.fill ins(%start : i32) outs(%e : tensor<4xi32>) -> tensor<4xi32>
+  %r:2 = linalg.generic {indexing_maps = [#rows, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x256xi32>) outs(%i, %m : tensor<4xi32>, tensor<4xi32>) {
+  ^bb0(%in: i32, %acci: i32, %acc: i32):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i32
+    %keep = arith.cmpi slt, %acc, %in : i32
+    %eq = arith.cmpi eq, %in, %acc : i32
+    %later = arith.cmpi sgt, %ji, %acci : i32
+    %tie = arith.andi %later, %eq : i1
+    %keepi = arith.ori %tie, %keep : i1
+    %v = arith.select %keep, %acc, %in : i32
+    %k = arith.select %keepi, %acci, %ji : i32
+    linalg.yield %k, %v : i32, i32
+  } -> (tensor<4xi32>, tensor<4xi32>)
+  return %r#0 : tensor<4xi32>
+}
+
+// -----
+
+#rows = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+
+// Left alone: JAX's form whose value is read (a tie gives the later
+// element's value, -0 for +0, where a split keeps the first), whose index
+// starts at 1 (a later start wins the ties before it), and whose kept
+// value is checked for NaN on the input instead.
+// CHECK-LABEL: func.func @jax_left_alone
+//   CHECK-NOT:   tensor.expand_shape
+// CHECK-COUNT-3: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+//   CHECK-NOT:   linalg.generic
+func.func @jax_left_alone(%x: tensor<4x256xf32>) -> (tensor<4xf32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %e = tensor.empty() : tensor<4xf32>
+  %ei = tensor.empty() : tensor<4xi32>
+  %m = linalg.fill ins(%ninf : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %i = linalg.fill ins(%zero : i32) outs(%ei : tensor<4xi32>) -> tensor<4xi32>
+  %i1 = linalg.fill ins(%one : i32) outs(%ei : tensor<4xi32>) -> tensor<4xi32>
+  %read:2 = linalg.generic {indexing_maps = [#rows, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x256xf32>) outs(%m, %i : tensor<4xf32>, tensor<4xi32>) {
+  ^bb0(%in: f32, %acc: f32, %acci: i32):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i32
+    %gt = arith.cmpf ogt, %acc, %in : f32
+    %nan = arith.cmpf une, %acc, %acc : f32
+    %keep = arith.ori %gt, %nan : i1
+    %eq = arith.cmpf oeq, %acc, %in : f32
+    %lt = arith.cmpi slt, %acci, %ji : i32
+    %tie = arith.andi %eq, %lt : i1
+    %keepi = arith.ori %keep, %tie : i1
+    %v = arith.select %keep, %acc, %in : f32
+    %k = arith.select %keepi, %acci, %ji : i32
+    linalg.yield %v, %k : f32, i32
+  } -> (tensor<4xf32>, tensor<4xi32>)
+  %late:2 = linalg.generic {indexing_maps = [#rows, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x256xf32>) outs(%m, %i1 : tensor<4xf32>, tensor<4xi32>) {
+  ^bb0(%in: f32, %acc: f32, %acci: i32):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i32
+    %gt = arith.cmpf ogt, %acc, %in : f32
+    %nan = arith.cmpf une, %acc, %acc : f32
+    %keep = arith.ori %gt, %nan : i1
+    %eq = arith.cmpf oeq, %acc, %in : f32
+    %lt = arith.cmpi slt, %acci, %ji : i32
+    %tie = arith.andi %eq, %lt : i1
+    %keepi = arith.ori %keep, %tie : i1
+    %v = arith.select %keep, %acc, %in : f32
+    %k = arith.select %keepi, %acci, %ji : i32
+    linalg.yield %v, %k : f32, i32
+  } -> (tensor<4xf32>, tensor<4xi32>)
+  %wrong:2 = linalg.generic {indexing_maps = [#rows, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x256xf32>) outs(%m, %i : tensor<4xf32>, tensor<4xi32>) {
+  ^bb0(%in: f32, %acc: f32, %acci: i32):
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i32
+    %gt = arith.cmpf ogt, %acc, %in : f32
+    %nan = arith.cmpf une, %in, %in : f32
+    %keep = arith.ori %gt, %nan : i1
+    %eq = arith.cmpf oeq, %acc, %in : f32
+    %lt = arith.cmpi slt, %acci, %ji : i32
+    %tie = arith.andi %eq, %lt : i1
+    %keepi = arith.ori %keep, %tie : i1
+    %v = arith.select %keep, %acc, %in : f32
+    %k = arith.select %keepi, %acci, %ji : i32
+    linalg.yield %v, %k : f32, i32
+  } -> (tensor<4xf32>, tensor<4xi32>)
+  return %read#0, %read#1, %late#1, %wrong#1 : tensor<4xf32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>
 }

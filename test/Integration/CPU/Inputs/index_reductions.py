@@ -1,7 +1,7 @@
 """Inputs for index-reductions.mlir, and the check of its results against
 the serial loop the IR states (a strict comparison: the first of equal
-elements wins, NaN never does, -0 equals +0; for tosa.argmax, the first NaN
-wins and stays).
+elements wins, NaN never does, -0 equals +0; for tosa.argmax and JAX's
+comparator, the first NaN wins and stays).
 
   index_reductions.py inputs DIR
   index_reductions.py check DIR RESULT_PREFIX...
@@ -67,7 +67,19 @@ def expected():
         return not math.isnan(b) and (a > b or math.isnan(a))
     tosa = [serial(r, nan_first, lowest, 0)[1] for r in float_rows()]
     columns = [serial(c, nan_first, lowest, 0)[1] for c in column_rows().T]
-    return floats, ints, tosa, columns
+    jax = [jax_serial(r) for r in float_rows()]
+    return floats, ints, tosa, columns, jax
+
+
+def jax_serial(row):
+    """JAX's argmax comparator, the accumulator first, from -inf at 0."""
+    value, index = -np.inf, 0
+    for j, element in enumerate(row):
+        keep = value > element or math.isnan(value)
+        keep_index = keep or (value == element and index < j)
+        value, index = (value if keep else element,
+                        index if keep_index else j)
+    return index
 
 
 def same(a, b):
@@ -84,7 +96,9 @@ def main():
         np.save(os.path.join(directory, "ints.npy"), int_rows())
         np.save(os.path.join(directory, "columns.npy"), column_rows())
         return
-    floats, ints, tosa, columns = expected()
+    floats, ints, tosa, columns, jax = expected()
+    if jax != [int(i) for i in np.argmax(float_rows(), axis=1)]:
+        sys.exit("the JAX comparator's serial loop disagrees with np.argmax")
     for prefix in sys.argv[3:]:
         values = np.load(f"{prefix}.values.npy")
         indices = np.load(f"{prefix}.indices.npy")
@@ -98,9 +112,11 @@ def main():
         column_indices = np.load(f"{prefix}.columns.npy")
         ok = ok and list(tosa_indices) == tosa
         ok = ok and list(column_indices) == columns
+        jax_indices = np.load(f"{prefix}.jax.npy")
+        ok = ok and list(jax_indices) == jax
         print(f"{os.path.basename(prefix)}: {'exact' if ok else 'WRONG'}"
               f" {list(indices)} {list(argmins)} {list(tosa_indices)}"
-              f" {list(column_indices[:3])}")
+              f" {list(column_indices[:3])} {list(jax_indices)}")
 
 
 if __name__ == "__main__":
