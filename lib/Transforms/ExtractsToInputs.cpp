@@ -205,7 +205,8 @@ static void readAsInputs(RewriterBase &rewriter, linalg::GenericOp generic,
   rewriter.setInsertionPoint(generic);
   auto reading = linalg::GenericOp::create(
       rewriter, generic.getLoc(), generic.getResultTypes(), inputs,
-      generic.getDpsInits(), allMaps, generic.getIteratorTypesArray());
+      generic.getDpsInits(), allMaps, generic.getIteratorTypesArray(),
+      generic.getDoc().value_or(""), generic.getLibraryCall().value_or(""));
   reading->setDiscardableAttrs(generic->getDiscardableAttrDictionary());
   rewriter.inlineRegionBefore(generic.getRegion(), reading.getRegion(),
                               reading.getRegion().begin());

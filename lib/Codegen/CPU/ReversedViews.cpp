@@ -29,6 +29,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #define DEBUG_TYPE "nx-reversed-views"
 
@@ -129,90 +130,102 @@ static Value createReversedView(RewriterBase &rewriter, Location loc,
 }
 
 namespace {
-/// How the inputs of a generic index one of its loops.
+/// How many inputs of a generic read decreasing and increasing addresses
+/// along one of its loops.
 struct LoopReads {
-  int64_t reversed = 0;
+  int64_t backward = 0;
   int64_t forward = 0;
 };
 } // namespace
 
-/// How `op`'s inputs read `loop`, which runs `extent` times: how many of
-/// their results are `loop` and how many `extent - 1 - loop`. Nothing when
-/// an operand indexes the loop any other way (a window's `h + kh`), which
-/// the loop run backwards would turn into maps no view takes, or along a
-/// dimension whose size is not `extent` (linalg takes a loop's extent from
-/// the first operand indexed by the loop alone, which may then be one
-/// that was reversed).
+/// Which way `op`'s inputs walk memory along `loop`, which runs `extent`
+/// times: the sign of each input's step, the sum of its dimensions'
+/// strides, negated for those it reads at `extent - 1 - loop` (an input of
+/// dynamic strides or a zero step counts for neither). Nothing when an
+/// operand indexes the loop but as `loop` or `extent - 1 - loop` (a window's
+/// `h + kh`), which the loop run backwards would turn into maps no view
+/// takes, or along a dimension whose size is not `extent` (linalg takes a
+/// loop's extent from the first operand indexed by the loop alone, which
+/// may then be one that was reversed).
 static std::optional<LoopReads> getLoopReads(linalg::GenericOp op,
                                              unsigned loop, int64_t extent) {
   LoopReads reads;
   AffineExpr forward = getAffineDimExpr(loop, op.getContext());
   for (OpOperand &operand : op->getOpOperands()) {
-    // Outputs only need maps that views take; inputs are counted.
-    bool isInput = op.isDpsInput(&operand);
     auto type = cast<MemRefType>(operand.get().getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    bool known = succeeded(type.getStridesAndOffset(strides, offset));
+    int64_t step = 0;
     for (auto [dim, expr] :
          llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
       if (!expr.isFunctionOfDim(loop))
         continue;
       if (type.getDimSize(dim) != extent)
         return std::nullopt;
-      if (expr == forward) {
-        reads.forward += isInput;
-        continue;
-      }
       std::optional<std::pair<unsigned, int64_t>> match = matchReversed(expr);
-      if (!match || match->first != loop || match->second != extent - 1)
+      if (expr != forward &&
+          (!match || match->first != loop || match->second != extent - 1))
         return std::nullopt;
-      // Only a reversed innermost dimension reads decreasing addresses.
-      reads.reversed += isInput && dim + 1 == type.getRank();
+      known = known && !ShapedType::isDynamic(strides[dim]);
+      // In int64: a layout may state any strides.
+      std::optional<int64_t> moved;
+      if (known)
+        moved = expr == forward ? llvm::checkedAdd(step, strides[dim])
+                                : llvm::checkedSub(step, strides[dim]);
+      known = moved.has_value();
+      step = moved.value_or(0);
     }
+    // Outputs only need maps that views take; inputs are counted.
+    if (!op.isDpsInput(&operand) || !known)
+      continue;
+    reads.forward += step > 0;
+    reads.backward += step < 0;
   }
   return reads;
 }
 
-/// Runs backwards each loop of `op` that more of its inputs read at
-/// `extent - 1 - loop` than at `loop`: hardware prefetchers follow
-/// increasing addresses better (a streamed reversal from memory took 1.3x
-/// the time of one that reads forward and writes backwards, in C on the
-/// Zen 4 VM), so the inputs then read forward and the outputs the loop
-/// indexes are written at `extent - 1 - loop`. Returns whether it did.
-static bool reverseLoops(RewriterBase &rewriter, linalg::GenericOp op) {
-  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+/// Runs `op`'s innermost loop backwards where more of its inputs walk
+/// memory backwards than forwards along it (getLoopReads): hardware
+/// prefetchers follow increasing addresses better (a streamed reversal
+/// from memory took 1.3x the time of one that reads forward and writes
+/// backwards, in C on the Zen 4 VM), so the inputs then read forward and
+/// the outputs the loop indexes are written at `extent - 1 - loop`. Only
+/// the innermost loop: it makes the streams a vector loop reads, where the
+/// outer ones only pick the rows. Returns whether it did.
+static bool reverseInnermostLoop(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (op.getNumLoops() == 0)
+    return false;
+  unsigned loop = op.getNumLoops() - 1;
+  int64_t extent = op.getStaticLoopRanges()[loop];
+  if (ShapedType::isDynamic(extent) || extent < 2)
+    return false;
+  std::optional<LoopReads> reads = getLoopReads(op, loop, extent);
+  if (!reads || reads->backward <= reads->forward)
+    return false;
+  AffineExpr forward = rewriter.getAffineDimExpr(loop);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  bool reversedAny = false;
-  for (auto [loop, extent] : llvm::enumerate(extents)) {
-    if (ShapedType::isDynamic(extent) || extent < 2)
-      continue;
-    std::optional<LoopReads> reads = getLoopReads(op, loop, extent);
-    if (!reads || reads->reversed <= reads->forward)
-      continue;
-    AffineExpr forward = rewriter.getAffineDimExpr(loop);
-    for (AffineMap &map : maps)
-      map = simplifyAffineMap(
-          map.replace(forward, (extent - 1) - forward, map.getNumDims(), 0));
-    // The body's indices of the loop count down from extent - 1 too.
-    SmallVector<linalg::IndexOp> indices;
-    op.getRegion().walk([&](linalg::IndexOp index) {
-      if (index.getDim() == loop)
-        indices.push_back(index);
-    });
-    for (linalg::IndexOp index : indices) {
-      rewriter.setInsertionPointAfter(index);
-      Value last =
-          arith::ConstantIndexOp::create(rewriter, index.getLoc(), extent - 1);
-      Value backwards =
-          arith::SubIOp::create(rewriter, index.getLoc(), last, index);
-      rewriter.replaceAllUsesExcept(index, backwards,
-                                    backwards.getDefiningOp());
-    }
-    reversedAny = true;
+  for (AffineMap &map : maps)
+    map = simplifyAffineMap(
+        map.replace(forward, (extent - 1) - forward, map.getNumDims(), 0));
+  // The body's indices of the loop count down from extent - 1 too.
+  SmallVector<linalg::IndexOp> indices;
+  op.getRegion().walk([&](linalg::IndexOp index) {
+    if (index.getDim() == loop)
+      indices.push_back(index);
+  });
+  for (linalg::IndexOp index : indices) {
+    rewriter.setInsertionPointAfter(index);
+    Value last =
+        arith::ConstantIndexOp::create(rewriter, index.getLoc(), extent - 1);
+    Value backwards =
+        arith::SubIOp::create(rewriter, index.getLoc(), last, index);
+    rewriter.replaceAllUsesExcept(index, backwards, backwards.getDefiningOp());
   }
-  if (reversedAny)
-    rewriter.modifyOpInPlace(op, [&] {
-      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
-    });
-  return reversedAny;
+  rewriter.modifyOpInPlace(op, [&] {
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+  return true;
 }
 
 /// Reads and writes every reversed operand of `op` through its reversed
@@ -282,9 +295,14 @@ static Value getForwardView(RewriterBase &rewriter, Location loc,
         succeeded(source.getSource().getType().getStridesAndOffset(
             sourceStrides, sourceOffset))) {
       strides.back() = 1;
-      if (!ShapedType::isDynamic(offset) &&
-          offset - (type.getShape().back() - 1) == sourceOffset &&
-          strides == sourceStrides)
+      // Static values only: two dynamic ones need not be the same.
+      bool isStatic = type.hasStaticShape() && !ShapedType::isDynamic(offset) &&
+                      !ShapedType::isDynamic(sourceOffset) &&
+                      llvm::none_of(strides, ShapedType::isDynamic);
+      std::optional<int64_t> start =
+          isStatic ? llvm::checkedSub(offset, type.getShape().back() - 1)
+                   : std::nullopt;
+      if (start == sourceOffset && strides == sourceStrides)
         return source.getSource();
     }
   }
@@ -394,7 +412,7 @@ struct NxReversedViewsPass final
     IRRewriter rewriter(&getContext());
     int64_t rewritten = 0;
     for (linalg::GenericOp op : ops) {
-      if (reverseLoops(rewriter, op))
+      if (reverseInnermostLoop(rewriter, op))
         nx::addStatistic(numBackwardLoops);
       rewritten += reverseOperands(rewriter, op);
     }

@@ -154,9 +154,10 @@ func.func @flip_inner_columns(%x: memref<8x9xf32>, %y: memref<8x8xf32>) {
 
 #id = affine_map<(i, j) -> (i, j)>
 
-// Left alone: tensors, a dynamic extent, and a product (a generic with a
-// reduction loop, which nx-linalg-to-blas would hand to GEMM calls). (The
-// linalg verifier rejects an index past either end of a static dimension.)
+// Left alone: tensors, a dynamic extent, a product (a generic with a
+// reduction loop, which nx-linalg-to-blas would hand to GEMM calls), and a
+// generic of no loops. (The linalg verifier rejects an index past either
+// end of a static dimension.)
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:     memref.reinterpret_cast
 // CHECK:         return
@@ -182,5 +183,12 @@ func.func @left_alone(%t: tensor<8x8xf32>, %dyn: memref<8x?xf32>, %dynout: memre
     %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
   }
+  %scalar = memref.alloc() : memref<f32>
+  linalg.generic {indexing_maps = [affine_map<() -> ()>], iterator_types = []}
+      outs(%scalar : memref<f32>) {
+  ^bb0(%o: f32):
+    linalg.yield %o : f32
+  }
+  memref.dealloc %scalar : memref<f32>
   return %r : tensor<8x8xf32>
 }

@@ -280,15 +280,17 @@ def NxReversedViewsPass : Pass<"nx-reversed-views"> {
     `nx-linalg-to-openmp` keeps such ops on one thread; and the vectorizer
     takes only projected permutations, so they stay scalar loops.
 
-    First, a loop `d` of static extent `n` that more inputs read at
-    `n - 1 - d` in their innermost dimension than at `d` runs backwards:
-    every map's `d` becomes `n - 1 - d` (and `n - 1 - d` becomes `d`), and
-    the body's `linalg.index` of `d` becomes `n - 1 - index`. Its inputs
-    then read increasing addresses, which hardware prefetchers follow
-    better than decreasing ones, and its outputs are written in reverse
-    instead. Every operand indexed by `d` must index it as `d` or
-    `n - 1 - d` along a dimension of size `n`; other loops keep their
-    direction.
+    First, the innermost loop `d`, of static extent `n`, runs backwards
+    where more inputs walk memory backwards than forwards along it (the sum
+    of the static strides of the dimensions they read at `d`, less those
+    they read at `n - 1 - d`, is negative): every map's `d` becomes
+    `n - 1 - d` (and `n - 1 - d` becomes `d`), and the body's
+    `linalg.index` of `d` becomes `n - 1 - index`. Its inputs then read
+    increasing addresses, which hardware prefetchers follow better than
+    decreasing ones, and its outputs are written in reverse instead. Every
+    operand indexed by `d` must index it as `d` or `n - 1 - d` along a
+    dimension of size `n`. Outer loops keep their direction: they only
+    choose the rows the inner loop streams.
 
     Then each operand read or written at `c - d` along a dimension, where
     loop `d` runs a static `n` times and `c` lies in `[n - 1, size)` of the
