@@ -152,7 +152,10 @@ static std::optional<LoopReads> getLoopReads(linalg::GenericOp op,
   LoopReads reads;
   AffineExpr forward = getAffineDimExpr(loop, op.getContext());
   for (OpOperand &operand : op->getOpOperands()) {
-    auto type = cast<MemRefType>(operand.get().getType());
+    // Scalar operands index no loop.
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type)
+      continue;
     SmallVector<int64_t> strides;
     int64_t offset;
     bool known = succeeded(type.getStridesAndOffset(strides, offset));

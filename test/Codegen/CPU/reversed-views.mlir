@@ -44,6 +44,7 @@ func.func @flip_columns(%x: memref<64x32xf32>, %y: memref<64x32xf32>) {
 #id = affine_map<(i, j) -> (i, j)>
 
 // The body's index of a loop that now runs backwards counts down: 31 - j.
+// A scalar operand indexes no loop.
 // CHECK-LABEL: func.func @flip_columns_with_index
 // CHECK:         linalg.generic
 // CHECK:           %[[J:.+]] = linalg.index 1 : index
@@ -52,15 +53,16 @@ func.func @flip_columns(%x: memref<64x32xf32>, %y: memref<64x32xf32>) {
 // CHECK:           %[[N:.+]] = arith.index_cast %[[BACK]] : index to i32
 // CHECK:           %[[F:.+]] = arith.sitofp %[[N]] : i32 to f32
 // CHECK:           arith.addf %{{.+}}, %[[F]] : f32
-func.func @flip_columns_with_index(%x: memref<64x32xf32>, %y: memref<64x32xf32>) {
-  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, 31 - j)>, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%x : memref<64x32xf32>) outs(%y : memref<64x32xf32>) {
-  ^bb0(%v: f32, %o: f32):
+func.func @flip_columns_with_index(%x: memref<64x32xf32>, %s: f32, %y: memref<64x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, 31 - j)>, affine_map<(i, j) -> ()>, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<64x32xf32>, f32) outs(%y : memref<64x32xf32>) {
+  ^bb0(%v: f32, %scale: f32, %o: f32):
     %j = linalg.index 1 : index
     %n = arith.index_cast %j : index to i32
     %f = arith.sitofp %n : i32 to f32
     %t = arith.addf %v, %f : f32
-    linalg.yield %t : f32
+    %u = arith.mulf %t, %scale : f32
+    linalg.yield %u : f32
   }
   return
 }
