@@ -156,8 +156,8 @@ static std::optional<AffineMap> getExtractMap(tensor::ExtractOp extract,
   Value tensor = extract.getTensor();
   auto type = cast<RankedTensorType>(tensor.getType());
   // The tensor must be one the generic can take as an operand: defined
-  // outside it.
-  if (!type.hasStaticShape() ||
+  // outside it, and a plain tensor (no encoding, such as a sparse one's).
+  if (!type.hasStaticShape() || type.getEncoding() ||
       generic.getRegion().isAncestor(tensor.getParentRegion()))
     return std::nullopt;
   SmallVector<int64_t> extents = generic.getStaticLoopRanges();

@@ -113,9 +113,10 @@ def NxExtractsToInputsPass : Pass<"nx-extracts-to-inputs"> {
     the tensor has a static shape that the index stays within on every
     iteration of static, non-empty loops. An index that could leave the
     tensor, data-dependent indices (a gather), extracts inside nested
-    regions, tensors defined in the body, and dynamic loops are left as they
-    are. Two extracts of one tensor at one map share an input. Part of
-    `nx-lower-to-cpu`, after `nx-lower-tosa` and before fusion.
+    regions, tensors defined in the body or with an encoding, and dynamic
+    loops are left as they are. Two extracts of one tensor at one map share
+    an input. Part of `nx-lower-to-cpu`, after `nx-lower-tosa` and before
+    fusion.
 
     Before:
 
